@@ -1,0 +1,623 @@
+"""Legal move generation, positions and perft for every variant in `variants`.
+
+Boards are bitboards in Python ints.  A square at (row, col) of the White-at-bottom view is bit
+``row * (cols + 2) + col``; the two spare columns per row make every direction a constant bit
+offset that never wraps onto a playable square, so whole piece sets can be shifted at once.
+The variant's rule switches are read once into a `_Rules` object with per-square ray tables and
+precomputed `Move` objects for every quiet move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .variants import COUNT, COUNT_KINGS, FREE, FRISIAN, ITALIAN, KING, Variant
+
+__all__ = ["Move", "Position", "perft", "divide"]
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A move in square numbers: `path` lists every landing square, `captured` in capture order."""
+
+    start: int
+    path: tuple[int, ...]
+    captured: tuple[int, ...] = ()
+    promotes: bool = False
+
+    @property
+    def end(self) -> int:
+        return self.path[-1]
+
+    @property
+    def is_capture(self) -> bool:
+        return bool(self.captured)
+
+    def __str__(self) -> str:
+        return f"{self.start}{'x' if self.captured else '-'}{self.path[-1]}"
+
+
+# Absolute directions in the White-at-bottom view: up-left, up-right, down-left, down-right,
+# up, down, left, right.  REVERSE[8] is a sentinel for "no previous jump".
+_REVERSE = (3, 2, 1, 0, 5, 4, 7, 6, 9)
+_RELATIVE = (
+    {"fl": 0, "fr": 1, "bl": 2, "br": 3, "f": 4, "b": 5, "l": 6, "r": 7},  # White
+    {"fl": 3, "fr": 2, "bl": 1, "br": 0, "f": 5, "b": 4, "l": 7, "r": 6},  # Black
+)
+_COLOURS = ("W", "B")
+
+
+class _Rules:
+    """Tables derived from a Variant: geometry, directions and precomputed quiet moves."""
+
+    __slots__ = (
+        "variant", "valid", "bit_of", "num_of", "rays", "nb", "shift", "promo",
+        "man_steps", "man_jumps", "man_jump_shifts", "king_dirs", "king_jumps",
+        "king_step_shifts", "king_jump_shifts", "king_moves", "flying", "land_behind",
+        "immediate", "reverse", "passing", "men_take_kings", "precedence", "limit",
+    )
+
+    def __init__(self, v: Variant) -> None:
+        self.variant = v
+        stride = v.cols + 2
+        step = 1 if v.all_squares else 2
+        vectors = ((-1, -1), (-1, 1), (1, -1), (1, 1), (-step, 0), (step, 0), (0, -step), (0, step))
+        self.shift = tuple(dr * stride + dc for dr, dc in vectors)
+        size = v.rows * stride
+        self.bit_of = [0] * (v.num_squares + 1)
+        self.num_of = [0] * size
+        self.valid = 0
+        for n in range(1, v.num_squares + 1):
+            r, c = v.coords(n)
+            b = r * stride + c
+            self.bit_of[n] = b
+            self.num_of[b] = n
+            self.valid |= 1 << b
+        self.rays: list[list[tuple[int, ...]]] = []
+        for dr, dc in vectors:
+            per_square: list[tuple[int, ...]] = [()] * size
+            for n in range(1, v.num_squares + 1):
+                r, c = v.coords(n)
+                ray = []
+                while True:
+                    r, c = r + dr, c + dc
+                    if not (0 <= r < v.rows and 0 <= c < v.cols) or v.square_at(r, c) is None:
+                        break
+                    ray.append(r * stride + c)
+                per_square[self.bit_of[n]] = tuple(ray)
+            self.rays.append(per_square)
+        self.nb = [[ray[0] if ray else -1 for ray in per_square] for per_square in self.rays]
+        self.promo = tuple(
+            sum(1 << (v.promotion_row(col) * stride + c) for c in range(v.cols)) & self.valid
+            for col in _COLOURS
+        )
+        self.flying = v.flying_kings
+        self.land_behind = v.land_behind
+        self.immediate = v.immediate_removal
+        self.reverse = v.reverse_jumps
+        self.passing = v.promote_in_passing
+        self.men_take_kings = v.men_capture_kings
+        self.precedence = v.precedence
+        self.limit = v.king_move_limit
+        self.man_jumps = tuple(tuple(rel[d] for d in v.man_jumps) for rel in _RELATIVE)
+        self.man_jump_shifts = tuple(tuple(self.shift[d] for d in dirs) for dirs in self.man_jumps)
+        self.king_dirs = tuple(_RELATIVE[0][d] for d in v.king_steps)
+        self.king_jumps = tuple(_RELATIVE[0][d] for d in v.king_jumps)
+        self.king_step_shifts = tuple(self.shift[d] for d in self.king_dirs)
+        self.king_jump_shifts = tuple(self.shift[d] for d in self.king_jumps)
+        # Quiet-move entries: (Move, own_xor, kings_xor, to_bit).
+        self.man_steps = tuple(
+            tuple((self.shift[rel[d]], self._man_step_table(rel[d], ci)) for d in v.man_steps)
+            for ci, rel in enumerate(_RELATIVE)
+        )
+        self.king_moves = [
+            [self._king_step_entries(d, b) for b in range(size)] for d in range(len(vectors))
+        ]
+
+    def _man_step_table(self, d: int, ci: int) -> list[tuple | None]:
+        table: list[tuple | None] = [None] * len(self.num_of)
+        for b, ray in enumerate(self.rays[d]):
+            if ray:
+                to = ray[0]
+                promotes = bool(self.promo[ci] >> to & 1)
+                move = Move(self.num_of[b], (self.num_of[to],), (), promotes)
+                table[to] = (move, (1 << b) | (1 << to), (1 << to) if promotes else 0, to)
+        return table
+
+    def _king_step_entries(self, d: int, b: int) -> tuple[tuple, ...]:
+        ray = self.rays[d][b]
+        if not self.flying:
+            ray = ray[:1]
+        entries = []
+        for to in ray:
+            mask = (1 << b) | (1 << to)
+            entries.append((Move(self.num_of[b], (self.num_of[to],)), mask, mask, to))
+        return tuple(entries)
+
+
+_RULES: dict[Variant, _Rules] = {}
+
+
+def _rules(variant: Variant) -> _Rules:
+    rules = _RULES.get(variant)
+    if rules is None:
+        rules = _RULES[variant] = _Rules(variant)
+    return rules
+
+
+# -- generation on raw bitboards --------------------------------------------------------------
+
+
+def _has_capture(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> bool:
+    """True if the side owning `own` (colour index `ci`) has any capture."""
+    empty = rl.valid & ~(own | opp)
+    men = own & ~kings
+    if men:
+        prey = opp if rl.men_take_kings else opp & ~kings
+        for s in rl.man_jump_shifts[ci]:
+            if s > 0:
+                if ((men << s) & prey) << s & empty:
+                    return True
+            elif ((men >> -s) & prey) >> -s & empty:
+                return True
+    k = own & kings
+    if k:
+        for s in rl.king_jump_shifts:
+            reach = k
+            if rl.flying:
+                y = (k << s if s > 0 else k >> -s) & empty
+                while y:
+                    reach |= y
+                    y = (y << s if s > 0 else y >> -s) & empty
+            if s > 0:
+                if ((reach << s) & opp) << s & empty:
+                    return True
+            elif ((reach >> -s) & opp) >> -s & empty:
+                return True
+    return False
+
+
+def _capture_records(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> list[tuple]:
+    """All complete captures, no precedence law.
+
+    A record is (start, path, captured, promotes, with_king, captured_mask) in internal bits.
+    """
+    out: list[tuple] = []
+    nb, rays = rl.nb, rl.rays
+    promo = rl.promo[ci]
+    immediate, passing, land_behind = rl.immediate, rl.passing, rl.land_behind
+    reverse = _REVERSE if not rl.reverse else (9,) * 9
+    men_prey = opp if rl.men_take_kings else opp & ~kings
+    king_dirs = rl.king_jumps
+    start = 0
+
+    def short(sq: int, dirs: tuple[int, ...], prey: int, free: int, capm: int,
+              path: tuple[int, ...], caps: tuple[int, ...], is_king: bool) -> bool:
+        found = False
+        for d in dirs:
+            mid = nb[d][sq]
+            if mid < 0 or not prey >> mid & 1 or capm >> mid & 1:
+                continue
+            land = nb[d][mid]
+            if land < 0 or not free >> land & 1:
+                continue
+            found = True
+            bit = 1 << mid
+            nfree = free | bit if immediate else free
+            npath, ncaps, ncapm = path + (land,), caps + (mid,), capm | bit
+            if is_king:
+                if not short(land, dirs, prey, nfree, ncapm, npath, ncaps, True):
+                    out.append((start, npath, ncaps, False, True, ncapm))
+            elif promo >> land & 1 and passing:
+                if not flying(land, nfree, ncapm, npath, ncaps, d, True):
+                    out.append((start, npath, ncaps, True, False, ncapm))
+            elif not short(land, dirs, prey, nfree, ncapm, npath, ncaps, False):
+                out.append((start, npath, ncaps, bool(promo >> land & 1), False, ncapm))
+        return found
+
+    def flying(sq: int, free: int, capm: int, path: tuple[int, ...], caps: tuple[int, ...],
+               last: int, crowned: bool) -> bool:
+        found = False
+        for d in king_dirs:
+            if d == reverse[last]:
+                continue
+            ray = rays[d][sq]
+            n = len(ray)
+            i = 0
+            while i < n and free >> ray[i] & 1:
+                i += 1
+            if i + 1 >= n:
+                continue
+            mid = ray[i]
+            if not opp >> mid & 1 or capm >> mid & 1:
+                continue
+            bit = 1 << mid
+            nfree = free | bit if immediate else free
+            i += 1
+            if not nfree >> ray[i] & 1:
+                continue
+            found = True
+            ncaps, ncapm = caps + (mid,), capm | bit
+            stops = []
+            more = False
+            while i < n and nfree >> ray[i] & 1:
+                land = ray[i]
+                npath = path + (land,)
+                if flying(land, nfree, ncapm, npath, ncaps, d, crowned):
+                    more = True
+                elif not more:
+                    stops.append(npath)
+                if land_behind:
+                    break
+                i += 1
+            if not more:
+                for npath in stops:
+                    out.append((start, npath, ncaps, crowned, not crowned, ncapm))
+        return found
+
+    occupied = own | opp
+    free0 = rl.valid & ~occupied
+    men = own & ~kings
+    if men:
+        # Only men with an adjacent enemy and a free square behind it can start a capture.
+        movable = 0
+        for s in rl.man_jump_shifts[ci]:
+            if s > 0:
+                movable |= (((free0 >> s) & men_prey) >> s) & men
+            else:
+                movable |= (((free0 << -s) & men_prey) << -s) & men
+        dirs = rl.man_jumps[ci]
+        while movable:
+            low = movable & -movable
+            movable ^= low
+            start = low.bit_length() - 1
+            short(start, dirs, men_prey, free0 | low, 0, (), (), False)
+    k = own & kings
+    while k:
+        low = k & -k
+        k ^= low
+        start = low.bit_length() - 1
+        if rl.flying:
+            flying(start, free0 | low, 0, (), (), 8, False)
+        else:
+            short(start, king_dirs, opp, free0 | low, 0, (), (), True)
+    return out
+
+
+def _apply_law(rl: _Rules, records: list[tuple], kings: int) -> list[tuple]:
+    """Keep the captures the variant's precedence law allows."""
+    law = rl.precedence
+    if law == FREE or len(records) < 2:
+        return records
+    if law == KING:
+        with_king = [r for r in records if r[4]]
+        return with_king or records
+    if law == COUNT:
+        best = max(len(r[2]) for r in records)
+        return [r for r in records if len(r[2]) == best]
+    if law == COUNT_KINGS:
+        keys = [(len(r[2]), (r[5] & kings).bit_count()) for r in records]
+    elif law == FRISIAN:
+        keys = []
+        for r in records:
+            nk = (r[5] & kings).bit_count()
+            keys.append(((len(r[2]) + nk) * 64 - nk, r[4]))
+    elif law == ITALIAN:
+        keys = []
+        for r in records:
+            caps = r[2]
+            order = sum(1 << (31 - i) for i, x in enumerate(caps) if kings >> x & 1)
+            keys.append((len(caps), r[4], (r[5] & kings).bit_count(), order))
+    else:
+        raise ValueError(f"unknown precedence law {law!r}")
+    best = max(keys)
+    return [r for r, key in zip(records, keys) if key == best]
+
+
+def _quiet_entries(rl: _Rules, ci: int, own: int, opp: int, kings: int, ctr: int) -> list[tuple]:
+    """Non-capturing moves as precomputed (Move, own_xor, kings_xor, to_bit) entries."""
+    empty = rl.valid & ~(own | opp)
+    out: list[tuple] = []
+    men = own & ~kings
+    if men:
+        for s, table in rl.man_steps[ci]:
+            t = (men << s if s > 0 else men >> -s) & empty
+            while t:
+                low = t & -t
+                t ^= low
+                out.append(table[low.bit_length() - 1])
+    k = own & kings
+    if k:
+        if ctr and men and (ctr & 7) >= rl.limit:
+            k &= ~(1 << (ctr >> 3))
+        king_moves, dirs = rl.king_moves, rl.king_dirs
+        while k:
+            low = k & -k
+            k ^= low
+            sq = low.bit_length() - 1
+            for d in dirs:
+                entries = king_moves[d][sq]
+                j = 0
+                for entry in entries:
+                    if not empty >> entry[3] & 1:
+                        break
+                    j += 1
+                if j:
+                    out.extend(entries[:j])
+    return out
+
+
+def _count_quiet(rl: _Rules, ci: int, own: int, opp: int, kings: int, ctr: int) -> int:
+    """Number of non-capturing moves, counted on whole sets of pieces."""
+    empty = rl.valid & ~(own | opp)
+    n = 0
+    men = own & ~kings
+    if men:
+        for s, _ in rl.man_steps[ci]:
+            n += ((men << s if s > 0 else men >> -s) & empty).bit_count()
+    k = own & kings
+    if k:
+        if ctr and men and (ctr & 7) >= rl.limit:
+            k &= ~(1 << (ctr >> 3))
+        for s in rl.king_step_shifts:
+            y = (k << s if s > 0 else k >> -s) & empty
+            if not rl.flying:
+                n += y.bit_count()
+                continue
+            while y:
+                n += y.bit_count()
+                y = (y << s if s > 0 else y >> -s) & empty
+    return n
+
+
+def _legal_records(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> list[tuple]:
+    if not _has_capture(rl, ci, own, opp, kings):
+        return []
+    return _apply_law(rl, _capture_records(rl, ci, own, opp, kings), kings)
+
+
+def _after_capture(rec: tuple, own: int, opp: int, kings: int) -> tuple[int, int, int]:
+    """(own, opp, kings) after the capture record `rec`."""
+    start, path, _, promotes, _, capm = rec
+    sbit, ebit = 1 << start, 1 << path[-1]
+    new_own = (own & ~sbit) | ebit
+    if kings & sbit or promotes:
+        kings = (kings & ~sbit) | ebit
+    return new_own, opp & ~capm, kings & ~capm
+
+
+def _next_counter(rl: _Rules, ctr: int, entry: tuple | None) -> int:
+    """Frisian king-move counter of the mover after its move (entry None for a capture)."""
+    if not rl.limit or entry is None or entry[2] != entry[1]:
+        return 0
+    frm = (entry[1] ^ (1 << entry[3])).bit_length() - 1
+    n = (ctr & 7) + 1 if ctr and ctr >> 3 == frm else 1
+    return (entry[3] << 3) | min(n, 7)
+
+
+def _perft(rl: _Rules, ci: int, own: int, opp: int, kings: int, c_own: int, c_opp: int,
+           depth: int, keep: bool) -> int:
+    records = _legal_records(rl, ci, own, opp, kings)
+    if records:
+        if not keep:
+            seen = set()
+            unique = []
+            for r in records:
+                key = (r[0], r[1][-1], r[5], r[3])
+                if key not in seen:
+                    seen.add(key)
+                    unique.append(r)
+            records = unique
+        if depth == 1:
+            return len(records)
+        total = 0
+        for r in records:
+            o, p, k = _after_capture(r, own, opp, kings)
+            total += _perft(rl, ci ^ 1, p, o, k, c_opp, 0, depth - 1, keep)
+        return total
+    if depth == 1:
+        return _count_quiet(rl, ci, own, opp, kings, c_own)
+    total = 0
+    limit = rl.limit
+    for entry in _quiet_entries(rl, ci, own, opp, kings, c_own):
+        ctr = _next_counter(rl, c_own, entry) if limit else 0
+        total += _perft(rl, ci ^ 1, opp, own ^ entry[1], kings ^ entry[2], c_opp, ctr,
+                        depth - 1, keep)
+    return total
+
+
+# -- positions ---------------------------------------------------------------------------------
+
+
+class Position:
+    """An immutable position: pieces, side to move and (Frisian) king-move counters.
+
+    Equality and hashing use the variant, the pieces and the side to move only.
+    """
+
+    __slots__ = ("variant", "turn", "_rl", "_white", "_black", "_kings", "_ctr")
+
+    variant: Variant
+    turn: str
+
+    def __init__(self, variant: Variant, turn: str = "W",
+                 pieces: Mapping[int, str] | None = None) -> None:
+        """Build a position from {square: 'w'|'W'|'b'|'B'} (upper case = king)."""
+        if turn not in _COLOURS:
+            raise ValueError(f"turn must be 'W' or 'B', not {turn!r}")
+        rl = _rules(variant)
+        white = black = kings = 0
+        for sq, piece in (pieces or {}).items():
+            if not 1 <= sq <= variant.num_squares:
+                raise ValueError(f"square {sq} is not on the {variant.name} board")
+            if piece not in ("w", "W", "b", "B"):
+                raise ValueError(f"unknown piece {piece!r}")
+            bit = 1 << rl.bit_of[sq]
+            if piece in ("w", "W"):
+                white |= bit
+            else:
+                black |= bit
+            if piece.isupper():
+                kings |= bit
+        self._set(variant, turn, rl, white, black, kings, (0, 0))
+
+    def _set(self, variant: Variant, turn: str, rl: _Rules, white: int, black: int, kings: int,
+             ctr: tuple[int, int]) -> None:
+        self.variant = variant
+        self.turn = turn
+        self._rl = rl
+        self._white = white
+        self._black = black
+        self._kings = kings
+        self._ctr = ctr
+
+    def _make(self, turn: str, white: int, black: int, kings: int,
+              ctr: tuple[int, int]) -> Position:
+        pos = Position.__new__(Position)
+        pos._set(self.variant, turn, self._rl, white, black, kings, ctr)
+        return pos
+
+    @classmethod
+    def initial(cls, variant: Variant) -> Position:
+        """The start position of `variant`, its first player to move."""
+        white, black = variant.initial_squares()
+        pieces = {sq: "w" for sq in white} | {sq: "b" for sq in black}
+        return cls(variant, variant.first, pieces)
+
+    def _sides(self) -> tuple[int, int, int]:
+        if self.turn == "W":
+            return 0, self._white, self._black
+        return 1, self._black, self._white
+
+    # -- queries ---------------------------------------------------------------------------
+
+    def piece_at(self, sq: int) -> str | None:
+        """'w', 'W', 'b', 'B' (upper case = king) or None for an empty square."""
+        if not 1 <= sq <= self.variant.num_squares:
+            return None
+        bit = 1 << self._rl.bit_of[sq]
+        if self._white & bit:
+            return "W" if self._kings & bit else "w"
+        if self._black & bit:
+            return "B" if self._kings & bit else "b"
+        return None
+
+    def _squares(self, bits: int) -> frozenset[int]:
+        num_of = self._rl.num_of
+        out = []
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            out.append(num_of[low.bit_length() - 1])
+        return frozenset(out)
+
+    def pieces(self, colour: str) -> tuple[frozenset[int], frozenset[int]]:
+        """(men, kings) of `colour` ('W' or 'B') as square numbers."""
+        bits = self._white if colour == "W" else self._black
+        return self._squares(bits & ~self._kings), self._squares(bits & self._kings)
+
+    def counts(self, colour: str) -> tuple[int, int]:
+        """(number of men, number of kings) of `colour`."""
+        bits = self._white if colour == "W" else self._black
+        return (bits & ~self._kings).bit_count(), (bits & self._kings).bit_count()
+
+    def has_capture(self) -> bool:
+        """True if the side to move must capture."""
+        ci, own, opp = self._sides()
+        return _has_capture(self._rl, ci, own, opp, self._kings)
+
+    def _moves(self, records: list[tuple]) -> list[Move]:
+        num = self._rl.num_of
+        return [
+            Move(num[s], tuple([num[x] for x in path]), tuple([num[x] for x in caps]), prom)
+            for s, path, caps, prom, _, _ in records
+        ]
+
+    def captures(self, law: bool = True) -> list[Move]:
+        """All complete captures; with law=False the precedence law is not applied."""
+        ci, own, opp = self._sides()
+        rl, kings = self._rl, self._kings
+        if not _has_capture(rl, ci, own, opp, kings):
+            return []
+        records = _capture_records(rl, ci, own, opp, kings)
+        return self._moves(_apply_law(rl, records, kings) if law else records)
+
+    def legal_moves(self) -> list[Move]:
+        """All legal moves: captures (by the precedence law) if any, else quiet moves."""
+        ci, own, opp = self._sides()
+        rl, kings = self._rl, self._kings
+        records = _legal_records(rl, ci, own, opp, kings)
+        if records:
+            return self._moves(records)
+        return [e[0] for e in _quiet_entries(rl, ci, own, opp, kings, self._ctr[ci])]
+
+    # -- making moves ----------------------------------------------------------------------
+
+    def play(self, move: Move) -> Position:
+        """The position after `move`, which must be legal here (as from legal_moves())."""
+        ci, own, opp = self._sides()
+        rl, kings = self._rl, self._kings
+        bit_of = rl.bit_of
+        sbit, ebit = 1 << bit_of[move.start], 1 << bit_of[move.end]
+        if not own & sbit:
+            raise ValueError(f"no piece of the side to move on square {move.start}")
+        is_king = bool(kings & sbit)
+        own = (own & ~sbit) | ebit
+        if is_king or move.promotes:
+            kings = (kings & ~sbit) | ebit
+        ctr = list(self._ctr)
+        if move.captured:
+            capm = 0
+            for sq in move.captured:
+                capm |= 1 << bit_of[sq]
+            opp &= ~capm
+            kings &= ~capm
+            ctr[ci] = 0
+        elif rl.limit:
+            entry = (None, sbit | ebit, (sbit | ebit) if is_king else 0, bit_of[move.end])
+            ctr[ci] = _next_counter(rl, self._ctr[ci], entry)
+        if ci == 0:
+            return self._make("B", own, opp, kings, (ctr[0], ctr[1]))
+        return self._make("W", opp, own, kings, (ctr[0], ctr[1]))
+
+    def with_turn(self, turn: str) -> Position:
+        """The same pieces with `turn` to move."""
+        if turn not in _COLOURS:
+            raise ValueError(f"turn must be 'W' or 'B', not {turn!r}")
+        return self._make(turn, self._white, self._black, self._kings, self._ctr)
+
+    # -- value semantics -------------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return (self._white == other._white and self._black == other._black
+                and self._kings == other._kings and self.turn == other.turn
+                and self.variant == other.variant)
+
+    def __hash__(self) -> int:
+        return hash((self._white, self._black, self._kings, self.turn))
+
+    def __repr__(self) -> str:
+        from .fen import to_fen
+
+        return f"Position({self.variant.name}, {to_fen(self)!r})"
+
+
+def perft(position: Position, depth: int, keep_duplicates: bool = False) -> int:
+    """Leaf nodes at `depth`; captures with the same start, end and captured set count once
+    unless `keep_duplicates` (they differ only in the order of the captured pieces)."""
+    if depth <= 0:
+        return 1
+    ci, own, opp = position._sides()
+    c_opp = position._ctr[ci ^ 1]
+    return _perft(position._rl, ci, own, opp, position._kings, position._ctr[ci], c_opp, depth,
+                  keep_duplicates)
+
+
+def divide(position: Position, depth: int, keep_duplicates: bool = False) -> list[tuple[Move, int]]:
+    """perft below each legal move (every path kept), for debugging against other engines."""
+    return [(m, perft(position.play(m), depth - 1, keep_duplicates))
+            for m in position.legal_moves()]
+
