@@ -1,0 +1,153 @@
+"""Draughts FEN (PDN 3.0 §2.1 of the reference): `W:W31-35,K12:B1,2`.
+
+Reading accepts ranges (a `K` before a range crowns the whole range), either section order, an
+empty side (`W:W:B1`), a `?` side to move (taken as the variant's first player), algebraic
+squares, blanks between tokens, a trailing dot and lidraughts' extra `:H0:F1` fields (ignored).
+Writing is canonical: side to move, then the White and the Black section, squares in ascending
+number order with `K` before kings, no ranges, no trailing dot.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .movegen import Position
+from .variants import Variant
+
+__all__ = ["FenError", "parse_fen", "to_fen"]
+
+_SQUARE = re.compile(r"[0-9]+|[A-Za-z][0-9]{1,2}(?![0-9])")
+_EXTRA_FIELD = re.compile(r"[HF][0-9]*|\+.*", re.S)
+
+
+class FenError(ValueError):
+    """A FEN that cannot be read or describes an impossible setup."""
+
+    def __init__(self, message: str, column: int) -> None:
+        super().__init__(f"{message} (column {column})")
+        self.message = message
+        self.column = column
+
+
+class _Scanner:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    def skip_blanks(self) -> None:
+        while self.pos < len(self.text) and self.text[self.pos].isspace():
+            self.pos += 1
+
+    def peek(self) -> str:
+        self.skip_blanks()
+        return self.text[self.pos] if self.pos < len(self.text) else ""
+
+    def take(self) -> str:
+        ch = self.peek()
+        self.pos += 1
+        return ch
+
+    def at_section_end(self) -> bool:
+        """True at ':', at the end, or at a final trailing dot."""
+        ch = self.peek()
+        return ch in (":", "") or (ch == "." and not self.text[self.pos + 1:].strip())
+
+
+def parse_fen(variant: Variant, text: str) -> Position:
+    """Read a FEN for `variant`; raise FenError with a message and 0-based column."""
+    sc = _Scanner(text)
+    sc.skip_blanks()
+    turn_col = sc.pos
+    turn = sc.take().upper()
+    if turn not in ("W", "B", "?"):
+        raise FenError("FEN must start with the side to move (W, B or ?)", turn_col)
+    if turn == "?":
+        turn = variant.first
+    pieces: dict[int, str] = {}
+    while not (sc.at_section_end() and sc.peek() != ":"):
+        ch = sc.peek()
+        if ch != ":":
+            raise FenError(f"expected ':' before a colour section, found {ch!r}", sc.pos)
+        sc.take()
+        sc.skip_blanks()
+        col = sc.pos
+        rest = text[sc.pos:].split(":", 1)[0].rstrip().rstrip(".")
+        if _EXTRA_FIELD.fullmatch(rest):
+            sc.pos += len(rest)
+            continue
+        colour = sc.take().upper()
+        if colour == "?":
+            raise FenError("pieces of unknown colour '?' cannot be placed", col)
+        if colour not in ("W", "B"):
+            raise FenError(f"expected colour W or B, found {colour or 'end of text'!r}", col)
+        _read_section(variant, sc, colour, pieces)
+    return Position(variant, turn, pieces)
+
+
+def _read_section(variant: Variant, sc: _Scanner, colour: str, pieces: dict[int, str]) -> None:
+    """Read `K? square (- square)?` items separated by commas into `pieces`."""
+    if sc.at_section_end():
+        return
+    while True:
+        king = False
+        if sc.peek() == "K" or (sc.peek() == "k" and not _is_file_k(variant, sc)):
+            sc.take()
+            king = True
+        first_col, first = _read_square(variant, sc)
+        squares = [first]
+        if sc.peek() == "-":
+            sc.take()
+            last_col, last = _read_square(variant, sc)
+            if last < first:
+                raise FenError(f"range {first}-{last} runs backwards", first_col)
+            squares = list(range(first, last + 1))
+        for sq in squares:
+            _place(variant, pieces, sq, colour, king, first_col)
+        ch = sc.peek()
+        if ch != ",":
+            break
+        sc.take()
+    if not sc.at_section_end():
+        raise FenError(f"unexpected {sc.peek()!r} in the {colour} section", sc.pos)
+
+
+def _is_file_k(variant: Variant, sc: _Scanner) -> bool:
+    """True when a lower-case 'k' is the file of an algebraic square ('k1' on 12x12)."""
+    return variant.cols > 10 and sc.text[sc.pos + 1:sc.pos + 2].isdigit()
+
+
+def _read_square(variant: Variant, sc: _Scanner) -> tuple[int, int]:
+    sc.skip_blanks()
+    col = sc.pos
+    m = _SQUARE.match(sc.text, sc.pos)
+    if not m:
+        found = sc.text[col:col + 1] or "end of text"
+        raise FenError(f"expected a square, found {found!r}", col)
+    sc.pos = m.end()
+    sq = variant.parse_square(m.group())
+    if sq is None:
+        raise FenError(f"square {m.group()} is not a playable square of {variant.name}", col)
+    return col, sq
+
+
+def _place(variant: Variant, pieces: dict[int, str], sq: int, colour: str, king: bool,
+           col: int) -> None:
+    if sq in pieces:
+        raise FenError(f"square {sq} is given twice", col)
+    if not king and variant.coords(sq)[0] == variant.promotion_row(colour):
+        name = "white" if colour == "W" else "black"
+        raise FenError(f"a {name} man cannot stand on its promotion row (square {sq})", col)
+    pieces[sq] = colour if king else colour.lower()
+
+
+def to_fen(position: Position, alpha: bool = False) -> str:
+    """Canonical FEN: sorted squares, `K` before kings, no ranges, no trailing dot."""
+    variant = position.variant
+    sections = [position.turn]
+    for colour in ("W", "B"):
+        men, kings = position.pieces(colour)
+        items = [(sq, "") for sq in men] + [(sq, "K") for sq in kings]
+        items.sort()
+        body = ",".join(prefix + variant.square_text(sq, alpha) for sq, prefix in items)
+        sections.append(colour + body)
+    return ":".join(sections)
