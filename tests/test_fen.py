@@ -1,0 +1,136 @@
+"""FEN reading and writing (reference §2.1)."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdn_tools.fen import FenError, parse_fen, to_fen
+from pdn_tools.movegen import Position
+from pdn_tools.variants import VARIANTS
+
+INTL = VARIANTS["international"]
+RUSSIAN = VARIANTS["russian"]
+
+
+def test_initial_position_with_ranges():
+    pos = parse_fen(INTL, "W:W31-50:B1-20")
+    assert pos == Position.initial(INTL)
+    assert pos.turn == "W"
+
+
+def test_king_on_range_and_single_squares():
+    pos = parse_fen(INTL, "W:W31-35,K12:B1,2")
+    assert pos.pieces("W") == (frozenset(range(31, 36)), frozenset({12}))
+    pos = parse_fen(INTL, "B:WK31-33,40:B1")
+    assert pos.pieces("W") == (frozenset({40}), frozenset({31, 32, 33}))
+    assert pos.turn == "B"
+
+
+def test_black_section_first_and_k_after_colour():
+    """Real-world forms (gem.pdn, DCTL tests): `BK17` and Black listed first."""
+    pos = parse_fen(INTL, "B:BK17,K24:W6,9,K31")
+    assert pos.piece_at(17) == "B"
+    assert pos.piece_at(24) == "B"
+    assert pos.piece_at(9) == "w"
+    assert pos.piece_at(31) == "W"
+
+
+@pytest.mark.parametrize("text", [
+    "W:W31,32:B1,2.",  # trailing dot (Cat.A1.pdn)
+    "  W:W31,32:B1,2  ",  # spaces around
+    "W : W31 , 32 : B1 , 2",  # blanks between tokens
+    "W:W31,32:B1,2:H0:F1",  # lidraughts clock fields
+    "W:B1,2:W31,32",  # either section order
+    "W:W32,31:B02,1",  # any order, zero-padded squares
+])
+def test_tolerated_forms(text):
+    assert to_fen(parse_fen(INTL, text)) == "W:W31,32:B1,2"
+
+
+def test_empty_side():
+    pos = parse_fen(INTL, "W:W:B1")
+    assert pos.counts("W") == (0, 0)
+    assert pos.counts("B") == (1, 0)
+    assert to_fen(pos) == "W:W:B1"
+
+
+def test_unknown_side_to_move_is_the_first_player():
+    assert parse_fen(INTL, "?:W29,13,11:B22,4,2").turn == "W"
+    assert parse_fen(VARIANTS["english"], "?:W29:B2").turn == "B"
+
+
+def test_algebraic_squares():
+    pos = parse_fen(RUSSIAN, "W:Wc3,e3,Kd2:Bd6")
+    assert pos.piece_at(22) == "w"  # c3 = 22 in the 1=b8 geometry (§3.2)
+    assert pos.piece_at(RUSSIAN.parse_square("d2")) == "W"
+    assert to_fen(pos, alpha=True) == "W:Wc3,e3,Kd2:Bd6"
+    assert to_fen(pos) == "W:W22,23,K26:B10"
+
+
+def test_numeric_fen_for_alpha_variant():
+    """ussr1947.pdn: a numeric Russian FEN puts White on 21-32 (ranks 1-3)."""
+    pos = parse_fen(RUSSIAN, "W:W29,30,31,32,25,26,27,28,21,22,23,24:B9,10,11,12,5,6,7,8,1,2,3,4.")
+    assert pos == Position.initial(RUSSIAN)
+
+
+def test_canonical_output():
+    pos = parse_fen(INTL, "W:B2,1:WK40,32,31")
+    assert to_fen(pos) == "W:W31,32,K40:B1,2"
+
+
+@pytest.mark.parametrize("text, column, message", [
+    ("W:W31,31:B1", 6, "square 31 is given twice"),
+    ("W:W31-33:B1,32", 12, "square 32 is given twice"),
+    ("W:W51:B1", 3, "square 51 is not a playable square of international"),
+    ("W:W0:B1", 3, "square 0 is not a playable square of international"),
+    ("W:W3:B1", 3, "a white man cannot stand on its promotion row (square 3)"),
+    ("W:W31:B47", 7, "a black man cannot stand on its promotion row (square 47)"),
+    ("X:W31:B1", 0, "FEN must start with the side to move (W, B or ?)"),
+    ("", 0, "FEN must start with the side to move (W, B or ?)"),
+    ("W:W31;B1", 5, "unexpected ';' in the W section"),
+    ("W:?31:B1", 2, "pieces of unknown colour '?' cannot be placed"),
+    ("W:X31:B1", 2, "expected colour W or B, found 'X'"),
+    ("W:W35-31:B1", 3, "range 35-31 runs backwards"),
+    ("W:W31,:B1", 6, "expected a square, found ':'"),
+    ("W W31", 2, "expected ':' before a colour section, found 'W'"),
+])
+def test_errors_name_the_problem_and_column(text, column, message):
+    with pytest.raises(FenError) as info:
+        parse_fen(INTL, text)
+    assert info.value.message == message
+    assert info.value.column == column
+    assert isinstance(info.value, ValueError)
+
+
+def test_unplayable_algebraic_square():
+    with pytest.raises(FenError) as info:
+        parse_fen(RUSSIAN, "W:Wa2:Bb8")
+    assert info.value.column == 3
+    assert "a2" in info.value.message
+
+
+def test_men_on_own_promotion_row_per_orientation():
+    """Spanish White sits on 1-12 and is crowned on 29-32 (seed 003, rule 11)."""
+    spanish = VARIANTS["spanish"]
+    parse_fen(spanish, "W:W1:B32")
+    with pytest.raises(FenError):
+        parse_fen(spanish, "W:W29:B5")
+    parse_fen(spanish, "W:WK29:B5")
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), name=st.sampled_from(sorted(VARIANTS)), alpha=st.booleans())
+def test_round_trip(data, name, alpha):
+    v = VARIANTS[name]
+    squares = data.draw(st.sets(st.integers(1, v.num_squares), max_size=20))
+    pieces = {}
+    for sq in squares:
+        piece = data.draw(st.sampled_from("wWbB"))
+        row = v.coords(sq)[0]
+        if piece == "w" and row == v.promotion_row("W") or piece == "b" and row == v.promotion_row("B"):
+            piece = piece.upper()
+        pieces[sq] = piece
+    pos = Position(v, data.draw(st.sampled_from("WB")), pieces)
+    text = to_fen(pos, alpha=alpha)
+    assert parse_fen(v, text) == pos
+    assert parse_fen(v, text) is not pos
