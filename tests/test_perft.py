@@ -1,0 +1,87 @@
+"""Perft against published leaf counts (reference §6: DCTL, Bik, Halbersma, kish).
+
+Shallow depths only; benchmarks/bench_perft.py checks deeper counts.
+"""
+
+import pytest
+
+from pdn_tools.fen import parse_fen
+from pdn_tools.movegen import Position, divide, perft
+from pdn_tools.variants import VARIANTS
+
+# (variant, keep duplicates, counts from depth 1) - the initial position of each variant.
+INITIAL = [
+    ("international", False, [9, 81, 658, 4265, 27117, 167140]),
+    ("international", True, [9, 81, 658, 4265, 27117, 167140]),
+    ("english", True, [7, 49, 302, 1469, 7361, 36768, 179740]),
+    ("russian", True, [7, 49, 302, 1469, 7482, 37986, 190146]),
+    ("brazilian", True, [7, 49, 302, 1469, 7473, 37628, 187302]),
+    ("pool", True, [7, 49, 302, 1469, 7482, 37986, 190146]),
+    ("czech", True, [7, 49, 302, 1469, 7361, 36768, 179740]),
+    ("spanish", True, [7, 49, 302, 1469, 7361, 36473, 177532]),
+    ("portuguese", True, [7, 49, 302, 1469, 7361, 36473]),  # same rules and layout as Spanish
+    ("italian", True, [7, 49, 302, 1469, 7361, 36473, 177532]),
+    ("canadian", False, [11, 121, 1222, 10053, 79049]),
+    ("frisian", False, [9, 81, 658, 3874, 21265]),
+    ("frisian", True, [9, 81, 658, 3880, 21345]),
+    ("turkish", False, [8, 64, 708, 7538, 85090]),
+]
+
+
+@pytest.mark.parametrize("name, keep, counts", INITIAL, ids=lambda x: str(x)[:20])
+def test_initial_positions(name, keep, counts):
+    pos = Position.initial(VARIANTS[name])
+    assert [perft(pos, d, keep) for d in range(1, len(counts) + 1)] == counts
+
+
+# (variant, FEN, keep duplicates, counts from depth 1).
+POSITIONS = [
+    # DCTL international/fmjd.cpp (FMJD forum perft thread), drop.
+    ("international", "B:BK17,K24:W6,9,10,11,20,21,22,23,30,K31,33,37,41,42,43,44,46", False,
+     [14, 55, 1168, 5432]),
+    ("international", "W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38", False,
+     [6, 12, 30, 73, 215, 590, 1944, 6269, 22369]),  # Woldouby
+    ("international", "W:W" + ",".join(f"K{i}" for i in range(31, 51))
+     + ":B" + ",".join(f"K{i}" for i in range(1, 21)), False, [17, 79, 352, 1399, 7062]),
+    ("international", "W:W6,7,8,9,10:B41,42,43,44,45", False, [9, 81, 795, 7578, 86351]),
+    # DCTL international/shashki.cpp, keep.
+    ("international", "W:B16,17,18,19,20:W31,32,33,34,35", True,
+     [9, 81, 534, 2538, 9052, 29999, 98971]),
+    # Ed Gilbert's Italian positions (DCTL italian/gilbert.cpp), keep.
+    ("italian", "W:W30,26,27,22,23,24,17,18,20:B14,15,16,9,11,5,6,1,3", True,
+     [5, 13, 42, 107, 360, 1099, 3736, 12495]),
+    ("italian", "B:W30,21,22,17,20,K6:B25,28,9,5,1,3", True, [6, 47, 271, 1916, 10810]),
+    ("italian", "W:WK27,K28,17,20,9,K12,8:B21,24,K19,K13,14,K11,4", True,
+     [13, 112, 828, 6756, 46241]),
+    # DCTL's Thai perft starts from 12 men a side (reference §6 note); Thai numbers 1=g1.
+    ("thai", "B:W1-12:B21-32", True, [7, 49, 302, 1469, 7361, 36768]),
+]
+
+
+@pytest.mark.parametrize("name, fen, keep, counts", POSITIONS, ids=lambda x: str(x)[:24])
+def test_published_positions(name, fen, keep, counts):
+    pos = parse_fen(VARIANTS[name], fen)
+    assert [perft(pos, d, keep) for d in range(1, len(counts) + 1)] == counts
+
+
+def test_thai_initial_position_moves():
+    """Thai's real start (8 men each, Black first): 4 + 3 forward steps from the second row."""
+    pos = Position.initial(VARIANTS["thai"])
+    assert pos.turn == "B"
+    assert perft(pos, 1) == 7
+
+
+def test_depth_zero_and_divide():
+    pos = Position.initial(VARIANTS["international"])
+    assert perft(pos, 0) == 1
+    parts = divide(pos, 3)
+    assert len(parts) == 9
+    assert sum(n for _, n in parts) == 658
+
+
+def test_drop_and_keep_differ_on_circular_capture():
+    """§5: the two orders of the same circular capture are one move under "drop"
+    (both end on 38); the orders ending on 42, 47 and on 43, 49 differ in their end square."""
+    pos = parse_fen(VARIANTS["international"], "W:WK38:B18,19,32,33")
+    assert perft(pos, 1, keep_duplicates=True) == 6
+    assert perft(pos, 1) == 5
