@@ -1,0 +1,291 @@
+"""Hand-made positions for each capture rule, with the rule's source.
+
+Positions are given in algebraic squares of the White-at-bottom view; White men move up.
+"""
+
+from dataclasses import replace
+
+from pdn_tools.movegen import Position
+from pdn_tools.variants import VARIANTS
+
+
+def setup(name: str, turn: str, white: str = "", black: str = "") -> Position:
+    """Position from space-separated algebraic squares, 'K' before a king."""
+    v = VARIANTS[name]
+    pieces = {}
+    for colour, text in (("w", white), ("b", black)):
+        for item in text.split():
+            sq = v.parse_square(item.lstrip("K"))
+            assert sq is not None, item
+            pieces[sq] = colour.upper() if item.startswith("K") else colour
+    return Position(v, turn, pieces)
+
+
+def texts(pos: Position, moves=None) -> set[str]:
+    """Moves as algebraic landing paths, e.g. {'e6xc4xa2'}."""
+    v = pos.variant
+    moves = pos.legal_moves() if moves is None else moves
+    out = set()
+    for m in moves:
+        sep = "x" if m.captured else "-"
+        out.add(sep.join(v.square_text(sq, alpha=True) for sq in (m.start, *m.path)))
+    return out
+
+
+# -- precedence laws -------------------------------------------------------------------------
+
+
+def test_spanish_quality_law_seed_example():
+    """Seed 003 rules 22-23 and its closing example: with equal numbers, the black man must
+    take the white man and king rather than two white men."""
+    pos = setup("spanish", "B", white="d5 b3 f5 Kf3", black="e6")
+    assert texts(pos) == {"e6xg4xe2"}
+    assert texts(pos, pos.captures(law=False)) == {"e6xg4xe2", "e6xc4xa2"}
+
+
+def test_spanish_quantity_before_quality():
+    """Seed 003 rule 22 comes first: two men outweigh one king."""
+    pos = setup("spanish", "B", white="Kd5 g6 g4", black="e6 h7")
+    assert texts(pos) == {"h7xf5xh3"}
+
+
+def test_portuguese_shares_the_spanish_laws():
+    """Reference §4.1: Portuguese (28) = Spanish rules and layout."""
+    pos = setup("portuguese", "B", white="d5 b3 f5 Kf3", black="e6")
+    assert texts(pos) == {"e6xg4xe2"}
+
+
+def test_international_majority_king_counts_one():
+    """FMJD 4.13 / seed 002 "Debes hacer la captura mayor": most pieces, a king counts as one."""
+    pos = setup("international", "W", white="c3 h2", black="Kd4 g3 g5")
+    assert texts(pos) == {"h2xf4xh6"}
+    # Man + king equals two men: both are legal, no king priority.
+    pos = setup("international", "W", white="c3 h2", black="Kd4 f6 g3 g5")
+    assert texts(pos) == {"h2xf4xh6", "c3xe5xg7"}
+
+
+def test_canadian_and_brazilian_take_the_majority():
+    """Seed 000 (Canadian 12x12: "Ley de la Cantidad") and seed 001 (Brazilian: as many as possible)."""
+    assert texts(setup("canadian", "W", white="c3 h2", black="Kd4 g3 g5")) == {"h2xf4xh6"}
+    assert texts(setup("brazilian", "W", white="a3 e1", black="b4 d6 f2")) == {"a3xc5xe7"}
+
+
+def test_russian_free_choice():
+    """Seed 001 and W-RU: Russian needs not take the most pieces, but must finish the sequence."""
+    pos = setup("russian", "W", white="a3 e1", black="b4 d6 f2")
+    assert texts(pos) == {"a3xc5xe7", "e1xg3"}
+
+
+def test_english_free_choice():
+    """Seed 001 (damas rectas): one must capture, not necessarily the most pieces."""
+    pos = setup("english", "W", white="a3 e1", black="b4 d6 f2")
+    assert texts(pos) == {"a3xc5xe7", "e1xg3"}
+
+
+def test_pool_free_choice():
+    """Reference §4.1, APCA: American pool has free choice."""
+    pos = setup("pool", "W", white="a3 e1", black="b4 d6 f2")
+    assert texts(pos) == {"a3xc5xe7", "e1xg3"}
+
+
+def test_italian_men_cannot_capture_kings():
+    """FID / reference §4.1: Italian men never capture a king."""
+    pos = setup("italian", "W", white="e2", black="Kf3")
+    assert not pos.has_capture()
+    assert texts(pos) == {"e2-d3"}
+    assert texts(setup("italian", "W", white="e2", black="f3")) == {"e2xg4"}
+
+
+def test_italian_priority_with_king():
+    """Italian step 2 (reference §4.2): at equal count, capturing with a king is compulsory."""
+    pos = setup("italian", "W", white="c4 Kh7", black="d5 g6")
+    assert texts(pos) == {"h7xf5"}
+    assert texts(pos, pos.captures(law=False)) == {"h7xf5", "c4xe6"}
+
+
+def test_italian_priority_most_kings():
+    """Italian step 3: at equal count and piece, take the most kings."""
+    pos = setup("italian", "W", white="Ke4", black="d5 Kb7 f5 f7")
+    assert texts(pos) == {"e4xc6xa8"}
+
+
+def test_italian_priority_earliest_king():
+    """Italian step 4: at equal kings, the sequence that meets a king first."""
+    pos = setup("italian", "W", white="Ke4", black="Kd5 b7 f5 Kf7")
+    assert texts(pos) == {"e4xc6xa8"}
+    assert texts(pos, pos.captures(law=False)) == {"e4xc6xa8", "e4xg6xe8"}
+
+
+def test_italian_count_comes_first():
+    """Italian step 1: most pieces beats capturing with a king."""
+    pos = setup("italian", "W", white="a2 Kh7", black="b3 d5 g6")
+    assert texts(pos) == {"a2xc4xe6"}
+
+
+def test_czech_king_must_capture():
+    """W-CZ, DCTL czech.hpp: if a king can capture, a king must capture (count is free)."""
+    pos = setup("czech", "W", white="e3 Ka5", black="f4 f6 c3")
+    assert texts(pos) == {"a5xd2", "a5xe1"}
+
+
+def test_czech_men_free_choice_and_forward_only():
+    """W-CZ: without a king capture the choice is free; men capture forward only."""
+    pos = setup("czech", "W", white="a3 e1 d4", black="b4 d6 f2 c3")
+    assert texts(pos) == {"a3xc5xe7", "e1xg3"}
+
+
+def test_frisian_value_law():
+    """FRIS Art. 11-12: a king is worth more than one man and less than two."""
+    pos = setup("frisian", "W", white="c3 i3", black="Kd4 h4")
+    assert texts(pos) == {"c3xe5"}
+    pos = setup("frisian", "W", white="c3 i3", black="Kd4 h4 h6")
+    assert texts(pos) == {"i3xg5xi7"}
+
+
+def test_frisian_king_must_capture_at_equal_value():
+    """FRIS Art. 13: at equal value the king captures."""
+    pos = setup("frisian", "W", white="c3 Kj8", black="d4 i9")
+    assert texts(pos) == {"j8xh10"}
+    assert texts(pos, pos.captures(law=False)) == {"j8xh10", "c3xe5"}
+
+
+def test_frisian_orthogonal_captures():
+    """FRIS Art. 7: men also capture along files and ranks, two squares at a time."""
+    pos = setup("frisian", "W", white="e5", black="e7 g5")
+    assert texts(pos) == {"e5xe9", "e5xi5"}
+    pos = setup("frisian", "W", white="Ke1", black="e5")
+    assert texts(pos) == {"e1xe7", "e1xe9"}
+
+
+def test_turkish_majority_counts_kings_as_one():
+    """W-TR, KISH: the most pieces, man = king."""
+    pos = setup("turkish", "W", white="a4 h4", black="a5 Kh5 g4")
+    assert texts(pos) == {"a4xa6", "h4xh6", "h4xf4"}
+
+
+# -- king geometry, blocking and removal ---------------------------------------------------
+
+
+def test_flying_king_lands_anywhere_behind():
+    """FMJD 4.6 / seed 002: after the last capture the king may stop on any free square."""
+    pos = setup("international", "W", white="Ka1", black="c3")
+    assert texts(pos) == {f"a1x{sq}" for sq in ("d4", "e5", "f6", "g7", "h8", "i9", "j10")}
+
+
+def test_flying_king_must_stop_where_it_can_continue():
+    """Seed 002: "Si una de esas casillas permite seguir capturando, debe detenerse en una que lo
+    permita"; the final landing square is free."""
+    pos = setup("international", "W", white="Ka1", black="c3 f4")
+    assert texts(pos) == {"a1xe5xg3", "a1xe5xh2", "a1xe5xi1"}
+    pos = setup("russian", "W", white="Ka1", black="c3 f4")  # free choice, same landing rule
+    assert texts(pos) == {"a1xe5xg3", "a1xe5xh2"}
+
+
+def test_two_pieces_in_a_row_cannot_be_jumped():
+    """FMJD 4.3 / seed 003 rule 13: a king cannot jump two adjacent pieces."""
+    pos = setup("russian", "W", white="Ka1", black="c3 d4")
+    assert not pos.has_capture()
+    assert texts(pos) == {"a1-b2"}
+
+
+def test_jumped_piece_blocks_until_the_move_ends():
+    """W-RU "Turkish strike" / seed 003 rule 19: jumped pieces stay and block, so a king cannot
+    turn back over the piece it just took; Thai removes at once and may turn (reference §4.1)."""
+    pos = setup("russian", "W", white="Kc3", black="d4 b2")
+    assert texts(pos) == {"c3xe5", "c3xf6", "c3xg7", "c3xh8", "c3xa1"}
+    pos = setup("thai", "W", white="Kc3", black="d4 b2")
+    assert texts(pos) == {"c3xe5xa1", "c3xa1xe5"}
+
+
+def test_turkish_strike_loop_is_cut_by_the_first_piece():
+    """A loop that would re-cross its first jumped piece stops there while pieces stay on the
+    board (Russian); the same loop goes on when pieces leave at once (hypothetical switch)."""
+    pos = setup("russian", "W", white="Kc1", black="d2 d4 b4 b2 f4")
+    for move in pos.captures(law=False):
+        assert len(set(move.captured)) == len(move.captured)
+        assert len(move.captured) <= 4
+    v = VARIANTS["russian"]
+    names = {tuple(v.square_text(sq, True) for sq in m.captured) for m in pos.legal_moves()}
+    assert ("d2", "d4", "b4", "b2") in names
+    passing = replace(VARIANTS["russian"], immediate_removal=True)
+    pos2 = Position(passing, "W", {pos.variant.parse_square(s): p for s, p in
+                                   (("c1", "W"), ("d2", "b"), ("d4", "b"), ("b4", "b"),
+                                    ("b2", "b"), ("f4", "b"))})
+    assert max(len(m.captured) for m in pos2.legal_moves()) == 5
+
+
+def test_turkish_immediate_removal_and_no_reversal():
+    """W-TR: pieces leave one by one, so the king may cross a freed square; no 180-degree turn."""
+    pos = setup("turkish", "W", white="Ka4", black="b4 c5 b6 a5 d4")
+    moves = pos.legal_moves()
+    assert {len(m.captured) for m in moves} == {5}
+    v = pos.variant
+    assert {tuple(v.square_text(sq, True) for sq in m.captured) for m in moves} == {
+        ("b4", "c5", "b6", "a5", "d4")}
+    assert texts(pos) == {f"a4xc4xc6xa6xa4x{sq}" for sq in ("e4", "f4", "g4", "h4")}
+    pos = setup("turkish", "W", white="Kd4", black="d5 d3")
+    assert texts(pos) == {"d4xd6", "d4xd7", "d4xd8", "d4xd2", "d4xd1"}
+
+
+def test_piece_never_jumped_twice_in_circular_capture():
+    """FMJD 4.10 / seed 003 rule 18: each piece once; the king may return to its start square."""
+    pos = setup("international", "W", white="Ke3", black="d4 c7 g7 f4")
+    for move in pos.legal_moves():
+        assert len(set(move.captured)) == len(move.captured) == 4
+    assert any(move.end == move.start for move in pos.legal_moves())
+
+
+# -- promotion during a capture ------------------------------------------------------------
+
+
+def test_russian_man_crowned_in_passing_continues_as_king():
+    """W-RU / reference §4.2: the man is crowned on d8 and goes on capturing as a flying king."""
+    pos = setup("russian", "W", white="b6", black="c7 f6")
+    assert texts(pos) == {"b6xd8xg5", "b6xd8xh4"}
+    assert all(m.promotes for m in pos.legal_moves())
+    g5 = pos.variant.parse_square("g5")
+    (move,) = [m for m in pos.legal_moves() if m.end == g5]
+    after = pos.play(move)
+    assert after.piece_at(g5) == "W"
+    assert after.counts("W") == (0, 1)
+    assert after.counts("B") == (0, 0)
+
+
+def test_brazilian_man_on_promotion_row_stops():
+    """Reference §4.1: Brazilian crowns only where the move ends; here it ends on d8."""
+    pos = setup("brazilian", "W", white="b6", black="c7 f6")
+    assert texts(pos) == {"b6xd8"}
+    assert pos.legal_moves()[0].promotes
+
+
+def test_international_passing_the_king_row_does_not_crown():
+    """FMJD 4.15 / seed 002 "Pasar por la fila de coronacion": only ending there crowns."""
+    pos = setup("international", "W", white="d8", black="e9 g9")
+    (move,) = pos.legal_moves()
+    assert texts(pos) == {"d8xf10xh8"}
+    assert not move.promotes
+    assert pos.play(move).counts("W") == (1, 0)
+
+
+def test_pool_passing_the_king_row_does_not_crown():
+    """APCA / DCTL pool.hpp: a man that must jump on backward stays a man."""
+    pos = setup("pool", "W", white="d6", black="e7 g7")
+    (move,) = pos.legal_moves()
+    assert texts(pos) == {"d6xf8xh6"}
+    assert not move.promotes
+
+
+def test_english_promotion_ends_the_move():
+    """Reference §4.1 / seed 001: a man crowned by a jump stops, even if a king could go on."""
+    pos = setup("english", "W", white="b6", black="c7 e7")
+    (move,) = pos.legal_moves()
+    assert texts(pos) == {"b6xd8"}
+    assert move.promotes
+
+
+def test_italian_and_spanish_promotion_ends_the_move():
+    """Reference §4.1: Italian and Spanish men stop on the king row."""
+    pos = setup("italian", "W", white="a6", black="b7 d7")
+    assert texts(pos) == {"a6xc8"}
+    pos = setup("spanish", "W", white="a6", black="b7 d7")
+    assert texts(pos) == {"a6xc8"}
