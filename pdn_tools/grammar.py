@@ -1,0 +1,385 @@
+"""PDN grammar: a scanner built from grammars/pdn.lark and a Lark LALR parser.
+
+The scanner turns text into Lark tokens in one pass (one combined regular
+expression made from the grammar's own terminals).  The reader splits that token
+stream into games; `parse_game` runs the LALR parser over one game's tokens and
+builds the model directly through an inline transformer (no parse tree).
+"""
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterator
+
+from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedInput
+from lark.lexer import Lexer
+
+from .model import (Comment, Diagnostic, Game, Move, MoveNumber, Nag, Placeholder,
+                    ReadError, Setup, Variation)
+
+ERROR = "ERROR"          # a run of characters no terminal matches
+ESCAPE = "ESCAPE"        # white space holding a literal '\\r' or '\\n' (broken exports)
+_SEPARATOR = re.compile(r"[-xX:] ?")
+_STRICT_TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
+
+
+def _grammar_path() -> Path:
+    """grammars/pdn.lark beside the package, or where a wheel installed it."""
+    for base in (Path(__file__).resolve().parent.parent, Path(sys.prefix) / "share" / "pdn-tools"):
+        path = base / "grammars" / "pdn.lark"
+        if path.exists():
+            return path
+    raise FileNotFoundError("grammars/pdn.lark not found")
+
+
+class ScanToken(Token):
+    """A Lark token that also knows whether a blank line came before it."""
+
+    __slots__ = ("blank_before",)
+
+
+class _TokenList(Lexer):
+    """A 'lexer' that hands Lark the tokens the scanner already made."""
+
+    def __init__(self, lexer_conf) -> None:
+        pass
+
+    def lex(self, tokens: list[Token]) -> Iterator[Token]:
+        return iter(tokens)
+
+
+@dataclass(slots=True)
+class _Context:
+    """Per-game state of the transformer: where diagnostics go."""
+
+    warnings: list[Diagnostic]
+    strict: bool
+
+
+class _Builder(Transformer):
+    """Builds model objects as the LALR parser reduces (no tree is kept)."""
+
+    def __init__(self, fine: re.Pattern, tag: re.Pattern) -> None:
+        super().__init__()
+        self.context = _Context([], False)
+        self._fine = fine
+        self._tag = tag
+
+    def _quirk(self, line: int, column: int, code: str, message: str) -> None:
+        """A tolerated deviation: a warning, or an error in strict mode."""
+        diagnostic = Diagnostic(code, message, line, column)
+        if self.context.strict:
+            raise _StrictError(diagnostic)
+        self.context.warnings.append(diagnostic)
+
+    def start(self, children):
+        game = Game()
+        for child in children:
+            if isinstance(child, Token):
+                game.tags.extend(self._tags(child))
+            elif isinstance(child, list):
+                game.elements = child
+            else:
+                game.result = child
+        return game
+
+    def _tags(self, token: Token) -> Iterator[tuple[str, str]]:
+        end = 0
+        for match in self._tag.finditer(token):
+            name, quoted, loose = match.group("name", "quoted", "loose")
+            line, column = _position(token, match.start())
+            if "\\" in token[end:match.start()]:
+                self._quirk(line, column, "literal-escape", "literal '\\r' or '\\n' text between tags")
+            end = match.end()
+            if quoted is None:
+                name = match.group("word")
+                self._quirk(line, column, "loose-tag", f"tag {name} has no quoted value")
+                yield name, loose.strip().strip('"')
+                continue
+            if not _STRICT_TAG_NAME.match(name):
+                self._quirk(line, column, "tag-name", f"tag name {name!r} is not a PDN identifier")
+            yield name, unescape(quoted)
+
+    def terminator(self, children) -> str:
+        return _Terminator(children[0])
+
+    def body(self, children) -> list:
+        return self._elements(children)
+
+    def variation(self, children) -> Variation:
+        result = children.pop() if children and isinstance(children[-1], _Terminator) else None
+        return Variation(self._elements(children), result and str(result))
+
+    def _elements(self, children: list) -> list:
+        out: list = []
+        for child in children:
+            if not isinstance(child, Token):
+                out.append(child)
+            elif child.type == "MOVES":
+                self._moves(child, out)
+            elif child.type == "COMMENT":
+                out.append(Comment(child[1:-1]))
+            elif child.type == "LINE_COMMENT":
+                out.append(Comment(child[1:], child[0]))
+            else:
+                out.append(self._setup(child))
+        return out
+
+    def _moves(self, run: Token, out: list) -> None:
+        """Expand a MOVES run into moves, move numbers, strength marks and NAGs."""
+        if "\\" in run:
+            self._quirk(run.line, run.column, "literal-escape", "literal '\\r' or '\\n' text in the movetext")
+        odd = _ODD_RUN.search(run) is not None
+        line, line_start = run.line, 1 - run.column       # offsets are within the run
+        newline = run.find("\n")
+        for match in self._fine.finditer(run):
+            start = match.start()
+            while 0 <= newline < start:
+                line += 1
+                line_start = newline + 1
+                newline = run.find("\n", line_start)
+            text = match.group()
+            kind = match.lastgroup
+            if kind == "MOVE":
+                out.append(self._move(text, line, start - line_start + 1, odd))
+            elif kind == "MOVENUMBER":
+                out.append(self._move_number(text, line, start - line_start + 1))
+            elif kind == "STRENGTH":
+                self._strength(out, text, line, start - line_start + 1)
+            elif kind == "NAG":
+                out.append(Nag(int(text[1:])))
+            elif kind == "ELLIPSIS":
+                out.append(MoveNumber(0, True, text, line, start - line_start + 1))
+            else:
+                column = start - line_start + 1
+                self._quirk(line, column, "placeholder", f"unknown move written as {text!r}")
+                out.append(Placeholder(text, line, column))
+
+    def _strength(self, out: list, text: str, line: int, column: int) -> None:
+        """Attach a strength mark to the move before it (white space may come between)."""
+        previous = out[-1] if out else None
+        if text == "*":
+            self._quirk(line, column, "forced-mark", "'*' glued to a move read as a forced-move mark")
+        if isinstance(previous, Move) and not previous.strength:
+            previous.strength = text
+        else:
+            self._quirk(line, column, "stray-strength", f"strength mark {text!r} without a move")
+            out.append(Comment(text))
+
+    def _move(self, text: str, line: int, column: int, odd: bool) -> Move:
+        if odd:
+            if _PADDED.search(text):
+                self._quirk(line, column, "zero-padded", f"zero-padded square in {text!r}")
+            if _UPPER.search(text):
+                self._quirk(line, column, "uppercase-square", f"upper-case square in {text!r}")
+        if "-" in text:
+            capture = False
+            squares = tuple(text.replace(" ", "").split("-"))
+        elif "x" in text:
+            capture = True
+            squares = tuple(text.split("x"))
+        elif ":" in text or "X" in text:
+            capture = True
+            squares = tuple(_SEPARATOR.split(text))
+        elif text[1].isalpha():          # Russian short algebraic: file, then square
+            capture = False
+            squares = (text[0], text[1:])
+        else:
+            capture = False
+            squares = tuple(_ALPHA_SQUARE.findall(text))
+        return Move(text, squares, capture, "", line, column)
+
+    def _move_number(self, text: str, line: int, column: int) -> MoveNumber:
+        digits = text.rstrip(".")
+        if len(digits) > 1 and digits[0] == "0":
+            self._quirk(line, column, "zero-padded", f"zero-padded move number {text!r}")
+        return MoveNumber(int(digits), text.endswith("..."), text, line, column)
+
+    def _setup(self, token: Token) -> Setup:
+        inner = token[1:-1].strip()
+        if inner.upper().startswith("FEN"):
+            inner = inner[3:].strip()
+        return Setup(inner.strip('"'), token.line, token.column)
+
+
+class _Terminator(str):
+    """A result or '*' as reduced by the parser (told apart from other strings)."""
+
+
+def _position(token: Token, offset: int) -> tuple[int, int]:
+    """Line and column of `offset` characters into `token`."""
+    before = token[:offset]
+    newlines = before.count("\n")
+    if not newlines:
+        return token.line, token.column + offset
+    return token.line + newlines, offset - before.rfind("\n")
+
+
+_ODD_RUN = re.compile(r"[A-LX]|(?<![0-9])0[0-9]")
+_PADDED = re.compile(r"(?:^|[-xX:] ?)0[0-9]")
+_UPPER = re.compile(r"[A-LX]")
+_SEPARATORS = re.compile(r"[-xX:]")
+_ALPHA_SQUARE = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])")
+
+
+class _StrictError(Exception):
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        self.diagnostic = diagnostic
+
+
+def unescape(value: str) -> str:
+    r"""Undo the tag-value escapes \" and \\; any other backslash is kept."""
+    if "\\" not in value:
+        return value
+    return re.sub(r'\\(["\\])', r"\1", value)
+
+
+class PdnParser:
+    """The Lark LALR parser and the scanners made from its terminals. Build once."""
+
+    def __init__(self) -> None:
+        text = _grammar_path().read_text(encoding="utf-8")
+        probe = Lark(text, parser="lalr", lexer="basic", start=["start", "tags", "moves"])
+        regex = {t.name: t.pattern.to_regexp() for t in probe.terminals}
+        coarse = ["TAGS", "COMMENT", "LINE_COMMENT", "SETUP", "RESULT", "STAR", "MOVES", "LPAR", "RPAR"]
+        self.scanner = re.compile(_alternatives({"WS": regex["_WHITESPACE"]}, regex, coarse)
+                                  + rf"|(?P<{ERROR}>[^\s{{}}\[\]()/]+|.)")
+        fine = ["MOVE", "MOVENUMBER", "ELLIPSIS", "STRENGTH", "NAG", "PLACEHOLDER"]
+        fine_scanner = re.compile(_alternatives({}, regex, fine))
+        tag_scanner = re.compile(r'\[[ \t]*(?:(?P<name>[^\s"\[\]]+(?:[ \t]+[^\s"\[\]]+)*)[ \t]*'
+                                 r'"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<word>[^\s"\[\]]+)[ \t]*'
+                                 r'(?P<loose>[^\]\n]*))[ \t]*\]')
+        self._builder = _Builder(fine_scanner, tag_scanner)
+        self.lark = Lark(text, parser="lalr", lexer=_TokenList, transformer=self._builder)
+
+    def tokens(self, text: str, line: int = 1, final: bool = True) -> tuple[list[Token], int, int]:
+        """Scan `text` (line ends already '\\n') starting at line number `line`.
+
+        Returns (tokens, consumed, line after consumed).  When `final` is false, an
+        unterminated comment, tag or setup at the end stops the scan so the caller
+        can retry with more text; `consumed` says how far the scan got.
+        """
+        out: list[Token] = []
+        line_start = 0
+        blank_before = False
+        for match in self.scanner.finditer(text):
+            kind = match.lastgroup
+            value = match.group()
+            pos = match.start()
+            if kind == "WS":
+                if "\\" in value:
+                    out.append(ScanToken(ESCAPE, value, pos, line, pos - line_start + 1, None, None, match.end()))
+                    out[-1].blank_before = False
+                newlines = value.count("\n")
+                if newlines:
+                    line += newlines
+                    line_start = value.rfind("\n") + pos + 1
+                    blank_before = blank_before or newlines > 1
+                continue
+            if kind == ERROR and not final and value[0] in "{[/":
+                return out, pos, line
+            token = ScanToken(kind, value, pos, line, pos - line_start + 1, None, None, match.end())
+            token.blank_before = blank_before
+            blank_before = False
+            out.append(token)
+            if kind in _MULTILINE:
+                newlines = value.count("\n")
+                if newlines:
+                    line += newlines
+                    line_start = value.rfind("\n") + pos + 1
+        return out, len(text), line
+
+    def parse_game(self, tokens: list[Token], strict: bool = False) -> Game | Diagnostic:
+        """Parse one game's tokens into a Game, or a located syntax Diagnostic.
+
+        Leniently, text no terminal matches is kept as a comment (a parenthesised
+        group holding such text, e.g. a prose remark, becomes one comment) and a
+        warning says so; in strict mode it is a syntax error.
+        """
+        context = _Context([], strict)
+        self._builder.context = context
+        try:
+            tokens = self._recover(tokens)
+            game = self.lark.parse(tokens)
+        except _StrictError as error:
+            return error.diagnostic
+        except UnexpectedInput as error:
+            return _syntax_error(error, tokens)
+        game.warnings = context.warnings
+        return game
+
+    def _recover(self, tokens: list[Token]) -> list[Token]:
+        """Turn unreadable text into comments (warned) and drop literal escapes."""
+        if not any(t.type in (ERROR, ESCAPE) for t in tokens):
+            return tokens
+        out: list[Token] = []
+        groups: list[list] = []          # [index in out of '(', holds prose]
+        for token in tokens:
+            if token.type == ESCAPE:
+                self._builder._quirk(token.line, token.column, "literal-escape",
+                                     "literal '\\r' or '\\n' text read as white space")
+                continue
+            if token.type == ERROR:
+                if self._builder.context.strict:
+                    raise _StrictError(Diagnostic("syntax", f"unexpected {_show(token)}", token.line, token.column))
+                if groups:
+                    groups[-1][1] = True
+                else:
+                    self._builder._quirk(token.line, token.column, "prose",
+                                         f"text {_show(token)} read as a comment")
+                    token = Token.new_borrow_pos("COMMENT", "{" + token.replace("}", ")") + "}", token)
+            elif token.type == "LPAR":
+                groups.append([len(out), False])
+            elif token.type == "RPAR" and groups:
+                start, prose = groups.pop()
+                if prose:
+                    opening = out[start]
+                    text = " ".join(str(t) for t in out[start + 1:])
+                    self._builder._quirk(opening.line, opening.column, "prose",
+                                         f"parenthesised text {_show(text)} read as a comment")
+                    del out[start:]
+                    token = Token.new_borrow_pos("COMMENT", "{" + text.replace("}", ")") + "}", opening)
+            out.append(token)
+        return out
+
+
+def _alternatives(first: dict[str, str], regex: dict[str, str], names: list[str]) -> str:
+    parts = {**first, **{name: regex[name] for name in names}}
+    return "|".join(f"(?P<{name}>{pattern})" for name, pattern in parts.items())
+
+
+_MULTILINE = {"COMMENT", "TAGS", "SETUP", "MOVES"}
+
+
+def _show(token: str) -> str:
+    value = str(token)
+    return repr(value if len(value) <= 20 else value[:20] + "...")
+
+
+def _syntax_error(error: UnexpectedInput, tokens: list[Token]) -> Diagnostic:
+    token = getattr(error, "token", None)
+    if token is None or token.type == "$END":
+        last = tokens[-1] if tokens else None
+        line = last.line if last else 1
+        column = last.column if last else 1
+        return Diagnostic("syntax", "unexpected end of game (unclosed variation?)", line, column)
+    expected = getattr(error, "expected", None) or getattr(error, "accepts", None) or ()
+    hint = ""
+    if token.type == "TAGS":
+        hint = " (tag pair after movetext)"
+    elif token.type == "RPAR":
+        hint = " (')' without '(')"
+    elif token.type in ("RESULT", "STAR"):
+        hint = " (movetext after the result)"
+    del expected
+    return Diagnostic("syntax", f"unexpected {_show(token)}{hint}", token.line, token.column)
+
+
+@lru_cache(maxsize=1)
+def parser() -> PdnParser:
+    """The process-wide parser (building it compiles the LALR tables)."""
+    return PdnParser()

@@ -1,0 +1,91 @@
+"""Writing games back as PDN text, losing nothing the model holds."""
+from __future__ import annotations
+
+from typing import Iterable
+
+from .model import Comment, Element, Game, Move, MoveNumber, Nag, Placeholder, Setup, Variation
+
+WIDTH = 80
+
+
+def escape(value: str) -> str:
+    """Escape a tag value for writing between double quotes."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _comment(comment: Comment) -> str:
+    if comment.kind == "{":
+        return "{" + comment.text + "}"
+    return comment.kind + comment.text + "\n"      # a line comment ends its line
+
+
+def _atoms(elements: Iterable[Element]) -> Iterable[str]:
+    """The movetext as a run of unbreakable pieces."""
+    for element in elements:
+        if isinstance(element, Move):
+            yield element.text + element.strength
+        elif isinstance(element, MoveNumber):
+            if element.number == 0:
+                yield "..."
+            else:
+                yield f"{element.number}..." if element.black else f"{element.number}."
+        elif isinstance(element, Comment):
+            yield _comment(element)
+        elif isinstance(element, Nag):
+            yield f"${element.number}"
+        elif isinstance(element, Setup):
+            yield f'/FEN "{element.fen}"/'
+        elif isinstance(element, Placeholder):
+            yield element.text
+        elif isinstance(element, Variation):
+            yield "("
+            yield from _atoms(element.elements)
+            if element.result:
+                yield element.result
+            yield ")"
+
+
+def wrap(atoms: Iterable[str], width: int = WIDTH) -> str:
+    """Join pieces with single spaces into lines of at most `width` characters
+    (a longer piece stands alone); no space after '(' or before ')'."""
+    lines: list[str] = []
+    line = ""
+    for atom in atoms:
+        ends_line = atom.endswith("\n")
+        atom = atom.rstrip("\n") if ends_line else atom
+        glue = "" if not line or line.endswith("(") or atom == ")" else " "
+        if line and len(line) + len(glue) + len(atom) > width:
+            lines.append(line)
+            line, glue = "", ""
+        line += glue + atom
+        if ends_line:
+            lines.append(line)
+            line = ""
+    if line:
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def terminator(game: Game) -> str:
+    """The game's written terminator, else its Result tag if it is a result, else '*'."""
+    if game.result:
+        return game.result
+    tag = game.tag("Result")
+    return tag if tag in _RESULTS else "*"
+
+
+_RESULTS = {"1-0", "0-1", "2-0", "0-2", "1-1", "0-0", "1/2-1/2", "*"}
+
+
+def write_game(game: Game, width: int = WIDTH) -> str:
+    """PDN text for one game, ending with a newline and a blank line."""
+    parts: list[str] = []
+    for comment in game.before:
+        parts.append(_comment(comment).rstrip("\n"))
+    for name, value in game.tags:
+        parts.append(f'[{name} "{escape(value)}"]')
+    if game.tags:
+        parts.append("")
+    tail = " ".join([terminator(game)] + [_comment(c).rstrip("\n") for c in game.after])
+    parts.append(wrap([*_atoms(game.elements), tail], width))
+    return "\n".join(parts) + "\n\n"

@@ -1,0 +1,126 @@
+"""The PDN grammar: tokens, traps of the format, structure of the model."""
+from pdn_tools import Comment, Move, MoveNumber, Nag, Placeholder, ReadError, Setup, Variation, read_text
+
+
+def one(text: str, strict: bool = False):
+    games = read_text(text, strict=strict)
+    assert len(games) == 1, games
+    return games[0]
+
+
+def moves(game) -> list[str]:
+    return [m.text for m in game.main_line()]
+
+
+def test_tags_keep_order_duplicates_and_escapes():
+    game = one('[Event "A"]\n[Zeta "z"]\n[Event "B"]\n[White "Say \\"hi\\" C:\\\\x"]\n1. 32-28 *')
+    assert game.tags == [("Event", "A"), ("Zeta", "z"), ("Event", "B"), ("White", 'Say "hi" C:\\x')]
+
+
+def test_backslash_not_before_quote_or_backslash_is_kept():
+    # PDN 3.0 documents only \" ; a Windows path keeps its backslashes.
+    game = one('[Comment "C:\\nemesis\\games"]\n*')
+    assert game.tag("Comment") == "C:\\nemesis\\games"
+
+
+def test_move_numbers_in_every_form():
+    game = one("1. 32-28 19-23 2.28x19 2... 14x23 3. ... 37-32 *")
+    numbers = [e for e in game.elements if isinstance(e, MoveNumber)]
+    assert [(n.number, n.black) for n in numbers] == [(1, False), (2, False), (2, True), (3, False), (0, True)]
+    assert moves(game) == ["32-28", "19-23", "28x19", "14x23", "37-32"]
+
+
+def test_one_dash_ten_is_a_move_not_a_draw():
+    # PDN 3.0 issues: a greedy lexer reads `1-10` as the result `1-1` and `0`.
+    game = one("1. 1-10 11-17 1-1")
+    assert moves(game) == ["1-10", "11-17"]
+    assert game.result == "1-1"
+
+
+def test_every_result_token_ends_a_game():
+    results = ["2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "*"]
+    games = read_text(" ".join(f"1. 32-28 {r}" for r in results))
+    assert [g.result for g in games] == results
+
+
+def test_short_and_long_captures_and_separators():
+    game = one("1. 28x19 26x17x10x1 d4:b6 c3xe5xg7 E3:G5 28X19 *")
+    assert [m.squares for m in game.main_line()] == [
+        ("28", "19"), ("26", "17", "10", "1"), ("d4", "b6"), ("c3", "e5", "g7"), ("E3", "G5"), ("28", "19")]
+    assert all(m.capture for m in game.main_line())
+
+
+def test_alphanumeric_moves_without_separator():
+    game = one("1.a3b4 f6g5 *")
+    assert [m.squares for m in game.main_line()] == [("a3", "b4"), ("f6", "g5")]
+    assert not game.main_line()[0].capture
+
+
+def test_russian_short_algebraic_gives_file_and_square():
+    game = one("1. ed4 dc5 2. fe3 *")
+    assert [m.squares for m in game.main_line()] == [("e", "d4"), ("d", "c5"), ("f", "e3")]
+
+
+def test_strength_marks_glued_or_spaced_and_question_in_parentheses():
+    # `(?)` is a strength mark, not a variation (PDN 3.0 issues).
+    game = one("1.32-28!? 19-23(!?!!!) 2.28x19 (?) *")
+    assert [m.strength for m in game.main_line()] == ["!?", "(!?!!!)", "(?)"]
+    assert not any(isinstance(e, Variation) for e in game.elements)
+
+
+def test_star_glued_to_move_is_a_forced_mark_not_a_terminator():
+    game = one("1. 1-6* 32-28 2. 6-11 *")
+    assert moves(game) == ["1-6", "32-28", "6-11"]
+    assert game.main_line()[0].strength == "*"
+    assert [w.code for w in game.warnings] == ["forced-mark"]
+    error = one("1. 1-6* 32-28 *", strict=True)
+    assert isinstance(error, ReadError) and (error.line, error.column) == (1, 7)
+
+
+def test_results_and_stars_inside_comments_do_not_split_games():
+    games = read_text("1. 32-28 {White wins 2-0 here * really} 19-23 *\n1. 33-29 *")
+    assert len(games) == 2
+    assert games[0].elements[2] == Comment("White wins 2-0 here * really")
+
+
+def test_nags_setups_placeholders_and_line_comments():
+    game = one('1. 32-28 $1 19-23 % to the end of line 2-0\n/FEN "W:W31:B1"/ 2. - - ; gone\n*')
+    kinds = [type(e) for e in game.elements]
+    assert kinds == [MoveNumber, Move, Nag, Move, Comment, Setup, MoveNumber, Placeholder, Comment]
+    assert game.elements[4] == Comment(" to the end of line 2-0", "%")
+    assert game.elements[5].fen == "W:W31:B1"
+
+
+def test_nested_variations_keep_their_place():
+    game = one("1. 32-28 19-23 (18-23 38-32 (37-32? 23-29! {Black wins}) 12-18) 28x19 *")
+    variation = game.elements[3]
+    assert isinstance(variation, Variation)
+    inner = variation.elements[2]
+    assert isinstance(inner, Variation) and [e.text for e in inner.elements if isinstance(e, Move)] == [
+        "37-32", "23-29"]
+    assert moves(game) == ["32-28", "19-23", "28x19"]
+
+
+def test_variation_may_start_with_a_comment_and_end_with_a_result():
+    game = one("1. 32-28 ({Charlie} 1. 33-29 19-23 2-0) 19-23 *")
+    variation = game.elements[2]
+    assert variation.elements[0] == Comment("Charlie") and variation.result == "2-0"
+
+
+def test_nested_comment_is_rejected_with_its_location():
+    # wiegerw fail set: comments do not nest.
+    error = one("1. 33-29 19-23 2. 35-30 { nested { comment } }", strict=True)
+    assert isinstance(error, ReadError)
+    assert (error.line, error.column) == (1, 46)
+    assert "'}'" in error.message
+
+
+def test_unclosed_variation_is_a_located_syntax_error():
+    error = one("1. 32-28 (19-23 2. 28x19 *")
+    assert isinstance(error, ReadError) and error.code == "syntax"
+    assert error.line == 1 and "unclosed" in error.message
+
+
+def test_tag_after_movetext_on_same_game_is_an_error_when_not_a_new_game():
+    games = read_text('1. 32-28 19-23 [Event "x"] 2. 28x19 *')
+    assert len(games) == 2        # a tag section after movetext starts a new game
