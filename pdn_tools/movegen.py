@@ -9,7 +9,7 @@ precomputed `Move` objects for every quiet move.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .variants import COUNT, COUNT_KINGS, FREE, FRISIAN, ITALIAN, KING, Variant
@@ -52,9 +52,9 @@ class _Rules:
     """Tables derived from a Variant: geometry, directions and precomputed quiet moves."""
 
     __slots__ = (
-        "variant", "valid", "bit_of", "num_of", "rays", "nb", "shift", "promo",
-        "man_steps", "man_jumps", "man_jump_shifts", "king_dirs", "king_jumps",
-        "king_step_shifts", "king_jump_shifts", "king_moves", "flying", "land_behind",
+        "variant", "valid", "bit_of", "num_of", "rays", "ray_bits", "jumps", "shift", "promo",
+        "man_steps", "man_step_split", "man_jump_split", "king_dirs", "king_jumps",
+        "king_step_split", "king_jump_split", "king_moves", "flying", "land_behind",
         "immediate", "reverse", "passing", "men_take_kings", "precedence", "limit",
     )
 
@@ -87,7 +87,8 @@ class _Rules:
                     ray.append(r * stride + c)
                 per_square[self.bit_of[n]] = tuple(ray)
             self.rays.append(per_square)
-        self.nb = [[ray[0] if ray else -1 for ray in per_square] for per_square in self.rays]
+        self.ray_bits = [[tuple(1 << b for b in ray) for ray in per_square]
+                         for per_square in self.rays]
         self.promo = tuple(
             sum(1 << (v.promotion_row(col) * stride + c) for c in range(v.cols)) & self.valid
             for col in _COLOURS
@@ -100,20 +101,37 @@ class _Rules:
         self.men_take_kings = v.men_capture_kings
         self.precedence = v.precedence
         self.limit = v.king_move_limit
-        self.man_jumps = tuple(tuple(rel[d] for d in v.man_jumps) for rel in _RELATIVE)
-        self.man_jump_shifts = tuple(tuple(self.shift[d] for d in dirs) for dirs in self.man_jumps)
+        man_jumps = tuple(tuple(rel[d] for d in v.man_jumps) for rel in _RELATIVE)
+        # Shift amounts split by sign, (left shifts, right shifts), for whole-set operations.
+        self.man_jump_split = tuple(_split(self.shift[d] for d in dirs) for dirs in man_jumps)
         self.king_dirs = tuple(_RELATIVE[0][d] for d in v.king_steps)
         self.king_jumps = tuple(_RELATIVE[0][d] for d in v.king_jumps)
-        self.king_step_shifts = tuple(self.shift[d] for d in self.king_dirs)
-        self.king_jump_shifts = tuple(self.shift[d] for d in self.king_jumps)
+        # Short jumps per square: (direction, jumped square, its bit, landing square, its bit)
+        # for White men, Black men and short kings.
+        self.jumps = tuple(self._jump_table(dirs, size)
+                           for dirs in (*man_jumps, self.king_jumps))
+        self.king_step_split = _split(self.shift[d] for d in self.king_dirs)
+        self.king_jump_split = _split(self.shift[d] for d in self.king_jumps)
         # Quiet-move entries: (Move, own_xor, kings_xor, to_bit).
         self.man_steps = tuple(
             tuple((self.shift[rel[d]], self._man_step_table(rel[d], ci)) for d in v.man_steps)
             for ci, rel in enumerate(_RELATIVE)
         )
+        self.man_step_split = tuple(_split(s for s, _ in steps) for steps in self.man_steps)
         self.king_moves = [
             [self._king_step_entries(d, b) for b in range(size)] for d in range(len(vectors))
         ]
+
+    def _jump_table(self, dirs: tuple[int, ...], size: int) -> list[tuple[tuple[int, ...], ...]]:
+        table = []
+        for b in range(size):
+            entries = []
+            for d in dirs:
+                ray = self.rays[d][b]
+                if len(ray) >= 2:
+                    entries.append((d, ray[0], 1 << ray[0], ray[1], 1 << ray[1]))
+            table.append(tuple(entries))
+        return table
 
     def _man_step_table(self, d: int, ci: int) -> list[tuple | None]:
         table: list[tuple | None] = [None] * len(self.num_of)
@@ -136,6 +154,12 @@ class _Rules:
         return tuple(entries)
 
 
+def _split(shifts: Iterable[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(positive shifts, magnitudes of negative shifts)."""
+    shifts = tuple(shifts)
+    return tuple(s for s in shifts if s > 0), tuple(-s for s in shifts if s < 0)
+
+
 _RULES: dict[Variant, _Rules] = {}
 
 
@@ -155,25 +179,32 @@ def _has_capture(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> bool:
     men = own & ~kings
     if men:
         prey = opp if rl.men_take_kings else opp & ~kings
-        for s in rl.man_jump_shifts[ci]:
-            if s > 0:
-                if ((men << s) & prey) << s & empty:
-                    return True
-            elif ((men >> -s) & prey) >> -s & empty:
+        left, right = rl.man_jump_split[ci]
+        for s in left:
+            if ((men << s) & prey) << s & empty:
+                return True
+        for s in right:
+            if ((men >> s) & prey) >> s & empty:
                 return True
     k = own & kings
     if k:
-        for s in rl.king_jump_shifts:
+        left, right = rl.king_jump_split
+        flying = rl.flying
+        for s in left:
             reach = k
-            if rl.flying:
-                y = (k << s if s > 0 else k >> -s) & empty
-                while y:
-                    reach |= y
-                    y = (y << s if s > 0 else y >> -s) & empty
-            if s > 0:
-                if ((reach << s) & opp) << s & empty:
-                    return True
-            elif ((reach >> -s) & opp) >> -s & empty:
+            y = (k << s) & empty if flying else 0
+            while y:
+                reach |= y
+                y = (y << s) & empty
+            if ((reach << s) & opp) << s & empty:
+                return True
+        for s in right:
+            reach = k
+            y = (k >> s) & empty if flying else 0
+            while y:
+                reach |= y
+                y = (y >> s) & empty
+            if ((reach >> s) & opp) >> s & empty:
                 return True
     return False
 
@@ -184,7 +215,7 @@ def _capture_records(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> lis
     A record is (start, path, captured, promotes, with_king, captured_mask) in internal bits.
     """
     out: list[tuple] = []
-    nb, rays = rl.nb, rl.rays
+    rays, ray_bits = rl.rays, rl.ray_bits
     promo = rl.promo[ci]
     immediate, passing, land_behind = rl.immediate, rl.passing, rl.land_behind
     reverse = _REVERSE if not rl.reverse else (9,) * 9
@@ -192,96 +223,94 @@ def _capture_records(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> lis
     king_dirs = rl.king_jumps
     start = 0
 
-    def short(sq: int, dirs: tuple[int, ...], prey: int, free: int, capm: int,
-              path: tuple[int, ...], caps: tuple[int, ...], is_king: bool) -> bool:
+    def short(sq: int, table: list, prey: int, free: int, capm: int, path: tuple[int, ...],
+              caps: tuple[int, ...], is_king: bool) -> bool:
         found = False
-        for d in dirs:
-            mid = nb[d][sq]
-            if mid < 0 or not prey >> mid & 1 or capm >> mid & 1:
-                continue
-            land = nb[d][mid]
-            if land < 0 or not free >> land & 1:
+        for d, mid, mbit, land, lbit in table[sq]:
+            if not prey & mbit or capm & mbit or not free & lbit:
                 continue
             found = True
-            bit = 1 << mid
-            nfree = free | bit if immediate else free
-            npath, ncaps, ncapm = path + (land,), caps + (mid,), capm | bit
+            nfree = free | mbit if immediate else free
+            npath, ncaps, ncapm = path + (land,), caps + (mid,), capm | mbit
             if is_king:
-                if not short(land, dirs, prey, nfree, ncapm, npath, ncaps, True):
+                if not short(land, table, prey, nfree, ncapm, npath, ncaps, True):
                     out.append((start, npath, ncaps, False, True, ncapm))
-            elif promo >> land & 1 and passing:
-                if not flying(land, nfree, ncapm, npath, ncaps, d, True):
+            elif promo & lbit and passing:
+                if not flying(land, nfree, ncapm, npath, ncaps, d, True, True):
                     out.append((start, npath, ncaps, True, False, ncapm))
-            elif not short(land, dirs, prey, nfree, ncapm, npath, ncaps, False):
-                out.append((start, npath, ncaps, bool(promo >> land & 1), False, ncapm))
+            elif not short(land, table, prey, nfree, ncapm, npath, ncaps, False):
+                out.append((start, npath, ncaps, bool(promo & lbit), False, ncapm))
         return found
 
     def flying(sq: int, free: int, capm: int, path: tuple[int, ...], caps: tuple[int, ...],
-               last: int, crowned: bool) -> bool:
+               last: int, crowned: bool, behind: bool) -> bool:
+        # Going on in the jump's own direction is done only from the square directly behind
+        # the jumped piece, so a straight stretch yields one path (PDN's canonical one).
         found = False
         for d in king_dirs:
-            if d == reverse[last]:
+            if d == reverse[last] or (d == last and not behind):
                 continue
-            ray = rays[d][sq]
-            n = len(ray)
+            bits = ray_bits[d][sq]
+            n = len(bits)
             i = 0
-            while i < n and free >> ray[i] & 1:
+            while i < n and free & bits[i]:
                 i += 1
             if i + 1 >= n:
                 continue
-            mid = ray[i]
-            if not opp >> mid & 1 or capm >> mid & 1:
+            mbit = bits[i]
+            if not opp & mbit or capm & mbit:
                 continue
-            bit = 1 << mid
-            nfree = free | bit if immediate else free
+            nfree = free | mbit if immediate else free
             i += 1
-            if not nfree >> ray[i] & 1:
+            if not nfree & bits[i]:
                 continue
             found = True
-            ncaps, ncapm = caps + (mid,), capm | bit
+            ray = rays[d][sq]
+            ncaps, ncapm = caps + (ray[i - 1],), capm | mbit
             stops = []
             more = False
-            while i < n and nfree >> ray[i] & 1:
+            first = True
+            while i < n and nfree & bits[i]:
                 land = ray[i]
                 npath = path + (land,)
-                if flying(land, nfree, ncapm, npath, ncaps, d, crowned):
+                if flying(land, nfree, ncapm, npath, ncaps, d, crowned, first):
                     more = True
                 elif not more:
                     stops.append(npath)
                 if land_behind:
                     break
+                first = False
                 i += 1
             if not more:
                 for npath in stops:
                     out.append((start, npath, ncaps, crowned, not crowned, ncapm))
         return found
 
-    occupied = own | opp
-    free0 = rl.valid & ~occupied
+    free0 = rl.valid & ~(own | opp)
     men = own & ~kings
     if men:
         # Only men with an adjacent enemy and a free square behind it can start a capture.
         movable = 0
-        for s in rl.man_jump_shifts[ci]:
-            if s > 0:
-                movable |= (((free0 >> s) & men_prey) >> s) & men
-            else:
-                movable |= (((free0 << -s) & men_prey) << -s) & men
-        dirs = rl.man_jumps[ci]
+        left, right = rl.man_jump_split[ci]
+        for s in left:
+            movable |= (((free0 >> s) & men_prey) >> s) & men
+        for s in right:
+            movable |= (((free0 << s) & men_prey) << s) & men
+        table = rl.jumps[ci]
         while movable:
             low = movable & -movable
             movable ^= low
             start = low.bit_length() - 1
-            short(start, dirs, men_prey, free0 | low, 0, (), (), False)
+            short(start, table, men_prey, free0 | low, 0, (), (), False)
     k = own & kings
     while k:
         low = k & -k
         k ^= low
         start = low.bit_length() - 1
         if rl.flying:
-            flying(start, free0 | low, 0, (), (), 8, False)
+            flying(start, free0 | low, 0, (), (), 8, False, True)
         else:
-            short(start, king_dirs, opp, free0 | low, 0, (), (), True)
+            short(start, rl.jumps[2], opp, free0 | low, 0, (), (), True)
     return out
 
 
@@ -354,20 +383,32 @@ def _count_quiet(rl: _Rules, ci: int, own: int, opp: int, kings: int, ctr: int) 
     n = 0
     men = own & ~kings
     if men:
-        for s, _ in rl.man_steps[ci]:
-            n += ((men << s if s > 0 else men >> -s) & empty).bit_count()
+        left, right = rl.man_step_split[ci]
+        for s in left:
+            n += ((men << s) & empty).bit_count()
+        for s in right:
+            n += ((men >> s) & empty).bit_count()
     k = own & kings
     if k:
         if ctr and men and (ctr & 7) >= rl.limit:
             k &= ~(1 << (ctr >> 3))
-        for s in rl.king_step_shifts:
-            y = (k << s if s > 0 else k >> -s) & empty
-            if not rl.flying:
-                n += y.bit_count()
-                continue
+        left, right = rl.king_step_split
+        if not rl.flying:
+            for s in left:
+                n += ((k << s) & empty).bit_count()
+            for s in right:
+                n += ((k >> s) & empty).bit_count()
+            return n
+        for s in left:
+            y = (k << s) & empty
             while y:
                 n += y.bit_count()
-                y = (y << s if s > 0 else y >> -s) & empty
+                y = (y << s) & empty
+        for s in right:
+            y = (k >> s) & empty
+            while y:
+                n += y.bit_count()
+                y = (y >> s) & empty
     return n
 
 
@@ -398,9 +439,9 @@ def _next_counter(rl: _Rules, ctr: int, entry: tuple | None) -> int:
 
 def _perft(rl: _Rules, ci: int, own: int, opp: int, kings: int, c_own: int, c_opp: int,
            depth: int, keep: bool) -> int:
-    records = _legal_records(rl, ci, own, opp, kings)
-    if records:
-        if not keep:
+    if _has_capture(rl, ci, own, opp, kings):
+        records = _apply_law(rl, _capture_records(rl, ci, own, opp, kings), kings)
+        if not keep and len(records) > 1:
             seen = set()
             unique = []
             for r in records:
