@@ -328,6 +328,7 @@ def _apply_law(rl: _Rules, records: list[tuple], kings: int) -> list[tuple]:
     if law == COUNT_KINGS:
         keys = [(len(r[2]), (r[5] & kings).bit_count()) for r in records]
     elif law == FRISIAN:
+        # A king is worth a little less than two men (FRIS Art. 11; DCTL's encoding).
         keys = []
         for r in records:
             nk = (r[5] & kings).bit_count()
@@ -635,7 +636,7 @@ class Position:
             return NotImplemented
         return (self._white == other._white and self._black == other._black
                 and self._kings == other._kings and self.turn == other.turn
-                and self.variant == other.variant)
+                and (self._rl is other._rl or self.variant == other.variant))
 
     def __hash__(self) -> int:
         return hash((self._white, self._black, self._kings, self.turn))
