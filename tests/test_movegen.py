@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdn_tools.fen import parse_fen, to_fen
-from pdn_tools.movegen import Move, Position
+from pdn_tools.movegen import Move, Position, perft
 from pdn_tools.variants import VARIANTS
 
 INTL = VARIANTS["international"]
@@ -134,6 +134,7 @@ def test_frisian_three_moves_with_one_king():
                            (Move(46, (41,)), Move(1, (6,)))):
         pos = pos.play(w_move).play(b_move)
     assert {m.start for m in pos.legal_moves()} == {35}
+    assert perft(pos, 1) == 1 and perft(pos, 3) == _api_perft(pos, 3)
     pos = pos.play(Move(35, (30,))).play(Move(6, (1,)))
     assert 41 in {m.start for m in pos.legal_moves()}
 
@@ -187,3 +188,21 @@ def test_generated_moves_are_consistent(pos):
         assert sum(after.counts(opp)) == before_total - len(m.captured)
         assert sum(after.counts(own)) == sum(pos.counts(own))
         assert parse_fen(pos.variant, to_fen(after)) == after
+
+
+def _api_perft(pos: Position, depth: int) -> int:
+    moves = pos.legal_moves()
+    if depth == 1:
+        return len(moves)
+    return sum(_api_perft(pos.play(m), depth - 1) for m in moves)
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions())
+def test_bulk_perft_matches_enumeration(pos):
+    """perft's set-wise counting agrees with legal_moves() + play() on random positions."""
+    moves = pos.legal_moves()
+    assert perft(pos, 1, keep_duplicates=True) == len(moves)
+    assert perft(pos, 1) == len({(m.start, m.end, frozenset(m.captured), m.promotes)
+                                 for m in moves})
+    assert perft(pos, 2, keep_duplicates=True) == _api_perft(pos, 2)
