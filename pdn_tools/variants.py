@@ -176,11 +176,14 @@ _VARIANT_LIST = [
         "czech", 29, 8, 8, "W", True, 32, "W", 2, False, start_rows=_rows(3),
         man_jumps=DIAGONAL_FORWARD, precedence=KING,
     ),
+    # Turkish: kish's reading (reference §4.1): a man crowned mid-capture goes on as a man.
     Variant(
         "turkish", 30, 8, 8, "W", True, 64, "W", 2, False, all_squares=True,
         start_rows=(1, 2), man_steps=("f", "l", "r"), man_jumps=("f", "l", "r"),
         king_steps=ORTHOGONAL, king_jumps=ORTHOGONAL, immediate_removal=True,
     ),
+    # Thai per the PDN GameType (Black first, N2: 1=g1) and DCTL's thai.hpp; both are
+    # unverified against a Thai federation text (reference §8).
     Variant(
         "thai", 31, 8, 8, "B", False, 32, "B", 2, False, start_rows=_rows(2),
         man_jumps=DIAGONAL_FORWARD, land_behind=True, immediate_removal=True,
