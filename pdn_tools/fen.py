@@ -98,6 +98,8 @@ def _read_section(variant: Variant, sc: _Scanner, colour: str, pieces: dict[int,
         if sc.peek() == "-":
             sc.take()
             last_col, last = _read_square(variant, sc)
+            if not (sc.text[first_col].isdigit() and sc.text[last_col].isdigit()):
+                raise FenError("a range needs numeric squares", first_col)
             if last < first:
                 raise FenError(f"range {first}-{last} runs backwards", first_col)
             squares = list(range(first, last + 1))

@@ -102,6 +102,12 @@ def test_errors_name_the_problem_and_column(text, column, message):
     assert isinstance(info.value, ValueError)
 
 
+def test_range_of_algebraic_squares_is_refused():
+    with pytest.raises(FenError) as info:
+        parse_fen(RUSSIAN, "W:Wa1-c3:Bb8")
+    assert (info.value.message, info.value.column) == ("a range needs numeric squares", 3)
+
+
 def test_unplayable_algebraic_square():
     with pytest.raises(FenError) as info:
         parse_fen(RUSSIAN, "W:Wa2:Bb8")
