@@ -69,10 +69,11 @@ class _Builder(Transformer):
         self._fine = fine
         self._tag = tag
 
-    def _quirk(self, line: int, column: int, code: str, message: str) -> None:
-        """A tolerated deviation: a warning, or an error in strict mode."""
+    def _quirk(self, line: int, column: int, code: str, message: str, fatal: bool = True) -> None:
+        """A tolerated deviation: a warning, or an error in strict mode when `fatal` (that is,
+        when the PDN 3.0 reading grammar rejects it)."""
         diagnostic = Diagnostic(code, message, line, column)
-        if self.context.strict:
+        if self.context.strict and fatal:
             raise _StrictError(diagnostic)
         self.context.warnings.append(diagnostic)
 
@@ -80,14 +81,16 @@ class _Builder(Transformer):
         game = Game()
         for child in children:
             if isinstance(child, Token):
-                game.tags.extend(self._tags(child))
+                for name, value, position in self._tags(child):
+                    game.tags.append((name, value))
+                    game.tag_positions.append(position)
             elif isinstance(child, list):
                 game.elements = child
             else:
                 game.result = child
         return game
 
-    def _tags(self, token: Token) -> Iterator[tuple[str, str]]:
+    def _tags(self, token: Token) -> Iterator[tuple[str, str, tuple[int, int]]]:
         end = 0
         for match in self._tag.finditer(token):
             name, quoted, loose = match.group("name", "quoted", "loose")
@@ -98,11 +101,11 @@ class _Builder(Transformer):
             if quoted is None:
                 name = match.group("word")
                 self._quirk(line, column, "loose-tag", f"tag {name} has no quoted value")
-                yield name, loose.strip().strip('"')
+                yield name, loose.strip().strip('"'), (line, column)
                 continue
             if not _STRICT_TAG_NAME.match(name):
                 self._quirk(line, column, "tag-name", f"tag name {name!r} is not a PDN identifier")
-            yield name, unescape(quoted)
+            yield name, unescape(quoted), (line, column)
 
     def terminator(self, children) -> str:
         return _Terminator(children[0])
@@ -127,7 +130,16 @@ class _Builder(Transformer):
                 out.append(Comment(child[1:], child[0]))
             else:
                 out.append(self._setup(child))
+        self._dangling_numbers(out)
         return out
+
+    def _dangling_numbers(self, elements: list) -> None:
+        """A move number must be followed by a move (`1. 2-0` is not a game in PDN 3.0)."""
+        for element, following in zip(elements, elements[1:] + [None]):
+            if isinstance(element, MoveNumber) and element.number and \
+                    not isinstance(following, (Move, MoveNumber, Placeholder)):
+                self._quirk(element.line, element.column, "dangling-number",
+                            f"move number {element.text!r} without a move")
 
     def _moves(self, run: Token, out: list) -> None:
         """Expand a MOVES run into moves, move numbers, strength marks and NAGs."""
@@ -173,7 +185,7 @@ class _Builder(Transformer):
     def _move(self, text: str, line: int, column: int, odd: bool) -> Move:
         if odd:
             if _PADDED.search(text):
-                self._quirk(line, column, "zero-padded", f"zero-padded square in {text!r}")
+                self._quirk(line, column, "zero-padded", f"zero-padded square in {text!r}", fatal=False)
             if _UPPER.search(text):
                 self._quirk(line, column, "uppercase-square", f"upper-case square in {text!r}")
         if "-" in text:
@@ -196,7 +208,7 @@ class _Builder(Transformer):
     def _move_number(self, text: str, line: int, column: int) -> MoveNumber:
         digits = text.rstrip(".")
         if len(digits) > 1 and digits[0] == "0":
-            self._quirk(line, column, "zero-padded", f"zero-padded move number {text!r}")
+            self._quirk(line, column, "zero-padded", f"zero-padded move number {text!r}", fatal=False)
         return MoveNumber(int(digits), text.endswith("..."), text, line, column)
 
     def _setup(self, token: Token) -> Setup:

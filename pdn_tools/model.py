@@ -97,6 +97,7 @@ class Game:
     result: str | None = None      # the terminator written after the movetext
     before: list[Comment] = field(default_factory=list)   # comments before the tags
     after: list[Comment] = field(default_factory=list)    # comments after the terminator
+    tag_positions: list[tuple[int, int]] = field(default_factory=list, compare=False)  # (line, column)
     line: int = field(default=0, compare=False)           # first line of the game
     index: int = field(default=0, compare=False)          # 1-based within its file
     file: str = field(default="", compare=False)
@@ -108,6 +109,13 @@ class Game:
             if key == name:
                 return value
         return default
+
+    def tag_position(self, name: str) -> tuple[int, int]:
+        """(line, column) of the first tag called `name`, else of the game's start."""
+        for (key, _), position in zip(self.tags, self.tag_positions):
+            if key == name:
+                return position
+        return self.line, 1
 
     def set_tag(self, name: str, value: str) -> None:
         """Replace the first tag called `name`, or add it at the end."""

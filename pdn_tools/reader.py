@@ -27,7 +27,7 @@ _TERMINATORS = ("RESULT", "STAR")
 # The PDN 3.0 reading grammar needs no white space between a result and the next
 # tag (its own must-accept file Tricks_traps_and_shots.pdn does this), so strict
 # mode only warns about it.
-_STRICT_ALLOWS = {"glued-result"}
+_STRICT_ALLOWS = {"glued-result", "encoding"}
 
 
 @dataclass(slots=True)
@@ -177,6 +177,8 @@ def split_games(tokens: Iterable[Token]) -> Iterator[RawGame]:
             yield from flush()
         if kind in _TAGS:
             if has_moves or (has_tags and token.blank_before):
+                game.warnings.append(Diagnostic("unterminated", "game not ended by a result or '*' before "
+                                                "the next game", token.line, token.column))
                 yield from flush()
             if not has_tags and game.tokens and all(t.type in _COMMENTS for t in game.tokens):
                 game.before, game.tokens = game.tokens, []
@@ -244,11 +246,14 @@ def read_text(text: str, strict: bool = False, name: str = "<string>") -> list[G
 def _parse(pdn, raw: RawGame, index: int, name: str, strict: bool,
            file_warnings: list[Diagnostic]) -> Game | ReadError:
     warnings = file_warnings + raw.warnings
-    fatal = [w for w in raw.warnings if w.code not in _STRICT_ALLOWS]
-    if strict and fatal:
-        first = fatal[0]
-        return ReadError(name, index, first.line, first.column, first.message, first.code, raw.text(), warnings)
     parsed = pdn.parse_game(raw.tokens, strict)
+    if strict:
+        problems = [w for w in raw.warnings if w.code not in _STRICT_ALLOWS]
+        problems += [parsed] if isinstance(parsed, Diagnostic) else []
+        if problems:
+            first = min(problems, key=lambda d: (d.line, d.column))
+            return ReadError(name, index, first.line, first.column, first.message, first.code,
+                             raw.text(), warnings)
     if isinstance(parsed, Diagnostic):
         return ReadError(name, index, parsed.line, parsed.column, parsed.message, parsed.code,
                          raw.text(), warnings)

@@ -35,17 +35,30 @@ def test_standard_succeed_files_read_in_strict_mode(path):
 
 
 @pytest.mark.parametrize("name, line, column, words", [
+    # What the standard's reading grammar (wiegerw/pdn grammars/pdn_reading_antlr.g4) rejects:
+    ("wiegerw-fail-mrdrcd07.pdn", 198, 1, "without a move"),          # `1. 0-2`
+    ("wiegerw-fail-mrdrcd08.pdn", 499, 1, "without a move"),          # `1. 1-0`
+    ("wiegerw-fail-40Camp.DamaInternazionaleAssoluto.pdn", 228, 1, "not ended"),
+    ("bruno-legacyenc-fail-40Camp.DamaInternazionaleAssoluto.pdn", 228, 1, "not ended"),
+    ("wiegerw-fail-Cat.A1.pdn", 405, 36, "'.'"),                      # a lone dot
+    ("wiegerw-fail-Cat.C1.pdn", 579, 75, "without a move"),           # `6.` then the next game
+    ("wiegerw-fail-delfts.pdn", 28, 1, "not ended"),                  # `4-6` is a move, not a result
+    ("wiegerw-fail-abatsiev.pdn", 595, 4, "unknown move"),            # `1. - -`
+    ("bruno-legacyenc-fail-abatsiev.pdn", 595, 4, "unknown move"),
     ("wiegerw-fail-nested_comment.pdn", 1, 46, "'}'"),
-    ("wiegerw-fail-delfts.pdn", 14, 1, "zero-padded"),
-    ("wiegerw-fail-Cat.A1.pdn", 405, 36, "'.'"),
-    ("wiegerw-fail-abatsiev.pdn", 595, 4, "unknown move"),
 ])
 def test_standard_fail_files_rejected_when_reading_strictly(name, line, column, words):
-    [path] = [p for p in standard_tests("fail") if p.name == name]
+    """Every fail file of the PDN standard is rejected, at the place its grammar rejects it."""
+    [path] = [p for p in corpus_files() if p.name == name]
     errors = [g for g in read_games(path, strict=True) if isinstance(g, ReadError)]
     assert errors, f"{name} was accepted"
     assert (errors[0].line, errors[0].column) == (line, column)
     assert words in errors[0].message
+
+
+def test_every_standard_fail_file_is_covered():
+    covered = {name for name, *_ in test_standard_fail_files_rejected_when_reading_strictly.pytestmark[0].args[1]}
+    assert {p.name for p in corpus_files() if "-fail-" in p.name} == covered
 
 
 @pytest.mark.parametrize("path", [p for p in corpus_files() if p.name != "OCA_2.0.pdn"

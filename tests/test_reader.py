@@ -79,12 +79,31 @@ def test_unquoted_tag_value_is_a_warning_leniently_and_an_error_strictly():
     assert isinstance(error, ReadError) and (error.line, error.column, error.code) == (1, 1, "loose-tag")
 
 
-def test_zero_padded_numbers_are_warned():
+def test_zero_padded_numbers_are_warned_but_accepted_strictly():
     game = read_text("01.33-29 07-12 *")[0]
     assert [m.squares for m in game.main_line()] == [("33", "29"), ("07", "12")]
     assert {w.code for w in game.warnings} == {"zero-padded"}
-    error = read_text("1. 33-29 07-12 *", strict=True)[0]
-    assert isinstance(error, ReadError) and (error.line, error.column) == (1, 10)
+    # The PDN 3.0 reading grammar allows leading zeros (NUMSQUARE 0[1-9], MOVENUMBER
+    # [0-9]+); only its writing rules forbid them, so strict reading accepts them.
+    strict = read_text("1. 33-29 07-12 *", strict=True)[0]
+    assert isinstance(strict, Game) and strict.warnings[0].code == "zero-padded"
+
+
+def test_move_number_without_a_move():
+    # PDN 3.0 grammar.rst: `1. 2-0` (an empty game) is not covered by the reading grammar.
+    game = read_text("1. 2-0")[0]
+    assert game.warnings[0].code == "dangling-number"
+    error = read_text("1. 32-28 19-23 2.\n2-0", strict=True)[0]
+    assert isinstance(error, ReadError) and (error.line, error.column) == (1, 16)
+
+
+def test_game_without_terminator_before_the_next_game():
+    games = read_text('[Event "A"]\n1. 32-28\n[Event "B"]\n1. 33-29 *')
+    assert len(games) == 2 and games[0].warnings[0].code == "unterminated"
+    error = read_text('[Event "A"]\n1. 32-28\n[Event "B"]\n1. 33-29 *', strict=True)[0]
+    assert isinstance(error, ReadError) and (error.line, error.column) == (3, 1)
+    # the last game of a file needs no terminator
+    assert isinstance(read_text('[Event "A"]\n1. 32-28', strict=True)[0], Game)
 
 
 def test_unknown_move_placeholders():
