@@ -1,0 +1,446 @@
+"""Replaying a game against its variant's rules: every notated move resolved to one legal move.
+
+`replay(game)` picks the variant (GameType tag, an override, or inference), sets up
+the start position (FEN tag), resolves each move of the main line and of every
+variation, checks the result against the final position and the draw rules, and
+returns a `Replay` with the resolved plies and located diagnostics.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .draws import DrawEvent, DrawTracker
+from .fen import FenError, parse_fen
+from .model import Diagnostic, Game, Move as Notated, Placeholder, Setup, Variation
+from .movegen import Move, Position
+from .variants import Variant, variant_by_gametype, variant_by_name
+
+_GAMETYPE = re.compile(r"\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS][0-3])\s*(?:,\s*([01]))?)?\s*\Z")
+_GAMETYPE_NUMBER = re.compile(r"\s*(\d+)")
+_FIRST, _SECOND, _DRAW = "first", "second", "draw"
+RESULT_OUTCOME = {
+    "2-0": _FIRST, "1-0": _FIRST, "1:0": _FIRST,
+    "0-2": _SECOND, "0-1": _SECOND, "0:1": _SECOND,
+    "1-1": _DRAW, "1/2-1/2": _DRAW, "½-½": _DRAW, "0.5-0.5": _DRAW, "1/2:1/2": _DRAW,
+}
+# Variants tried, in order, when a game has no GameType (by board and notation).
+_INFER = {
+    (32, False): ("english", "international", "italian", "spanish", "pool"),
+    (32, True): ("russian", "brazilian", "czech", "pool"),
+    (50, False): ("international", "frisian"),
+    (72, False): ("canadian",),
+}
+# Names seen in the [Variant] tag of lidraughts and playstrategy exports.
+_VARIANT_TAG = {"american/english": "english", "standard": "international", "frysk!": "frisian"}
+
+
+@dataclass(slots=True)
+class Ply:
+    """One resolved move of the main line."""
+
+    number: int                    # 1-based along the main line
+    notated: Notated
+    move: Move
+    before: Position
+    after: Position
+
+
+@dataclass
+class Replay:
+    game: Game
+    variant: Variant | None
+    start: Position | None = None
+    plies: list[Ply] = field(default_factory=list)
+    errors: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+    draw: DrawEvent | None = None
+    complete: bool = False          # the whole main line was resolved
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    @property
+    def final(self) -> Position | None:
+        return self.plies[-1].after if self.plies else self.start
+
+    def outcome(self) -> str | None:
+        """'first', 'second' or 'draw' when the final position or a draw rule settles it.
+
+        A limit reached before the last move draws the game; a win on the last
+        counted move beats the draw.
+        """
+        final = self.final
+        if not self.complete or final is None:
+            return None
+        game_over = not final.legal_moves()
+        draw = self.draw
+        if draw is not None and not draw.claimable and (draw.ply < len(self.plies) or not game_over):
+            return _DRAW
+        if game_over:
+            return _SECOND if final.turn == self.variant.first else _FIRST
+        return None
+
+    def computed_result(self) -> str | None:
+        """The Result to write when it is certain, in the variant's result style."""
+        outcome = self.outcome()
+        if outcome is None:
+            return None
+        scores = {"international": ("2-0", "0-2", "1-1"), "canadian": ("2-0", "0-2", "1-1")}
+        win, loss, draw = scores.get(self.variant.name, ("1-0", "0-1", "1/2-1/2"))
+        return {_FIRST: win, _SECOND: loss, _DRAW: draw}[outcome]
+
+
+class _Failure(Exception):
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        self.diagnostic = diagnostic
+
+
+def choose_variant(game: Game, override: Variant | None = None) -> tuple[list[Variant], list[Diagnostic]]:
+    """Candidate variants for `game` (several when inferred) and diagnostics about the choice.
+
+    No candidate with a diagnostic means the GameType is unknown.
+    """
+    if override is not None:
+        return [override], []
+    line, column = game.tag_position("GameType")
+    gametype = game.tag("GameType")
+    if gametype is not None:
+        match = _GAMETYPE.match(gametype)
+        number = (match or _GAMETYPE_NUMBER.match(gametype))
+        variant = variant_by_gametype(int(number.group(1))) if number else None
+        if variant is None:
+            return [], [Diagnostic("bad-gametype", f"unknown GameType {gametype!r}", line, column)]
+        if match is None:
+            return [variant], [Diagnostic("gametype", f"malformed GameType {gametype!r}; read as "
+                                          f"{variant.name}", line, column)]
+        warnings = []
+        if match.group(3) and (int(match.group(3)), int(match.group(4))) != (variant.cols, variant.rows):
+            warnings.append(Diagnostic("gametype", f"GameType {gametype!r}: board size does not match "
+                                       f"{variant.name} ({variant.cols}x{variant.rows})", line, column))
+        return [variant], warnings
+    named = game.tag("Variant")
+    if named:
+        variant = variant_by_name(_VARIANT_TAG.get(named.strip().lower(), named.strip()))
+        if variant is not None:
+            return [variant], []
+    size, alpha = _board_hint(game)
+    return [variant_by_name(n) for n in _INFER[(size, alpha)]], []
+
+
+def _board_hint(game: Game) -> tuple[int, bool]:
+    """Board size (squares) and notation guessed from the squares the game uses."""
+    numbers: list[int] = []
+    alpha = False
+    texts = [s for m in game.main_line()[:60] for s in m.squares]
+    fen = game.tag("FEN") or ""
+    texts += re.findall(r"[a-l]\d{1,2}|\d+", fen)
+    for text in texts:
+        if text[:1].isalpha():
+            alpha = True
+        elif text.isdigit():
+            numbers.append(int(text))
+    top = max(numbers, default=0)
+    if alpha and top <= 32:
+        return 32, True
+    if top > 50:
+        return 72, False
+    if top > 32 or not numbers and not alpha:
+        return 50, False
+    return 32, False
+
+
+def replay(game: Game, override: Variant | None = None, strict: bool = False) -> Replay:
+    """Replay `game`; with no GameType, the first inferred variant that replays wins."""
+    candidates, notes = choose_variant(game, override)
+    if not candidates:
+        failed = Replay(game, None)
+        failed.errors = notes
+        return failed
+    inferred = len(candidates) > 1
+    first = None
+    for variant in candidates:
+        attempt = _replay(game, variant, strict)
+        attempt.warnings[:0] = notes
+        if inferred:
+            attempt.warnings.insert(0, Diagnostic("inferred-variant", f"no GameType tag; replayed as "
+                                                  f"{variant.name}", game.line, 1))
+        if attempt.ok:
+            return attempt
+        first = first or attempt
+    return first
+
+
+def _replay(game: Game, variant: Variant, strict: bool) -> Replay:
+    result = Replay(game, variant)
+    try:
+        result.start = _start_position(game, variant)
+    except _Failure as failure:
+        result.errors.append(failure.diagnostic)
+        return result
+    tracker = DrawTracker(variant.name, result.start)
+    try:
+        _main_line(result, tracker, strict)
+        result.complete = True
+    except _Stop:
+        pass
+    except _Failure as failure:
+        result.errors.append(failure.diagnostic)
+    result.draw = tracker.event
+    if result.complete:
+        _check_result(result)
+    return result
+
+
+def _start_position(game: Game, variant: Variant) -> Position:
+    fen = game.tag("FEN")
+    if fen is None:
+        return Position.initial(variant)
+    line, column = game.tag_position("FEN")
+    try:
+        return parse_fen(variant, fen)
+    except FenError as error:
+        raise _Failure(Diagnostic("bad-fen", f"FEN: {error.message}", line, column)) from None
+
+
+def _main_line(result: Replay, tracker: DrawTracker, strict: bool) -> None:
+    position = result.start
+    previous = position                 # the position a variation after the last move starts from
+    for element in result.game.elements:
+        if isinstance(element, Notated):
+            ply = len(result.plies) + 1
+            move = resolve(position, element, ply, result.warnings, strict)
+            after = position.play(move)
+            result.plies.append(Ply(ply, element, move, position, after))
+            tracker.update(ply, after, not move.captured and _is_king(position, move.start))
+            previous, position = position, after
+        elif isinstance(element, Variation):
+            start = _variation_start(element, previous, position, result.warnings)
+            _variation(element, start, len(result.plies), result, strict)
+        elif isinstance(element, Setup):
+            position = previous = _setup(element, result.variant)
+        elif isinstance(element, Placeholder):
+            result.warnings.append(Diagnostic("unknown-move", "unknown move: the rest of the game is not checked",
+                                              element.line, element.column, len(result.plies) + 1))
+            raise _Stop
+    return None
+
+
+class _Stop(Exception):
+    """The main line cannot be followed further, without an error."""
+
+
+def _variation_start(variation: Variation, before: Position, after: Position,
+                     warnings: list[Diagnostic]) -> Position:
+    """A variation replaces the move before it; some exports put the alternative to the
+    next move there instead (`1. 34-30 (1... 5-10) 1... 20-25`): the mover's colour tells."""
+    first = next((e for e in variation.elements if isinstance(e, Notated)), None)
+    if first is None or before is after or first.squares[0].isalpha():
+        return before
+    if _mover_owns(before, first) or not _mover_owns(after, first):
+        return before
+    warnings.append(Diagnostic("variation-place", f"variation starting {first.text} is an alternative to "
+                               f"the next move, not the one before it", first.line, first.column))
+    return after
+
+
+def _mover_owns(position: Position, notated: Notated) -> bool:
+    square = position.variant.parse_square(notated.squares[0])
+    piece = position.piece_at(square) if square else None
+    return piece is not None and (piece in "wW") == (position.turn == "W")
+
+
+def _variation(variation: Variation, position: Position, ply: int, result: Replay, strict: bool) -> None:
+    """Check a variation: it replaces the move played from `position`."""
+    previous = position
+    try:
+        for element in variation.elements:
+            if isinstance(element, Notated):
+                move = resolve(position, element, None, result.warnings, strict)
+                previous, position = position, position.play(move)
+            elif isinstance(element, Variation):
+                start = _variation_start(element, previous, position, result.warnings)
+                _variation(element, start, ply, result, strict)
+            elif isinstance(element, Setup):
+                position = previous = _setup(element, result.variant)
+            elif isinstance(element, Placeholder):
+                return
+    except _Failure as failure:
+        diagnostic = failure.diagnostic
+        diagnostic.message = f"in a variation after ply {ply}: {diagnostic.message}"
+        diagnostic.ply = ply or None
+        result.errors.append(diagnostic)
+
+
+def _setup(setup: Setup, variant: Variant) -> Position:
+    try:
+        return parse_fen(variant, setup.fen)
+    except FenError as error:
+        raise _Failure(Diagnostic("bad-fen", f"setup FEN: {error.message}", setup.line, setup.column)) from None
+
+
+def _is_king(position: Position, square: int) -> bool:
+    piece = position.piece_at(square)
+    return piece is not None and piece.isupper()
+
+
+# ---- resolving one notated move ------------------------------------------------------------
+
+def resolve(position: Position, notated: Notated, ply: int | None, warnings: list[Diagnostic],
+            strict: bool = False) -> Move:
+    """The one legal move `notated` stands for, else a _Failure with a located diagnostic."""
+    variant = position.variant
+
+    def fail(code: str, message: str) -> _Failure:
+        return _Failure(Diagnostic(code, message, notated.line, notated.column, ply))
+
+    squares = notated.squares
+    if squares[0].isalpha():                          # Russian short algebraic: file + square
+        return _resolve_short(position, notated, fail)
+    numbers = []
+    for text in squares:
+        number = variant.parse_square(text)
+        if number is None:
+            raise fail("bad-square", f"{text!r} is not a square of the {variant.name} board")
+        numbers.append(number)
+    start, end, middle = numbers[0], numbers[-1], numbers[1:-1]
+    legal = position.legal_moves()
+    matches = [m for m in legal if m.start == start and m.end == end and _lands(m, middle)]
+    if not matches and middle:        # squares a flying king passed over without stopping
+        matches = [m for m in legal if m.start == start and m.end == end and _on_route(variant, m, middle)]
+    outcomes = {(m.end, frozenset(m.captured)) for m in matches}
+    if len(outcomes) > 1:
+        paths = sorted({full_path(variant, m) for m in matches})
+        raise fail("ambiguous-capture", f"{notated.text} matches {len(outcomes)} captures: "
+                   f"{', '.join(paths)}; write the squares in between")
+    if matches:
+        move = matches[0]
+        _check_separator(notated, move, ply, warnings, strict)
+        return move
+    raise _explain(position, notated, numbers, legal, fail)
+
+
+def _lands(move: Move, middle: list[int]) -> bool:
+    """Whether the squares given between start and end are landing squares of the move, in order
+    (some may be left out, as in `39x28x17x6` for a longer path)."""
+    path = iter(move.path[:-1])
+    return all(square in path for square in middle)
+
+
+def _on_route(variant: Variant, move: Move, middle: list[int]) -> bool:
+    """Whether the squares given lie, in order, on the squares the move passes or lands on."""
+    route = iter(_route(variant, move))
+    return all(square in route for square in middle)
+
+
+def _route(variant: Variant, move: Move) -> list[int]:
+    """Every square the moving piece crosses or lands on, in order."""
+    squares = []
+    here = variant.coords(move.start)
+    for point in move.path:
+        there = variant.coords(point)
+        d_row, d_col = there[0] - here[0], there[1] - here[1]
+        step = 1 if variant.all_squares or (d_row and d_col) else 2
+        unit = (step * ((d_row > 0) - (d_row < 0)), step * ((d_col > 0) - (d_col < 0)))
+        row, col = here
+        while (row, col) != there:
+            row, col = row + unit[0], col + unit[1]
+            square = variant.square_at(row, col)
+            if square is not None:
+                squares.append(square)
+        here = there
+    return squares
+
+
+def _resolve_short(position: Position, notated: Notated, fail) -> Move:
+    variant = position.variant
+    file_letter, target = notated.squares[0].lower(), variant.parse_square(notated.squares[1])
+    if target is None:
+        raise fail("bad-square", f"{notated.squares[1]!r} is not a square of the {variant.name} board")
+    matches = [m for m in position.legal_moves()
+               if m.end == target and variant.square_text(m.start, True)[0] == file_letter]
+    outcomes = {(m.start, frozenset(m.captured)) for m in matches}
+    if len(outcomes) == 1:
+        return matches[0]
+    if matches:
+        paths = sorted({full_path(variant, m) for m in matches})
+        raise fail("ambiguous-capture", f"{notated.text} matches {len(outcomes)} moves: {', '.join(paths)}")
+    raise fail("illegal-move", f"no legal move from the {file_letter}-file to {notated.squares[1]}")
+
+
+def _check_separator(notated: Notated, move: Move, ply: int | None, warnings: list, strict: bool) -> None:
+    """A capture written with '-' or a quiet move written with 'x' is flagged."""
+    if notated.capture == bool(move.captured):
+        return
+    what = "capture written as a quiet move" if move.captured else "quiet move written as a capture"
+    diagnostic = Diagnostic("capture-notation", f"{notated.text}: {what}", notated.line, notated.column, ply)
+    if strict:
+        raise _Failure(diagnostic)
+    warnings.append(diagnostic)
+
+
+def _explain(position: Position, notated: Notated, numbers: list[int], legal: list[Move], fail) -> _Failure:
+    """The most telling error for a notated move that matches no legal move."""
+    variant = position.variant
+    start, end = numbers[0], numbers[-1]
+    side = "White" if position.turn == "W" else "Black"
+    piece = position.piece_at(start)
+    captures = [m for m in legal if m.captured]
+    if piece is None:
+        return fail("illegal-move", f"{notated.text}: no piece on {variant.square_text(start)}")
+    if (piece in "wW") != (position.turn == "W"):
+        return fail("illegal-move", f"{notated.text}: the piece on {variant.square_text(start)} is not "
+                    f"{side}'s, and it is {side}'s move")
+    if captures and not any(m.start == start and m.end == end for m in captures):
+        unlawful = [m for m in position.captures(law=False) if m.start == start and m.end == end]
+        shown = ", ".join(sorted({full_path(variant, m) for m in captures})[:6])
+        if unlawful:
+            taken = max(len(m.captured) for m in captures)
+            return fail("capture-law", f"{notated.text} breaks the capture law of {variant.name}: "
+                        f"the lawful captures are {shown} ({taken} pieces)")
+        return fail("capture-required", f"{notated.text}: a capture is compulsory here ({shown})")
+    if len(numbers) > 2 and any(m.start == start and m.end == end for m in legal):
+        paths = ", ".join(sorted({full_path(variant, m) for m in legal if m.start == start and m.end == end}))
+        return fail("illegal-move", f"{notated.text}: the squares in between do not fit the capture ({paths})")
+    return fail("illegal-move", f"{notated.text} is not a legal move for {side}")
+
+
+def full_path(variant: Variant, move: Move) -> str:
+    """Every landing square of `move`, e.g. 28x19x10 (a quiet move: 32-28)."""
+    sep = "x" if move.captured else "-"
+    return sep.join(variant.square_text(s) for s in (move.start, *move.path))
+
+
+# ---- the result ----------------------------------------------------------------------------------
+
+def _check_result(result: Replay) -> None:
+    """Compare the Result tag (else the terminator) with what the rules say."""
+    game = result.game
+    tag, terminator = game.tag("Result"), game.result
+    line, column = game.tag_position("Result")
+    if tag is not None and terminator is not None and tag != terminator and terminator != "*":
+        result.warnings.append(Diagnostic("result-mismatch", f"Result tag {tag!r} but the movetext ends "
+                                          f"with {terminator!r}", line, column))
+    claimed = tag if tag not in (None, "", "?") else terminator
+    draw, plies = result.draw, len(result.plies)
+    if draw is not None and draw.ply < plies:
+        how = "may be claimed" if draw.claimable else "applies"
+        result.warnings.append(Diagnostic("draw-rule", f"a draw by the {draw.rule} {how} after ply {draw.ply}; "
+                                          f"play went on", line, column, draw.ply))
+    elif draw is not None and draw.claimable and RESULT_OUTCOME.get(claimed) in (_FIRST, _SECOND):
+        result.warnings.append(Diagnostic("draw-rule", f"a draw by the {draw.rule} may be claimed after the "
+                                          f"last move, but Result is {claimed!r}", line, column, draw.ply))
+    truth = result.outcome()
+    if truth is None or claimed is None:
+        return
+    stated = RESULT_OUTCOME.get(claimed)
+    if truth == _DRAW:
+        verdict = f"the game is drawn by the {draw.rule} after ply {draw.ply}"
+    else:
+        winner = result.variant.first if truth == _FIRST else ("B" if result.variant.first == "W" else "W")
+        verdict = f"{'White' if winner == 'W' else 'Black'} has won (the side to move has no move)"
+    if stated is None:
+        result.warnings.append(Diagnostic("unfinished", f"Result {claimed!r}, but {verdict}", line, column))
+    elif stated != truth:
+        result.errors.append(Diagnostic("wrong-result", f"Result {claimed!r}, but {verdict}", line, column))

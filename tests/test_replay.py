@@ -1,0 +1,248 @@
+"""The replayer: every notated move resolved to one legal move, results and draw rules checked."""
+import pytest
+
+from corpus import CORPUS
+from pdn_tools import read_games, read_text
+from pdn_tools.draws import DrawTracker
+from pdn_tools.fen import parse_fen
+from pdn_tools.movegen import Position
+from pdn_tools.replay import replay
+from pdn_tools.variants import variant_by_name
+
+INTERNATIONAL = variant_by_name("international")
+
+
+def run(text: str, **options):
+    [game] = read_text(text)
+    return replay(game, **options)
+
+
+def codes(result) -> list[str]:
+    return [e.code for e in result.errors]
+
+
+def test_a_clean_game_replays_and_keeps_every_ply():
+    result = run('[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 *')
+    assert result.ok and result.variant.name == "international"
+    assert [p.move.end for p in result.plies] == [28, 23, 19, 23]
+    assert result.plies[2].move.captured == (23,)
+
+
+def test_bad_square_names_the_square_and_its_place():
+    result = run('[GameType "20"]\n1. 32-28 19-23 2. 28x51 *')
+    assert codes(result) == ["bad-square"]
+    error = result.errors[0]
+    assert (error.line, error.column, error.ply) == (2, 19, 3)
+    assert "'51'" in error.message and "international" in error.message
+
+
+def test_illegal_move_is_located_by_ply():
+    result = run('[GameType "20"]\n1. 32-28 19-24 2. 33-27 *')
+    assert codes(result) == ["illegal-move"] and result.errors[0].ply == 3
+    assert "33-27" in result.errors[0].message
+
+
+def test_moving_the_opponents_piece_is_explained():
+    result = run('[GameType "20"]\n1. 19-23 *')
+    assert "not White's" in result.errors[0].message
+
+
+def test_quiet_move_when_a_capture_is_compulsory():
+    result = run('[GameType "20"]\n[FEN "W:W32,38:B27"]\n1. 38-33 *')
+    assert codes(result) == ["capture-required"]
+    assert "32x21" in result.errors[0].message
+
+
+def test_capture_breaking_the_majority_law():
+    # Seed 002: among several captures the one taking most pieces is compulsory.
+    result = run('[GameType "20"]\n[FEN "W:W32,39:B27,33,22"]\n1. 32x21 *')
+    assert codes(result) == ["capture-law"]
+    assert "39x28x17" in result.errors[0].message
+
+
+def test_majority_capture_is_accepted_short_or_full():
+    for notation in ("39x17", "39x28x17"):
+        assert run(f'[GameType "20"]\n[FEN "W:W32,39:B27,33,22"]\n1. {notation} *').ok
+
+
+def test_ambiguous_short_capture_lists_the_full_paths():
+    # A real game (PDN standard's schildpad.pdn, game 3): 36x16 fits two king captures.
+    games = list(read_games(CORPUS / "international" / "wiegerw-succeed-schildpad.pdn"))
+    result = replay(games[2])
+    assert codes(result) == ["ambiguous-capture"]
+    assert "36x13x2x16" in result.errors[0].message and "36x18x7x16" in result.errors[0].message
+
+
+def test_circular_capture_in_either_order_is_one_move():
+    # Reference §5: 38x27x13x24x38 and 38x24x13x27x38 take the same pieces: not ambiguous.
+    fen = '[GameType "20"]\n[FEN "W:WK38:B18,19,32,33"]\n'
+    assert run(fen + "1. 38x38 *").ok
+    result = run(fen + "1. 38x24x13x27x38 *")
+    assert result.ok and result.plies[0].move.path == (24, 13, 27, 38)
+
+
+def test_intermediate_square_resolves_an_ambiguous_capture():
+    games = list(read_games(CORPUS / "international" / "wiegerw-succeed-schildpad.pdn"))
+    game = games[2]
+    [move] = [m for m in game.main_line() if m.text == "36x16"]
+    move.squares = ("36", "13", "2", "16")
+    result = replay(game)
+    assert "ambiguous-capture" not in codes(result)
+    assert [p.move.path for p in result.plies if p.notated is move] == [(13, 2, 16)]
+
+
+def test_partial_and_passed_over_squares_are_accepted():
+    # kurnik writes some landing squares only; a flying king may be given a square it crossed.
+    result = run('[GameType "29"]\n[FEN "B:WK20,23:BKa1"]\n1... a1xf6xh8 *')
+    assert result.ok, result.errors
+
+
+def test_capture_written_as_quiet_move_is_a_warning_or_strict_error():
+    text = '[GameType "20"]\n[FEN "W:W32:B27"]\n1. 32-21 *'
+    assert run(text).ok and "capture-notation" in [w.code for w in run(text).warnings]
+    assert codes(run(text, strict=True)) == ["capture-notation"]
+
+
+def test_bad_fen_is_located_at_the_tag():
+    result = run('[Event "x"]\n[GameType "20"]\n[FEN "W:W31,31:B1"]\n*')
+    assert codes(result) == ["bad-fen"]
+    assert (result.errors[0].line, result.errors[0].column) == (3, 1)
+    assert "twice" in result.errors[0].message
+
+
+def test_setup_in_movetext_replaces_the_position():
+    result = run('[GameType "20"]\n1. 32-28 /FEN "W:W40:B1"/ 40-34 *')
+    assert result.ok and result.plies[-1].move.start == 40
+
+
+def test_errors_in_variations_are_reported():
+    result = run('[GameType "20"]\n1. 32-28 (1. 32-26) 19-23 *')
+    assert codes(result) == ["illegal-move"] and "variation" in result.errors[0].message
+
+
+def test_variation_numbered_for_the_next_move_is_understood():
+    # lidraughts broadcasts write `1. 34-30 (1... 5-10) 1... 20-25`.
+    result = run('[GameType "20"]\n1. 34-30 (1... 20-24) 1... 20-25 *')
+    assert result.ok and [w.code for w in result.warnings] == ["variation-place"]
+
+
+def test_unknown_gametype_is_an_error_and_malformed_one_is_read():
+    assert codes(run('[GameType "97"]\n1. 32-28 *')) == ["bad-gametype"]
+    result = run('[GameType "20,W,0,0,N,0"]\n1. 32-28 *')
+    assert result.ok and result.variant.name == "international"
+
+
+def test_missing_gametype_is_inferred_with_a_warning():
+    result = run("1. 11-15 23-19 2. 8-11 22-17 *")
+    assert result.ok and result.variant.name == "english"
+    assert result.warnings[0].code == "inferred-variant"
+    assert run("1. c3-d4 f6-g5 *").variant.name == "russian"
+    assert run("1. 32-28 19-23 *").variant.name == "international"
+
+
+# ---- results --------------------------------------------------------------------------------
+
+def test_english_result_counts_the_first_player_black():
+    # Reference §1.7: in English PDN `1-0` is a win for Black, who moves first.
+    text = '[GameType "21"]\n[FEN "B:W18:B14"]\n[Result "{}"]\n1... 14x23 {}'
+    assert run(text.format("1-0", "1-0")).ok
+    assert codes(run(text.format("0-1", "0-1"))) == ["wrong-result"]
+
+
+def test_international_result_when_the_side_to_move_is_blocked():
+    text = '[GameType "20"]\n[FEN "W:W32:B27"]\n[Result "{}"]\n1. 32x21 {}'
+    assert run(text.format("2-0", "2-0")).ok
+    result = run(text.format("1-1", "1-1"))
+    assert codes(result) == ["wrong-result"] and "White has won" in result.errors[0].message
+    assert [w.code for w in run(text.format("*", "*")).warnings] == ["unfinished"]
+
+
+def test_result_tag_and_terminator_disagreeing_is_warned():
+    result = run('[GameType "20"]\n[Result "2-0"]\n1. 32-28 *')
+    assert result.ok and [w.code for w in result.warnings] == []
+    result = run('[GameType "20"]\n[Result "2-0"]\n1. 32-28 0-2')
+    assert [w.code for w in result.warnings] == ["result-mismatch"]
+
+
+def test_the_standards_own_english_archive_has_consistent_results():
+    for game in read_games(CORPUS / "english" / "wiegerw-succeed-OCA_2.0.pdn"):
+        assert "wrong-result" not in codes(replay(game))
+
+
+# ---- draw rules -----------------------------------------------------------------------------
+
+def _wander(fen: str, plies: int) -> list[str]:
+    """Moves of a walk of `plies` plies that never repeats a position and never allows a
+    capture (kings only), found by depth-first search."""
+    def walk(position: Position, seen: set, left: int) -> list[str] | None:
+        if left == 0:
+            return []
+        for move in position.legal_moves():
+            after = position.play(move)
+            if move.captured or after in seen or after.has_capture():
+                continue
+            rest = walk(after, seen | {after}, left - 1)
+            if rest is not None:
+                return [f"{move.start}-{move.end}"] + rest
+        return None
+    start = parse_fen(INTERNATIONAL, fen)
+    return walk(start, {start}, plies)
+
+
+def _game(fen: str, moves: list[str], result: str) -> str:
+    return f'[GameType "20"]\n[FEN "{fen}"]\n[Result "{result}"]\n{" ".join(moves)} {result}'
+
+
+def test_25_move_rule_draws_after_50_king_plies():
+    # Seed 002: 25 moves of each player with kings only, no capture: drawn.
+    fen = "W:WK46,K47:BK4,K5"
+    assert run(_game(fen, _wander(fen, 50), "1-1")).ok
+    result = run(_game(fen, _wander(fen, 50), "2-0"))
+    assert codes(result) == ["wrong-result"] and "25-move rule" in result.errors[0].message
+    assert run(_game(fen, _wander(fen, 49), "2-0")).ok
+
+
+def test_16_move_rule_three_pieces_with_a_king_against_a_king():
+    # Seed 002 / seed 000: three pieces (one a king) against a lone king, 16 moves each.
+    fen = "W:WK46,K47,K48:BK4"
+    result = run(_game(fen, _wander(fen, 33), "2-0"))
+    assert codes(result) == ["wrong-result"] and "16-move rule" in result.errors[0].message
+    assert run(_game(fen, _wander(fen, 32), "2-0")).ok
+
+
+def test_5_move_rule_two_kings_against_one():
+    fen = "W:WK46,K47:BK4"
+    result = run(_game(fen, _wander(fen, 11), "2-0"))
+    assert codes(result) == ["wrong-result"] and "5-move rule" in result.errors[0].message
+
+
+def test_repetition_is_a_warning_since_it_is_claimed():
+    fen = "W:WK46,K47:BK4,K5"
+    there = _wander(fen, 2)
+    back = ["-".join(reversed(m.split("-"))) for m in there]
+    result = run(_game(fen, (there + back) * 2, "2-0"))
+    assert result.ok and [w.code for w in result.warnings] == ["draw-rule"]
+    assert "repetition" in result.warnings[0].message
+
+
+def test_draw_tracker_counts_from_the_move_creating_the_ending():
+    start = parse_fen(INTERNATIONAL, "W:WK46,K47,K48:BK4")
+    tracker = DrawTracker("international", start)
+    position = start
+    for ply, move in enumerate(_wander("W:WK46,K47,K48:BK4", 40), 1):
+        legal = {f"{m.start}-{m.end}": m for m in position.legal_moves()}
+        position = position.play(legal[move])
+        tracker.update(ply, position, True)
+    assert tracker.event.rule == "16-move rule" and tracker.event.ply == 33
+
+
+def test_unknown_move_stops_checking_without_error():
+    result = run('[GameType "20"]\n1. 32-28 - - 2. 28-22 *')
+    assert result.ok and not result.complete
+    assert "unknown-move" in [w.code for w in result.warnings]
+
+
+@pytest.mark.parametrize("name", ["wiegerw-succeed-ussr1947.pdn", "draughts-games-ChB-64_2016.pdn"])
+def test_real_russian_archives_replay(name):
+    results = [replay(g) for g in read_games(CORPUS / "russian" / name)]
+    assert all(r.ok for r in results), [r.errors[0] for r in results if not r.ok][:3]
