@@ -1,29 +1,112 @@
-"""The `pdn` command line."""
+"""The `pdn` command line.
+
+Exit codes: 0 every game is valid, 1 some game is invalid, 2 usage error or an
+input that cannot be read.  Reports go to stdout, progress and notes to stderr.
+"""
 from __future__ import annotations
 
+import functools
+import os
 import sys
 
 import click
 
-from .reader import read_games
+from . import batch, report
+from .fen import FenError, parse_fen
+from .movegen import Position, divide, perft as count_leaves
+from .variants import VARIANTS, Variant, variant_by_name
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+def _variant(ctx, param, value: str | None) -> Variant | None:
+    if value is None:
+        return None
+    variant = variant_by_name(value)
+    if variant is None:
+        raise click.BadParameter(f"unknown variant {value!r}; known: {', '.join(sorted(VARIANTS))}")
+    return variant
+
+
+variant_option = click.option("--variant", callback=_variant, metavar="NAME",
+                              help="Rules to use instead of the GameType tag (name or GameType number).")
+jobs_option = click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+                           help="Worker processes; output keeps the input order.")
+strict_option = click.option("--strict", is_flag=True,
+                             help="Report tolerated quirks of real files as errors.")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pdn-tools")
-def main() -> None:
+def cli() -> None:
     """Read, validate and convert draughts games in PDN."""
 
 
-@main.command()
-@click.argument("paths", nargs=-1, required=True)
-@click.option("--strict", is_flag=True, help="Report tolerated quirks of real files as errors.")
-def validate(paths: tuple[str, ...], strict: bool) -> None:
-    """Check every game of PATHS (files, folders, or - for stdin)."""
-    from .reader import iter_paths
-    bad = 0
-    for path in iter_paths(paths):
-        for game in read_games(path, strict=strict):
-            if not hasattr(game, "tags"):
-                click.echo(str(game))
-                bad += 1
-    sys.exit(1 if bad else 0)
+@cli.command()
+@click.argument("paths", nargs=-1)
+@click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True,
+              help="One line per problem, or one JSON object per game.")
+@strict_option
+@variant_option
+@click.option("--quiet", "-q", is_flag=True, help="Leave warnings out of the text report.")
+@click.option("--summary", is_flag=True, help="End with counts per variant and per error code.")
+@jobs_option
+def validate(paths: tuple[str, ...], fmt: str, strict: bool, variant: Variant | None, quiet: bool,
+             summary: bool, jobs: int) -> None:
+    """Check every game of PATHS (files, folders of *.pdn, or - for stdin)."""
+    inputs = batch.Inputs(paths)
+    totals = report.Summary()
+    progress = batch.Progress()
+    work = functools.partial(report.check, variant=variant, strict=strict)
+    for record in batch.run(inputs, work, jobs, strict):
+        totals.add(record)
+        progress.update(record["ok"])
+        if fmt == "jsonl":
+            click.echo(report.json_line(record))
+        else:
+            for line in report.text_lines(record, warnings=not quiet):
+                click.echo(line)
+    progress.close()
+    if summary:
+        lines = [report.json_line({"summary": totals.as_dict()})] if fmt == "jsonl" else totals.lines()
+        for line in lines:
+            click.echo(line)
+    sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_OK if totals.valid == totals.games else EXIT_INVALID)
+
+
+@cli.command()
+@click.option("--variant", callback=_variant, required=True, metavar="NAME", help="Variant name or number.")
+@click.option("--depth", type=click.IntRange(0), required=True, help="Plies to search.")
+@click.option("--fen", help="Start position (default: the variant's initial position).")
+@click.option("--divide", "split", is_flag=True, help="Also count below each first move.")
+@click.option("--keep-duplicates", is_flag=True,
+              help="Count captures that differ only in the order of the pieces taken separately.")
+def perft(variant: Variant, depth: int, fen: str | None, split: bool, keep_duplicates: bool) -> None:
+    """Count the leaf nodes of the move tree, one line per depth: `depth <d> <count>`."""
+    try:
+        position = parse_fen(variant, fen) if fen else Position.initial(variant)
+    except FenError as error:
+        raise click.BadParameter(f"{error.message} (at column {error.column + 1})", param_hint="--fen")
+    if split:
+        for move, count in divide(position, depth, keep_duplicates):
+            click.echo(f"{move} {count}")
+    for d in range(1, depth + 1):
+        click.echo(f"depth {d} {count_leaves(position, d, keep_duplicates)}")
+
+
+def main() -> None:
+    """Entry point: quiet on a closed pipe (`pdn ... | head`) and on Ctrl-C."""
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Exit as done:
+        sys.exit(done.exit_code)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(EXIT_USAGE)
+    except click.Abort:
+        sys.exit(130)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(EXIT_INVALID)
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -594,6 +594,34 @@ class Position:
             return self._moves(records)
         return [e[0] for e in _quiet_entries(rl, ci, own, opp, kings, self._ctr[ci])]
 
+    def quiet_move(self, start: int, end: int) -> Move | None:
+        """The legal non-capturing move from `start` to `end`, else None (also when a capture
+        is compulsory).  Cheaper than searching legal_moves(): the replayer's common case."""
+        ci, own, opp = self._sides()
+        rl, kings = self._rl, self._kings
+        n = self.variant.num_squares
+        if not (1 <= start <= n and 1 <= end <= n):
+            return None
+        sb, eb = rl.bit_of[start], rl.bit_of[end]
+        if not own >> sb & 1 or (own | opp) >> eb & 1 or _has_capture(rl, ci, own, opp, kings):
+            return None
+        if kings >> sb & 1:
+            if rl.limit:
+                return next((m for m in self.legal_moves() if m.start == start and m.end == end), None)
+            empty = rl.valid & ~(own | opp)
+            for d in rl.king_dirs:
+                for entry in rl.king_moves[d][sb]:
+                    if not empty >> entry[3] & 1:
+                        break
+                    if entry[3] == eb:
+                        return entry[0]
+            return None
+        for _, table in rl.man_steps[ci]:
+            entry = table[eb]
+            if entry is not None and entry[0].start == start:
+                return entry[0]
+        return None
+
     # -- making moves ----------------------------------------------------------------------
 
     def play(self, move: Move) -> Position:

@@ -35,6 +35,7 @@ class RawGame:
     """One game's tokens, as cut from the token stream."""
 
     tokens: list[Token] = field(default_factory=list)
+    name: str = ""                      # the file it came from, as shown in reports
     before: list[Token] = field(default_factory=list)
     after: list[Token] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
@@ -218,6 +219,22 @@ def _open(source: Source) -> tuple[BinaryIO, str, bool]:
     return source, str(getattr(source, "name", "<stream>")), False
 
 
+def read_raw(source: Source, name: str | None = None) -> Iterator[tuple[RawGame, list[Diagnostic]]]:
+    """The games of `source` split but not parsed, each with the file's warnings so far
+    (the encoding note goes with the game where it was found)."""
+    stream, shown, opened = _open(source)
+    file_warnings: list[Diagnostic] = []
+    try:
+        for raw in split_games(scan(_lines(stream, file_warnings))):
+            raw.name = name or shown
+            taken = file_warnings[:]
+            file_warnings.clear()
+            yield raw, taken
+    finally:
+        if opened:
+            stream.close()
+
+
 def read_games(source: Source, strict: bool = False, name: str | None = None) -> Iterator[Game | ReadError]:
     """Stream the games of a PDN source: a path, '-' for stdin, or a file object.
 
@@ -225,17 +242,8 @@ def read_games(source: Source, strict: bool = False, name: str | None = None) ->
     not be read (with file, line, column and game index).  Never raises on bad
     input; lenient quirks are recorded as warnings (errors when `strict`).
     """
-    stream, shown, opened = _open(source)
-    shown = name or shown
-    pdn = parser()
-    file_warnings: list[Diagnostic] = []
-    try:
-        raws = split_games(scan(_lines(stream, file_warnings)))
-        for index, raw in enumerate(raws, 1):
-            yield _parse(pdn, raw, index, shown, strict, file_warnings if index == 1 else [])
-    finally:
-        if opened:
-            stream.close()
+    for index, (raw, file_warnings) in enumerate(read_raw(source, name), 1):
+        yield parse_raw(raw, index, strict, file_warnings)
 
 
 def read_text(text: str, strict: bool = False, name: str = "<string>") -> list[Game | ReadError]:
@@ -243,9 +251,12 @@ def read_text(text: str, strict: bool = False, name: str = "<string>") -> list[G
     return list(read_games(io.BytesIO(text.encode("utf-8")), strict, name))
 
 
-def _parse(pdn, raw: RawGame, index: int, name: str, strict: bool,
-           file_warnings: list[Diagnostic]) -> Game | ReadError:
-    warnings = file_warnings + raw.warnings
+def parse_raw(raw: RawGame, index: int, strict: bool = False,
+              file_warnings: list[Diagnostic] = ()) -> Game | ReadError:
+    """Parse one split game (game `index` of its file) into a Game or a ReadError."""
+    pdn = parser()
+    name = raw.name
+    warnings = list(file_warnings) + raw.warnings
     parsed = pdn.parse_game(raw.tokens, strict)
     if strict:
         problems = [w for w in raw.warnings if w.code not in _STRICT_ALLOWS]

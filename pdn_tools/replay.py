@@ -246,7 +246,7 @@ def _variation_start(variation: Variation, before: Position, after: Position,
 
 
 def _mover_owns(position: Position, notated: Notated) -> bool:
-    square = position.variant.parse_square(notated.squares[0])
+    square = _square(position.variant, notated.squares[0])
     piece = position.piece_at(square) if square else None
     return piece is not None and (piece in "wW") == (position.turn == "W")
 
@@ -298,13 +298,15 @@ def resolve(position: Position, notated: Notated, ply: int | None, warnings: lis
     squares = notated.squares
     if squares[0].isalpha():                          # Russian short algebraic: file + square
         return _resolve_short(position, notated, fail)
-    numbers = []
-    for text in squares:
-        number = variant.parse_square(text)
-        if number is None:
-            raise fail("bad-square", f"{text!r} is not a square of the {variant.name} board")
-        numbers.append(number)
+    numbers = [_square(variant, text) for text in squares]
+    if None in numbers:
+        text = squares[numbers.index(None)]
+        raise fail("bad-square", f"{text!r} is not a square of the {variant.name} board")
     start, end, middle = numbers[0], numbers[-1], numbers[1:-1]
+    if not middle and not notated.capture:
+        move = position.quiet_move(start, end)
+        if move is not None:
+            return move
     legal = position.legal_moves()
     matches = [m for m in legal if m.start == start and m.end == end and _lands(m, middle)]
     if not matches and middle:        # squares a flying king passed over without stopping
@@ -319,6 +321,18 @@ def resolve(position: Position, notated: Notated, ply: int | None, warnings: lis
         _check_separator(notated, move, ply, warnings, strict)
         return move
     raise _explain(position, notated, numbers, legal, fail)
+
+
+_SQUARES: dict[tuple[str, str], int | None] = {}
+
+
+def _square(variant: Variant, text: str) -> int | None:
+    """variant.parse_square, remembered (the same few squares recur in every game)."""
+    key = (variant.name, text)
+    number = _SQUARES.get(key, -1)
+    if number == -1:
+        number = _SQUARES[key] = variant.parse_square(text)
+    return number
 
 
 def _lands(move: Move, middle: list[int]) -> bool:

@@ -1,0 +1,111 @@
+"""The `pdn` command: validate and perft, exit codes, formats, stdin, folders, jobs."""
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from corpus import CORPUS
+from pdn_tools.cli import cli
+
+GOOD = '[GameType "20"]\n[Result "*"]\n1. 32-28 19-23 2. 28x19 14x23 *\n'
+BAD = '[GameType "20"]\n1. 32-28 19-23 2. 28x51 *\n'
+
+
+def invoke(args, input=None):
+    return CliRunner().invoke(cli, args, input=input)
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "a.pdn").write_text(GOOD + BAD)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "b.PDN").write_text(GOOD)
+    (tmp_path / "notes.txt").write_text("not a pdn file")
+    return tmp_path
+
+
+def test_valid_games_exit_0_and_print_nothing():
+    result = invoke(["validate", "-"], input=GOOD)
+    assert result.exit_code == 0 and result.output == ""
+
+
+def test_invalid_game_exits_1_with_a_located_line():
+    result = invoke(["validate", "-"], input=GOOD + BAD)
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [
+        "<stdin>:5:19: game 2, ply 3 (move 2. 28x51): '51' is not a square of the international board "
+        "[bad-square]"]
+
+
+def test_unreadable_input_exits_2_and_the_batch_goes_on(files):
+    result = invoke(["validate", str(files / "missing.pdn"), str(files / "sub")])
+    assert result.exit_code == 2
+    assert "cannot read" in result.output            # CliRunner mixes stderr in
+
+
+def test_folders_are_searched_for_pdn_files(files):
+    result = invoke(["validate", "--format", "jsonl", str(files)])
+    records = [json.loads(line) for line in result.output.splitlines()]
+    assert [(r["file"].split("/")[-1], r["game"], r["ok"]) for r in records] == [
+        ("a.pdn", 1, True), ("a.pdn", 2, False), ("b.PDN", 1, True)]
+
+
+def test_jsonl_record_has_the_documented_keys_and_types():
+    [line] = invoke(["validate", "--format", "jsonl", "-"], input=BAD).output.splitlines()
+    record = json.loads(line)
+    assert record == {
+        "file": "<stdin>", "game": 1, "line": 1, "variant": "international", "ok": False, "plies": 3,
+        "result": "*", "warnings": [],
+        "errors": [{"code": "bad-square", "message": "'51' is not a square of the international board",
+                    "line": 2, "column": 19, "ply": 3, "move": "2. 28x51"}]}
+
+
+def test_unreadable_game_is_reported_as_a_syntax_error():
+    [line] = invoke(["validate", "--format", "jsonl", "-"], input="1. 32-28 ) *").output.splitlines()
+    record = json.loads(line)
+    assert record["ok"] is False and record["errors"][0]["code"] == "syntax"
+    assert record["variant"] == "unknown"
+
+
+def test_quiet_leaves_out_warnings_and_summary_counts():
+    text = "1. 32-28 19-23 *\n" + BAD
+    loud = invoke(["validate", "-"], input=text).output
+    assert "warning: no GameType" in loud
+    result = invoke(["validate", "--quiet", "--summary", "-"], input=text)
+    assert "warning" not in result.output.split("2 games")[0]
+    assert "2 games, 1 valid, 1 invalid" in result.output
+    assert "bad-square 1" in result.output
+
+
+def test_strict_and_variant_options():
+    assert invoke(["validate", "--strict", "-"], input="[Round 17]\n1. 32-28 *").exit_code == 1
+    result = invoke(["validate", "--variant", "english", "-"], input="1. 11-15 23-19 *")
+    assert result.exit_code == 0 and "inferred" not in result.output
+    assert invoke(["validate", "--variant", "nonsense", "-"], input="").exit_code == 2
+
+
+def test_jobs_keep_the_input_order():
+    path = CORPUS / "international" / "horizon-bd-oud-wk2003.pdn"
+    one = invoke(["validate", "--format", "jsonl", str(path)]).output
+    two = invoke(["validate", "--format", "jsonl", "--jobs", "2", str(path)]).output
+    assert one == two and len(one.splitlines()) == 190
+
+
+def test_perft_prints_one_line_per_depth():
+    result = invoke(["perft", "--variant", "international", "--depth", "3"])
+    assert result.output.splitlines() == ["depth 1 9", "depth 2 81", "depth 3 658"]
+    result = invoke(["perft", "--variant", "english", "--depth", "2", "--fen", "B:W18:B14"])
+    assert result.output.splitlines() == ["depth 1 1", "depth 2 0"]
+    assert invoke(["perft", "--variant", "english", "--depth", "1", "--fen", "B:W99:B1"]).exit_code == 2
+
+
+def test_closed_pipe_ends_quietly():
+    command = [sys.executable, "-c", "from pdn_tools.cli import main; main()", "validate", "--format",
+               "jsonl", str(CORPUS / "english" / "wiegerw-succeed-bridges.pdn")]
+    producer = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    producer.stdout.readline()
+    producer.stdout.close()
+    _, err = producer.communicate(timeout=60)
+    assert b"Traceback" not in err
