@@ -406,6 +406,10 @@ def _explain(position: Position, notated: Notated, numbers: list[int], legal: li
     if (piece in "wW") != (position.turn == "W"):
         return fail("illegal-move", f"{notated.text}: the piece on {variant.square_text(start)} is not "
                     f"{side}'s, and it is {side}'s move")
+    unfinished = [m for m in captures if m.start == start and end in m.path[:-1]]
+    if unfinished:
+        paths = ", ".join(sorted({full_path(variant, m) for m in unfinished}))
+        return fail("illegal-move", f"{notated.text}: the capture must be completed ({paths})")
     if captures and not any(m.start == start and m.end == end for m in captures):
         unlawful = [m for m in position.captures(law=False) if m.start == start and m.end == end]
         shown = ", ".join(sorted({full_path(variant, m) for m in captures})[:6])

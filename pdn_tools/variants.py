@@ -93,7 +93,12 @@ class Variant:
         return self._layout[1].get((row, col))
 
     def parse_square(self, text: str) -> int | None:
-        """Numeric ("32", "07") or algebraic ("c3") square text -> square number, else None."""
+        """Numeric ("32", "07") or algebraic ("c3") square text -> square number, else None.
+
+        Algebraic names are read from the first player's seat, as the GameType tester
+        numbers boards (a1 at the starting player's near left): for English checkers,
+        where Black starts, Black's c3-d4 is the numeric 11-15 (playstrategy exports).
+        """
         text = text.strip()
         if text.isdigit():
             num = int(text)
@@ -105,6 +110,8 @@ class Variant:
         rank = int(m.group(2))
         if col >= self.cols or not 1 <= rank <= self.rows or m.group(2).startswith("0"):
             return None
+        if self.first == "B":       # a1 is the first player's near-left square
+            return self.square_at(rank - 1, self.cols - 1 - col)
         return self.square_at(self.rows - rank, col)
 
     def square_text(self, sq: int, alpha: bool | None = None) -> str:
@@ -114,6 +121,8 @@ class Variant:
         if not alpha:
             return str(sq)
         row, col = self.coords(sq)
+        if self.first == "B":
+            return f"{chr(ord('a') + self.cols - 1 - col)}{row + 1}"
         return f"{chr(ord('a') + col)}{self.rows - row}"
 
     def initial_squares(self) -> tuple[frozenset[int], frozenset[int]]:

@@ -246,3 +246,17 @@ def test_unknown_move_stops_checking_without_error():
 def test_real_russian_archives_replay(name):
     results = [replay(g) for g in read_games(CORPUS / "russian" / name)]
     assert all(r.ok for r in results), [r.errors[0] for r in results if not r.ok][:3]
+
+
+def test_a_capture_stopped_half_way_is_explained():
+    # Seed 001: a capture goes on while the piece can jump again.
+    result = run('[GameType "20"]\n[FEN "W:W38:B32,22"]\n1. 38x27 *')
+    assert codes(result) == ["illegal-move"]
+    assert "must be completed (38x27x18)" in result.errors[0].message
+
+
+def test_english_games_in_algebraic_from_black_seat():
+    # playstrategy exports: Black (first) opens c3-d4, which is 11-15.
+    result = run('[Variant "American/English"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 *')
+    assert result.ok and result.variant.name == "english"
+    assert [(p.move.start, p.move.end) for p in result.plies[:2]] == [(11, 15), (22, 18)]

@@ -61,22 +61,46 @@ NUMBERING = [
 ]
 
 
+def white_view(v, name: str) -> tuple[int, int]:
+    """(row, col) of an algebraic name read with White at the bottom (row 0 = top)."""
+    return v.rows - int(name[1:]), ord(name[0]) - ord("a")
+
+
 @pytest.mark.parametrize("name, number, algebraic", NUMBERING)
 def test_numbering(name, number, algebraic):
     v = VARIANTS[name]
-    assert v.parse_square(algebraic) == number
-    assert v.parse_square(algebraic.upper()) == number
-    assert v.square_text(number, alpha=True) == algebraic
+    assert v.coords(number) == white_view(v, algebraic)
     assert v.square_text(number, alpha=False) == str(number)
+    if v.first == "W":       # there the notation's a1 is White's near left
+        assert v.parse_square(algebraic) == number
+        assert v.parse_square(algebraic.upper()) == number
+        assert v.square_text(number, alpha=True) == algebraic
+
+
+@pytest.mark.parametrize("name", ["english", "pool", "thai"])
+def test_algebraic_names_are_read_from_the_first_players_seat(name):
+    # The GameType tester puts a1 at the starting player's near left (digit 0 of A0);
+    # real files agree: playstrategy's English games open with Black's c3-d4 = 11-15.
+    v = VARIANTS[name]
+    for number in range(1, 33):
+        row, col = v.coords(number)
+        name_ = v.square_text(number, alpha=True)
+        assert name_ == f"{chr(ord('a') + 7 - col)}{row + 1}"
+        assert v.parse_square(name_) == number
+
+
+def test_english_opening_in_algebraic():
+    v = VARIANTS["english"]
+    assert (v.parse_square("c3"), v.parse_square("d4")) == (11, 15)
 
 
 def test_full_21_geometry_table():
     """§3.2: the 1=b8 ... 32=g1 table shared by English and numeric Russian."""
     table = ("b8 d8 f8 h8 a7 c7 e7 g7 b6 d6 f6 h6 a5 c5 e5 g5 b4 d4 f4 h4 "
              "a3 c3 e3 g3 b2 d2 f2 h2 a1 c1 e1 g1").split()
-    for name in ("english", "russian"):
-        v = VARIANTS[name]
-        assert [v.square_text(n, alpha=True) for n in range(1, 33)] == table
+    assert [VARIANTS["russian"].square_text(n, alpha=True) for n in range(1, 33)] == table
+    english = VARIANTS["english"]
+    assert [english.coords(n) for n in range(1, 33)] == [white_view(english, t) for t in table]
 
 
 def test_default_notation():
