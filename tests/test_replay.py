@@ -127,7 +127,7 @@ def test_variation_numbered_for_the_next_move_is_understood():
 
 
 def test_unknown_gametype_is_an_error_and_malformed_one_is_read():
-    assert codes(run('[GameType "97"]\n1. 32-28 *')) == ["bad-gametype"]
+    assert codes(run('[GameType "77"]\n1. 32-28 *')) == ["bad-gametype"]
     result = run('[GameType "20,W,0,0,N,0"]\n1. 32-28 *')
     assert result.ok and result.variant.name == "international"
 
@@ -260,3 +260,16 @@ def test_english_games_in_algebraic_from_black_seat():
     result = run('[Variant "American/English"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 *')
     assert result.ok and result.variant.name == "english"
     assert [(p.move.start, p.move.end) for p in result.plies[:2]] == [(11, 15), (22, 18)]
+
+
+def test_lidraughts_own_gametypes_replay_with_the_rules_of_their_moves():
+    # lidraughts: 97 Frysk! (Frisian rules, 5 men each, FEN given), 96 Breakthrough and
+    # 98 Antidraughts (international moves, other winning rules).
+    frysk = list(read_games(CORPUS / "frisian" / "py-draughts-lidraughts-frysk.pdn"))
+    assert all(replay(g).ok for g in frysk)
+    for name in ("antidraughts", "breakthrough"):
+        games = list(read_games(CORPUS / "lidraughts-variants" / f"py-draughts-lidraughts-{name}.pdn"))
+        results = [replay(g) for g in games]
+        assert all(r.variant.name == "international" for r in results)
+        assert all("results not checked" in r.warnings[0].message for r in results)
+        assert sum(r.ok for r in results) == len(results)
