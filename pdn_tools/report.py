@@ -29,11 +29,17 @@ def _entry(diagnostic: Diagnostic, result: Replay | None) -> dict:
 
 def check(game: Game | ReadError, variant: Variant | None = None, strict: bool = False) -> dict:
     """The validation record of one game (the JSON object of `validate --format jsonl`)."""
+    return checked(game, variant, strict)[0]
+
+
+def checked(game: Game | ReadError, variant: Variant | None = None,
+            strict: bool = False) -> tuple[dict, Replay | None]:
+    """The validation record of one game and its replay (None for a game that could not be read)."""
     if isinstance(game, ReadError):
         error = Diagnostic(game.code, game.message, game.line, game.column)
         return {"file": game.file, "game": game.index, "line": game.line, "variant": "unknown",
                 "ok": False, "plies": 0, "result": "", "errors": [error.as_dict()],
-                "warnings": [w.as_dict() for w in game.warnings]}
+                "warnings": [w.as_dict() for w in game.warnings]}, None
     result = replay(game, variant, strict)
     return {
         "file": game.file, "game": game.index, "line": game.line,
@@ -42,7 +48,7 @@ def check(game: Game | ReadError, variant: Variant | None = None, strict: bool =
         "result": game.tag("Result") or game.result or "",
         "errors": [_entry(d, result) for d in result.errors],
         "warnings": [_entry(d, result) for d in game.warnings + result.warnings],
-    }
+    }, result
 
 
 def text_lines(record: dict, warnings: bool = True) -> list[str]:
