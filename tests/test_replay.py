@@ -273,3 +273,28 @@ def test_lidraughts_own_gametypes_replay_with_the_rules_of_their_moves():
         assert all(r.variant.name == "international" for r in results)
         assert all("results not checked" in r.warnings[0].message for r in results)
         assert sum(r.ok for r in results) == len(results)
+
+
+@pytest.mark.parametrize("folder, name, index, code, words", [
+    ("russian", "hcheckers-draw10.pdn", 1, "illegal-move", "A1-A5"),
+    ("international", "wiegerw-fail-delfts.pdn", 1, "capture-required", "4-6"),
+    ("frisian", "frisian-draught-export-20241114_144300.pdn", 1, "capture-law", "7x27x38"),
+    ("english", "wiegerw-succeed-Tricks_traps_and_shots.pdn", 57, "ambiguous-capture", "10x17x26, 10x19x26"),
+    ("english", "checkers-engine-kingsrow-1.pdn", 1, "wrong-result", "White has won"),
+    ("international", "horizon-bd-gorredijk-rotzooi.pdn", 1, "bad-fen", "square 7 is given twice"),
+])
+def test_every_error_code_on_a_real_game(folder, name, index, code, words):
+    game = [g for g in read_games(CORPUS / folder / name) if g.index == index][0]
+    result = replay(game)
+    assert result.errors and result.errors[0].code == code
+    assert words in result.errors[0].message
+
+
+def test_bad_square_in_a_real_game():
+    # No corpus game names a square off its board; corrupt one move of a real game.
+    game = next(read_games(CORPUS / "international" / "wiegerw-succeed-kurnik.pdn"))
+    move = game.main_line()[6]
+    move.squares = (move.squares[0], "51")
+    result = replay(game)
+    assert [e.code for e in result.errors] == ["bad-square"] and result.errors[0].ply == 7
+    assert (result.errors[0].line, result.errors[0].column) == (move.line, move.column)

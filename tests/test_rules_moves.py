@@ -1,26 +1,8 @@
 """Hand-made positions for piece movement and short/long-range rules, with their sources."""
 
+from boards import setup, texts
 from pdn_tools.movegen import Position
 from pdn_tools.variants import VARIANTS
-
-
-def setup(name: str, turn: str, white: str = "", black: str = "") -> Position:
-    """Position from space-separated algebraic squares, 'K' before a king."""
-    v = VARIANTS[name]
-    pieces = {}
-    for colour, text in (("w", white), ("b", black)):
-        for item in text.split():
-            sq = v.parse_square(item.lstrip("K"))
-            assert sq is not None, item
-            pieces[sq] = colour.upper() if item.startswith("K") else colour
-    return Position(v, turn, pieces)
-
-
-def texts(pos: Position) -> set[str]:
-    v = pos.variant
-    return {("x" if m.captured else "-").join(v.square_text(sq, alpha=True)
-                                              for sq in (m.start, *m.path))
-            for m in pos.legal_moves()}
 
 
 def test_english_men_capture_forward_only():
