@@ -94,6 +94,67 @@ def perft(variant: Variant, depth: int, fen: str | None, split: bool, keep_dupli
         click.echo(f"depth {d} {count_leaves(position, d, keep_duplicates)}")
 
 
+def _drop(ctx, param, value: str | None) -> frozenset[str]:
+    from .notation import DROPPABLE
+    names = frozenset(name.strip() for name in (value or "").split(",") if name.strip())
+    unknown = sorted(names - set(DROPPABLE))
+    if unknown:
+        raise click.BadParameter(f"cannot drop {', '.join(unknown)}; choose from {', '.join(DROPPABLE)}")
+    return names
+
+
+@cli.command()
+@click.argument("paths", nargs=-1)
+@click.option("--to", "to", type=click.Choice(["pdn", "jsonl", "fen"]), default="pdn", show_default=True,
+              help="Canonical PDN, one JSON object per game, or one `file:game<TAB>ply<TAB>FEN` line per ply.")
+@click.option("--captures", type=click.Choice(["short", "full"]),
+              help="Write captures start-end (every landing square only when ambiguous), or every landing square.")
+@click.option("--squares", type=click.Choice(["numeric", "alpha"]), help="Write squares as numbers or as a1..")
+@click.option("--separator", type=click.Choice(["x", ":"]), help="Capture separator (default x).")
+@click.option("--fix-results", is_flag=True,
+              help="Write the Result the final position settles, when it differs (noted on stderr).")
+@click.option("--drop", callback=_drop, metavar="comments,variations,nags", help="Leave these out.")
+@click.option("--keep-invalid", is_flag=True, help="Pass games that do not convert through unchanged.")
+@click.option("--output", "-o", metavar="OUT", help="Output file, written atomically; - for stdout (default).")
+@click.option("--in-place", is_flag=True, help="Rewrite each input file (atomically).")
+@strict_option
+@variant_option
+@jobs_option
+def convert(paths: tuple[str, ...], to: str, captures: str | None, squares: str | None, separator: str | None,
+            fix_results: bool, drop: frozenset[str], keep_invalid: bool, output: str | None, in_place: bool,
+            strict: bool, variant: Variant | None, jobs: int) -> None:
+    """Convert every game of PATHS (files, folders of *.pdn, or - for stdin), game by game.
+
+    A game that cannot be read, or that does not replay when the output needs a replay
+    (--to jsonl/fen, --captures, --squares, --separator, --fix-results), is reported on
+    stderr and left out, or passed through with --keep-invalid.
+    """
+    from . import convert as conversion
+    from .notation import Style
+
+    if in_place and (output is not None or to != "pdn" or not paths or "-" in paths):
+        raise click.UsageError("--in-place rewrites the PDN files named: not with -o, --to jsonl/fen or stdin")
+    if keep_invalid and to != "pdn":
+        raise click.UsageError("--keep-invalid passes games through as PDN: only with --to pdn")
+    options = conversion.Options(to, Style(captures, squares, separator, drop, fix_results), keep_invalid,
+                                 variant, strict)
+    work = functools.partial(conversion.convert, options=options)
+    note = functools.partial(click.echo, err=True)
+    inputs = batch.Inputs(paths)
+    try:
+        if in_place:
+            failed = conversion.rewrite_files(inputs, work, jobs, strict, keep_invalid, note)
+        elif output in (None, "-"):
+            failed = conversion.write_all(batch.run(inputs, work, jobs, strict), sys.stdout, note)
+        else:
+            with conversion.atomic_output(output) as out:
+                failed = conversion.write_all(batch.run(inputs, work, jobs, strict), out, note)
+    except OSError as error:
+        note(f"pdn: cannot write {error.filename or output}: {error.strerror or error}")
+        sys.exit(EXIT_USAGE)
+    sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_INVALID if failed else EXIT_OK)
+
+
 def main() -> None:
     """Entry point: quiet on a closed pipe (`pdn ... | head`) and on Ctrl-C."""
     try:

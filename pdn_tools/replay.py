@@ -59,6 +59,8 @@ class Replay:
     warnings: list[Diagnostic] = field(default_factory=list)
     draw: DrawEvent | None = None
     complete: bool = False          # the whole main line was resolved
+    # id(notated move) -> (position before, legal move), for main-line and variation moves
+    resolved: dict[int, tuple[Position, Move]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -219,6 +221,7 @@ def _main_line(result: Replay, tracker: DrawTracker, strict: bool) -> None:
         if isinstance(element, Notated):
             ply = len(result.plies) + 1
             move = resolve(position, element, ply, result.warnings, strict)
+            result.resolved[id(element)] = position, move
             after = position.play(move)
             result.plies.append(Ply(ply, element, move, position, after))
             tracker.update(ply, after, not move.captured and _is_king(position, move.start))
@@ -266,6 +269,7 @@ def _variation(variation: Variation, position: Position, ply: int, result: Repla
         for element in variation.elements:
             if isinstance(element, Notated):
                 move = resolve(position, element, None, result.warnings, strict)
+                result.resolved[id(element)] = position, move
                 previous, position = position, position.play(move)
             elif isinstance(element, Variation):
                 start = _variation_start(element, previous, position, result.warnings)

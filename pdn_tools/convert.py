@@ -1,0 +1,132 @@
+"""Converting one game at a time (the work `pdn convert` hands to `batch.run`), and atomic output."""
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from dataclasses import dataclass
+from typing import IO, Callable, Iterable, Iterator
+
+from . import batch, report, writer
+from .model import Game, ReadError
+from .notation import Style, canonical_game, fix_notes, result_fixes
+from .variants import Variant
+
+FORMATS = ("pdn", "jsonl", "fen")
+
+
+@dataclass(frozen=True)
+class Options:
+    to: str = "pdn"
+    style: Style = Style()
+    keep_invalid: bool = False
+    variant: Variant | None = None
+    strict: bool = False
+
+
+@dataclass(frozen=True)
+class Converted:
+    """One game's output: its text ('' when left out), notes for stderr, and whether it converted."""
+
+    text: str
+    notes: tuple[str, ...]
+    ok: bool
+    plies: int = 0
+
+
+def convert(game: Game | ReadError, options: Options) -> Converted:
+    """Convert one game; a game that cannot be read, or that does not replay when the output
+    needs a replay, is reported and left out (passed through with `keep_invalid`)."""
+    try:
+        return _convert(game, options)
+    except Exception as error:           # a bug must not end the batch: say which game
+        where = f"{game.file}:{game.line}: game {game.index}"
+        return Converted("", (f"{where}: cannot convert ({type(error).__name__}: {error}) [internal]",), False)
+
+
+def _convert(game: Game | ReadError, options: Options) -> Converted:
+    record, replayed = report.checked(game, options.variant, options.strict)
+    style = options.style
+    if style.fix_results:
+        record["errors"] = [e for e in record["errors"] if e["code"] != "wrong-result"]
+    needs_replay = options.to != "pdn" or style.needs_replay
+    if isinstance(game, ReadError) or (needs_replay and record["errors"]):
+        notes = tuple(report.text_lines(record, warnings=False))
+        if not options.keep_invalid:
+            return Converted("", notes, False)
+        text = game.text.rstrip("\n") + "\n\n" if isinstance(game, ReadError) else writer.write_game(game)
+        return Converted(text, notes, False)
+    notes: tuple[str, ...] = ()
+    if style.fix_results:
+        fixes = fix_notes(game, result_fixes(game, replayed))
+        notes = tuple(report.text_lines({**record, "errors": [], "warnings": [d.as_dict() for d in fixes]}))
+    canonical = canonical_game(game, replayed, style)
+    if options.to == "jsonl":
+        text = writer.json_game(canonical, replayed)
+    elif options.to == "fen":
+        text = writer.fen_lines(canonical, replayed)
+    else:
+        text = writer.write_game(canonical)
+    return Converted(text, notes, True, len(replayed.plies))
+
+
+Note = Callable[[str], None]
+
+
+def write_all(results: Iterable[Converted], out: IO[str], note: Note) -> int:
+    """Write each game's text and pass on its notes; the number of games that did not convert."""
+    failed = 0
+    for converted in results:
+        for line in converted.notes:
+            note(line)
+        out.write(converted.text)
+        failed += not converted.ok
+    return failed
+
+
+class _Unchanged(Exception):
+    """A file to rewrite in place had a game that did not convert, or could not be read through."""
+
+
+def rewrite_files(inputs: batch.Inputs, work: batch.Work, jobs: int, strict: bool, keep_invalid: bool,
+                  note: Note) -> int:
+    """Convert each input file into itself, atomically; a file with a game that does not convert
+    is left unchanged unless `keep_invalid`.  The number of games that did not convert."""
+    failed = 0
+    for path in inputs.files():
+        single = batch.Inputs((path,))
+        count = 0
+        try:
+            with atomic_output(path) as out:
+                count = write_all(batch.run(single, work, jobs, strict), out, note)
+                if single.unreadable or (count and not keep_invalid):
+                    raise _Unchanged
+        except _Unchanged:
+            note(f"pdn: {path} left unchanged")
+        failed += count
+        inputs.unreadable += single.unreadable
+    return failed
+
+
+@contextlib.contextmanager
+def atomic_output(path: str) -> Iterator[IO[str]]:
+    """A text file that replaces `path` only when the block ends without an error
+    (written beside it, then renamed); on an error nothing is left behind."""
+    folder = os.path.dirname(os.path.abspath(path))
+    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, prefix=".pdn-", suffix=".tmp",
+                                         delete=False)
+    try:
+        with handle:
+            yield handle
+        os.chmod(handle.name, os.stat(path).st_mode & 0o7777 if os.path.exists(path) else 0o666 & ~_umask())
+        os.replace(handle.name, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(handle.name)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask

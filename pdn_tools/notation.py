@@ -1,0 +1,173 @@
+"""Notation: the text of a replayed move in a chosen style, canonical tag order, canonical games.
+
+A canonical game has the standard tags first, move numbers made again from the ply
+(counted from the game's first player), and, when a style asks for it, every move
+written again from the legal move the replay resolved it to.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .model import Comment, Diagnostic, Element, Game, Move as Notated, MoveNumber, Nag, Placeholder, Variation
+from .movegen import Move, Position
+from .replay import RESULT_OUTCOME, Replay
+
+FIRST_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN")
+DROPPABLE = ("comments", "variations", "nags")
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How to write a game; None keeps what the game has."""
+
+    captures: str | None = None          # 'short' or 'full'
+    squares: str | None = None           # 'numeric' or 'alpha'
+    separator: str | None = None         # capture separator, 'x' or ':'
+    drop: frozenset[str] = frozenset()   # of DROPPABLE
+    fix_results: bool = False
+
+    @property
+    def rewrites_moves(self) -> bool:
+        return (self.captures, self.squares, self.separator) != (None, None, None)
+
+    @property
+    def needs_replay(self) -> bool:
+        return self.rewrites_moves or self.fix_results
+
+
+def ambiguous(before: Position, move: Move) -> bool:
+    """Whether start and end squares name captures of different pieces (PDN 3.0 restriction 8)."""
+    taken = {frozenset(m.captured) for m in before.legal_moves() if m.start == move.start and m.end == move.end}
+    return len(taken) > 1
+
+
+def move_text(before: Position, move: Move, style: Style = Style()) -> str:
+    """`move` (legal in `before`) as PDN text.
+
+    Short captures give start and end, with every landing square only when the
+    capture is ambiguous; full captures give every landing square.  The move
+    generator's landing squares are PDN's canonical ones (the square where the
+    path turns, or directly behind the captured piece on a straight stretch).
+    """
+    variant = before.variant
+    alpha = None if style.squares is None else style.squares == "alpha"
+    squares: tuple[int, ...] = (move.start, move.end)
+    if move.captured and (style.captures == "full" or ambiguous(before, move)):
+        squares = (move.start, *move.path)
+    separator = (style.separator or "x") if move.captured else "-"
+    return separator.join(variant.square_text(square, alpha) for square in squares)
+
+
+def canonical_tags(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """FIRST_TAGS in their order, then the others in their original order."""
+    rank = {name: i for i, name in enumerate(FIRST_TAGS)}
+    return sorted(tags, key=lambda tag: rank.get(tag[0], len(rank)))
+
+
+def result_fixes(game: Game, result: Replay) -> tuple[str | None, str | None]:
+    """(Result tag, terminator) to write instead of the game's, each None when it stays.
+
+    Only a result the final position or a draw rule settles is written, and a
+    stated result meaning the same outcome is left as it is.
+    """
+    computed = result.computed_result()
+    if computed is None:
+        return None, None
+    truth = RESULT_OUTCOME[computed]
+    tag = game.tag("Result")
+    new_tag = None if RESULT_OUTCOME.get(tag) == truth else computed
+    new_end = None if RESULT_OUTCOME.get(game.result) == truth else computed
+    return new_tag, new_end
+
+
+def fix_notes(game: Game, fixes: tuple[str | None, str | None]) -> list[Diagnostic]:
+    """What --fix-results changed, located at the Result tag (never rewrite a Result silently)."""
+    line, column = game.tag_position("Result")
+    notes = []
+    for what, old, new in (("Result tag", game.tag("Result"), fixes[0]), ("terminator", game.result, fixes[1])):
+        if new is not None:
+            shown = "missing" if old is None else repr(old)
+            notes.append(Diagnostic("fixed-result", f"{what} {shown} set to {new!r}, as the final "
+                                    f"position settles it", line, column))
+    return notes
+
+
+def canonical_game(game: Game, result: Replay | None = None, style: Style = Style()) -> Game:
+    """A copy of `game` in canonical form (see the module docstring)."""
+    tags = list(game.tags)
+    terminator = game.result
+    if style.fix_results and result is not None:
+        new_tag, new_end = result_fixes(game, result)
+        if new_tag is not None:
+            names = [name for name, _ in tags]
+            if "Result" in names:
+                tags[names.index("Result")] = ("Result", new_tag)
+            else:
+                tags.append(("Result", new_tag))
+        terminator = new_end or terminator
+    keep_comments = "comments" not in style.drop
+    numbering = _Numbering(result, style)
+    return Game(tags=canonical_tags(tags), elements=numbering.line(game.elements, _start_index(game, result)),
+                result=terminator, before=game.before if keep_comments else [],
+                after=game.after if keep_comments else [], line=game.line, index=game.index, file=game.file,
+                warnings=game.warnings)
+
+
+def _start_index(game: Game, result: Replay | None) -> int:
+    """0 when the game's first player moves first, 1 when the second player does."""
+    if result is not None and result.start is not None:
+        return int(result.start.turn != result.variant.first)
+    first = next((e for e in game.elements if isinstance(e, (MoveNumber, Notated, Placeholder))), None)
+    return int(isinstance(first, MoveNumber) and first.black)
+
+
+class _Numbering:
+    """Elements with move numbers made again (index: plies from the first player's first move)."""
+
+    def __init__(self, result: Replay | None, style: Style) -> None:
+        self.resolved = result.resolved if result is not None else {}
+        self.first = result.variant.first if result is not None and result.variant is not None else None
+        self.style = style
+
+    def line(self, elements: list[Element], index: int) -> list[Element]:
+        out: list[Element] = []
+        last = index                     # index of the move a variation replaces
+        for element in elements:
+            if isinstance(element, (Notated, Placeholder)):
+                index = self._adjust(element, index)
+                if index % 2 == 0 or not out or not isinstance(out[-1], (Notated, Placeholder)):
+                    out.append(MoveNumber(index // 2 + 1, index % 2 == 1))
+                out.append(self._move(element))
+                last, index = index, index + 1
+            elif isinstance(element, Variation):
+                if "variations" not in self.style.drop:
+                    out.append(Variation(self.line(element.elements, last), element.result))
+            elif isinstance(element, Comment):
+                if "comments" not in self.style.drop:
+                    out.append(element)
+            elif isinstance(element, Nag):
+                if "nags" not in self.style.drop:
+                    out.append(element)
+            elif not isinstance(element, MoveNumber):
+                out.append(element)
+        return out
+
+    def _adjust(self, element: Notated | Placeholder, index: int) -> int:
+        """Skip a ply when the replay says the other player made this move (after a setup,
+        or a variation standing for the next move rather than the one before it)."""
+        known = self.resolved.get(id(element))
+        if known is None or self.first is None:
+            return index
+        return index + ((known[0].turn == self.first) != (index % 2 == 0))
+
+    def _move(self, element: Notated | Placeholder) -> Notated | Placeholder:
+        known = self.resolved.get(id(element))
+        if known is None or not self.style.rewrites_moves:
+            return element
+        text = move_text(*known, self.style)
+        return Notated(text, tuple(_SEPARATORS.split(text)), bool(known[1].captured), element.strength,
+                       element.line, element.column)
+
+
+_SEPARATORS = re.compile(r"[-x:]")
