@@ -1,0 +1,215 @@
+"""`pdn convert`: output forms, invalid games, files written atomically, and round trips on the corpus."""
+import itertools
+import json
+import os
+
+import pytest
+from click.testing import CliRunner
+
+from corpus import CORPUS, corpus_files
+from pdn_tools import MoveNumber, ReadError, read_games, read_text
+from pdn_tools.batch import Inputs, run
+from pdn_tools.cli import cli
+from pdn_tools.convert import atomic_output
+from pdn_tools.notation import canonical_game, canonical_tags
+from pdn_tools.writer import terminator, write_game
+
+GOOD = '[Black "B"]\n[GameType "20"]\n[White "W"]\n[Event "E"]\n3. 32-28 19-23 28x19 {c} 14x23 *\n'
+BAD = '[GameType "20"]\n1. 32-28 19-23 2. 28x51 *\n'
+UNREADABLE = '[GameType "20"]\n1. 32-28 ) *\n'
+KING = '[GameType "20"]\n[FEN "W:WK47:B14,19,29,31,42"]\n1. 47x38x24x13x36 *\n'
+
+
+def invoke(args, input=None):
+    return CliRunner().invoke(cli, args, input=input)
+
+
+def test_canonical_pdn_orders_tags_and_numbers_moves():
+    result = invoke(["convert", "-"], input=GOOD)
+    assert result.exit_code == 0 and result.stderr == ""
+    assert result.stdout == ('[Event "E"]\n[White "W"]\n[Black "B"]\n[GameType "20"]\n\n'
+                             "1. 32-28 19-23 2. 28x19 {c} 2... 14x23 *\n\n")
+
+
+def test_jsonl_gives_the_replayed_path_of_a_short_capture():
+    result = invoke(["convert", "--to", "jsonl", "-"], input=KING.replace("47x38x24x13x36", "47x38x24x36"))
+    [record] = [json.loads(line) for line in result.stdout.splitlines()]
+    assert set(record) == {"file", "game", "tags", "variant", "fen", "moves", "result"}
+    assert record["tags"] == {"GameType": "20", "FEN": "W:WK47:B14,19,29,31,42"}
+    assert (record["variant"], record["fen"], record["result"]) == ("international", "W:WK47:B14,19,29,31,42", "*")
+    assert record["moves"] == [{"ply": 1, "text": "47x38x24x36", "path": [47, 38, 24, 13, 36],
+                                "captured": [42, 29, 19, 31], "fen": "B:WK36:B14"}]
+
+
+def test_fen_lines_name_the_game_by_file_and_index(tmp_path):
+    path = tmp_path / "a.pdn"
+    path.write_text(BAD + KING)
+    result = invoke(["convert", "--to", "fen", str(path)])
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [f"{path}:2\t0\tW:WK47:B14,19,29,31,42", f"{path}:2\t1\tB:WK36:B14"]
+
+
+def test_a_game_that_does_not_replay_is_reported_and_left_out():
+    result = invoke(["convert", "--captures", "short", "-"], input=GOOD + BAD)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "<stdin>:7:19: game 2, ply 3 (move 2. 28x51): '51' is not a square of the international board "
+        "[bad-square]"]
+    assert result.stdout.count("[GameType") == 1
+
+
+def test_keep_invalid_passes_the_games_through_unchanged():
+    result = invoke(["convert", "--captures", "full", "--keep-invalid", "-"], input=BAD + UNREADABLE)
+    assert result.exit_code == 1
+    assert result.stdout == BAD.replace("\n1.", "\n\n1.") + "\n" + UNREADABLE + "\n"
+    assert result.stderr.splitlines()[1] == "<stdin>:4:10: game 2: unexpected ')' (')' without '(') [syntax]"
+
+
+def test_plain_pdn_needs_no_replay_but_an_unreadable_game_is_left_out():
+    result = invoke(["convert", "-"], input=BAD + UNREADABLE)
+    assert result.exit_code == 1 and "28x51" in result.stdout and ")" not in result.stdout
+    assert result.stderr.splitlines() == ["<stdin>:4:10: game 2: unexpected ')' (')' without '(') [syntax]"]
+
+
+def test_unreadable_input_exits_2_and_the_batch_goes_on(tmp_path):
+    (tmp_path / "a.pdn").write_text(GOOD)
+    result = invoke(["convert", str(tmp_path / "missing.pdn"), str(tmp_path / "a.pdn")])
+    assert result.exit_code == 2 and "cannot read" in result.stderr and "32-28" in result.stdout
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--in-place", "-"], "--in-place"),
+    (["--in-place", "-o", "x.pdn", "a.pdn"], "--in-place"),
+    (["--to", "jsonl", "--keep-invalid", "-"], "--keep-invalid"),
+    (["--drop", "comments,moves", "-"], "cannot drop moves"),
+    (["--captures", "long", "-"], "long"),
+])
+def test_usage_errors_exit_2_with_a_message(args, words):
+    result = invoke(["convert", *args], input="")
+    assert result.exit_code == 2 and words in result.stderr
+
+
+def test_output_file_is_written_atomically(tmp_path):
+    out = tmp_path / "out.pdn"
+    result = invoke(["convert", "-o", str(out), "-"], input=GOOD)
+    assert result.exit_code == 0 and result.stdout == "" and out.read_text().startswith('[Event "E"]')
+    missing = invoke(["convert", "-o", str(tmp_path / "no" / "out.pdn"), "-"], input=GOOD)
+    assert missing.exit_code == 2 and "cannot write" in missing.stderr and missing.exception.code == 2
+    assert sorted(os.listdir(tmp_path)) == ["out.pdn"]
+
+
+def test_an_error_while_writing_leaves_the_old_file_and_nothing_else(tmp_path):
+    out = tmp_path / "out.pdn"
+    out.write_text("old")
+    with pytest.raises(RuntimeError), atomic_output(str(out)) as stream:
+        stream.write("new")
+        raise RuntimeError("disk full")
+    assert out.read_text() == "old" and os.listdir(tmp_path) == ["out.pdn"]
+
+
+def test_in_place_rewrites_each_file_but_not_one_with_an_invalid_game(tmp_path):
+    good, bad = tmp_path / "good.pdn", tmp_path / "bad.pdn"
+    good.write_text(GOOD)
+    bad.write_text(GOOD + BAD)
+    result = invoke(["convert", "--in-place", "--captures", "short", str(good), str(bad)])
+    assert result.exit_code == 1 and f"{bad} left unchanged" in result.stderr
+    assert good.read_text().startswith('[Event "E"]') and bad.read_text() == GOOD + BAD
+    assert invoke(["convert", "--in-place", "--captures", "short", "--keep-invalid", str(bad)]).exit_code == 1
+    assert bad.read_text().startswith('[Event "E"]') and "28x51" in bad.read_text()
+    assert sorted(os.listdir(tmp_path)) == ["bad.pdn", "good.pdn"]
+
+
+def test_fix_results_writes_the_settled_result_and_says_so():
+    text = '[GameType "20"]\n[FEN "W:W28:B23"]\n[Result "0-2"]\n1. 28x19 0-2\n'
+    assert invoke(["convert", "-"], input=text).stdout.count("0-2") == 2
+    result = invoke(["convert", "--fix-results", "-"], input=text)
+    assert result.exit_code == 0 and result.stdout.count("2-0") == 2 and "0-2" not in result.stdout
+    assert result.stderr.splitlines()[0] == ("<stdin>:3:1: game 1: warning: Result tag '0-2' set to '2-0', "
+                                             "as the final position settles it [fixed-result]")
+    assert invoke(["convert", "--to", "jsonl", "-"], input=text).exit_code == 1      # wrong-result
+
+
+def test_jobs_keep_the_input_order():
+    path = str(CORPUS / "international" / "wiegerw-succeed-wk2003.pdn")
+    one = invoke(["convert", "--to", "jsonl", path])
+    two = invoke(["convert", "--to", "jsonl", "--jobs", "2", path])
+    assert one.stdout == two.stdout and one.exit_code == two.exit_code and len(one.stdout.splitlines()) > 20
+
+
+# ---- round trips -------------------------------------------------------------------------------
+
+def _without_numbers(elements: list) -> list:
+    return [type(e)(_without_numbers(e.elements), e.result) if hasattr(e, "elements") else e
+            for e in elements if not isinstance(e, MoveNumber)]
+
+
+def _round_trip(game) -> str | None:
+    """Why writing the canonical game and reading it back does not give the same game, if it does not."""
+    if isinstance(game, ReadError):
+        return None
+    back = read_text(write_game(canonical_game(game)), name=game.file)
+    if len(back) != 1 or isinstance(back[0], ReadError):
+        return f"{game.file} game {game.index}: canonical text does not read back: {back}"
+    same = (back[0].tags == canonical_tags(game.tags) and back[0].result == terminator(game)
+            and (back[0].before, back[0].after) == (game.before, game.after)
+            and _without_numbers(back[0].elements) == _without_numbers(game.elements))
+    return None if same else f"{game.file} game {game.index}: differs after the round trip"
+
+
+def test_canonical_text_reads_back_as_the_same_game_for_the_whole_corpus(tmp_path):
+    # What replay reads (tags by name, moves, variations, setups, the terminator) survives the
+    # round trip, so `validate` gives the same verdict and moves.  OCA: its first 500 games.
+    sample = tmp_path / "oca-sample.pdn"
+    games = itertools.islice(read_games(CORPUS / "english" / "OCA_2.0.pdn"), 500)
+    sample.write_text("".join(write_game(g) for g in games if not isinstance(g, ReadError)))
+    paths = [str(p) for p in corpus_files() if p.name != "OCA_2.0.pdn"] + [str(sample)]
+    problems = [p for p in run(Inputs(tuple(paths)), _round_trip, jobs=2) if p]
+    assert problems[:5] == [] and len(problems) == 0
+
+
+def _validate(path) -> list[tuple]:
+    result = invoke(["validate", "--format", "jsonl", str(path)])
+    return [(r["game"], r["ok"], r["plies"], [e["code"] for e in r["errors"]])
+            for r in map(json.loads, result.stdout.splitlines())]
+
+
+def _paths(path) -> list[list]:
+    result = invoke(["convert", "--to", "jsonl", str(path)])
+    return [[m["path"] for m in json.loads(line)["moves"]] for line in result.stdout.splitlines()]
+
+
+SAMPLES = [("english", "wiegerw-succeed-gem.pdn"), ("international", "wiegerw-succeed-schildpad.pdn"),
+           ("international", "bruno-Partie_avec_FEN1.pdn"), ("russian", "draughts-games-belarus64M2015-round1.pdn"),
+           ("italian", "games-checkers-ci98-fero.pdn"), ("frisian", "py-draughts-lidraughts-frisian.pdn"),
+           ("czech", "wiegerw-succeed-mrcd2006.pdn"), ("spec-tests", "wiegerw-succeed-variation.pdn")]
+
+
+@pytest.mark.parametrize("folder, name", SAMPLES)
+def test_converted_games_validate_the_same_with_the_same_moves(tmp_path, folder, name):
+    source = CORPUS / folder / name
+    out = tmp_path / "out.pdn"
+    invoke(["convert", "--keep-invalid", "-o", str(out), str(source)])
+    assert _validate(out) == _validate(source)
+    assert _paths(out) == _paths(source)
+
+
+@pytest.mark.parametrize("folder, name", SAMPLES[:5])
+def test_full_captures_then_short_gives_the_canonical_short_form(tmp_path, folder, name):
+    source = CORPUS / folder / name
+    short, full = tmp_path / "short.pdn", tmp_path / "full.pdn"
+    invoke(["convert", "--captures", "short", "-o", str(short), str(source)])
+    invoke(["convert", "--captures", "full", "-o", str(full), str(source)])
+    again = invoke(["convert", "--captures", "short", str(full)])
+    assert again.exit_code == 0 and again.stdout == short.read_text()
+    assert _paths(full) == _paths(short)
+
+
+def test_russian_games_go_from_algebraic_to_numeric_and_back(tmp_path):
+    source = CORPUS / "russian" / "draughts-games-belarus64W2016-round9.pdn"
+    numeric = tmp_path / "numeric.pdn"
+    alpha = invoke(["convert", "--squares", "alpha", "--separator", ":", str(source)]).stdout
+    invoke(["convert", "--squares", "numeric", "-o", str(numeric), str(source)])
+    assert "c3-d4" in alpha and "c3-d4" not in numeric.read_text() and "22-18" in numeric.read_text()
+    back = invoke(["convert", "--squares", "alpha", "--separator", ":", str(numeric)])
+    assert back.exit_code == 0 and back.stdout == alpha
+    assert _validate(numeric) == _validate(source)
