@@ -24,29 +24,37 @@ def _comment(comment: Comment) -> str:
 
 
 def _atoms(elements: Iterable[Element]) -> Iterable[str]:
-    """The movetext as a run of unbreakable pieces."""
-    for element in elements:
-        if isinstance(element, Move):
-            yield element.text + element.strength
-        elif isinstance(element, MoveNumber):
-            if element.number == 0:
-                yield "..."
-            else:
-                yield f"{element.number}..." if element.black else f"{element.number}."
-        elif isinstance(element, Comment):
-            yield _comment(element)
-        elif isinstance(element, Nag):
-            yield f"${element.number}"
-        elif isinstance(element, Setup):
-            yield f'/FEN "{element.fen}"/'
-        elif isinstance(element, Placeholder):
-            yield element.text
-        elif isinstance(element, Variation):
-            yield "("
-            yield from _atoms(element.elements)
-            if element.result:
-                yield element.result
-            yield ")"
+    """The movetext as a run of unbreakable pieces (variations followed with an explicit
+    stack, so any depth of nesting is written)."""
+    stack = [(iter(elements), None)]              # (elements, the variation they belong to)
+    while stack:
+        items, variation = stack[-1]
+        for element in items:
+            if isinstance(element, Move):
+                yield element.text + element.strength
+            elif isinstance(element, MoveNumber):
+                if element.number == 0:
+                    yield "..."
+                else:
+                    yield f"{element.number}..." if element.black else f"{element.number}."
+            elif isinstance(element, Comment):
+                yield _comment(element)
+            elif isinstance(element, Nag):
+                yield f"${element.number}"
+            elif isinstance(element, Setup):
+                yield f'/FEN "{element.fen}"/'
+            elif isinstance(element, Placeholder):
+                yield element.text
+            elif isinstance(element, Variation):
+                yield "("
+                stack.append((iter(element.elements), element))
+                break
+        else:
+            stack.pop()
+            if variation is not None:
+                if variation.result:
+                    yield variation.result
+                yield ")"
 
 
 def wrap(atoms: Iterable[str], width: int = WIDTH) -> str:
