@@ -6,14 +6,21 @@ input that cannot be read.  Reports go to stdout, progress and notes to stderr.
 from __future__ import annotations
 
 import functools
+import itertools
 import os
+import re
 import sys
+from typing import Any, Iterator, NoReturn
 
 import click
 
-from . import batch, report
+from . import archive, batch, diagram as diagrams, report
+from .annotate import Options as Annotations, annotate_game
+from .archive import Criteria
+from .convert import atomic_output
 from .fen import FenError, parse_fen
 from .movegen import Position, divide, perft as count_leaves
+from .reader import parse_raw
 from .variants import VARIANTS, Variant, variant_by_name
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -153,6 +160,243 @@ def convert(paths: tuple[str, ...], to: str, captures: str | None, squares: str 
         note(f"pdn: cannot write {error.filename or output}: {error.strerror or error}")
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_INVALID if failed else EXIT_OK)
+
+
+# ---- annotate, diagram and the archive tools ---------------------------------------------------
+
+class _Checked:
+    """Per-game work over PATHS with validate's reporting: problems on stderr, validate's exit code."""
+
+    def __init__(self, paths: tuple[str, ...], jobs: int = 1, strict: bool = False) -> None:
+        self.inputs = batch.Inputs(paths)
+        self.jobs, self.strict = jobs, strict
+        self.games = self.valid = 0
+
+    def run(self, work: batch.Work) -> Iterator[tuple[dict, Any]]:
+        """(record, payload) for each game, from `work(game)` returning them."""
+        for record, payload in batch.run(self.inputs, work, self.jobs, self.strict):
+            self.games += 1
+            self.valid += record["ok"]
+            for line in report.text_lines(record, warnings=False):
+                click.echo(line, err=True)
+            yield record, payload
+
+    def exit(self) -> NoReturn:
+        sys.exit(EXIT_USAGE if self.inputs.unreadable else EXIT_OK if self.valid == self.games else EXIT_INVALID)
+
+
+@cli.command("annotate")
+@click.argument("paths", nargs=-1)
+@click.option("--fen", is_flag=True, help="[%fen ...] after each move: the position it leads to.")
+@click.option("--moves", is_flag=True, help="[%moves N] after each move: the legal moves the mover had.")
+@click.option("--forced", is_flag=True, help="$7 after a move that was the only legal one.")
+@click.option("--captures", is_flag=True, help="[%captured N] after a capture: the pieces it took.")
+@click.option("--draws", is_flag=True, help="[%draw ...] where a draw rule's count starts or ends.")
+@click.option("--ply-count", is_flag=True, help="Set the PlyCount tag.")
+@click.option("--result", is_flag=True, help="Set an unknown Result the rules decide (noted on stderr).")
+@click.option("--gametype", is_flag=True, help="Add a missing GameType tag (noted on stderr).")
+@click.option("--all", "everything", is_flag=True, help="Every annotation but --result.")
+@strict_option
+@variant_option
+@jobs_option
+def annotate_command(paths: tuple[str, ...], fen: bool, moves: bool, forced: bool, captures: bool,
+                     draws: bool, ply_count: bool, result: bool, gametype: bool, everything: bool,
+                     strict: bool, variant: Variant | None, jobs: int) -> None:
+    """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
+    Annotating an annotated game replaces the old annotations."""
+    options = Annotations(fen or everything, moves or everything, forced or everything, captures or everything,
+                          draws or everything, ply_count or everything, result, gametype or everything)
+    if not options.any():
+        raise click.UsageError("choose what to annotate: --fen, --moves, --forced, --captures, --draws, "
+                               "--ply-count, --result, --gametype or --all")
+    checked = _Checked(paths, jobs, strict)
+    for _, (text, notes) in checked.run(functools.partial(annotate_game, options=options, variant=variant,
+                                                          strict=strict)):
+        click.echo(text, nl=False)
+        for note in notes:
+            click.echo(note, err=True)
+    checked.exit()
+
+
+@cli.command()
+@click.argument("path", default="-")
+@click.option("--game", "number", type=click.IntRange(1), default=1, show_default=True, help="Game of PATH.")
+@click.option("--ply", type=click.IntRange(0), help="Plies played: 0 is the start  [default: the last].")
+@click.option("--format", "fmt", type=click.Choice(["svg", "txt"]),
+              help="Picture or text board  [default: svg for an -o FILE ending in .svg, else txt].")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), help="File to write (atomically).")
+@click.option("--labels", type=click.Choice(["numbers", "algebraic"]),
+              help="Square names  [default: the variant's notation].")
+@click.option("--flip", is_flag=True, help="Black at the bottom.")
+@strict_option
+@variant_option
+def diagram(path: str, number: int, ply: int | None, fmt: str | None, output: str | None,
+            labels: str | None, flip: bool, strict: bool, variant: Variant | None) -> None:
+    """Draw the position after a ply of one game of PATH (a file or - for stdin)."""
+    inputs = batch.Inputs((path,))
+    found = next(itertools.islice(inputs.raw_games(), number - 1, None), None)
+    if found is None:
+        if inputs.unreadable:
+            sys.exit(EXIT_USAGE)
+        raise click.BadParameter(f"{path} has fewer than {number} games", param_hint="--game")
+    game = parse_raw(found[0], found[1], strict, found[2])
+    record, replayed = report.checked(game, variant, strict)
+    for line in report.text_lines(record, warnings=False):
+        click.echo(line, err=True)
+    if replayed is None:
+        sys.exit(EXIT_INVALID)
+    alpha = None if labels is None else labels == "algebraic"
+    try:
+        board = diagrams.board_after(replayed, ply, alpha, flip)
+    except diagrams.DiagramError as error:
+        raise click.BadParameter(f"{game.file}:{game.line}: game {number}: {error}", param_hint="--ply")
+    title = diagrams.caption(replayed, ply)
+    fmt = fmt or ("svg" if output and output.lower().endswith(".svg") else "txt")
+    picture = diagrams.svg(board, title) if fmt == "svg" else diagrams.text(board, title)
+    if output:
+        with atomic_output(output) as stream:
+            stream.write(picture)
+    else:
+        click.echo(picture, nl=False)
+    sys.exit(EXIT_OK if record["ok"] else EXIT_INVALID)
+
+
+def _patterns(ctx, param, values: tuple[str, ...]) -> tuple[tuple[str, re.Pattern], ...]:
+    out = []
+    for value in values:
+        name, equals, pattern = value.partition("=")
+        if not equals or not name:
+            raise click.BadParameter(f"{value!r} is not NAME=REGEX")
+        out.append((name, _compile(pattern, param)))
+    return tuple(out)
+
+
+def _pattern(ctx, param, value: str | None) -> re.Pattern | None:
+    return None if value is None else _compile(value, param)
+
+
+def _compile(pattern: str, param) -> re.Pattern:
+    try:
+        return re.compile(pattern, re.IGNORECASE)
+    except re.error as error:
+        raise click.BadParameter(f"bad regular expression {pattern!r}: {error}", param=param)
+
+
+@cli.command("filter")
+@click.argument("paths", nargs=-1)
+@click.option("--tag", "tags", multiple=True, callback=_patterns, metavar="NAME=REGEX",
+              help="Keep games whose tag NAME matches REGEX (searched, any case); repeatable.")
+@click.option("--player", callback=_pattern, metavar="REGEX", help="Keep games where White or Black matches.")
+@click.option("--result", metavar="RESULT", help="Keep games with this Result, e.g. 2-0.")
+@click.option("--variant", "wanted", callback=_variant, metavar="NAME", help="Keep games of this variant.")
+@click.option("--valid/--invalid", default=None, help="Keep only valid, or only invalid, games.")
+@click.option("--min-plies", type=click.IntRange(0), help="Keep games at least this long.")
+@click.option("--max-plies", type=click.IntRange(0), help="Keep games at most this long.")
+@click.option("--position", metavar="FEN", help="Keep games whose main line reaches this position.")
+@strict_option
+@jobs_option
+def filter_command(paths: tuple[str, ...], tags, player, result: str | None, wanted: Variant | None,
+                   valid: bool | None, min_plies: int | None, max_plies: int | None, position: str | None,
+                   strict: bool, jobs: int) -> None:
+    """Write the games of PATHS that meet every criterion given, as PDN to stdout."""
+    if position is not None:
+        _check_fen(position, wanted)
+    criteria = Criteria(tags, player, result, wanted, valid, min_plies, max_plies, position)
+    checked = _Checked(paths, jobs, strict)
+    for _, text in checked.run(functools.partial(archive.filter_game, criteria=criteria, strict=strict)):
+        if text is not None:
+            click.echo(text, nl=False)
+    checked.exit()
+
+
+def _check_fen(fen: str, variant: Variant | None) -> None:
+    """A usage error unless `fen` is a position of `variant` (of some variant when None)."""
+    errors = []
+    for candidate in [variant] if variant else VARIANTS.values():
+        try:
+            parse_fen(candidate, fen)
+            return
+        except FenError as error:
+            errors.append(error)
+    error = errors[0]
+    raise click.BadParameter(f"{error.message} (at column {error.column + 1})", param_hint="--position")
+
+
+@cli.command()
+@click.argument("paths", nargs=-1)
+@click.option("--by", type=click.Choice(["moves", "moves+tags"]), default="moves", show_default=True,
+              help="Games are the same when their moves are, or their moves and tags.")
+@click.option("--report", "listing", is_flag=True, help="List the duplicates instead of dropping them.")
+@strict_option
+@variant_option
+@jobs_option
+def dedupe(paths: tuple[str, ...], by: str, listing: bool, strict: bool, variant: Variant | None,
+           jobs: int) -> None:
+    """Write the games of PATHS without repeats (the first of each kept), or list the repeats."""
+    seen: dict[bytes, str] = {}
+    checked = _Checked(paths, jobs, strict)
+    work = functools.partial(archive.dedupe_game, with_tags=by == "moves+tags", variant=variant, strict=strict)
+    for record, (digest, text) in checked.run(work):
+        where = f"{record['file']}:{record['line']}: game {record['game']}"
+        first = seen.setdefault(digest, where)
+        if first is not where and listing:
+            click.echo(f"{where}: duplicate of {first}")
+        elif first is where and not listing:
+            click.echo(text, nl=False)
+    checked.exit()
+
+
+@cli.command()
+@click.argument("paths", nargs=-1)
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@strict_option
+@variant_option
+@jobs_option
+def stats(paths: tuple[str, ...], fmt: str, strict: bool, variant: Variant | None, jobs: int) -> None:
+    """Count the games of PATHS per variant, result and year, with validity and average length."""
+    totals = archive.Stats()
+    checked = _Checked(paths, jobs, strict)
+    for record, year in checked.run(functools.partial(archive.stats_game, variant=variant, strict=strict)):
+        totals.add(record, year)
+    lines = [report.json_line(totals.as_dict())] if fmt == "json" else totals.lines()
+    for line in lines:
+        click.echo(line)
+    checked.exit()
+
+
+@cli.command()
+@click.argument("paths", nargs=-1)
+@click.option("--out", "-o", "folder", required=True, type=click.Path(file_okay=False),
+              help="Folder for the files (made if missing).")
+@click.option("--per", type=click.IntRange(1), default=1, show_default=True, help="Games per file.")
+@click.option("--prefix", default="game", show_default=True, help="File names: PREFIX-00001.pdn, ...")
+@strict_option
+@variant_option
+@jobs_option
+def split(paths: tuple[str, ...], folder: str, per: int, prefix: str, strict: bool, variant: Variant | None,
+          jobs: int) -> None:
+    """Write the games of PATHS into files of PER games each, atomically; print each file's path."""
+    os.makedirs(folder, exist_ok=True)
+    checked = _Checked(paths, jobs, strict)
+    texts: list[str] = []
+    written = 0
+
+    def flush() -> None:
+        nonlocal written
+        written += 1
+        target = os.path.join(folder, f"{prefix}-{written:05d}.pdn")
+        with atomic_output(target) as stream:
+            stream.writelines(texts)
+        texts.clear()
+        click.echo(target)
+
+    for _, text in checked.run(functools.partial(archive.pass_game, variant=variant, strict=strict)):
+        texts.append(text)
+        if len(texts) == per:
+            flush()
+    if texts:
+        flush()
+    checked.exit()
 
 
 def main() -> None:

@@ -1,0 +1,167 @@
+"""Annotating replayed games: positions, move counts, forced moves, captures, draw counts, tags.
+
+Annotations are commands in comments of their own, placed after a move and its NAGs:
+`{[%fen W:W..:B..] [%moves 9] [%captured 2] [%draw start 25-move rule]}`.  A comment made
+only of these commands is recognised as ours and replaced on the next run, so annotating
+an annotated game changes nothing; the author's comments are never touched.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+from dataclasses import dataclass
+
+from . import report
+from .draws import DrawTracker
+from .fen import to_fen
+from .model import Comment, Element, Game, Move, Nag, ReadError
+from .movegen import Position
+from .output import game_text
+from .replay import RESULT_OUTCOME, Replay
+from .variants import Variant
+from .writer import write_game
+
+FORCED = 7                      # NAG $7: the only move
+_OURS = re.compile(r"\s*(?:\[%(?:fen|moves|captured|draw) [^\]]*\]\s*)+\Z")
+
+
+@dataclass(frozen=True)
+class Options:
+    """Which annotations to add."""
+
+    fen: bool = False           # [%fen ...] after each move
+    moves: bool = False         # [%moves N]: legal moves the mover had
+    forced: bool = False        # $7 on a move that was the only legal one
+    captures: bool = False      # [%captured N]: pieces taken by a capture
+    draws: bool = False         # [%draw ...] where a draw rule's count starts or ends
+    ply_count: bool = False     # [PlyCount] tag
+    result: bool = False        # [Result] computed from the final position, when certain
+    gametype: bool = False      # [GameType] when the tag is missing
+
+    def any(self) -> bool:
+        return any(dataclasses.astuple(self))
+
+
+def is_ours(element: Element) -> bool:
+    """A comment holding nothing but annotation commands."""
+    return isinstance(element, Comment) and element.kind == "{" and bool(_OURS.match(element.text))
+
+
+def choices(position: Position) -> int:
+    """Legal moves in `position`, captures differing only in the order of the pieces taken counted once."""
+    return len({(m.start, m.end, frozenset(m.captured)) for m in position.legal_moves()})
+
+
+def annotate(result: Replay, options: Options) -> tuple[Game, list[str]]:
+    """A copy of the replayed (valid) game with annotations, and notes about changed tags."""
+    game = result.game
+    commands = _commands(result, options)
+    forced = {p.number for p in result.plies if options.forced and choices(p.before) == 1}
+    elements = _place(game.elements, commands, forced)
+    annotated = dataclasses.replace(game, tags=list(game.tags), elements=elements)
+    return annotated, _tags(annotated, result, options)
+
+
+def _commands(result: Replay, options: Options) -> dict[int, list[str]]:
+    """The commands to write after each ply."""
+    alpha = result.variant.alpha
+    draws = _draw_counts(result) if options.draws else {}
+    out: dict[int, list[str]] = {}
+    for ply in result.plies:
+        commands = []
+        if options.fen:
+            commands.append(f"[%fen {to_fen(ply.after, alpha)}]")
+        if options.moves:
+            commands.append(f"[%moves {choices(ply.before)}]")
+        if options.captures and ply.move.captured:
+            commands.append(f"[%captured {len(ply.move.captured)}]")
+        commands += draws.get(ply.number, [])
+        if commands:
+            out[ply.number] = commands
+    return out
+
+
+def _place(elements: list[Element], commands: dict[int, list[str]], forced: set[int]) -> list[Element]:
+    """The main line with our old comments dropped and the new ones after each move and its NAGs."""
+    kept = [e for e in elements if not is_ours(e)]
+    out: list[Element] = []
+    ply = i = 0
+    while i < len(kept):
+        element = kept[i]
+        out.append(element)
+        i += 1
+        if not isinstance(element, Move):
+            continue
+        ply += 1
+        nags = []
+        while i < len(kept) and isinstance(kept[i], Nag):
+            nags.append(kept[i])
+            i += 1
+        if ply in forced and all(n.number != FORCED for n in nags):
+            out.append(Nag(FORCED))
+        out += nags
+        if ply in commands:
+            out.append(Comment(" ".join(commands[ply])))
+    return out
+
+
+def _draw_counts(result: Replay) -> dict[int, list[str]]:
+    """`[%draw ...]` commands where a count of the variant's draw rules starts, ends or draws."""
+    tracker = DrawTracker(result.variant.name, result.start)
+    counting: set[str] = set()
+    out: dict[int, list[str]] = {}
+    for ply in result.plies:
+        king = ply.before.piece_at(ply.move.start) in ("W", "B")
+        tracker.update(ply.number, ply.after, king and not ply.move.captured)
+        now = _running(tracker, ply.after)
+        notes = [f"[%draw start {name}]" for name in sorted(now - counting)]
+        notes += [f"[%draw end {name}]" for name in sorted(counting - now)]
+        event = tracker.event
+        if event is not None:
+            notes.append(f"[%draw {'claimable' if event.claimable else 'drawn'} {event.rule}]")
+        if notes:
+            out[ply.number] = notes
+        if event is not None:
+            break
+        counting = now
+    return out
+
+
+def _running(tracker: DrawTracker, position: Position) -> set[str]:
+    """The draw-rule counts running after a position."""
+    rules = tracker.rules
+    running = {rules.quiet_name} if tracker.quiet else set()
+    white, black = position.counts("W"), position.counts("B")
+    running |= {e.name for e in rules.endgames if e.test(white, black) or e.test(black, white)}
+    return running
+
+
+def _tags(game: Game, result: Replay, options: Options) -> list[str]:
+    """Set the PlyCount, Result and GameType tags asked for; notes on the tags that changed."""
+    notes = []
+    if options.ply_count:
+        game.set_tag("PlyCount", str(len(game.main_line())))
+    computed = result.computed_result() if options.result else None
+    stated = game.tag("Result") or game.result
+    if computed is not None and RESULT_OUTCOME.get(stated) is None:
+        game.set_tag("Result", computed)
+        if game.result is not None:
+            game.result = computed
+        change = f"Result {stated!r} set to {computed!r}" if stated else f"Result {computed!r} added"
+        notes.append(f"{change}: the rules decide the game")
+    if options.gametype and game.tag("GameType") is None:
+        game.set_tag("GameType", str(result.variant.gametype))
+        notes.append(f"GameType {result.variant.gametype!r} added ({result.variant.name})")
+    return notes
+
+
+def annotate_game(game: Game | ReadError, options: Options, variant: Variant | None = None,
+                  strict: bool = False) -> tuple[dict, tuple[str, list[str]]]:
+    """The game's record, and its annotated text with notes on changed tags; a game that is
+    not valid is passed on unchanged."""
+    record, result = report.checked(game, variant, strict)
+    if result is None or not result.ok:
+        return record, (game_text(game), [])
+    annotated, notes = annotate(result, options)
+    where = f"{game.file}:{game.line}: game {game.index}: "
+    return record, (write_game(annotated), [where + note for note in notes])

@@ -1,0 +1,137 @@
+"""`pdn annotate`: each annotation on real games, idempotence, tags, invalid games passed on."""
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from corpus import CORPUS
+from pdn_tools import Comment, read_games, read_text
+from pdn_tools.cli import cli
+
+DOUAI = CORPUS / "international" / "horizon-bd-douai-ronde.pdn"          # 3 games, no GameType
+STRATEGY = CORPUS / "english" / "wiegerw-succeed-Principles_of_Strategy.pdn"   # author comments
+
+
+def annotate(*args, input=None):
+    return CliRunner().invoke(cli, ["annotate", *map(str, args)], input=input)
+
+
+def first_game(text: str):
+    return read_text(text)[0]
+
+
+def after_move(text: str, move: str) -> str:
+    """What follows the first `move` of the text, up to the next move number."""
+    start = text.index(f" {move}") if f" {move}" in text else text.index(f"{move}")
+    return re.split(r"\s\d+\.\s", text[start + len(move) + 1:], maxsplit=1)[0]
+
+
+def test_fen_moves_forced_and_captures_on_a_real_game():
+    result = annotate("--fen", "--moves", "--forced", "--captures", DOUAI)
+    assert result.exit_code == 0
+    game = first_game(result.stdout)
+    moves = game.main_line()
+    assert [m.text for m in moves[:4]] == ["34-29", "20-24", "29-20", "15-24"]
+    elements = game.elements
+    first = elements[elements.index(moves[0]) + 1]
+    assert first == Comment("[%fen B:W29,31,32,33,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:"
+                            "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20] [%moves 9]")
+    # 2. 29-20 (written with '-') is White's only move, a capture of one man: $7 then the comment.
+    third = elements.index(moves[2])
+    assert elements[third + 1].number == 7
+    assert elements[third + 2].text.endswith("[%moves 1] [%captured 1]")
+    # 15x24 was one of two captures: no $7.
+    assert "$7" not in after_move(result.stdout, "15-24")
+
+
+def test_annotating_twice_is_annotating_once():
+    sources = [DOUAI, STRATEGY, CORPUS / "russian" / "games-checkers-test.pdn",
+               CORPUS / "italian" / "games-checkers-ci98-fero.pdn",
+               CORPUS / "frisian" / "py-draughts-lidraughts-frisian.pdn",
+               CORPUS / "czech" / "wiegerw-fail-mrdrcd08.pdn"]
+    for source in sources:
+        once = annotate("--all", "--result", source)
+        twice = annotate("--all", "--result", "-", input=once.stdout)
+        assert once.stdout and twice.stdout == once.stdout, source
+        assert twice.exit_code == once.exit_code
+
+
+def test_author_comments_are_kept_and_ours_follow_the_move():
+    original = [g for g in read_games(STRATEGY)]
+    result = annotate("--moves", STRATEGY)
+    annotated = read_text(result.stdout)
+    assert len(annotated) == len(original) == 16
+    for before, after in zip(original, annotated):
+        theirs = [e for e in before.elements if isinstance(e, Comment)]
+        kept = [e for e in after.elements if isinstance(e, Comment) and not e.text.startswith("[%moves")]
+        assert kept == theirs
+    # Game 2, before 6. 4-8: 3-8 4-8 6-10 7-10 9-14 11-15 11-16 19-23 19-24 (perft --divide agrees).
+    assert "6. 4-8 {[%moves 9]} {To support man on 19}" in result.stdout.replace("\n", " ")
+
+
+def test_an_old_annotation_is_replaced_not_added_to():
+    text = '[GameType "20"]\n1. 32-28 {[%moves 99]} {mine} 19-23 *\n'
+    result = annotate("--moves", "-", input=text)
+    assert "1. 32-28 {[%moves 9]} {mine} 19-23 {[%moves 9]} *" in result.stdout
+
+
+def test_ply_count_and_gametype_tags_are_set_and_noted():
+    result = annotate("--ply-count", "--gametype", DOUAI)
+    games = read_text(result.stdout)
+    assert [g.tag("PlyCount") for g in games] == ["139", "124", "128"]        # as validate counts
+    assert {g.tag("GameType") for g in games} == {"20"}
+    assert result.stderr.splitlines()[0] == f"{DOUAI}:1: game 1: GameType 20 added (international)"
+
+
+def test_a_computed_result_is_set_only_when_asked_and_never_silently():
+    text = '[GameType "20"]\n[FEN "W:W28:B23"]\n[Result "*"]\n1. 28x19 *\n'
+    plain = annotate("--ply-count", "-", input=text)
+    assert first_game(plain.stdout).tag("Result") == "*" and plain.stderr == ""
+    result = annotate("--result", "-", input=text)
+    game = first_game(result.stdout)
+    assert (game.tag("Result"), game.result) == ("2-0", "2-0")
+    assert result.stderr == "<stdin>:1: game 1: Result '*' set to '2-0': the rules decide the game\n"
+
+
+def test_a_stated_result_is_never_replaced():
+    text = '[GameType "20"]\n[FEN "W:W28:B23"]\n[Result "1-0"]\n1. 28x19 1-0\n'
+    result = annotate("--result", "-", input=text)
+    assert first_game(result.stdout).tag("Result") == "1-0" and result.stderr == ""
+
+
+def test_draw_rule_counts_start_end_and_draw():
+    quiet = '[GameType "20"]\n[FEN "W:WK46:B15"]\n1. 46-37 15-20 *\n'
+    result = annotate("--draws", "-", input=quiet)
+    assert "46-37 {[%draw start 25-move rule]} 15-20 {[%draw end 25-move rule]}" in result.stdout
+    # Two kings shuffle (no capture is possible from corners); the start recurs after plies 4 and 8.
+    shuffle = '[GameType "20"]\n[FEN "W:WK50:BK1"]\n1. 50-45 1-6 2. 45-50 6-1 3. 50-45 1-6 4. 45-50 6-1 *\n'
+    result = annotate("--draws", "-", input=shuffle)
+    flat = result.stdout.replace("\n", " ")
+    assert "1. 50-45 {[%draw start 25-move rule] [%draw start 5-move rule]} 1-6 2." in flat
+    assert flat.endswith("6-1 {[%draw claimable 3-fold repetition]} *  ")
+    assert flat.count("[%draw") == 3
+
+
+def test_invalid_and_unreadable_games_pass_unchanged_and_are_reported():
+    bad = '[GameType "20"]\n1. 32-28 19-23 2. 28x51 *\n'
+    unreadable = "1. 32-28 ) *\n"
+    result = annotate("--all", "-", input=bad + "\n" + unreadable)
+    assert result.exit_code == 1
+    written = '[GameType "20"]\n\n1. 32-28 19-23 2. 28x51 *\n'        # the model as read, written back
+    assert result.stdout == written + "\n" + unreadable + "\n"
+    assert result.stderr.splitlines() == [
+        "<stdin>:2:19: game 1, ply 3 (move 2. 28x51): '51' is not a square of the international board [bad-square]",
+        "<stdin>:4:10: game 2: unexpected ')' (')' without '(') [syntax]"]
+
+
+def test_usage_errors_exit_2():
+    result = annotate("-", input="")
+    assert result.exit_code == 2 and "choose what to annotate" in result.output
+    result = annotate("--fen", "missing.pdn")
+    assert result.exit_code == 2 and "pdn: cannot read missing.pdn: no such file" in result.output
+
+
+@pytest.mark.parametrize("jobs", ["2"])
+def test_jobs_keep_the_output(jobs):
+    one = annotate("--all", DOUAI).stdout
+    assert annotate("--all", "--jobs", jobs, DOUAI).stdout == one

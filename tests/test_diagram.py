@@ -1,0 +1,162 @@
+"""`pdn diagram`: squares found by number on every variant's board, pieces, kings, the last move."""
+import xml.etree.ElementTree as ET
+
+import pytest
+from click.testing import CliRunner
+
+from corpus import CORPUS
+from pdn_tools.cli import cli
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def diagram(*args, input=None):
+    return CliRunner().invoke(cli, ["diagram", *map(str, args)], input=input)
+
+
+def svg_of(*args, input=None):
+    result = diagram(*args, "--format", "svg", input=input)
+    assert result.exit_code == 0, result.output
+    return ET.fromstring(result.stdout)
+
+
+def square(root, number: int) -> tuple[int, int, str, str]:
+    """(column, row, name, class) of square `number`, from the SVG's own rectangles."""
+    [rect] = [r for r in root.iter(SVG + "rect") if r.get("data-square") == str(number)]
+    return int(rect.get("x")) // 40, int(rect.get("y")) // 40, rect.get("data-name"), rect.get("class")
+
+
+def pieces(root) -> dict[int, str]:
+    """Square number -> 'white', 'black king', ... as drawn."""
+    return {int(c.get("data-square")): c.get("class").removeprefix("piece ")
+            for c in root.iter(SVG + "circle") if c.get("class").startswith("piece")}
+
+
+def cell(text: str, row: int, col: int) -> str:
+    """The three characters of a text board's cell (the board's first line is its border)."""
+    lines = text.splitlines()
+    top = next(i for i, line in enumerate(lines) if line.startswith("+"))
+    return lines[top + 1 + row][1 + 3 * col:4 + 3 * col]
+
+
+# variant, GameType, a FEN with a white king and a black man, and where squares lie (col, row from the top-left,
+# White at the bottom) with their names, per the reference's numbering tables (§3.1).
+BOARDS = [
+    ("international", 20, "W:WK46:B5", {1: (1, 0, "1"), 5: (9, 0, "5"), 46: (0, 9, "46"), 50: (8, 9, "50")}),
+    ("frisian", 40, "W:WK46:B5", {1: (1, 0, "1"), 5: (9, 0, "5"), 46: (0, 9, "46")}),
+    ("english", 21, "B:WK29:B1", {1: (1, 0, "1"), 4: (7, 0, "4"), 29: (0, 7, "29"), 32: (6, 7, "32")}),
+    ("pool", 23, "B:WK29:B1", {1: (1, 0, "1"), 29: (0, 7, "29"), 32: (6, 7, "32")}),
+    ("italian", 22, "W:WK29:B1", {1: (0, 0, "1"), 4: (6, 0, "4"), 29: (1, 7, "29"), 32: (7, 7, "32")}),
+    ("spanish", 24, "W:WK1:B32", {1: (7, 7, "1"), 4: (1, 7, "4"), 29: (6, 0, "29"), 32: (0, 0, "32")}),
+    ("portuguese", 28, "W:WK1:B32", {1: (7, 7, "1"), 32: (0, 0, "32")}),
+    ("russian", 25, "W:WKa1:Bh8", {29: (0, 7, "a1"), 4: (7, 0, "h8"), 1: (1, 0, "b8"), 32: (6, 7, "g1")}),
+    ("brazilian", 26, "W:WKa1:Bh8", {29: (0, 7, "a1"), 4: (7, 0, "h8")}),
+    ("czech", 29, "W:WKa1:Bh8", {29: (0, 7, "a1"), 4: (7, 0, "h8")}),
+    ("canadian", 27, "W:WK67:B6", {1: (1, 0, "1"), 6: (11, 0, "6"), 67: (0, 11, "67"), 72: (10, 11, "72")}),
+    ("thai", 31, "B:WK1:B32", {1: (6, 7, "1"), 4: (0, 7, "4"), 29: (7, 0, "29"), 32: (1, 0, "32")}),
+    ("turkish", 30, "W:WKa1:Bh7", {57: (0, 7, "a1"), 1: (0, 0, "a8"), 64: (7, 7, "h1"), 16: (7, 1, "h7")}),
+]
+
+
+@pytest.mark.parametrize("name, gametype, fen, where", BOARDS, ids=[b[0] for b in BOARDS])
+def test_every_board_puts_each_square_where_its_numbering_says(name, gametype, fen, where):
+    text = f'[GameType "{gametype}"]\n[FEN "{fen}"]\n*\n'
+    root = svg_of("-", input=text)
+    for number, (col, row, label) in where.items():
+        assert square(root, number)[:3] == (col, row, label), (name, number)
+    king, man = sorted(pieces(root).items(), key=lambda item: item[1] != "white king")
+    assert king[1] == "white king" and man[1] == "black"
+    board = diagram("-", input=text).stdout
+    col, row, _ = where[king[0]]
+    assert cell(board, row, col) == " W "
+    col, row, _ = where[man[0]]
+    assert cell(board, row, col) == " b "
+
+
+def test_playing_squares_are_dark_on_dark_boards_and_every_square_plays_in_turkish():
+    international = svg_of("-", input='[GameType "20"]\n*\n')
+    assert len([r for r in international.iter(SVG + "rect") if r.get("data-square")]) == 50
+    assert square(international, 1)[3] == "square playing"
+    turkish = svg_of("-", input='[GameType "30"]\n*\n')
+    assert len([r for r in turkish.iter(SVG + "rect") if r.get("data-square")]) == 64
+    italian = svg_of("-", input='[GameType "22"]\n*\n')
+    # Italian and Spanish boards have a light a1: a dark square in the top-left, none in the bottom-left.
+    assert square(italian, 1)[:2] == (0, 0)
+    assert all(square(italian, n)[:2] != (0, 7) for n in range(1, 33))
+
+
+REAL = [
+    # file, game, ply, move at that ply (start, landing squares...), a piece after it
+    (CORPUS / "international" / "horizon-bd-douai-ronde.pdn", 1, 3, (29, 20), (20, "white")),
+    (CORPUS / "english" / "wiegerw-succeed-Principles_of_Strategy.pdn", 1, 3, (15, 19), (19, "black")),
+    (CORPUS / "russian" / "games-checkers-test.pdn", 2, 7, (25, 22), (22, "white")),
+    (CORPUS / "italian" / "games-checkers-ci98-fero.pdn", 1, 1, (23, 19), (19, "white")),
+    (CORPUS / "frisian" / "py-draughts-lidraughts-frisian.pdn", 1, 1, (34, 30), (30, "white")),
+]
+
+
+@pytest.mark.parametrize("path, game, ply, move, piece", REAL, ids=[r[0].parent.name for r in REAL])
+def test_real_games_mark_the_last_move(path, game, ply, move, piece):
+    root = svg_of(path, "--game", game, "--ply", ply)
+    marked = sorted(int(r.get("data-square")) for r in root.iter(SVG + "rect") if "last" in (r.get("class") or ""))
+    assert marked == sorted(move)
+    assert pieces(root)[piece[0]] == piece[1]
+    assert move[0] not in pieces(root)
+    [line] = root.iter(SVG + "polyline")
+    assert len(line.get("points").split()) == len(move)
+
+
+def test_text_board_marks_the_last_move_and_tells_who_moves():
+    path = CORPUS / "international" / "horizon-bd-douai-ronde.pdn"
+    board = diagram(path, "--ply", "3").stdout
+    lines = board.splitlines()
+    assert lines[0] == "Tornado (Frank Mesander) - Dam 2.2 (Harm Jetten), international, after 2. 29-20"
+    # Rows 3 and 5 (16-20, 26-30) start on file a: 20 is column 8, 29 column 6.
+    assert cell(board, 5, 6) == "[.]" and cell(board, 3, 8) == "[w]"
+    assert lines[-1].startswith("Black to move  B:W20,31,")
+
+
+def test_default_is_the_final_position_and_ply_0_the_start():
+    path = CORPUS / "russian" / "games-checkers-test.pdn"
+    start = diagram(path, "--ply", "0").stdout
+    assert "start position" in start.splitlines()[0] and "[" not in start
+    final = diagram(path).stdout
+    assert final == diagram(path, "--ply", "45").stdout
+
+
+def test_flip_and_labels():
+    text = '[GameType "20"]\n*\n'
+    flipped = svg_of("-", "--flip", input=text)
+    assert square(flipped, 1)[:2] == (8, 9) and square(flipped, 46)[:2] == (9, 0)
+    named = svg_of("-", "--labels", "algebraic", input=text)
+    assert square(named, 46)[2] == "a1" and square(named, 1)[2] == "b10"
+
+
+def test_output_file_is_written_with_its_format_from_the_suffix(tmp_path):
+    target = tmp_path / "board.svg"
+    result = diagram(CORPUS / "russian" / "games-checkers-test.pdn", "-o", target)
+    assert result.exit_code == 0 and result.stdout == ""
+    assert ET.parse(target).getroot().tag == SVG + "svg"
+    assert [p.name for p in tmp_path.iterdir()] == ["board.svg"]
+
+
+def test_bad_ply_and_game_are_usage_errors_with_their_place():
+    path = CORPUS / "russian" / "games-checkers-test.pdn"
+    result = diagram(path, "--ply", "99")
+    assert result.exit_code == 2
+    assert f"{path}:1: game 1: ply 99 is out of range: 45 plies replayed (the whole game)" in result.output
+    result = diagram(path, "--game", "4")
+    assert result.exit_code == 2 and f"{path} has fewer than 4 games" in result.output
+    result = diagram("missing.pdn")
+    assert result.exit_code == 2 and "pdn: cannot read missing.pdn: no such file" in result.output
+
+
+def test_an_invalid_game_is_drawn_up_to_its_error_and_reported():
+    text = '[GameType "20"]\n1. 32-28 19-23 2. 28x51 *\n'
+    result = diagram("-", input=text)
+    assert result.exit_code == 1
+    assert result.stderr == ("<stdin>:2:19: game 1, ply 3 (move 2. 28x51): '51' is not a square of the "
+                             "international board [bad-square]\n")
+    assert "after 1... 19-23" in result.stdout
+    result = diagram("-", "--ply", "3", input=text)
+    assert result.exit_code == 2 and "2 plies replayed (the moves before an error or unknown move)" in result.output
