@@ -1,0 +1,163 @@
+"""`pdn filter`, `dedupe`, `stats` and `split` on real archives: criteria, hashes, counts, files."""
+import json
+
+from click.testing import CliRunner
+
+from corpus import CORPUS
+from pdn_tools import read_games, read_text
+from pdn_tools.cli import cli
+
+DOUAI = CORPUS / "international" / "horizon-bd-douai-ronde.pdn"            # 3 games of 2008, round 1
+FERO = CORPUS / "italian" / "games-checkers-ci98-fero.pdn"                  # 17 games of 1998
+BEGINNER = CORPUS / "english" / "wiegerw-succeed-beginner.pdn"             # 58 games, game 10 invalid
+TINSLEY = CORPUS / "english" / "checkerboard-tinsley.pdn"                   # 724 games
+TINSLEY_COPY = CORPUS / "english" / "raven-tinsley.pdn"                     # the same games, reformatted
+
+
+def invoke(*args, input=None):
+    return CliRunner().invoke(cli, [*map(str, args)], input=input)
+
+
+def tags(output: str, name: str) -> list[str]:
+    return [g.tag(name) for g in read_text(output)]
+
+
+# ---- filter --------------------------------------------------------------------------------------
+
+def test_filter_by_tag_player_and_result():
+    result = invoke("filter", "--tag", "White=^damy", DOUAI)
+    assert result.exit_code == 0 and tags(result.stdout, "White") == ["Damy (Gérard Taille)"]
+    assert tags(invoke("filter", "--player", "jetten", DOUAI).stdout, "Black") == ["Dam 2.2 (Harm Jetten)"]
+    players = invoke("filter", "--player", "feike|jelle", DOUAI).stdout        # a White and a Black
+    assert tags(players, "White") == ["Boomstradam (Feike Boomstra)", "Damy (Gérard Taille)"]
+    assert tags(invoke("filter", "--result", "2-0", DOUAI).stdout, "White") == ["Damy (Gérard Taille)"]
+    both = invoke("filter", "--tag", "White=^(tornado|damy)", "--result", "1-1", DOUAI).stdout
+    assert tags(both, "White") == ["Tornado (Frank Mesander)"]
+    assert invoke("filter", "--tag", "Missing=.", DOUAI).stdout == ""
+
+
+def test_filter_by_variant_length_and_validity_across_files():
+    result = invoke("filter", "--variant", "italian", "--min-plies", "60", "--max-plies", "80", DOUAI, FERO)
+    games = read_text(result.stdout)
+    assert games and all(60 <= len(g.main_line()) <= 80 for g in games)
+    expected = [g for g in read_games(FERO) if 60 <= len(g.main_line()) <= 80]
+    assert [g.tag("White") for g in games] == [g.tag("White") for g in expected]
+    invalid = invoke("filter", "--invalid", BEGINNER)
+    assert invalid.exit_code == 1 and len(read_text(invalid.stdout)) == 1
+    assert invalid.stderr == (f"{BEGINNER}:78:1: game 10: FEN: a white man cannot stand on its promotion row "
+                              "(square 1) [bad-fen]\n")
+    assert len(read_text(invoke("filter", "--valid", BEGINNER).stdout)) == 57
+
+
+def test_filter_by_a_position_reached_on_the_main_line():
+    # After 1. 34-29 20-24 2. 29x20 15x24 of game 1 only (the other games open differently).
+    fen = "W:W31,32,33,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,16,17,18,19,24"
+    assert tags(invoke("filter", "--position", fen, DOUAI).stdout, "Round") == ["1"]
+    # The same pieces with the other side to move are not the same position.
+    assert invoke("filter", "--position", "B" + fen[1:], DOUAI).stdout == ""
+    start = "W:W31-50:B1-20"
+    assert len(read_text(invoke("filter", "--position", start, DOUAI).stdout)) == 3
+
+
+def test_filter_usage_errors_name_the_option_and_place():
+    result = invoke("filter", "--tag", "White", DOUAI)
+    assert result.exit_code == 2 and "Invalid value for '--tag': 'White' is not NAME=REGEX" in result.output
+    result = invoke("filter", "--player", "(", DOUAI)
+    assert result.exit_code == 2 and "bad regular expression '('" in result.output
+    result = invoke("filter", "--position", "W:W31,99", DOUAI)
+    assert result.exit_code == 2
+    assert "--position: square 99 is not a playable square of international (at column 7)" in result.output
+    result = invoke("filter", "--variant", "nonsense", DOUAI)
+    assert result.exit_code == 2 and "unknown variant 'nonsense'" in result.output
+
+
+def test_filter_passes_unreadable_games_only_when_no_criterion_looks_inside():
+    text = "1. 32-28 ) *\n"
+    assert invoke("filter", "-", input=text).stdout == text + "\n"
+    assert invoke("filter", "--invalid", "-", input=text).stdout == text + "\n"
+    result = invoke("filter", "--player", "x", "-", input=text)
+    assert result.stdout == "" and result.exit_code == 1
+    assert result.stderr.startswith("<stdin>:1:10: game 1: unexpected ')'")
+
+
+# ---- dedupe --------------------------------------------------------------------------------------
+
+def test_dedupe_finds_the_same_games_in_two_formattings_of_an_archive():
+    result = invoke("dedupe", "--report", TINSLEY, TINSLEY_COPY)
+    lines = result.stdout.splitlines()
+    copies = [line for line in lines if line.startswith(str(TINSLEY_COPY))]
+    assert len(copies) == 724                       # every game of the copy was seen before
+    inside = [line for line in lines if line.startswith(str(TINSLEY))]
+    assert len(inside) == 18                        # games the archive itself holds twice
+    assert inside[0] == (f"{TINSLEY}:2677: game 258: duplicate of {TINSLEY}:2667: game 257")
+    assert result.exit_code == 1 and "[illegal-move]" in result.stderr
+
+
+def test_dedupe_by_moves_and_tags_keeps_games_whose_tags_differ():
+    with_tags = invoke("dedupe", "--by", "moves+tags", "--report", TINSLEY, TINSLEY_COPY).stdout
+    assert len(with_tags.splitlines()) == 724       # the 18 repeats inside the archive differ in tags
+    kept = invoke("dedupe", TINSLEY).stdout
+    assert len(read_text(kept)) == 724 - 18
+
+
+def test_dedupe_drops_repeats_and_keeps_the_first():
+    game = '[Event "a"]\n[GameType "20"]\n1. 32-28 19-23 *\n'
+    again = '[Event "b"]\n[GameType "20"]\n1. 32-28 19-23 *\n'
+    other = '[Event "c"]\n[GameType "20"]\n1. 32-28 18-23 *\n'
+    result = invoke("dedupe", "-", input=game + again + other)
+    assert tags(result.stdout, "Event") == ["a", "c"]
+    assert tags(invoke("dedupe", "--by", "moves+tags", "-", input=game + again).stdout, "Event") == ["a", "b"]
+    # The same moves from another start position are another game.
+    fen = '[GameType "20"]\n[FEN "W:W32:B19"]\n1. 32-28 19-23 *\n'
+    assert len(read_text(invoke("dedupe", "-", input=game + fen).stdout)) == 2
+
+
+# ---- stats ---------------------------------------------------------------------------------------
+
+def test_stats_counts_variants_results_years_and_length():
+    result = invoke("stats", "--format", "json", DOUAI, FERO, BEGINNER)
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1
+    plies = [len(g.main_line()) for path in (DOUAI, FERO, BEGINNER) for g in read_games(path)]
+    assert data["games"] == 78 and data["valid"] == 77 and data["invalid"] == 1
+    assert data["average_plies"] == round(sum(plies) / 78, 1)
+    assert data["variants"] == {"english": 58, "international": 3, "italian": 17}
+    assert data["years"] == {"1998": 17, "2008": 3, "unknown": 58}        # beginner.pdn has no Date tags
+    assert sum(data["results"].values()) == 78 and data["errors"] == {"bad-fen": 1}
+    text = invoke("stats", DOUAI).stdout.splitlines()
+    assert text == ["3 games, 3 valid, 0 invalid", "average length: 130.3 plies", "variants: international 3",
+                    "results: 1-1 2, 2-0 1", "years: 2008 3"]
+
+
+def test_stats_of_unreadable_input_exits_2():
+    result = invoke("stats", "missing.pdn")
+    assert result.exit_code == 2 and result.stdout.startswith("0 games")
+
+
+# ---- split ---------------------------------------------------------------------------------------
+
+def test_split_writes_files_of_n_games_that_read_back_to_the_archive(tmp_path):
+    result = invoke("split", "-o", tmp_path / "out", "--per", "5", FERO)
+    assert result.exit_code == 0
+    files = sorted((tmp_path / "out").iterdir())
+    assert [f.name for f in files] == [f"game-0000{i}.pdn" for i in range(1, 5)]
+    assert result.stdout.splitlines() == [str(f) for f in files]
+    counts = [len(list(read_games(f))) for f in files]
+    assert counts == [5, 5, 5, 2]
+    back = [g for f in files for g in read_games(f)]
+    assert back == list(read_games(FERO))
+
+
+def test_split_one_game_a_file_passes_invalid_games_and_reports_them(tmp_path):
+    text = '[GameType "20"]\n1. 32-28 *\n\n[GameType "20"]\n1. 32-26 *\n'
+    result = invoke("split", "-o", tmp_path, "--prefix", "g", "-", input=text)
+    assert result.exit_code == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["g-00001.pdn", "g-00002.pdn"]
+    assert "32-26" in (tmp_path / "g-00002.pdn").read_text()
+    assert result.stderr.startswith("<stdin>:5:4: game 2, ply 1 (move 1. 32-26)")
+
+
+def test_split_needs_a_folder(tmp_path):
+    (tmp_path / "file").write_text("")
+    result = invoke("split", "-o", tmp_path / "file", DOUAI)
+    assert result.exit_code == 2 and "is a file" in result.output
