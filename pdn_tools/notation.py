@@ -131,27 +131,36 @@ class _Numbering:
         self.style = style
 
     def line(self, elements: list[Element], index: int) -> list[Element]:
-        out: list[Element] = []
-        last = index                     # index of the move a variation replaces
-        for element in elements:
-            if isinstance(element, (Notated, Placeholder)):
-                index = self._adjust(element, index)
-                if index % 2 == 0 or not out or not isinstance(out[-1], (Notated, Placeholder)):
-                    out.append(MoveNumber(index // 2 + 1, index % 2 == 1))
-                out.append(self._move(element))
-                last, index = index, index + 1
-            elif isinstance(element, Variation):
-                if "variations" not in self.style.drop:
-                    out.append(Variation(self.line(element.elements, last), element.result))
-            elif isinstance(element, Comment):
-                if "comments" not in self.style.drop:
+        """Variations are followed with an explicit stack, so any depth of nesting converts."""
+        root: list[Element] = []
+        frames = [[iter(elements), root, index, index]]     # [elements, out, index, last]
+        while frames:
+            frame = frames[-1]
+            items, out = frame[0], frame[1]
+            for element in items:
+                if isinstance(element, (Notated, Placeholder)):
+                    index = self._adjust(element, frame[2])
+                    if index % 2 == 0 or not out or not isinstance(out[-1], (Notated, Placeholder)):
+                        out.append(MoveNumber(index // 2 + 1, index % 2 == 1))
+                    out.append(self._move(element))
+                    frame[3], frame[2] = index, index + 1      # last: the move a variation replaces
+                elif isinstance(element, Variation):
+                    if "variations" not in self.style.drop:
+                        inner: list[Element] = []
+                        out.append(Variation(inner, element.result))
+                        frames.append([iter(element.elements), inner, frame[3], frame[3]])
+                        break
+                elif isinstance(element, Comment):
+                    if "comments" not in self.style.drop:
+                        out.append(element)
+                elif isinstance(element, Nag):
+                    if "nags" not in self.style.drop:
+                        out.append(element)
+                elif not isinstance(element, MoveNumber):
                     out.append(element)
-            elif isinstance(element, Nag):
-                if "nags" not in self.style.drop:
-                    out.append(element)
-            elif not isinstance(element, MoveNumber):
-                out.append(element)
-        return out
+            else:
+                frames.pop()
+        return root
 
     def _adjust(self, element: Notated | Placeholder, index: int) -> int:
         """Skip a ply when the replay says the other player made this move (after a setup,
