@@ -68,6 +68,7 @@ class _Builder(Transformer):
         self.context = _Context([], False)
         self._fine = fine
         self._tag = tag
+        self._pieces: dict[str, tuple] = {}
 
     def _quirk(self, line: int, column: int, code: str, message: str, fatal: bool = True) -> None:
         """A tolerated deviation: a warning, or an error in strict mode when `fatal` (that is,
@@ -146,6 +147,9 @@ class _Builder(Transformer):
         if "\\" in run:
             self._quirk(run.line, run.column, "literal-escape", "literal '\\r' or '\\n' text in the movetext")
         odd = _ODD_RUN.search(run) is not None
+        if not odd and "\\" not in run and _SPACED.search(run) is None:
+            self._plain_moves(run, out)
+            return
         line, line_start = run.line, 1 - run.column       # offsets are within the run
         newline = run.find("\n")
         for match in self._fine.finditer(run):
@@ -154,22 +158,65 @@ class _Builder(Transformer):
                 line += 1
                 line_start = newline + 1
                 newline = run.find("\n", line_start)
-            text = match.group()
-            kind = match.lastgroup
+            self._item(match.lastgroup, match.group(), line, start - line_start + 1, odd, out)
+
+    def _plain_moves(self, run: Token, out: list) -> None:
+        """`_moves` for the common run (no odd squares, escapes or spaced separators): the
+        run is cut at white space, and each piece is scanned once and remembered."""
+        line, line_start = run.line, 1 - run.column
+        newline = run.find("\n")
+        pieces = self._pieces
+        for match in _PIECE.finditer(run):
+            start = match.start()
+            while 0 <= newline < start:
+                line += 1
+                line_start = newline + 1
+                newline = run.find("\n", line_start)
+            items = pieces.get(match.group())
+            if items is None:
+                items = self._piece(match.group())
+            column = start - line_start + 1
+            for offset, kind, text, value in items:
+                if kind == "MOVE":
+                    out.append(Move(text, value[0], value[1], "", line, column + offset))
+                elif kind == "MOVENUMBER" and not value[2]:
+                    out.append(MoveNumber(value[0], value[1], text, line, column + offset))
+                else:
+                    self._item(kind, text, line, column + offset, False, out)
+
+    def _piece(self, piece: str) -> tuple:
+        """The items of a piece of a run (no white space): (offset, kind, text, parsed)."""
+        items = []
+        for match in self._fine.finditer(piece):
+            kind, text = match.lastgroup, match.group()
+            value = None
             if kind == "MOVE":
-                out.append(self._move(text, line, start - line_start + 1, odd))
+                move = self._move(text, 0, 0, False)
+                value = move.squares, move.capture
             elif kind == "MOVENUMBER":
-                out.append(self._move_number(text, line, start - line_start + 1))
-            elif kind == "STRENGTH":
-                self._strength(out, text, line, start - line_start + 1)
-            elif kind == "NAG":
-                out.append(Nag(int(text[1:])))
-            elif kind == "ELLIPSIS":
-                out.append(MoveNumber(0, True, text, line, start - line_start + 1))
-            else:
-                column = start - line_start + 1
-                self._quirk(line, column, "placeholder", f"unknown move written as {text!r}")
-                out.append(Placeholder(text, line, column))
+                digits = text.rstrip(".")
+                value = int(digits), text.endswith("..."), len(digits) > 1 and digits[0] == "0"
+            items.append((match.start(), kind, text, value))
+        if len(self._pieces) >= _PIECES_KEPT:
+            self._pieces.clear()
+        self._pieces[piece] = items = tuple(items)
+        return items
+
+    def _item(self, kind: str, text: str, line: int, column: int, odd: bool, out: list) -> None:
+        """One item of a MOVES run as a model element."""
+        if kind == "MOVE":
+            out.append(self._move(text, line, column, odd))
+        elif kind == "MOVENUMBER":
+            out.append(self._move_number(text, line, column))
+        elif kind == "STRENGTH":
+            self._strength(out, text, line, column)
+        elif kind == "NAG":
+            out.append(Nag(int(text[1:])))
+        elif kind == "ELLIPSIS":
+            out.append(MoveNumber(0, True, text, line, column))
+        else:
+            self._quirk(line, column, "placeholder", f"unknown move written as {text!r}")
+            out.append(Placeholder(text, line, column))
 
     def _strength(self, out: list, text: str, line: int, column: int) -> None:
         """Attach a strength mark to the move before it (white space may come between)."""
@@ -232,6 +279,9 @@ def _position(token: Token, offset: int) -> tuple[int, int]:
 
 
 _ODD_RUN = re.compile(r"[A-LX]|(?<![0-9])0[0-9]")
+_SPACED = re.compile(r"[-xX:][ \t]")        # a separator or placeholder spanning white space
+_PIECE = re.compile(r"[^ \t\f\n]+")
+_PIECES_KEPT = 4096
 _PADDED = re.compile(r"(?:^|[-xX:] ?)0[0-9]")
 _UPPER = re.compile(r"[A-LX]")
 _SEPARATORS = re.compile(r"[-xX:]")
@@ -273,7 +323,9 @@ class PdnParser:
 
         Returns (tokens, consumed, line after consumed).  When `final` is false, an
         unterminated comment, tag or setup at the end stops the scan so the caller
-        can retry with more text; `consumed` says how far the scan got.
+        can retry with more text; `consumed` says how far the scan got.  One that has
+        not closed within HOLD characters never will for our purposes: it is read as
+        at the end of the input, so a stray '{' cannot make the scan quadratic.
         """
         out: list[Token] = []
         line_start = 0
@@ -292,7 +344,7 @@ class PdnParser:
                     line_start = value.rfind("\n") + pos + 1
                     blank_before = blank_before or newlines > 1
                 continue
-            if kind == ERROR and not final and value[0] in "{[/":
+            if kind == ERROR and not final and value[0] in "{[/" and len(text) - pos < HOLD:
                 return out, pos, line
             token = ScanToken(kind, value, pos, line, pos - line_start + 1, None, None, match.end())
             token.blank_before = blank_before
@@ -316,13 +368,30 @@ class PdnParser:
         self._builder.context = context
         try:
             tokens = self._recover(tokens)
-            game = self.lark.parse(tokens)
+            game = self._flat(tokens) if _is_flat(tokens) else self.lark.parse(tokens)
         except _StrictError as error:
             return error.diagnostic
         except UnexpectedInput as error:
             return _syntax_error(error, tokens)
         game.warnings = context.warnings
         return game
+
+    def _flat(self, tokens: list[Token]) -> Game:
+        """What the parser builds for a game without variations (see `_is_flat`), with the
+        builder's calls in the parser's order: movetext, terminator, then the game."""
+        builder = self._builder
+        children: list = []
+        count = len(tokens)
+        first = 0
+        while first < count and tokens[first].type == "TAGS":
+            first += 1
+        children.extend(tokens[:first])
+        last = count - 1 if tokens[-1].type in _TERMINATORS else count
+        if last > first:
+            children.append(builder.body(tokens[first:last]))
+        if last < count:
+            children.append(builder.terminator([tokens[last]]))
+        return builder.start(children)
 
     def _recover(self, tokens: list[Token]) -> list[Token]:
         """Turn unreadable text into comments (warned) and drop literal escapes."""
@@ -365,6 +434,29 @@ def _alternatives(first: dict[str, str], regex: dict[str, str], names: list[str]
 
 
 _MULTILINE = {"COMMENT", "TAGS", "SETUP", "MOVES"}
+HOLD = 1 << 22                   # longest comment, tag or setup read across scan chunks
+_TERMINATORS = ("RESULT", "STAR")
+_MOVETEXT = ("MOVES", "COMMENT", "LINE_COMMENT", "SETUP")
+
+
+def _is_flat(tokens: list[Token]) -> bool:
+    """Whether `tokens` are tag sections, movetext without variations, then at most one
+    terminator: the common game, which needs no parser and has no syntax error."""
+    state = 0                        # 0 tags, 1 movetext, 2 after the terminator
+    for token in tokens:
+        kind = token.type
+        if kind == "TAGS":
+            if state:
+                return False
+        elif kind in _MOVETEXT:
+            if state == 2:
+                return False
+            state = 1
+        elif kind in _TERMINATORS and state < 2:
+            state = 2
+        else:
+            return False
+    return bool(tokens)
 
 
 def _show(token: str) -> str:
