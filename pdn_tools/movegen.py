@@ -622,6 +622,52 @@ class Position:
                 return entry[0]
         return None
 
+    def quiet_step(self, start: int, end: int) -> tuple[Move, Position, bool] | None:
+        """(move, position after it, whether a king moved) for the legal non-capturing move
+        from `start` to `end`, else None: quiet_move() and play() in one, for the replayer."""
+        rl = self._rl
+        if rl.limit:
+            move = self.quiet_move(start, end)
+            return None if move is None else (move, self.play(move), bool(self._kings >> rl.bit_of[start] & 1))
+        bit_of = rl.bit_of
+        if not (0 < start < len(bit_of) and 0 < end < len(bit_of)):
+            return None
+        white = self.turn == "W"
+        own, opp = (self._white, self._black) if white else (self._black, self._white)
+        kings = self._kings
+        sb, eb = bit_of[start], bit_of[end]
+        if not own >> sb & 1 or (own | opp) >> eb & 1:
+            return None
+        entry = None
+        king = bool(kings >> sb & 1)
+        if king:
+            empty = rl.valid & ~(own | opp)
+            for d in rl.king_dirs:
+                for step in rl.king_moves[d][sb]:
+                    if not empty >> step[3] & 1:
+                        break
+                    if step[3] == eb:
+                        entry = step
+                        break
+                if entry is not None:
+                    break
+        else:
+            for _, table in rl.man_steps[0 if white else 1]:
+                step = table[eb]
+                if step is not None and step[0].start == start:
+                    entry = step
+                    break
+        if entry is None or _has_capture(rl, 0 if white else 1, own, opp, kings):
+            return None
+        own ^= entry[1]
+        kings ^= entry[2]
+        after = Position.__new__(Position)
+        if white:
+            after._set(self.variant, "B", rl, own, opp, kings, self._ctr)
+        else:
+            after._set(self.variant, "W", rl, opp, own, kings, self._ctr)
+        return entry[0], after, king
+
     # -- making moves ----------------------------------------------------------------------
 
     def play(self, move: Move) -> Position:

@@ -143,9 +143,9 @@ def _board_hint(game: Game) -> tuple[int, bool]:
     """Board size (squares) and notation guessed from the squares the game uses."""
     numbers: list[int] = []
     alpha = False
-    texts = [s for m in game.main_line()[:60] for s in m.squares]
+    texts = {s for m in game.main_line()[:60] for s in m.squares}
     fen = game.tag("FEN") or ""
-    texts += re.findall(r"[a-l]\d{1,2}|\d+", fen)
+    texts.update(re.findall(r"[a-l]\d{1,2}|\d+", fen))
     for text in texts:
         if text[:1].isalpha():
             alpha = True
@@ -203,10 +203,16 @@ def _replay(game: Game, variant: Variant, strict: bool, notes: list[Diagnostic])
     return result
 
 
+_INITIAL: dict[Variant, Position] = {}        # positions are immutable: one start position per variant
+
+
 def _start_position(game: Game, variant: Variant) -> Position:
     fen = game.tag("FEN")
     if fen is None:
-        return Position.initial(variant)
+        start = _INITIAL.get(variant)
+        if start is None:
+            start = _INITIAL[variant] = Position.initial(variant)
+        return start
     line, column = game.tag_position("FEN")
     try:
         return parse_fen(variant, fen)
@@ -217,14 +223,26 @@ def _start_position(game: Game, variant: Variant) -> Position:
 def _main_line(result: Replay, tracker: DrawTracker, strict: bool) -> None:
     position = result.start
     previous = position                 # the position a variation after the last move starts from
+    plies = result.plies
+    known = _SQUARES.setdefault(result.variant.name, {})
     for element in result.game.elements:
         if isinstance(element, Notated):
-            ply = len(result.plies) + 1
-            move = resolve(position, element, ply, result.warnings, strict)
+            ply = len(plies) + 1
+            squares = element.squares
+            step = None
+            if not element.capture and len(squares) == 2:        # the common quiet move
+                start, end = known.get(squares[0]), known.get(squares[1])
+                if start and end:
+                    step = position.quiet_step(start, end)
+            if step is None:
+                move = resolve(position, element, ply, result.warnings, strict)
+                after = position.play(move)
+                king = not move.captured and _is_king(position, move.start)
+            else:
+                move, after, king = step
             result.resolved[id(element)] = position, move
-            after = position.play(move)
-            result.plies.append(Ply(ply, element, move, position, after))
-            tracker.update(ply, after, not move.captured and _is_king(position, move.start))
+            plies.append(Ply(ply, element, move, position, after))
+            tracker.update(ply, after, king)
             previous, position = position, after
         elif isinstance(element, Variation):
             start = _variation_start(element, previous, position, result.warnings)
@@ -263,26 +281,34 @@ def _mover_owns(position: Position, notated: Notated) -> bool:
 
 
 def _variation(variation: Variation, position: Position, ply: int, result: Replay, strict: bool) -> None:
-    """Check a variation: it replaces the move played from `position`."""
-    previous = position
-    try:
-        for element in variation.elements:
-            if isinstance(element, Notated):
-                move = resolve(position, element, None, result.warnings, strict)
-                result.resolved[id(element)] = position, move
-                previous, position = position, position.play(move)
-            elif isinstance(element, Variation):
-                start = _variation_start(element, previous, position, result.warnings)
-                _variation(element, start, ply, result, strict)
-            elif isinstance(element, Setup):
-                position = previous = _setup(element, result.variant)
-            elif isinstance(element, Placeholder):
-                return
-    except _Failure as failure:
-        diagnostic = failure.diagnostic
-        diagnostic.message = f"in a variation after ply {ply}: {diagnostic.message}"
-        diagnostic.ply = ply or None
-        result.errors.append(diagnostic)
+    """Check a variation: it replaces the move played from `position`.  Nested variations are
+    followed with an explicit stack, so any depth of nesting replays."""
+    frames = [[iter(variation.elements), position, position]]     # [elements, position, previous]
+    while frames:
+        frame = frames[-1]
+        try:
+            for element in frame[0]:
+                if isinstance(element, Notated):
+                    move = resolve(frame[1], element, None, result.warnings, strict)
+                    result.resolved[id(element)] = frame[1], move
+                    frame[2], frame[1] = frame[1], frame[1].play(move)
+                elif isinstance(element, Variation):
+                    start = _variation_start(element, frame[2], frame[1], result.warnings)
+                    frames.append([iter(element.elements), start, start])
+                    break
+                elif isinstance(element, Setup):
+                    frame[1] = frame[2] = _setup(element, result.variant)
+                elif isinstance(element, Placeholder):
+                    frames.pop()
+                    break
+            else:
+                frames.pop()
+        except _Failure as failure:
+            frames.pop()
+            diagnostic = failure.diagnostic
+            diagnostic.message = f"in a variation after ply {ply}: {diagnostic.message}"
+            diagnostic.ply = ply or None
+            result.errors.append(diagnostic)
 
 
 def _setup(setup: Setup, variant: Variant) -> Position:
@@ -335,15 +361,17 @@ def resolve(position: Position, notated: Notated, ply: int | None, warnings: lis
     raise _explain(position, notated, numbers, legal, fail)
 
 
-_SQUARES: dict[tuple[str, str], int | None] = {}
+_SQUARES: dict[str, dict[str, int | None]] = {}     # variant name -> square text -> number
 
 
 def _square(variant: Variant, text: str) -> int | None:
     """variant.parse_square, remembered (the same few squares recur in every game)."""
-    key = (variant.name, text)
-    number = _SQUARES.get(key, -1)
+    known = _SQUARES.setdefault(variant.name, {})
+    number = known.get(text, -1)
     if number == -1:
-        number = _SQUARES[key] = variant.parse_square(text)
+        if len(known) > 4096:
+            known.clear()
+        number = known[text] = variant.parse_square(text)
     return number
 
 
