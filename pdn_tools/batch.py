@@ -7,6 +7,7 @@ order, and at most a few batches are in flight, so memory stays bounded.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import time
 from collections import deque
@@ -54,11 +55,11 @@ class Inputs:
                 print(f"pdn: cannot read {path}: {error.strerror or error}", file=sys.stderr)
 
 
-def _run_batch(work: Work, strict: bool, batch: list[tuple[RawGame, int, list]]) -> list:
+def run_batch(work: Work, strict: bool, batch: list[tuple[RawGame, int, list]]) -> list:
     return [work(parse_raw(raw, index, strict, notes)) for raw, index, notes in batch]
 
 
-def _batches(items: Iterable, size: int) -> Iterator[list]:
+def batches(items: Iterable, size: int) -> Iterator[list]:
     batch = []
     for item in items:
         batch.append(item)
@@ -76,14 +77,24 @@ def run(inputs: Inputs, work: Work, jobs: int = 1, strict: bool = False) -> Iter
         for raw, index, notes in games:
             yield work(parse_raw(raw, index, strict, notes))
         return
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        pending: deque = deque()
-        for batch in _batches(games, _BATCH):
-            pending.append(pool.submit(_run_batch, work, strict, batch))
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts)
+    pending: deque = deque()
+    try:
+        for batch in batches(games, _BATCH):
+            pending.append(pool.submit(run_batch, work, strict, batch))
             if len(pending) > 2 * jobs:
                 yield from pending.popleft().result()
         while pending:
             yield from pending.popleft().result()
+    except BaseException:           # a closed pipe, Ctrl-C, or the caller stopped early:
+        pool.shutdown(wait=False, cancel_futures=True)      # workers end after their batch
+        raise
+    pool.shutdown()
+
+
+def _leave_interrupts() -> None:
+    """Workers ignore Ctrl-C, which the main process handles (no traceback from each worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 class Progress:
