@@ -1,0 +1,186 @@
+"""Damaged input never breaks reading, validating or converting: every game is reported,
+problems are located errors, and the games around a damaged one are read as before."""
+import io
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from corpus import CORPUS
+from pdn_tools import ReadError, read_games
+from pdn_tools.cli import cli
+from pdn_tools.grammar import HOLD
+from pdn_tools.model import Game
+from pdn_tools.report import check
+from pdn_tools.writer import write_game
+
+SOURCES = [
+    "english/OCA_2.0.pdn", "english/shashkispark-generated_here_1.pdn", "english/raven-sample.pdn",
+    "english/games-checkers-British_Computer_Championship_2002.pdn", "international/horizon-bd-douai-ronde.pdn",
+    "international/horizon-bd-truus20090418-1.pdn", "russian/games-checkers-abatsiev.pdn",
+    "frisian/py-draughts-lidraughts-frisian.pdn", "czech/wiegerw-succeed-mrcd2006.pdn",
+]
+FUZZ = settings(max_examples=200, derandomize=True, deadline=None, database=None,
+                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def _samples() -> list[tuple[bytes, bytes]]:
+    """(first game, the two games after it) as bytes, cut from real files at game starts."""
+    out = []
+    for name in SOURCES:
+        with open(CORPUS / name, "rb") as handle:
+            data = handle.read(60_000)
+        lines = data.splitlines(keepends=True)
+        starts = [i for i, line in enumerate(lines) if line.startswith(b"[")
+                  and (i == 0 or not lines[i - 1].startswith(b"["))]
+        if len(starts) >= 4:
+            out.append((b"".join(lines[:starts[1]]), b"".join(lines[starts[1]:starts[3]])))
+        else:
+            out.append((b"", data[:4000]))
+    return out
+
+
+SAMPLES = _samples()
+
+
+@st.composite
+def damaged(draw) -> tuple[bytes, bytes]:
+    """A sample whose later games are damaged in one of the ways real files are."""
+    first, rest = draw(st.sampled_from(SAMPLES))
+    kind = draw(st.sampled_from(["flip", "truncate", "delete", "duplicate", "unicode", "line-ends"]))
+    if kind == "flip":
+        for _ in range(draw(st.integers(1, 8))):
+            at = draw(st.integers(0, len(rest) - 1))
+            rest = rest[:at] + bytes([rest[at] ^ (1 << draw(st.integers(0, 7)))]) + rest[at + 1:]
+    elif kind == "truncate":
+        rest = rest[:draw(st.integers(0, len(rest)))]
+    elif kind in ("delete", "duplicate"):
+        tokens = rest.split(b" ")
+        at = draw(st.integers(0, len(tokens) - 1))
+        tokens[at:at + 1] = [] if kind == "delete" else [tokens[at]] * draw(st.integers(2, 4))
+        rest = b" ".join(tokens)
+    elif kind == "unicode":
+        at = draw(st.integers(0, len(rest)))
+        rest = rest[:at] + draw(st.text(min_size=1, max_size=20)).encode("utf-8", "surrogatepass") + rest[at:]
+    else:
+        ending = draw(st.sampled_from([b"\r\n", b"\r", b"\n\r", b"", b"\n\n"]))
+        rest = rest.replace(b"\r\n", b"\n").replace(b"\n", ending)
+    return first, rest
+
+
+def _content(game: Game | ReadError) -> tuple:
+    if isinstance(game, ReadError):
+        return game.line, game.column, game.message
+    return game.tags, game.elements, game.result
+
+
+def _located(problem: dict) -> bool:
+    return isinstance(problem["line"], int) and isinstance(problem["column"], int) and problem["line"] >= 1 \
+        and problem["column"] >= 1 and bool(problem["message"])
+
+
+def _cli(args: list[str], data: bytes):
+    result = CliRunner().invoke(cli, args, input=data)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exc_info
+    assert result.exit_code in (0, 1), result.output
+    return result
+
+
+@FUZZ
+@given(damaged())
+def test_damaged_games_are_reported_and_located(sample):
+    first, rest = sample
+    data = first + rest
+    games = list(read_games(io.BytesIO(data), name="damaged.pdn"))
+    strict = list(read_games(io.BytesIO(data), strict=True, name="damaged.pdn"))
+    assert len(strict) == len(games)
+    for game in games + strict:
+        assert isinstance(game, (Game, ReadError))
+        if isinstance(game, ReadError):
+            assert game.line >= 1 and game.column >= 1 and str(game).startswith("damaged.pdn:")
+        record = check(game)
+        assert all(_located(problem) for problem in record["errors"])
+    before = list(read_games(io.BytesIO(first)))
+    if before and getattr(before[-1], "result", None) is not None:    # damage after a result stays after it
+        assert [_content(g) for g in games[:len(before)]] == [_content(g) for g in before]
+    records = [json.loads(line) for line in _cli(["validate", "--format", "jsonl", "-"], data).output.splitlines()]
+    assert [r["game"] for r in records] == list(range(1, len(games) + 1))
+    assert "Traceback" not in _cli(["convert", "--keep-invalid", "-"], data).output
+
+
+def _nested(depth: int, closed: bool = True) -> str:
+    opened = "(1. 33-29 " * depth
+    return '[GameType "20"]\n1. 32-28 ' + opened + (")" * depth if closed else "") + " 19-23 *\n"
+
+
+def test_ten_thousand_nested_variations_read_validate_and_convert():
+    text = _nested(10_000) + _nested(2)
+    games = list(read_games(io.BytesIO(text.encode())))
+    assert [type(g) for g in games] == [Game, Game]
+    assert check(games[0])["ok"] and check(games[1])["ok"]
+    assert write_game(games[0]).count("(") == 10_000
+    records = _cli(["validate", "--format", "jsonl", "-"], text.encode()).output.splitlines()
+    assert len(records) == 2 and all(json.loads(line)["ok"] for line in records)
+    converted = _cli(["convert", "-"], text.encode()).output
+    assert converted.count("(") == 10_002
+
+
+def test_unclosed_deep_nesting_is_a_located_error_and_the_next_game_is_read():
+    text = _nested(10_000, closed=False) + _nested(1)
+    games = list(read_games(io.BytesIO(text.encode())))
+    assert isinstance(games[0], ReadError) and games[0].line == 2 and "unexpected" in games[0].message
+    assert isinstance(games[1], Game) and check(games[1])["ok"]
+
+
+def test_a_50_megabyte_line_is_read_as_one_game():
+    size = 50 * 1024 * 1024
+    comment = "x" * size
+    text = f'[GameType "20"]\n1. 32-28 {{{comment}}} 19-23 * [GameType "20"] 1. 32-28 *\n'
+    data = text.encode()
+    del text, comment
+    games = list(read_games(io.BytesIO(data)))
+    assert [type(g) for g in games] == [Game, Game]
+    assert len(games[0].elements[2].text) == size and check(games[0])["ok"]
+
+
+def test_an_unclosed_comment_does_not_hold_the_rest_of_a_large_file():
+    game = b'[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n'
+    filler = b"%" + b"x" * 1000 + b"\n"
+    data = b"{ never closed\n" + filler * (2 * HOLD // len(filler)) + game * 2
+    start = time.process_time()
+    games = list(read_games(io.BytesIO(data)))
+    assert time.process_time() - start < 30
+    assert len(games) == 2 and all(check(g)["ok"] for g in games)
+    assert (games[0].warnings[0].code, games[0].warnings[0].line) == ("prose", 1)
+
+
+# ---- closed pipes and Ctrl-C ------------------------------------------------------------------
+
+BIG = CORPUS / "english" / "OCA_2.0.pdn"
+COMMAND = [sys.executable, "-c", "from pdn_tools.cli import main; main()", "validate", "--format", "jsonl"]
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_closed_pipe_ends_quietly_with_workers(jobs):
+    producer = subprocess.Popen(COMMAND + ["--jobs", jobs, str(BIG)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)
+    producer.stdout.readline()
+    producer.stdout.close()
+    _, err = producer.communicate(timeout=60)
+    assert err == b"" and producer.returncode == 1
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_ctrl_c_ends_quietly_with_workers(jobs):
+    producer = subprocess.Popen(COMMAND + ["--jobs", jobs, str(BIG)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)
+    producer.stdout.readline()                   # running: imports done, workers started
+    os.killpg(producer.pid, signal.SIGINT)       # as a terminal sends it: to the whole group
+    _, err = producer.communicate(timeout=60)
+    assert b"Traceback" not in err and err.strip() == b"" and producer.returncode == 130
