@@ -17,11 +17,12 @@ from .fen import to_fen
 from .model import Comment, Element, Game, Move, Nag, ReadError
 from .movegen import Position
 from .output import game_text
-from .replay import RESULT_OUTCOME, Replay
+from .replay import Replay
 from .variants import Variant
 from .writer import write_game
 
 FORCED = 7                      # NAG $7: the only move
+UNKNOWN_RESULTS = ("", "*", "?")
 _OURS = re.compile(r"\s*(?:\[%(?:fen|moves|captured|draw) [^\]]*\]\s*)+\Z")
 
 
@@ -55,15 +56,16 @@ def choices(position: Position) -> int:
 def annotate(result: Replay, options: Options) -> tuple[Game, list[str]]:
     """A copy of the replayed (valid) game with annotations, and notes about changed tags."""
     game = result.game
-    commands = _commands(result, options)
-    forced = {p.number for p in result.plies if options.forced and choices(p.before) == 1}
+    counts = {p.number: choices(p.before) for p in result.plies} if options.moves or options.forced else {}
+    commands = _commands(result, options, counts)
+    forced = {ply for ply, count in counts.items() if options.forced and count == 1}
     elements = _place(game.elements, commands, forced)
     annotated = dataclasses.replace(game, tags=list(game.tags), elements=elements)
     return annotated, _tags(annotated, result, options)
 
 
-def _commands(result: Replay, options: Options) -> dict[int, list[str]]:
-    """The commands to write after each ply."""
+def _commands(result: Replay, options: Options, counts: dict[int, int]) -> dict[int, list[str]]:
+    """The commands to write after each ply; `counts`: the legal moves before each ply."""
     alpha = result.variant.alpha
     draws = _draw_counts(result) if options.draws else {}
     out: dict[int, list[str]] = {}
@@ -72,7 +74,7 @@ def _commands(result: Replay, options: Options) -> dict[int, list[str]]:
         if options.fen:
             commands.append(f"[%fen {to_fen(ply.after, alpha)}]")
         if options.moves:
-            commands.append(f"[%moves {choices(ply.before)}]")
+            commands.append(f"[%moves {counts[ply.number]}]")
         if options.captures and ply.move.captured:
             commands.append(f"[%captured {len(ply.move.captured)}]")
         commands += draws.get(ply.number, [])
@@ -143,7 +145,7 @@ def _tags(game: Game, result: Replay, options: Options) -> list[str]:
         game.set_tag("PlyCount", str(len(game.main_line())))
     computed = result.computed_result() if options.result else None
     stated = game.tag("Result") or game.result
-    if computed is not None and RESULT_OUTCOME.get(stated) is None:
+    if computed is not None and (stated or "").strip() in UNKNOWN_RESULTS:
         game.set_tag("Result", computed)
         if game.result is not None:
             game.result = computed

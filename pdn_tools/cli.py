@@ -333,16 +333,17 @@ def _check_fen(fen: str, variant: Variant | None) -> None:
 def dedupe(paths: tuple[str, ...], by: str, listing: bool, strict: bool, variant: Variant | None,
            jobs: int) -> None:
     """Write the games of PATHS without repeats (the first of each kept), or list the repeats."""
-    seen: dict[bytes, str] = {}
+    seen: dict[bytes, str] = {}         # hash -> the first game's place (kept for --report only)
     checked = _Checked(paths, jobs, strict)
     work = functools.partial(archive.dedupe_game, with_tags=by == "moves+tags", variant=variant, strict=strict)
     for record, (digest, text) in checked.run(work):
         where = f"{record['file']}:{record['line']}: game {record['game']}"
-        first = seen.setdefault(digest, where)
-        if first is not where and listing:
-            click.echo(f"{where}: duplicate of {first}")
-        elif first is where and not listing:
-            click.echo(text, nl=False)
+        if digest not in seen:
+            seen[digest] = where if listing else ""
+            if not listing:
+                click.echo(text, nl=False)
+        elif listing:
+            click.echo(f"{where}: duplicate of {seen[digest]}")
     checked.exit()
 
 

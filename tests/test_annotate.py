@@ -135,3 +135,37 @@ def test_usage_errors_exit_2():
 def test_jobs_keep_the_output(jobs):
     one = annotate("--all", DOUAI).stdout
     assert annotate("--all", "--jobs", jobs, DOUAI).stdout == one
+
+
+def test_draw_counts_on_real_games_start_before_they_end():
+    sources = [DOUAI, CORPUS / "international" / "horizon-bd-oud-2-remises-dam22.pdn",
+               CORPUS / "russian" / "games-checkers-test.pdn", CORPUS / "pool" / "games-checkers-3_vs_1_King_Theory.phn"]
+    seen = set()
+    for source in sources:
+        for game in read_text(annotate("--draws", source).stdout):
+            running: set[str] = set()
+            for comment in (e for e in game.elements if isinstance(e, Comment)):
+                for what, rule in re.findall(r"\[%draw (start|end|drawn|claimable) ([^\]]+)\]", comment.text):
+                    seen.add((what, rule))
+                    if what == "start":
+                        assert rule not in running
+                        running.add(rule)
+                    elif what == "end":
+                        running.remove(rule)
+    assert {("start", "25-move rule"), ("end", "25-move rule"), ("start", "15-move rule"),
+            ("start", "3 kings against 1")} <= seen
+    flat = annotate("--draws", DOUAI).stdout.replace("\n", " ")
+    assert "57. 12-07 46-41 {[%draw start 25-move rule]}" in flat       # Black's first king move
+
+
+def test_computed_results_on_real_games():
+    source = CORPUS / "international" / "bruno-Partie_avec_FEN1.pdn"
+    result = annotate("--result", source)
+    assert result.stderr.splitlines() == [
+        f"{source}:2: game 1: Result '*' set to '2-0': the rules decide the game",
+        f"{source}:35: game 3: Result '*' set to '2-0': the rules decide the game"]
+    assert [g.tag("Result") for g in read_text(result.stdout)][::2] == ["2-0", "2-0"]
+    # A double forfeit (the terminator 0-0, no Result tag) is a result: it stays.
+    forfeit = annotate("--result", CORPUS / "international" / "horizon-bd-douai-cerberus.pdn")
+    game = read_text(forfeit.stdout)[0]
+    assert forfeit.stderr == "" and (game.tag("Result"), game.result) == (None, "0-0")

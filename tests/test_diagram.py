@@ -160,3 +160,9 @@ def test_an_invalid_game_is_drawn_up_to_its_error_and_reported():
     assert "after 1... 19-23" in result.stdout
     result = diagram("-", "--ply", "3", input=text)
     assert result.exit_code == 2 and "2 plies replayed (the moves before an error or unknown move)" in result.output
+
+
+def test_a_game_that_cannot_be_read_is_reported_and_not_drawn():
+    result = diagram("-", input="1. 32-28 ) *\n")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith("<stdin>:1:10: game 1: unexpected ')'")
