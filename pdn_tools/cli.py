@@ -254,11 +254,24 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, output: st
     fmt = fmt or ("svg" if output and output.lower().endswith(".svg") else "txt")
     picture = diagrams.svg(board, title) if fmt == "svg" else diagrams.text(board, title)
     if output:
-        with atomic_output(output) as stream:
-            stream.write(picture)
+        _write(output, [picture])
     else:
         click.echo(picture, nl=False)
     sys.exit(EXIT_OK if record["ok"] else EXIT_INVALID)
+
+
+def _write(path: str, texts: list[str]) -> None:
+    """Write a file atomically; one that cannot be written ends the command (exit 2)."""
+    try:
+        with atomic_output(path) as stream:
+            stream.writelines(texts)
+    except OSError as error:
+        _cannot_write(path, error)
+
+
+def _cannot_write(path: str, error: OSError) -> NoReturn:
+    click.echo(f"pdn: cannot write {path}: {error.strerror or error}", err=True)
+    sys.exit(EXIT_USAGE)
 
 
 def _patterns(ctx, param, values: tuple[str, ...]) -> tuple[tuple[str, re.Pattern], ...]:
@@ -377,7 +390,10 @@ def stats(paths: tuple[str, ...], fmt: str, strict: bool, variant: Variant | Non
 def split(paths: tuple[str, ...], folder: str, per: int, prefix: str, strict: bool, variant: Variant | None,
           jobs: int) -> None:
     """Write the games of PATHS into files of PER games each, atomically; print each file's path."""
-    os.makedirs(folder, exist_ok=True)
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as error:
+        _cannot_write(folder, error)
     checked = _Checked(paths, jobs, strict)
     texts: list[str] = []
     written = 0
@@ -386,8 +402,7 @@ def split(paths: tuple[str, ...], folder: str, per: int, prefix: str, strict: bo
         nonlocal written
         written += 1
         target = os.path.join(folder, f"{prefix}-{written:05d}.pdn")
-        with atomic_output(target) as stream:
-            stream.writelines(texts)
+        _write(target, texts)
         texts.clear()
         click.echo(target)
 

@@ -139,7 +139,8 @@ def test_jobs_keep_the_output(jobs):
 
 def test_draw_counts_on_real_games_start_before_they_end():
     sources = [DOUAI, CORPUS / "international" / "horizon-bd-oud-2-remises-dam22.pdn",
-               CORPUS / "russian" / "games-checkers-test.pdn", CORPUS / "pool" / "games-checkers-3_vs_1_King_Theory.phn"]
+               CORPUS / "russian" / "games-checkers-test.pdn",
+               CORPUS / "pool" / "games-checkers-3_vs_1_King_Theory.phn"]
     seen = set()
     for source in sources:
         for game in read_text(annotate("--draws", source).stdout):

@@ -161,3 +161,10 @@ def test_split_needs_a_folder(tmp_path):
     (tmp_path / "file").write_text("")
     result = invoke("split", "-o", tmp_path / "file", DOUAI)
     assert result.exit_code == 2 and "is a file" in result.output
+
+
+def test_split_into_a_folder_that_cannot_be_made_is_a_usage_error(tmp_path):
+    (tmp_path / "file").write_text("")
+    result = invoke("split", "-o", tmp_path / "file" / "parts", DOUAI)
+    assert result.exit_code == 2
+    assert result.stderr == f"pdn: cannot write {tmp_path / 'file' / 'parts'}: Not a directory\n"

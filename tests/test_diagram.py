@@ -166,3 +166,9 @@ def test_a_game_that_cannot_be_read_is_reported_and_not_drawn():
     result = diagram("-", input="1. 32-28 ) *\n")
     assert result.exit_code == 1 and result.stdout == ""
     assert result.stderr.startswith("<stdin>:1:10: game 1: unexpected ')'")
+
+
+def test_an_output_that_cannot_be_written_is_a_usage_error(tmp_path):
+    target = tmp_path / "missing" / "board.svg"
+    result = diagram(CORPUS / "russian" / "games-checkers-test.pdn", "-o", target)
+    assert result.exit_code == 2 and result.stderr == f"pdn: cannot write {target}: No such file or directory\n"
