@@ -1,0 +1,210 @@
+"""Archive benchmark: reading, validating and converting real archives, with peers and a baseline.
+
+    python benchmarks/run.py                    # OCA and the international files, jobs 1 and 2
+    python benchmarks/run.py --baseline REF     # also the same runs on git REF, with ratios
+    python benchmarks/run.py --peers            # also pydraughts and py-draughts on the same games
+    python benchmarks/run.py --quick            # the first 3,000 games of OCA only
+
+Every figure comes from a child process: CPU time (its own and its workers'), wall time and
+peak memory (ru_maxrss).  Games and plies are the games read and their main-line moves.
+The streaming check validates OCA once and five times over one pipe: peak memory must
+not grow with the number of games.  Peers run in their own virtualenvs
+(benchmarks/.venv-peers/<package>, as bench_perft.py makes them) on the game texts our
+reader cut, so their figures leave out splitting the file; pydraughts, which is very slow,
+gets the first 300 games of each set.  The machine is shared: compare ratios from one run.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT.parent / "shared" / "corpus"
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from bench_perft import peer_python  # noqa: E402
+
+# Runs in a child process: argv = mode, jobs, paths...; prints one JSON object.
+DRIVER = r'''
+import json, os, resource, sys, time
+mode, jobs, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
+wall, cpu = time.perf_counter(), time.process_time()
+games = plies = 0
+if mode == "read":
+    from pdn_tools import read_games
+    from pdn_tools.batch import Inputs
+    for path in Inputs(tuple(paths)).files():
+        for game in read_games(path):
+            games += 1
+            plies += len(game.main_line()) if hasattr(game, "main_line") else 0
+else:
+    from pdn_tools.cli import main
+    sys.stdout = open(os.devnull, "w")
+    sys.argv = ["pdn", mode, "--jobs", jobs, *(["--format", "jsonl"] if mode == "validate" else []), *paths]
+    try:
+        main()
+    except SystemExit:
+        pass
+own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+print(json.dumps({"games": games, "plies": plies, "wall": time.perf_counter() - wall,
+                  "cpu": time.process_time() - cpu + children.ru_utime + children.ru_stime,
+                  "rss": max(own.ru_maxrss, children.ru_maxrss) / 1024}), file=sys.__stdout__)
+'''
+
+# Runs in a peer's virtualenv: stdin = {"variant", "texts"}; replays each game, prints one JSON object.
+PEER = r'''
+import json, sys, time
+package, job = sys.argv[1], json.load(sys.stdin)
+variant, texts = job["variant"], job["texts"]
+games = plies = failed = 0
+if package == "py-draughts":
+    import re
+    import draughts
+    board_class = {"english": draughts.AmericanBoard, "international": draughts.StandardBoard}[variant]
+    if variant == "english":      # py-draughts numbers the English board from the other side
+        move = re.compile(r"(?<![\w.\-/])([0-9]{1,2}(?:[-x][0-9]{1,2})+)(?![\w\-/])")
+        mirror = lambda m: m.group() if m.group() in ("1-0", "0-1") else re.sub(
+            "[0-9]+", lambda n: str(33 - int(n.group())), m.group())
+        texts = [move.sub(mirror, text) for text in texts]
+    start = time.process_time()
+    for text in texts:
+        try:
+            board = board_class.from_pdn(text)
+            games += 1
+            plies += len(board._moves_stack)
+        except Exception:
+            failed += 1
+else:
+    from draughts import Board, Move
+    from draughts.PDN import PDNReader
+    start = time.process_time()
+    for text in texts:
+        try:
+            game = PDNReader(pdn_text=text).games[0]
+            board = Board(variant={"english": "english", "international": "standard"}[variant])
+            for move in game.moves:
+                board.push(Move(board, pdn_move=move))
+            games += 1
+            plies += len(game.moves)
+        except Exception:
+            failed += 1
+print(json.dumps({"games": games, "failed": failed, "plies": plies, "cpu": time.process_time() - start}))
+'''
+
+
+def measure(tree: Path, mode: str, paths: list[str], jobs: int = 1, stdin: list[str] | None = None) -> dict:
+    """One child-process run of `mode` over `paths` with the pdn_tools of `tree`."""
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    command = [sys.executable, "-c", DRIVER, mode, str(jobs), *paths]
+    child = subprocess.Popen(command, env=env, cwd=tree, stdout=subprocess.PIPE,
+                             stdin=subprocess.PIPE if stdin else None)
+    if stdin:
+        _feed(child.stdin, stdin)          # the child prints only at the end: no deadlock
+    out = child.stdout.read()
+    child.wait()
+    return json.loads(out)
+
+
+def _feed(pipe, files: list[str]) -> None:
+    with pipe:
+        for path in files:
+            with open(path, "rb") as handle:
+                while block := handle.read(1 << 20):
+                    pipe.write(block)
+
+
+def best(tree: Path, mode: str, paths: list[str], jobs: int, repeat: int) -> dict:
+    """The run with the least wall time out of `repeat` (the others were disturbed more)."""
+    return min((measure(tree, mode, paths, jobs) for _ in range(repeat)), key=lambda r: r["wall"])
+
+
+def line(label: str, result: dict, counts: dict, base: dict | None = None) -> str:
+    games, plies = counts["games"], counts["plies"]
+    text = (f"  {label:24} {result['wall']:7.2f} s wall {result['cpu']:7.2f} s cpu "
+            f"{games / result['wall']:>9,.0f} games/s {plies / result['wall']:>11,.0f} plies/s "
+            f"{result['rss']:6.0f} MB peak")
+    if base is not None:
+        text += f"   {base['wall'] / result['wall']:4.2f}x wall, {base['cpu'] / result['cpu']:4.2f}x cpu vs baseline"
+    return text
+
+
+def game_texts(paths: list[str], limit: int | None) -> list[str]:
+    sys.path.insert(0, str(ROOT))
+    from pdn_tools.batch import Inputs
+    from pdn_tools.reader import read_raw
+
+    texts = []
+    for path in Inputs(tuple(paths)).files():
+        for raw, _ in read_raw(path):
+            texts.append(raw.text())
+            if limit and len(texts) >= limit:
+                return texts
+    return texts
+
+
+def peers(name: str, variant: str, paths: list[str], tree: Path) -> None:
+    for package, limit in (("py-draughts", None), ("pydraughts", 300)):
+        texts = game_texts(paths, limit)
+        with tempfile.TemporaryDirectory() as folder:
+            sample = Path(folder) / "sample.pdn"
+            sample.write_text("".join(t + "\n" for t in texts), encoding="utf-8")
+            ours = measure(tree, "validate", [str(sample)])
+            counts = measure(tree, "read", [str(sample)])
+        proc = subprocess.run([str(peer_python(package)), "-c", PEER, package],
+                              input=json.dumps({"variant": variant, "texts": texts}),
+                              capture_output=True, text=True, check=True)
+        peer = json.loads(proc.stdout)
+        ours_rate, peer_rate = counts["plies"] / ours["cpu"], peer["plies"] / max(peer["cpu"], 1e-9)
+        print(f"  {name} vs {package:11}: {len(texts)} games; peer replayed {peer['games']} "
+              f"({peer['failed']} failed) at {peer_rate:>9,.0f} plies/s cpu; pdn validate "
+              f"{ours_rate:>9,.0f} plies/s cpu ({ours_rate / max(peer_rate, 1e-9):5.1f}x)")
+
+
+def baseline_tree(ref: str, folder: str) -> Path:
+    """The pdn_tools and grammar of git `ref`, unpacked into `folder`."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "pdn_tools", "grammars"],
+                             capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
+    return Path(folder)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", metavar="REF", help="git commit to compare with")
+    parser.add_argument("--peers", action="store_true", help="pydraughts and py-draughts too")
+    parser.add_argument("--quick", action="store_true", help="the first 3,000 games of OCA only")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each measurement (best is kept)")
+    args = parser.parse_args()
+    oca = str(CORPUS / "english" / "OCA_2.0.pdn")
+    with tempfile.TemporaryDirectory() as folder:
+        if args.quick:
+            quick = Path(folder) / "oca-3000.pdn"
+            quick.write_text("".join(t + "\n" for t in game_texts([oca], 3000)), encoding="utf-8")
+            oca = str(quick)
+        sets = [("OCA", [oca])] + ([] if args.quick else [("international", [str(CORPUS / "international")])])
+        base = baseline_tree(args.baseline, tempfile.mkdtemp(dir=folder)) if args.baseline else None
+        for name, paths in sets:
+            counts = measure(ROOT, "read", paths)
+            print(f"{name}: {counts['games']} games, {counts['plies']} plies")
+            for label, mode, jobs in (("read", "read", 1), ("validate --jobs 1", "validate", 1),
+                                      ("validate --jobs 2", "validate", 2), ("convert --jobs 1", "convert", 1)):
+                reference = best(base, mode, paths, jobs, args.repeat) if base else None
+                print(line(label, best(ROOT, mode, paths, jobs, args.repeat), counts, reference))
+        print("streaming (validate -, jobs 1): peak memory by number of games")
+        for times in (1, 5):
+            result = measure(ROOT, "validate", ["-"], 1, stdin=[oca] * times)
+            print(f"  OCA x{times}: {result['wall']:7.2f} s wall {result['rss']:6.0f} MB peak")
+        if args.peers:
+            print("peers (replaying the same games; CPU time):")
+            peers("OCA", "english", [oca], ROOT)
+            if not args.quick:
+                peers("international", "international", [str(CORPUS / "international")], ROOT)
+
+
+if __name__ == "__main__":
+    main()
