@@ -182,7 +182,7 @@ def split_games(tokens: Iterable[Token]) -> Iterator[RawGame]:
                                                 "the next game", token.line, token.column))
                 yield from flush()
             if not has_tags and game.tokens and all(t.type in _COMMENTS for t in game.tokens):
-                game.before, game.tokens = game.tokens, []
+                game.before, game.tokens = game.before + game.tokens, []
             has_tags = True
         elif kind == "LPAR":
             depth += 1

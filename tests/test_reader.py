@@ -168,3 +168,8 @@ def test_reading_streams_one_game_at_a_time():
     games = read_games(data)
     next(games)
     assert data.tell() < 1_200_000 / 2     # far from the end after one game
+
+
+def test_several_comments_between_games_are_all_kept():
+    games = read_text('1. 32-28 *\n\n{Vet}\n{van}\n[Event "b"]\n1. 33-29 *\n')
+    assert [c.text for c in games[1].before] == ["Vet", "van"]
