@@ -19,7 +19,7 @@ from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer
 
 from .model import (Comment, Diagnostic, Game, Move, MoveNumber, Nag, Placeholder,
-                    ReadError, Setup, Variation)
+                    Setup, Variation)
 
 ERROR = "ERROR"          # a run of characters no terminal matches
 ESCAPE = "ESCAPE"        # white space holding a literal '\\r' or '\\n' (broken exports)
@@ -368,30 +368,13 @@ class PdnParser:
         self._builder.context = context
         try:
             tokens = self._recover(tokens)
-            game = self._flat(tokens) if _is_flat(tokens) else self.lark.parse(tokens)
+            game = self.lark.parse(tokens)
         except _StrictError as error:
             return error.diagnostic
         except UnexpectedInput as error:
             return _syntax_error(error, tokens)
         game.warnings = context.warnings
         return game
-
-    def _flat(self, tokens: list[Token]) -> Game:
-        """What the parser builds for a game without variations (see `_is_flat`), with the
-        builder's calls in the parser's order: movetext, terminator, then the game."""
-        builder = self._builder
-        children: list = []
-        count = len(tokens)
-        first = 0
-        while first < count and tokens[first].type == "TAGS":
-            first += 1
-        children.extend(tokens[:first])
-        last = count - 1 if tokens[-1].type in _TERMINATORS else count
-        if last > first:
-            children.append(builder.body(tokens[first:last]))
-        if last < count:
-            children.append(builder.terminator([tokens[last]]))
-        return builder.start(children)
 
     def _recover(self, tokens: list[Token]) -> list[Token]:
         """Turn unreadable text into comments (warned) and drop literal escapes."""
@@ -435,30 +418,6 @@ def _alternatives(first: dict[str, str], regex: dict[str, str], names: list[str]
 
 _MULTILINE = {"COMMENT", "TAGS", "SETUP", "MOVES"}
 HOLD = 1 << 22                   # longest comment, tag or setup read across scan chunks
-_TERMINATORS = ("RESULT", "STAR")
-_MOVETEXT = ("MOVES", "COMMENT", "LINE_COMMENT", "SETUP")
-
-
-def _is_flat(tokens: list[Token]) -> bool:
-    """Whether `tokens` are tag sections, movetext without variations, then at most one
-    terminator: the common game, which needs no parser and has no syntax error."""
-    state = 0                        # 0 tags, 1 movetext, 2 after the terminator
-    for token in tokens:
-        kind = token.type
-        if kind == "TAGS":
-            if state:
-                return False
-        elif kind in _MOVETEXT:
-            if state == 2:
-                return False
-            state = 1
-        elif kind in _TERMINATORS and state < 2:
-            state = 2
-        else:
-            return False
-    return bool(tokens)
-
-
 def _show(token: str) -> str:
     value = str(token)
     return repr(value if len(value) <= 20 else value[:20] + "...")
@@ -471,7 +430,6 @@ def _syntax_error(error: UnexpectedInput, tokens: list[Token]) -> Diagnostic:
         line = last.line if last else 1
         column = last.column if last else 1
         return Diagnostic("syntax", "unexpected end of game (unclosed variation?)", line, column)
-    expected = getattr(error, "expected", None) or getattr(error, "accepts", None) or ()
     hint = ""
     if token.type == "TAGS":
         hint = " (tag pair after movetext)"
@@ -479,7 +437,6 @@ def _syntax_error(error: UnexpectedInput, tokens: list[Token]) -> Diagnostic:
         hint = " (')' without '(')"
     elif token.type in ("RESULT", "STAR"):
         hint = " (movetext after the result)"
-    del expected
     return Diagnostic("syntax", f"unexpected {_show(token)}{hint}", token.line, token.column)
 
 
