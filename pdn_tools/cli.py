@@ -17,7 +17,7 @@ import click
 from . import archive, batch, diagram as diagrams, report
 from .annotate import Options as Annotations, annotate_game
 from .archive import Criteria
-from .convert import atomic_output
+from .output import atomic_output
 from .fen import FenError, parse_fen
 from .movegen import Position, divide, perft as count_leaves
 from .reader import parse_raw
@@ -154,7 +154,7 @@ def convert(paths: tuple[str, ...], to: str, captures: str | None, squares: str 
         elif output in (None, "-"):
             failed = conversion.write_all(batch.run(inputs, work, jobs, strict), sys.stdout, note)
         else:
-            with conversion.atomic_output(output) as out:
+            with atomic_output(output) as out:
                 failed = conversion.write_all(batch.run(inputs, work, jobs, strict), out, note)
     except OSError as error:
         note(f"pdn: cannot write {error.filename or output}: {error.strerror or error}")

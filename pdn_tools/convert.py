@@ -1,15 +1,13 @@
 """Converting one game at a time (the work `pdn convert` hands to `batch.run`), and atomic output."""
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from dataclasses import dataclass
-from typing import IO, Callable, Iterable, Iterator
+from typing import IO, Callable, Iterable
 
 from . import batch, report, writer
 from .model import Game, ReadError
 from .notation import Style, canonical_game, fix_notes, result_fixes
+from .output import atomic_output
 from .variants import Variant
 
 FORMATS = ("pdn", "jsonl", "fen")
@@ -106,27 +104,3 @@ def rewrite_files(inputs: batch.Inputs, work: batch.Work, jobs: int, strict: boo
         failed += count
         inputs.unreadable += single.unreadable
     return failed
-
-
-@contextlib.contextmanager
-def atomic_output(path: str) -> Iterator[IO[str]]:
-    """A text file that replaces `path` only when the block ends without an error
-    (written beside it, then renamed); on an error nothing is left behind."""
-    folder = os.path.dirname(os.path.abspath(path))
-    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, prefix=".pdn-", suffix=".tmp",
-                                         delete=False)
-    try:
-        with handle:
-            yield handle
-        os.chmod(handle.name, os.stat(path).st_mode & 0o7777 if os.path.exists(path) else 0o666 & ~_umask())
-        os.replace(handle.name, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(handle.name)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask

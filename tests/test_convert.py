@@ -10,7 +10,7 @@ from corpus import CORPUS, corpus_files
 from pdn_tools import MoveNumber, ReadError, read_games, read_text
 from pdn_tools.batch import Inputs, run
 from pdn_tools.cli import cli
-from pdn_tools.convert import atomic_output
+from pdn_tools.output import atomic_output
 from pdn_tools.notation import canonical_game, canonical_tags
 from pdn_tools.writer import terminator, write_game
 
