@@ -23,6 +23,7 @@ class Endgame:
     plies: int
     test: Callable[[Material, Material], bool]     # (strong, weak) -> applies
     resets: bool = False                           # count again when material changes
+    long_diagonal: bool = False                    # counts only from a lone king alone on it
 
 
 @dataclass(frozen=True)
@@ -58,14 +59,18 @@ def _balance(low: int, high: int) -> Callable[[Material, Material], bool]:
 
 # FMJD Annex 1 (seed 002, seed 000 for Canadian): 25 moves each with kings only;
 # 3 pieces with a king against a lone king: 16 moves each; 2 pieces or fewer: 5 moves each.
+# Seed 002 also reads FMJD 6.4 as: once the lone king is the only piece on the long
+# diagonal, at most five more moves each.
 FMJD = DrawRules(3, 50, "25-move rule", (
     Endgame("16-move rule", 32, _three_with_king),
     Endgame("5-move rule", 10, _two_or_less_with_king),
+    Endgame("5-move rule on the long diagonal", 10, _three_with_king, long_diagonal=True),
 ))
 # FMJD-64 rules 7.2.3-7.2.8 (reference §4.3), also used for Brazilian by lidraughts.
 RUSSIAN = DrawRules(3, 30, "15-move rule", (
     Endgame("3 kings against 1", 30, lambda s, w: _lone_king(w) and s[0] == 0 and s[1] >= 3),
     Endgame("5-move rule", 10, _two_or_less_with_king),
+    Endgame("5-move rule on the long diagonal", 10, _three_with_king, long_diagonal=True),
     Endgame("30-move balance rule", 60, _balance(4, 5), resets=True),
     Endgame("60-move balance rule", 120, _balance(6, 7), resets=True),
 ))
@@ -107,6 +112,8 @@ class DrawTracker:
         self.quiet = 0
         self.started: dict[str, tuple[int, tuple]] = {}     # endgame -> (ply it arose, material)
         self.event: DrawEvent | None = None
+        if self.rules.endgames:
+            self._endgames(0, start)        # a game set up in the ending counts from its first move
 
     def update(self, ply: int, position: Position, quiet_king_move: bool) -> None:
         """Account for the position after `ply`; quiet_king_move: a king moved, nothing taken."""
@@ -135,9 +142,22 @@ class DrawTracker:
             if not applies:
                 continue
             begun = self.started.get(endgame.name)
+            if begun is None and endgame.long_diagonal and not _alone_on_long_diagonal(position):
+                continue
             if begun is None or (endgame.resets and begun[1] != material):
                 self.started[endgame.name] = (ply, material)      # the move creating it is not counted
                 continue
             if ply - begun[0] >= endgame.plies:
                 self.event = DrawEvent(endgame.name, ply, False)
                 return
+
+
+def _alone_on_long_diagonal(position: Position) -> bool:
+    """Whether a lone king is the only piece on the long diagonal (the double corner's
+    a1 to the far corner: row + column = size - 1 seen with White at the bottom)."""
+    variant = position.variant
+    on_diagonal = [sq for sq in range(1, variant.num_squares + 1)
+                   if sum(variant.coords(sq)) == variant.cols - 1 and position.piece_at(sq)]
+    return len(on_diagonal) == 1 and position.piece_at(on_diagonal[0]).isupper() and any(
+        position.counts(colour) == (0, 1) and on_diagonal[0] in position.pieces(colour)[1]
+        for colour in ("W", "B"))

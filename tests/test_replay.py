@@ -171,7 +171,7 @@ def test_the_standards_own_english_archive_has_consistent_results():
 
 # ---- draw rules -----------------------------------------------------------------------------
 
-def _wander(fen: str, plies: int) -> list[str]:
+def _wander(fen: str, plies: int, variant=INTERNATIONAL) -> list[str]:
     """Moves of a walk of `plies` plies that never repeats a position and never allows a
     capture (kings only), found by depth-first search."""
     def walk(position: Position, seen: set, left: int) -> list[str] | None:
@@ -185,7 +185,7 @@ def _wander(fen: str, plies: int) -> list[str]:
             if rest is not None:
                 return [f"{move.start}-{move.end}"] + rest
         return None
-    start = parse_fen(INTERNATIONAL, fen)
+    start = parse_fen(variant, fen)
     return walk(start, {start}, plies)
 
 
@@ -204,16 +204,18 @@ def test_25_move_rule_draws_after_50_king_plies():
 
 def test_16_move_rule_three_pieces_with_a_king_against_a_king():
     # Seed 002 / seed 000: three pieces (one a king) against a lone king, 16 moves each.
+    # Set up in the ending, the count runs from the first move: 32 plies.
     fen = "W:WK46,K47,K48:BK4"
-    result = run(_game(fen, _wander(fen, 33), "2-0"))
+    result = run(_game(fen, _wander(fen, 32), "2-0"))
     assert codes(result) == ["wrong-result"] and "16-move rule" in result.errors[0].message
-    assert run(_game(fen, _wander(fen, 32), "2-0")).ok
+    assert run(_game(fen, _wander(fen, 31), "2-0")).ok
 
 
 def test_5_move_rule_two_kings_against_one():
     fen = "W:WK46,K47:BK4"
-    result = run(_game(fen, _wander(fen, 11), "2-0"))
+    result = run(_game(fen, _wander(fen, 10), "2-0"))
     assert codes(result) == ["wrong-result"] and "5-move rule" in result.errors[0].message
+    assert run(_game(fen, _wander(fen, 9), "2-0")).ok
 
 
 def test_repetition_is_a_warning_since_it_is_claimed():
@@ -233,7 +235,7 @@ def test_draw_tracker_counts_from_the_move_creating_the_ending():
         legal = {f"{m.start}-{m.end}": m for m in position.legal_moves()}
         position = position.play(legal[move])
         tracker.update(ply, position, True)
-    assert tracker.event.rule == "16-move rule" and tracker.event.ply == 33
+    assert tracker.event.rule == "16-move rule" and tracker.event.ply == 32
 
 
 def test_unknown_move_stops_checking_without_error():
@@ -298,3 +300,42 @@ def test_bad_square_in_a_real_game():
     result = replay(game)
     assert [e.code for e in result.errors] == ["bad-square"] and result.errors[0].ply == 7
     assert (result.errors[0].line, result.errors[0].column) == (move.line, move.column)
+
+
+def test_5_move_rule_when_the_lone_king_holds_the_long_diagonal():
+    # Seed 002: three pieces with a king against a lone king alone on the long
+    # diagonal (46 to 5): at most five more moves each, not sixteen.
+    fen = "W:WK1,K2,K3:BK46"
+    result = run(_game(fen, _wander(fen, 10), "2-0"))
+    assert codes(result) == ["wrong-result"] and "long diagonal" in result.errors[0].message
+    assert run(_game(fen, _wander(fen, 9), "2-0")).ok
+    # off the diagonal the sixteen moves apply
+    assert run(_game("W:WK1,K2,K3:BK45", _wander("W:WK1,K2,K3:BK45", 10), "2-0")).ok
+
+
+
+@pytest.mark.parametrize("name, gametype, fen, plies, rule", [
+    # English: 40 moves each with no man moved and nothing taken (EDA/WCDF, reference §4.3).
+    # Seed 001 (a game site's straight checkers) says 25 moves; the official 40 is kept,
+    # as the archives of tournament games follow it (7 OCA games pass 50 such plies).
+    ("english", 21, "W:WK29,K30:BK3,K4", 80, "40-move rule"),
+    # Russian 7.2.5: 15 moves each with kings only, no man moved, no capture.
+    ("russian", 25, "W:WK29,K30:BK3,K4", 30, "15-move rule"),
+    # Spanish (seed 003, 26a): three kings against one, at most 12 moves (24 plies).
+    ("spanish", 24, "W:WK1,K2,K3:BK29", 24, "forzosa"),
+    # American pool: three kings against one must win within 13 moves.
+    ("pool", 23, "W:WK29,K30,K31:BK3", 26, "3 kings against 1"),
+    # Frisian: two kings against one within 7 moves.
+    ("frisian", 40, "W:WK46,K47:BK4", 14, "2 kings against 1"),
+])
+def test_move_limits_of_each_variant(name, gametype, fen, plies, rule):
+    variant = variant_by_name(name)
+    win = "1-0"
+
+    def game(count: int) -> str:
+        moves = _wander(fen, count, variant)
+        return f'[GameType "{gametype}"]\n[FEN "{fen}"]\n[Result "{win}"]\n{" ".join(moves)} {win}'
+
+    result = run(game(plies))
+    assert codes(result) == ["wrong-result"] and rule in result.errors[0].message
+    assert run(game(plies - 1)).ok, run(game(plies - 1)).errors
