@@ -598,29 +598,17 @@ class Position:
         """The legal non-capturing move from `start` to `end`, else None (also when a capture
         is compulsory).  Cheaper than searching legal_moves(): the replayer's common case."""
         ci, own, opp = self._sides()
-        rl, kings = self._rl, self._kings
+        rl = self._rl
         n = self.variant.num_squares
         if not (1 <= start <= n and 1 <= end <= n):
             return None
         sb, eb = rl.bit_of[start], rl.bit_of[end]
-        if not own >> sb & 1 or (own | opp) >> eb & 1 or _has_capture(rl, ci, own, opp, kings):
+        if not own >> sb & 1 or (own | opp) >> eb & 1 or _has_capture(rl, ci, own, opp, self._kings):
             return None
-        if kings >> sb & 1:
-            if rl.limit:
-                return next((m for m in self.legal_moves() if m.start == start and m.end == end), None)
-            empty = rl.valid & ~(own | opp)
-            for d in rl.king_dirs:
-                for entry in rl.king_moves[d][sb]:
-                    if not empty >> entry[3] & 1:
-                        break
-                    if entry[3] == eb:
-                        return entry[0]
-            return None
-        for _, table in rl.man_steps[ci]:
-            entry = table[eb]
-            if entry is not None and entry[0].start == start:
-                return entry[0]
-        return None
+        if rl.limit and self._kings >> sb & 1:
+            return next((m for m in self.legal_moves() if m.start == start and m.end == end), None)
+        entry = self._quiet_entry(ci, own, opp, start, sb, eb)
+        return None if entry is None else entry[0]
 
     def quiet_step(self, start: int, end: int) -> tuple[Move, Position, bool] | None:
         """(move, position after it, whether a king moved) for the legal non-capturing move
@@ -632,41 +620,41 @@ class Position:
         bit_of = rl.bit_of
         if not (0 < start < len(bit_of) and 0 < end < len(bit_of)):
             return None
-        white = self.turn == "W"
-        own, opp = (self._white, self._black) if white else (self._black, self._white)
+        ci, own, opp = self._sides()
         kings = self._kings
         sb, eb = bit_of[start], bit_of[end]
         if not own >> sb & 1 or (own | opp) >> eb & 1:
             return None
-        entry = None
-        king = bool(kings >> sb & 1)
-        if king:
-            empty = rl.valid & ~(own | opp)
-            for d in rl.king_dirs:
-                for step in rl.king_moves[d][sb]:
-                    if not empty >> step[3] & 1:
-                        break
-                    if step[3] == eb:
-                        entry = step
-                        break
-                if entry is not None:
-                    break
-        else:
-            for _, table in rl.man_steps[0 if white else 1]:
-                step = table[eb]
-                if step is not None and step[0].start == start:
-                    entry = step
-                    break
-        if entry is None or _has_capture(rl, 0 if white else 1, own, opp, kings):
+        entry = self._quiet_entry(ci, own, opp, start, sb, eb)
+        if entry is None or _has_capture(rl, ci, own, opp, kings):
             return None
         own ^= entry[1]
         kings ^= entry[2]
         after = Position.__new__(Position)
-        if white:
+        if ci == 0:
             after._set(self.variant, "B", rl, own, opp, kings, self._ctr)
         else:
             after._set(self.variant, "W", rl, opp, own, kings, self._ctr)
-        return entry[0], after, king
+        return entry[0], after, bool(self._kings >> sb & 1)
+
+    def _quiet_entry(self, ci: int, own: int, opp: int, start: int, sb: int, eb: int) -> tuple | None:
+        """The precomputed (Move, own_xor, kings_xor, to_bit) entry of the step from bit `sb`
+        to bit `eb` by the piece there, if its geometry allows it (capture duty not checked)."""
+        rl = self._rl
+        if self._kings >> sb & 1:
+            empty = rl.valid & ~(own | opp)
+            for d in rl.king_dirs:
+                for entry in rl.king_moves[d][sb]:
+                    if not empty >> entry[3] & 1:
+                        break
+                    if entry[3] == eb:
+                        return entry
+            return None
+        for _, table in rl.man_steps[ci]:
+            entry = table[eb]
+            if entry is not None and entry[0].start == start:
+                return entry
+        return None
 
     # -- making moves ----------------------------------------------------------------------
 
