@@ -351,7 +351,7 @@ def resolve(position: Position, notated: Notated, ply: int | None, warnings: lis
         matches = [m for m in legal if m.start == start and m.end == end and _on_route(variant, m, middle)]
     outcomes = {(m.end, frozenset(m.captured)) for m in matches}
     if len(outcomes) > 1:
-        paths = sorted({full_path(variant, m) for m in matches})
+        paths = sorted({full_path(variant, m, squares[0][0].isalpha()) for m in matches})
         raise fail("ambiguous-capture", f"{notated.text} matches {len(outcomes)} captures: "
                    f"{', '.join(paths)}; write the squares in between")
     if matches:
@@ -418,7 +418,7 @@ def _resolve_short(position: Position, notated: Notated, fail) -> Move:
     if len(outcomes) == 1:
         return matches[0]
     if matches:
-        paths = sorted({full_path(variant, m) for m in matches})
+        paths = sorted({full_path(variant, m, True) for m in matches})
         raise fail("ambiguous-capture", f"{notated.text} matches {len(outcomes)} moves: {', '.join(paths)}")
     raise fail("illegal-move", f"no legal move from the {file_letter}-file to {notated.squares[1]}")
 
@@ -437,37 +437,39 @@ def _check_separator(notated: Notated, move: Move, ply: int | None, warnings: li
 def _explain(position: Position, notated: Notated, numbers: list[int], legal: list[Move], fail) -> _Failure:
     """The most telling error for a notated move that matches no legal move."""
     variant = position.variant
+    alpha = notated.squares[0][0].isalpha()          # answer in the notation the game uses
     start, end = numbers[0], numbers[-1]
     side = "White" if position.turn == "W" else "Black"
     piece = position.piece_at(start)
     captures = [m for m in legal if m.captured]
     if piece is None:
-        return fail("illegal-move", f"{notated.text}: no piece on {variant.square_text(start)}")
+        return fail("illegal-move", f"{notated.text}: no piece on {variant.square_text(start, alpha)}")
     if (piece in "wW") != (position.turn == "W"):
-        return fail("illegal-move", f"{notated.text}: the piece on {variant.square_text(start)} is not "
+        return fail("illegal-move", f"{notated.text}: the piece on {variant.square_text(start, alpha)} is not "
                     f"{side}'s, and it is {side}'s move")
     unfinished = [m for m in captures if m.start == start and end in m.path[:-1]]
     if unfinished:
-        paths = ", ".join(sorted({full_path(variant, m) for m in unfinished}))
+        paths = ", ".join(sorted({full_path(variant, m, alpha) for m in unfinished}))
         return fail("illegal-move", f"{notated.text}: the capture must be completed ({paths})")
     if captures and not any(m.start == start and m.end == end for m in captures):
         unlawful = [m for m in position.captures(law=False) if m.start == start and m.end == end]
-        shown = ", ".join(sorted({full_path(variant, m) for m in captures})[:6])
+        shown = ", ".join(sorted({full_path(variant, m, alpha) for m in captures})[:6])
         if unlawful:
             taken = max(len(m.captured) for m in captures)
             return fail("capture-law", f"{notated.text} breaks the capture law of {variant.name}: "
                         f"the lawful captures are {shown} ({taken} pieces)")
         return fail("capture-required", f"{notated.text}: a capture is compulsory here ({shown})")
     if len(numbers) > 2 and any(m.start == start and m.end == end for m in legal):
-        paths = ", ".join(sorted({full_path(variant, m) for m in legal if m.start == start and m.end == end}))
+        paths = ", ".join(sorted({full_path(variant, m, alpha) for m in legal if m.start == start and m.end == end}))
         return fail("illegal-move", f"{notated.text}: the squares in between do not fit the capture ({paths})")
     return fail("illegal-move", f"{notated.text} is not a legal move for {side}")
 
 
-def full_path(variant: Variant, move: Move) -> str:
-    """Every landing square of `move`, e.g. 28x19x10 (a quiet move: 32-28)."""
+def full_path(variant: Variant, move: Move, alpha: bool | None = None) -> str:
+    """Every landing square of `move`, e.g. 28x19x10 (a quiet move: 32-28); `alpha` None
+    means the variant's own notation."""
     sep = "x" if move.captured else "-"
-    return sep.join(variant.square_text(s) for s in (move.start, *move.path))
+    return sep.join(variant.square_text(s, alpha) for s in (move.start, *move.path))
 
 
 # ---- the result ----------------------------------------------------------------------------------

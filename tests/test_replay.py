@@ -339,3 +339,11 @@ def test_move_limits_of_each_variant(name, gametype, fen, plies, rule):
     result = run(game(plies))
     assert codes(result) == ["wrong-result"] and rule in result.errors[0].message
     assert run(game(plies - 1)).ok, run(game(plies - 1)).errors
+
+
+def test_errors_answer_in_the_notation_the_game_uses():
+    # An algebraic English game (playstrategy) is told its lawful captures algebraically.
+    result = run('[Variant "American/English"]\n[FEN "B:W18:B11,14"]\n1... c3-d4 *')
+    english = variant_by_name("english")
+    assert (english.parse_square("f4"), english.parse_square("d6")) == (14, 23)
+    assert codes(result) == ["capture-required"] and "(f4xd6)" in result.errors[0].message
