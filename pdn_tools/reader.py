@@ -11,7 +11,6 @@ import io
 import os
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import BinaryIO, Iterable, Iterator, Union
 
 from lark import Token
@@ -287,13 +286,3 @@ def _comment(token: Token) -> Comment:
     if token.type == "ERROR":
         return Comment(str(token).replace("}", ")"))
     return Comment(str(token)[1:], str(token)[0])
-
-
-def iter_paths(paths: Iterable[str]) -> Iterator[str]:
-    """Expand folders (recursively, *.pdn in any case) and keep files and '-' as given."""
-    for path in paths:
-        if path != "-" and os.path.isdir(path):
-            found = sorted(p for p in Path(path).rglob("*") if p.is_file() and p.suffix.lower() == ".pdn")
-            yield from (str(p) for p in found)
-        else:
-            yield path

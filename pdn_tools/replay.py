@@ -253,7 +253,6 @@ def _main_line(result: Replay, tracker: DrawTracker, strict: bool) -> None:
             result.warnings.append(Diagnostic("unknown-move", "unknown move: the rest of the game is not checked",
                                               element.line, element.column, len(result.plies) + 1))
             raise _Stop
-    return None
 
 
 class _Stop(Exception):

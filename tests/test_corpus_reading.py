@@ -3,14 +3,14 @@ import pytest
 
 from corpus import corpus_files, manifest, standard_tests
 from pdn_tools import Game, ReadError, read_games, read_text
-from pdn_tools.reader import iter_paths
+from pdn_tools.batch import Inputs
 from pdn_tools.writer import terminator, write_game
 
 ENTRIES = manifest()
 
 
 def count(path) -> int:
-    return sum(1 for p in iter_paths([str(path)]) for _ in read_games(p))
+    return sum(1 for p in Inputs((str(path),)).files() for _ in read_games(p))
 
 
 @pytest.mark.parametrize("entry", [e for e in ENTRIES if e.exact], ids=lambda e: e.path.name)
