@@ -114,7 +114,7 @@ def _draw_counts(result: Replay) -> dict[int, list[str]]:
     out: dict[int, list[str]] = {}
     for ply in result.plies:
         king = ply.before.piece_at(ply.move.start) in ("W", "B")
-        tracker.update(ply.number, ply.after, king and not ply.move.captured)
+        tracker.update(ply.number, ply.after, king, bool(ply.move.captured))
         now = _running(tracker, ply.after)
         notes = [f"[%draw start {name}]" for name in sorted(now - counting)]
         notes += [f"[%draw end {name}]" for name in sorted(counting - now)]

@@ -108,24 +108,37 @@ class DrawTracker:
 
     def __init__(self, variant_name: str, start: Position) -> None:
         self.rules = BY_VARIANT.get(variant_name, REPETITION_ONLY)
-        self.seen: dict[Position, int] = {start: 1}
+        # Positions since the last irreversible move (a capture, or a man's step forward):
+        # no earlier one can come back.  The table is filled only once a reversible move is
+        # made, from `since`, the position that move left.
+        self.seen: dict[Position, int] = {}
+        self.since = start
+        self.men_go_back = any(step not in ("f", "fl", "fr") for step in start.variant.man_steps)
         self.quiet = 0
         self.started: dict[str, tuple[int, tuple]] = {}     # endgame -> (ply it arose, material)
         self.event: DrawEvent | None = None
         if self.rules.endgames:
             self._endgames(0, start)        # a game set up in the ending counts from its first move
 
-    def update(self, ply: int, position: Position, quiet_king_move: bool) -> None:
-        """Account for the position after `ply`; quiet_king_move: a king moved, nothing taken."""
+    def update(self, ply: int, position: Position, king_moved: bool, captured: bool) -> None:
+        """Account for the position after `ply`, whose move moved a king or a man and
+        captured or not."""
         if self.event is not None:
             return
         rules = self.rules
+        quiet_king_move = king_moved and not captured
         if rules.repetitions:
-            count = self.seen.get(position, 0) + 1
-            self.seen[position] = count
-            if count >= rules.repetitions:
-                self.event = DrawEvent(f"{rules.repetitions}-fold repetition", ply, True)
-                return
+            seen = self.seen
+            if captured or not (king_moved or self.men_go_back):
+                seen.clear()
+                self.since = position
+            else:
+                if not seen:
+                    seen[self.since] = 1
+                count = seen[position] = seen.get(position, 0) + 1
+                if count >= rules.repetitions:
+                    self.event = DrawEvent(f"{rules.repetitions}-fold repetition", ply, True)
+                    return
         if rules.quiet_plies:
             self.quiet = self.quiet + 1 if quiet_king_move else 0
             if self.quiet >= rules.quiet_plies:

@@ -594,6 +594,28 @@ class Position:
             return self._moves(records)
         return [e[0] for e in _quiet_entries(rl, ci, own, opp, kings, self._ctr[ci])]
 
+    def moves_between(self, start: int, end: int) -> list[Move]:
+        """The legal moves from `start` to `end` (several captures may join them); Move
+        objects are made only for these, so this is cheaper than filtering legal_moves()."""
+        ci, own, opp = self._sides()
+        rl, kings = self._rl, self._kings
+        bit_of = rl.bit_of
+        if not (0 < start < len(bit_of) and 0 < end < len(bit_of)) or not own >> bit_of[start] & 1:
+            return []
+        sb, eb = bit_of[start], bit_of[end]
+        records = _legal_records(rl, ci, own, opp, kings)
+        if records:
+            return self._moves([r for r in records if r[0] == sb and r[1][-1] == eb])
+        return [e[0] for e in _quiet_entries(rl, ci, own, opp, kings, self._ctr[ci])
+                if e[0].start == start and e[3] == eb]
+
+    def has_move(self) -> bool:
+        """True if the side to move has a legal move (the game is not over)."""
+        ci, own, opp = self._sides()
+        rl, kings = self._rl, self._kings
+        return (_has_capture(rl, ci, own, opp, kings)
+                or _count_quiet(rl, ci, own, opp, kings, self._ctr[ci]) > 0)
+
     def quiet_move(self, start: int, end: int) -> Move | None:
         """The legal non-capturing move from `start` to `end`, else None (also when a capture
         is compulsory).  Cheaper than searching legal_moves(): the replayer's common case."""

@@ -126,7 +126,8 @@ class _Numbering:
     """Elements with move numbers made again (index: plies from the first player's first move)."""
 
     def __init__(self, result: Replay | None, style: Style) -> None:
-        self.resolved = result.resolved if result is not None else {}
+        self.resolved = {} if result is None else {
+            id(ply.notated): (ply.before, ply.move) for ply in result.plies} | result.resolved
         self.first = result.variant.first if result is not None and result.variant is not None else None
         self.style = style
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import islice
 
 from .draws import DrawEvent, DrawTracker
 from .fen import FenError, parse_fen
@@ -59,7 +60,7 @@ class Replay:
     warnings: list[Diagnostic] = field(default_factory=list)
     draw: DrawEvent | None = None
     complete: bool = False          # the whole main line was resolved
-    # id(notated move) -> (position before, legal move), for main-line and variation moves
+    # id(notated move) -> (position before, legal move), for the moves of variations
     resolved: dict[int, tuple[Position, Move]] = field(default_factory=dict)
 
     @property
@@ -79,7 +80,7 @@ class Replay:
         final = self.final
         if not self.complete or final is None:
             return None
-        game_over = not final.legal_moves()
+        game_over = not final.has_move()
         draw = self.draw
         if draw is not None and not draw.claimable and (draw.ply < len(self.plies) or not game_over):
             return _DRAW
@@ -143,7 +144,9 @@ def _board_hint(game: Game) -> tuple[int, bool]:
     """Board size (squares) and notation guessed from the squares the game uses."""
     numbers: list[int] = []
     alpha = False
-    texts = {s for m in game.main_line()[:60] for s in m.squares}
+    texts: set[str] = set()
+    for move in islice((e for e in game.elements if isinstance(e, Notated)), 60):
+        texts.update(move.squares)
     fen = game.tag("FEN") or ""
     texts.update(re.findall(r"[a-l]\d{1,2}|\d+", fen))
     for text in texts:
@@ -237,12 +240,11 @@ def _main_line(result: Replay, tracker: DrawTracker, strict: bool) -> None:
             if step is None:
                 move = resolve(position, element, ply, result.warnings, strict)
                 after = position.play(move)
-                king = not move.captured and _is_king(position, move.start)
+                king = _is_king(position, move.start)
             else:
                 move, after, king = step
-            result.resolved[id(element)] = position, move
             plies.append(Ply(ply, element, move, position, after))
-            tracker.update(ply, after, king)
+            tracker.update(ply, after, king, bool(move.captured))
             previous, position = position, after
         elif isinstance(element, Variation):
             start = _variation_start(element, previous, position, result.warnings)
@@ -344,11 +346,11 @@ def resolve(position: Position, notated: Notated, ply: int | None, warnings: lis
         move = position.quiet_move(start, end)
         if move is not None:
             return move
-    legal = position.legal_moves()
-    matches = [m for m in legal if m.start == start and m.end == end and _lands(m, middle)]
+    between = position.moves_between(start, end)
+    matches = [m for m in between if _lands(m, middle)] if middle else between
     if not matches and middle:        # squares a flying king passed over without stopping
-        matches = [m for m in legal if m.start == start and m.end == end and _on_route(variant, m, middle)]
-    outcomes = {(m.end, frozenset(m.captured)) for m in matches}
+        matches = [m for m in between if _on_route(variant, m, middle)]
+    outcomes = {(m.end, frozenset(m.captured)) for m in matches} if len(matches) > 1 else ()
     if len(outcomes) > 1:
         paths = sorted({full_path(variant, m, squares[0][0].isalpha()) for m in matches})
         raise fail("ambiguous-capture", f"{notated.text} matches {len(outcomes)} captures: "
@@ -357,7 +359,7 @@ def resolve(position: Position, notated: Notated, ply: int | None, warnings: lis
         move = matches[0]
         _check_separator(notated, move, ply, warnings, strict)
         return move
-    raise _explain(position, notated, numbers, legal, fail)
+    raise _explain(position, notated, numbers, position.legal_moves(), fail)
 
 
 _SQUARES: dict[str, dict[str, int | None]] = {}     # variant name -> square text -> number

@@ -227,6 +227,44 @@ def test_repetition_is_a_warning_since_it_is_claimed():
     assert "repetition" in result.warnings[0].message
 
 
+def test_repetition_counts_from_the_last_man_move():
+    """Kings shuffling after a man's step repeat the position that step left."""
+    fen = "W:WK46,K47,32:BK4,K5,19"
+    shuffle = _wander("B:WK46,K47,28:BK4,K5,19", 2)
+    back = ["-".join(reversed(m.split("-"))) for m in shuffle]
+    result = run(_game(fen, ["32-28"] + (shuffle + back) * 2, "*"))
+    assert result.ok, result.errors
+    assert result.draw.rule == "3-fold repetition" and result.draw.ply == 1 + 8
+
+
+def _tracked(position: Position, moves: list[tuple[int, int]]) -> DrawTracker:
+    tracker = DrawTracker(position.variant.name, position)
+    for ply, (start, end) in enumerate(moves, 1):
+        move = next(m for m in position.legal_moves() if (m.start, m.end) == (start, end))
+        king = position.piece_at(start).isupper()
+        position = position.play(move)
+        tracker.update(ply, position, king, bool(move.captured))
+    return tracker
+
+
+def test_sideways_men_can_repeat_a_position():
+    """Turkish men step sideways, so a man's move is not always irreversible."""
+    turkish = variant_by_name("turkish")
+    start = Position(turkish, "W", {20: "w", 44: "b"})
+    there, back = (20, 21), (44, 43)
+    tracker = _tracked(start, [there, back, there[::-1], back[::-1]] * 2)
+    assert tracker.event is not None and tracker.event.ply == 8
+
+
+def test_a_forward_step_ends_the_repetition_count():
+    international = variant_by_name("international")
+    start = Position(international, "W", {6: "W", 36: "w", 47: "w", 45: "B", 3: "b", 4: "b"})
+    loop = [(6, 1), (45, 50), (1, 6), (50, 45)]
+    black_first = [(45, 50), (6, 1), (50, 45), (1, 6)]
+    tracker = _tracked(start, loop + [(36, 31)] + black_first * 2)
+    assert tracker.event.rule == "3-fold repetition" and tracker.event.ply == 4 + 1 + 8
+
+
 def test_draw_tracker_counts_from_the_move_creating_the_ending():
     start = parse_fen(INTERNATIONAL, "W:WK46,K47,K48:BK4")
     tracker = DrawTracker("international", start)
@@ -234,7 +272,7 @@ def test_draw_tracker_counts_from_the_move_creating_the_ending():
     for ply, move in enumerate(_wander("W:WK46,K47,K48:BK4", 40), 1):
         legal = {f"{m.start}-{m.end}": m for m in position.legal_moves()}
         position = position.play(legal[move])
-        tracker.update(ply, position, True)
+        tracker.update(ply, position, True, False)
     assert tracker.event.rule == "16-move rule" and tracker.event.ply == 32
 
 
