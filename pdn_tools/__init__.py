@@ -1,6 +1,19 @@
-"""pdn-tools: read, validate and convert draughts games in PDN."""
-from .model import Comment, Game, Move, MoveNumber, Nag, Placeholder, ReadError, Setup, Variation
-from .reader import read_games, read_text
+"""pdn-tools: read, validate and convert draughts games in PDN.
 
-__all__ = ["Comment", "Game", "Move", "MoveNumber", "Nag", "Placeholder", "ReadError", "Setup",
-           "Variation", "read_games", "read_text"]
+The names below load their modules on first use, so that starting the command line
+(and a Ctrl-C while it starts) does not wait for the parser to load.
+"""
+from importlib import import_module
+
+_HOMES = {"Comment": "model", "Game": "model", "Move": "model", "MoveNumber": "model", "Nag": "model",
+          "Placeholder": "model", "ReadError": "model", "Setup": "model", "Variation": "model",
+          "read_games": "reader", "read_text": "reader"}
+__all__ = list(_HOMES)
+
+
+def __getattr__(name: str):
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'pdn_tools' has no attribute {name!r}")
+    value = globals()[name] = getattr(import_module(f".{home}", __name__), name)
+    return value

@@ -184,3 +184,20 @@ def test_ctrl_c_ends_quietly_with_workers(jobs):
     os.killpg(producer.pid, signal.SIGINT)       # as a terminal sends it: to the whole group
     _, err = producer.communicate(timeout=60)
     assert b"Traceback" not in err and err.strip() == b"" and producer.returncode == 130
+
+
+# What the `pdn` script does, with a mark once its entry module (two imports) is in.
+STARTING = [sys.executable, "-c", "import sys; from pdn_tools.__main__ import main; "
+            "print('loading', flush=True); sys.argv[0] = 'pdn'; main()"]
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.02, 0.05, 0.1, 0.2])
+def test_ctrl_c_while_loading_ends_quietly(delay):
+    """Interrupted while its modules load (once Python itself has started): no traceback."""
+    producer = subprocess.Popen(STARTING + ["validate", str(BIG)], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, start_new_session=True)
+    assert producer.stdout.readline() == b"loading\n"
+    time.sleep(delay)
+    os.killpg(producer.pid, signal.SIGINT)
+    _, err = producer.communicate(timeout=60)
+    assert b"Traceback" not in err and err.strip() == b"" and producer.returncode == 130, err
