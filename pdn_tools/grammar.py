@@ -147,7 +147,7 @@ class _Builder(Transformer):
         if "\\" in run:
             self._quirk(run.line, run.column, "literal-escape", "literal '\\r' or '\\n' text in the movetext")
         odd = _ODD_RUN.search(run) is not None
-        if not odd and "\\" not in run and _SPACED.search(run) is None:
+        if not odd and _UNPLAIN.search(run) is None:
             self._plain_moves(run, out)
             return
         line, line_start = run.line, 1 - run.column       # offsets are within the run
@@ -161,28 +161,26 @@ class _Builder(Transformer):
             self._item(match.lastgroup, match.group(), line, start - line_start + 1, odd, out)
 
     def _plain_moves(self, run: Token, out: list) -> None:
-        """`_moves` for the common run (no odd squares, escapes or spaced separators): the
-        run is cut at white space, and each piece is scanned once and remembered."""
-        line, line_start = run.line, 1 - run.column
-        newline = run.find("\n")
+        """`_moves` for the common run (nothing `_ODD_RUN` or `_UNPLAIN` finds): the run is
+        cut at spaces and line ends, and each piece is scanned once and remembered."""
         pieces = self._pieces
-        for match in _PIECE.finditer(run):
-            start = match.start()
-            while 0 <= newline < start:
-                line += 1
-                line_start = newline + 1
-                newline = run.find("\n", line_start)
-            items = pieces.get(match.group())
-            if items is None:
-                items = self._piece(match.group())
-            column = start - line_start + 1
-            for offset, kind, text, value in items:
-                if kind == "MOVE":
-                    out.append(Move(text, value[0], value[1], "", line, column + offset))
-                elif kind == "MOVENUMBER" and not value[2]:
-                    out.append(MoveNumber(value[0], value[1], text, line, column + offset))
-                else:
-                    self._item(kind, text, line, column + offset, False, out)
+        line, column = run.line, run.column
+        for text in run.split("\n"):
+            for piece in text.split(" "):
+                if piece:
+                    items = pieces.get(piece)
+                    if items is None:
+                        items = self._piece(piece)
+                    for offset, kind, item, value in items:
+                        if kind == "MOVE":
+                            out.append(Move(item, value[0], value[1], "", line, column + offset))
+                        elif kind == "MOVENUMBER" and not value[2]:
+                            out.append(MoveNumber(value[0], value[1], item, line, column + offset))
+                        else:
+                            self._item(kind, item, line, column + offset, False, out)
+                column += len(piece) + 1
+            line += 1
+            column = 1
 
     def _piece(self, piece: str) -> tuple:
         """The items of a piece of a run (no white space): (offset, kind, text, parsed)."""
@@ -279,8 +277,8 @@ def _position(token: Token, offset: int) -> tuple[int, int]:
 
 
 _ODD_RUN = re.compile(r"[A-LX]|(?<![0-9])0[0-9]")
-_SPACED = re.compile(r"[-xX:][ \t]")        # a separator or placeholder spanning white space
-_PIECE = re.compile(r"[^ \t\f\n]+")
+# a separator or placeholder spanning white space, a tab, a form feed or a literal escape
+_UNPLAIN = re.compile(r"[-xX:][ \t]|[\t\f\\]")
 _PIECES_KEPT = 4096
 _PADDED = re.compile(r"(?:^|[-xX:] ?)0[0-9]")
 _UPPER = re.compile(r"[A-LX]")
