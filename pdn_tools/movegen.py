@@ -642,22 +642,45 @@ class Position:
         bit_of = rl.bit_of
         if not (0 < start < len(bit_of) and 0 < end < len(bit_of)):
             return None
-        ci, own, opp = self._sides()
-        kings = self._kings
+        white, black, kings = self._white, self._black, self._kings
+        ci, own, opp = (0, white, black) if self.turn == "W" else (1, black, white)
         sb, eb = bit_of[start], bit_of[end]
-        if not own >> sb & 1 or (own | opp) >> eb & 1:
+        if not own >> sb & 1 or (white | black) >> eb & 1:
             return None
         entry = self._quiet_entry(ci, own, opp, start, sb, eb)
         if entry is None or _has_capture(rl, ci, own, opp, kings):
             return None
-        own ^= entry[1]
-        kings ^= entry[2]
+        after = Position.__new__(Position)
+        after.variant, after._rl, after._kings, after._ctr = self.variant, rl, kings ^ entry[2], self._ctr
+        if ci == 0:
+            after.turn, after._white, after._black = "B", own ^ entry[1], opp
+        else:
+            after.turn, after._white, after._black = "W", opp, own ^ entry[1]
+        return entry[0], after, bool(kings >> sb & 1)
+
+    def capture_step(self, start: int, end: int) -> tuple[Move, Position, bool] | None:
+        """(move, position after it, whether a king moved) for the one lawful capture from `start` to `end`, else
+        None (none, or several taking different pieces): the replayer's common capture."""
+        rl = self._rl
+        bit_of = rl.bit_of
+        if rl.limit or not (0 < start < len(bit_of) and 0 < end < len(bit_of)):
+            return None
+        ci, own, opp = self._sides()
+        kings = self._kings
+        sb, eb = bit_of[start], bit_of[end]
+        if not own >> sb & 1:
+            return None
+        found = [r for r in _legal_records(rl, ci, own, opp, kings) if r[0] == sb and r[1][-1] == eb]
+        if not found or any(r[5] != found[0][5] for r in found):
+            return None
+        record = found[0]
+        own, opp, kings = _after_capture(record, own, opp, kings)
         after = Position.__new__(Position)
         if ci == 0:
             after._set(self.variant, "B", rl, own, opp, kings, self._ctr)
         else:
             after._set(self.variant, "W", rl, opp, own, kings, self._ctr)
-        return entry[0], after, bool(self._kings >> sb & 1)
+        return self._moves([record])[0], after, bool(self._kings >> sb & 1)
 
     def _quiet_entry(self, ci: int, own: int, opp: int, start: int, sb: int, eb: int) -> tuple | None:
         """The precomputed (Move, own_xor, kings_xor, to_bit) entry of the step from bit `sb`

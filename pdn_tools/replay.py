@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from itertools import islice
+from typing import Iterable
 
 from .draws import DrawEvent, DrawTracker
 from .fen import FenError, parse_fen
@@ -142,26 +143,34 @@ def choose_variant(game: Game, override: Variant | None = None) -> tuple[list[Va
 
 def _board_hint(game: Game) -> tuple[int, bool]:
     """Board size (squares) and notation guessed from the squares the game uses."""
-    numbers: list[int] = []
-    alpha = False
-    texts: set[str] = set()
-    for move in islice((e for e in game.elements if isinstance(e, Notated)), 60):
-        texts.update(move.squares)
-    fen = game.tag("FEN") or ""
-    texts.update(re.findall(r"[a-l]\d{1,2}|\d+", fen))
-    for text in texts:
-        if text[:1].isalpha():
-            alpha = True
-        elif text.isdigit():
-            numbers.append(int(text))
-    top = max(numbers, default=0)
+    hints = [_squares_hint(move.text, move.squares)
+             for move in islice((e for e in game.elements if isinstance(e, Notated)), 60)]
+    fen = game.tag("FEN")
+    if fen:
+        hints.append(_squares_hint(fen, re.findall(r"[a-l]\d{1,2}|\d+", fen)))
+    top = max((hint[0] for hint in hints), default=-1)
+    alpha = any(hint[1] for hint in hints)
     if alpha and top <= 32:
         return 32, True
     if top > 50:
         return 72, False
-    if top > 32 or not numbers and not alpha:
+    if top > 32 or top < 0 and not alpha:
         return 50, False
     return 32, False
+
+
+_HINTS: dict[str, tuple[int, bool]] = {}     # move text -> (highest square number or -1, algebraic)
+
+
+def _squares_hint(text: str, squares: Iterable[str]) -> tuple[int, bool]:
+    hint = _HINTS.get(text)
+    if hint is None:
+        if len(_HINTS) > 4096:
+            _HINTS.clear()
+        numbers = [int(square) for square in squares if square.isdigit()]
+        alpha = any(square[:1].isalpha() for square in squares)
+        hint = _HINTS[text] = (max(numbers, default=-1), alpha)
+    return hint
 
 
 def replay(game: Game, override: Variant | None = None, strict: bool = False) -> Replay:
@@ -233,10 +242,11 @@ def _main_line(result: Replay, tracker: DrawTracker, strict: bool) -> None:
             ply = len(plies) + 1
             squares = element.squares
             step = None
-            if not element.capture and len(squares) == 2:        # the common quiet move
+            if len(squares) == 2:                   # the common moves: a step, a capture
                 start, end = known.get(squares[0]), known.get(squares[1])
                 if start and end:
-                    step = position.quiet_step(start, end)
+                    step = position.capture_step(start, end) if element.capture else \
+                        position.quiet_step(start, end)
             if step is None:
                 move = resolve(position, element, ply, result.warnings, strict)
                 after = position.play(move)

@@ -44,7 +44,7 @@ def checked(game: Game | ReadError, variant: Variant | None = None,
     return {
         "file": game.file, "game": game.index, "line": game.line,
         "variant": result.variant.name if result.variant else "unknown",
-        "ok": result.ok, "plies": len(game.main_line()),
+        "ok": result.ok, "plies": len(result.plies) if result.complete else len(game.main_line()),
         "result": game.tag("Result") or game.result or "",
         "errors": [_entry(d, result) for d in result.errors],
         "warnings": [_entry(d, result) for d in game.warnings + result.warnings],

@@ -193,6 +193,31 @@ def test_generated_moves_are_consistent(pos):
         assert parse_fen(pos.variant, to_fen(after)) == after
 
 
+@settings(max_examples=200, deadline=None)
+@given(positions())
+def test_replayer_shortcuts_agree_with_legal_moves(pos):
+    """moves_between, quiet_step, capture_step and has_move give what legal_moves and play give."""
+    legal = pos.legal_moves()
+    assert pos.has_move() == bool(legal)
+    own = [sq for sq in range(1, pos.variant.num_squares + 1) if (pos.piece_at(sq) or "").upper() == pos.turn]
+    for start in own + [0]:
+        for end in range(0, pos.variant.num_squares + 2):
+            between = [m for m in legal if (m.start, m.end) == (start, end)]
+            assert pos.moves_between(start, end) == between
+            quiet = [m for m in between if not m.captured]
+            step = pos.quiet_step(start, end)
+            assert [step[0]] == quiet if step else not quiet
+            if step:
+                assert step[1] == pos.play(step[0]) and step[2] == pos.piece_at(start).isupper()
+            captures = [m for m in between if m.captured]
+            taken = {frozenset(m.captured) for m in captures}
+            step = pos.capture_step(start, end)
+            if step:
+                assert step[0] in captures and len(taken) == 1 and step[1] == pos.play(step[0])
+            else:
+                assert len(taken) != 1 or pos.variant.king_move_limit
+
+
 def _api_perft(pos: Position, depth: int) -> int:
     moves = pos.legal_moves()
     if depth == 1:
