@@ -93,10 +93,17 @@ class _Builder(Transformer):
 
     def _tags(self, token: Token) -> Iterator[tuple[str, str, tuple[int, int]]]:
         end = 0
+        line, counted, newline = token.line, 0, -1    # lines counted up to offset `counted`
         for match in self._tag.finditer(token):
             name, quoted, loose = match.group("name", "quoted", "loose")
-            line, column = _position(token, match.start())
-            if "\\" in token[end:match.start()]:
+            begin = match.start()
+            newlines = token.count("\n", counted, begin)
+            if newlines:
+                line += newlines
+                newline = token.rfind("\n", counted, begin)
+            counted = begin
+            column = begin - newline if newline >= 0 else token.column + begin
+            if "\\" in token[end:begin]:
                 self._quirk(line, column, "literal-escape", "literal '\\r' or '\\n' text between tags")
             end = match.end()
             if quoted is None:
@@ -146,8 +153,9 @@ class _Builder(Transformer):
         """Expand a MOVES run into moves, move numbers, strength marks and NAGs."""
         if "\\" in run:
             self._quirk(run.line, run.column, "literal-escape", "literal '\\r' or '\\n' text in the movetext")
-        odd = _ODD_RUN.search(run) is not None
-        if not odd and _UNPLAIN.search(run) is None:
+        odd = run != run.lower() or _ZERO_PADDED.search(run) is not None     # upper case, or 05
+        if not odd and not ("- " in run or "x " in run or ": " in run or "\t" in run or "\f" in run
+                            or "\\" in run):
             self._plain_moves(run, out)
             return
         line, line_start = run.line, 1 - run.column       # offsets are within the run
@@ -161,8 +169,9 @@ class _Builder(Transformer):
             self._item(match.lastgroup, match.group(), line, start - line_start + 1, odd, out)
 
     def _plain_moves(self, run: Token, out: list) -> None:
-        """`_moves` for the common run (nothing `_ODD_RUN` or `_UNPLAIN` finds): the run is
-        cut at spaces and line ends, and each piece is scanned once and remembered."""
+        """`_moves` for the common run (no upper case, zero padding, separator before white
+        space, tab, form feed or escape): the run is cut at spaces and line ends, and each
+        piece is scanned once and remembered."""
         pieces = self._pieces
         line, column = run.line, run.column
         for text in run.split("\n"):
@@ -267,18 +276,7 @@ class _Terminator(str):
     """A result or '*' as reduced by the parser (told apart from other strings)."""
 
 
-def _position(token: Token, offset: int) -> tuple[int, int]:
-    """Line and column of `offset` characters into `token`."""
-    before = token[:offset]
-    newlines = before.count("\n")
-    if not newlines:
-        return token.line, token.column + offset
-    return token.line + newlines, offset - before.rfind("\n")
-
-
-_ODD_RUN = re.compile(r"[A-LX]|(?<![0-9])0[0-9]")
-# a separator or placeholder spanning white space, a tab, a form feed or a literal escape
-_UNPLAIN = re.compile(r"[-xX:][ \t]|[\t\f\\]")
+_ZERO_PADDED = re.compile(r"0(?<![0-9]0)[0-9]")      # a 0 after no digit, then a digit
 _PIECES_KEPT = 4096
 _PADDED = re.compile(r"(?:^|[-xX:] ?)0[0-9]")
 _UPPER = re.compile(r"[A-LX]")
