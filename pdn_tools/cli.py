@@ -43,6 +43,11 @@ strict_option = click.option("--strict", is_flag=True,
                              help="Report tolerated quirks of real files as errors.")
 
 
+def _emit(text: str, end: str = "\n") -> None:
+    """Write to standard output, buffered (click.echo flushes every line: slow on big runs)."""
+    sys.stdout.write(text + end)
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pdn-tools")
 def cli() -> None:
@@ -69,10 +74,10 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, variant: Variant | 
         totals.add(record)
         progress.update(record["ok"])
         if fmt == "jsonl":
-            click.echo(report.json_line(record))
+            _emit(report.json_line(record))
         else:
             for line in report.text_lines(record, warnings=not quiet):
-                click.echo(line)
+                _emit(line)
     progress.close()
     if summary:
         lines = [report.json_line({"summary": totals.as_dict()})] if fmt == "jsonl" else totals.lines()
@@ -212,7 +217,7 @@ def annotate_command(paths: tuple[str, ...], fen: bool, moves: bool, forced: boo
     checked = _Checked(paths, jobs, strict)
     for _, (text, notes) in checked.run(functools.partial(annotate_game, options=options, variant=variant,
                                                           strict=strict)):
-        click.echo(text, nl=False)
+        _emit(text, end="")
         for note in notes:
             click.echo(note, err=True)
     checked.exit()
@@ -318,7 +323,7 @@ def filter_command(paths: tuple[str, ...], tags, player, result: str | None, wan
     checked = _Checked(paths, jobs, strict)
     for _, text in checked.run(functools.partial(archive.filter_game, criteria=criteria, strict=strict)):
         if text is not None:
-            click.echo(text, nl=False)
+            _emit(text, end="")
     checked.exit()
 
 
@@ -354,9 +359,9 @@ def dedupe(paths: tuple[str, ...], by: str, listing: bool, strict: bool, variant
         if digest not in seen:
             seen[digest] = where if listing else ""
             if not listing:
-                click.echo(text, nl=False)
+                _emit(text, end="")
         elif listing:
-            click.echo(f"{where}: duplicate of {seen[digest]}")
+            _emit(f"{where}: duplicate of {seen[digest]}")
     checked.exit()
 
 
@@ -418,7 +423,10 @@ def split(paths: tuple[str, ...], folder: str, per: int, prefix: str, strict: bo
 def main() -> None:
     """Entry point: quiet on a closed pipe (`pdn ... | head`) and on Ctrl-C."""
     try:
-        cli.main(standalone_mode=False)
+        try:
+            cli.main(standalone_mode=False)
+        finally:
+            sys.stdout.flush()          # a closed pipe shows here, not at interpreter exit
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except click.ClickException as error:

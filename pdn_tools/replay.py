@@ -14,7 +14,7 @@ from typing import Iterable
 
 from .draws import DrawEvent, DrawTracker
 from .fen import FenError, parse_fen
-from .model import Diagnostic, Game, Move as Notated, Placeholder, Setup, Variation
+from .model import Comment, Diagnostic, Game, Move as Notated, MoveNumber, Nag, Placeholder, Setup, Variation
 from .movegen import Move, Position
 from .variants import Variant, variant_by_gametype, variant_by_name
 
@@ -238,7 +238,8 @@ def _main_line(result: Replay, tracker: DrawTracker, strict: bool) -> None:
     plies = result.plies
     known = _SQUARES.setdefault(result.variant.name, {})
     for element in result.game.elements:
-        if isinstance(element, Notated):
+        kind = type(element)
+        if kind is Notated:
             ply = len(plies) + 1
             squares = element.squares
             step = None
@@ -256,12 +257,14 @@ def _main_line(result: Replay, tracker: DrawTracker, strict: bool) -> None:
             plies.append(Ply(ply, element, move, position, after))
             tracker.update(ply, after, king, bool(move.captured))
             previous, position = position, after
-        elif isinstance(element, Variation):
+        elif kind is MoveNumber or kind is Comment or kind is Nag:
+            continue
+        elif kind is Variation:
             start = _variation_start(element, previous, position, result.warnings)
             _variation(element, start, len(result.plies), result, strict)
-        elif isinstance(element, Setup):
+        elif kind is Setup:
             position = previous = _setup(element, result.variant)
-        elif isinstance(element, Placeholder):
+        elif kind is Placeholder:
             result.warnings.append(Diagnostic("unknown-move", "unknown move: the rest of the game is not checked",
                                               element.line, element.column, len(result.plies) + 1))
             raise _Stop
