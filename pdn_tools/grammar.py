@@ -143,9 +143,10 @@ class _Builder(Transformer):
 
     def _dangling_numbers(self, elements: list) -> None:
         """A move number must be followed by a move (`1. 2-0` is not a game in PDN 3.0)."""
-        for element, following in zip(elements, elements[1:] + [None]):
-            if isinstance(element, MoveNumber) and element.number and \
-                    not isinstance(following, (Move, MoveNumber, Placeholder)):
+        last = len(elements) - 1
+        for index, element in enumerate(elements):
+            if type(element) is MoveNumber and element.number and (
+                    index == last or type(elements[index + 1]) not in (Move, MoveNumber, Placeholder)):
                 self._quirk(element.line, element.column, "dangling-number",
                             f"move number {element.text!r} without a move")
 
@@ -309,7 +310,7 @@ class PdnParser:
         fine = ["MOVE", "MOVENUMBER", "ELLIPSIS", "STRENGTH", "NAG", "PLACEHOLDER"]
         fine_scanner = re.compile(_alternatives({}, regex, fine))
         tag_scanner = re.compile(r'\[[ \t]*(?:(?P<name>[^\s"\[\]]+(?:[ \t]+[^\s"\[\]]+)*)[ \t]*'
-                                 r'"(?P<quoted>(?:[^"\\]|\\.)*)"|(?P<word>[^\s"\[\]]+)[ \t]*'
+                                 r'"(?P<quoted>[^"\\]*(?:\\.[^"\\]*)*)"|(?P<word>[^\s"\[\]]+)[ \t]*'
                                  r'(?P<loose>[^\]\n]*))[ \t]*\]')
         self._builder = _Builder(fine_scanner, tag_scanner)
         self.lark = Lark(text, parser="lalr", lexer=_TokenList, transformer=self._builder)
