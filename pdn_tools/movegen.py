@@ -209,8 +209,8 @@ def _has_capture(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> bool:
     return False
 
 
-def _capture_records(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> list[tuple]:
-    """All complete captures, no precedence law.
+def _capture_records(rl: _Rules, ci: int, own: int, opp: int, kings: int, starts: int = -1) -> list[tuple]:
+    """All complete captures (by the pieces on the bits of `starts`), no precedence law.
 
     A record is (start, path, captured, promotes, with_king, captured_mask) in internal bits.
     """
@@ -287,7 +287,7 @@ def _capture_records(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> lis
         return found
 
     free0 = rl.valid & ~(own | opp)
-    men = own & ~kings
+    men = own & ~kings & starts
     if men:
         # Only men with an adjacent enemy and a free square behind it can start a capture.
         movable = 0
@@ -302,7 +302,7 @@ def _capture_records(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> lis
             movable ^= low
             start = low.bit_length() - 1
             short(start, table, men_prey, free0 | low, 0, (), (), False)
-    k = own & kings
+    k = own & kings & starts
     while k:
         low = k & -k
         k ^= low
@@ -670,7 +670,11 @@ class Position:
         sb, eb = bit_of[start], bit_of[end]
         if not own >> sb & 1:
             return None
-        found = [r for r in _legal_records(rl, ci, own, opp, kings) if r[0] == sb and r[1][-1] == eb]
+        if rl.precedence == FREE:          # any capture is lawful: only this piece's are needed
+            records = _capture_records(rl, ci, own, opp, kings, 1 << sb)
+        else:
+            records = _legal_records(rl, ci, own, opp, kings)
+        found = [r for r in records if r[0] == sb and r[1][-1] == eb]
         if not found or any(r[5] != found[0][5] for r in found):
             return None
         record = found[0]
