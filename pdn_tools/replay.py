@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from itertools import islice
+from functools import cache
 from typing import Iterable
 
 from .draws import DrawEvent, DrawTracker
@@ -138,13 +138,22 @@ def choose_variant(game: Game, override: Variant | None = None) -> tuple[list[Va
         if variant is not None:
             return [variant], []
     size, alpha = _board_hint(game)
-    return [variant_by_name(n) for n in _INFER[(size, alpha)]], []
+    return list(_inferred(size, alpha)), []
+
+
+@cache
+def _inferred(size: int, alpha: bool) -> tuple[Variant, ...]:
+    return tuple(variant_by_name(name) for name in _INFER[(size, alpha)])
 
 
 def _board_hint(game: Game) -> tuple[int, bool]:
     """Board size (squares) and notation guessed from the squares the game uses."""
-    hints = [_squares_hint(move.text, move.squares)
-             for move in islice((e for e in game.elements if isinstance(e, Notated)), 60)]
+    hints = []
+    for element in game.elements:
+        if type(element) is Notated:
+            hints.append(_HINTS.get(element.text) or _squares_hint(element.text, element.squares))
+            if len(hints) == 60:
+                break
     fen = game.tag("FEN")
     if fen:
         hints.append(_squares_hint(fen, re.findall(r"[a-l]\d{1,2}|\d+", fen)))
@@ -215,15 +224,15 @@ def _replay(game: Game, variant: Variant, strict: bool, notes: list[Diagnostic])
     return result
 
 
-_INITIAL: dict[Variant, Position] = {}        # positions are immutable: one start position per variant
+_INITIAL: dict[str, Position] = {}        # positions are immutable: one start position per variant name
 
 
 def _start_position(game: Game, variant: Variant) -> Position:
     fen = game.tag("FEN")
     if fen is None:
-        start = _INITIAL.get(variant)
+        start = _INITIAL.get(variant.name)
         if start is None:
-            start = _INITIAL[variant] = Position.initial(variant)
+            start = _INITIAL[variant.name] = Position.initial(variant)
         return start
     line, column = game.tag_position("FEN")
     try:

@@ -88,8 +88,10 @@ class Summary:
         self.variants[record["variant"]] += 1
         if not record["ok"]:
             self.invalid_variants[record["variant"]] += 1
-        self.errors.update(e["code"] for e in record["errors"])
-        self.warnings.update(w["code"] for w in record["warnings"])
+        for entry in record["errors"]:
+            self.errors[entry["code"]] += 1
+        for entry in record["warnings"]:
+            self.warnings[entry["code"]] += 1
 
     def lines(self) -> list[str]:
         out = [f"{self.games} games, {self.valid} valid, {self.games - self.valid} invalid"]
