@@ -650,17 +650,12 @@ class Position:
         entry = self._quiet_entry(ci, own, opp, start, sb, eb)
         if entry is None or _has_capture(rl, ci, own, opp, kings):
             return None
-        after = Position.__new__(Position)
-        after.variant, after._rl, after._kings, after._ctr = self.variant, rl, kings ^ entry[2], self._ctr
-        if ci == 0:
-            after.turn, after._white, after._black = "B", own ^ entry[1], opp
-        else:
-            after.turn, after._white, after._black = "W", opp, own ^ entry[1]
-        return entry[0], after, bool(kings >> sb & 1)
+        return entry[0], self._after(ci, own ^ entry[1], opp, kings ^ entry[2]), bool(kings >> sb & 1)
 
     def capture_step(self, start: int, end: int) -> tuple[Move, Position, bool] | None:
-        """(move, position after it, whether a king moved) for the one lawful capture from `start` to `end`, else
-        None (none, or several taking different pieces): the replayer's common capture."""
+        """(move, position after it, whether a king moved) for the one lawful capture from
+        `start` to `end`, else None (none, or several taking different pieces): the
+        replayer's common capture."""
         rl = self._rl
         bit_of = rl.bit_of
         if rl.limit or not (0 < start < len(bit_of) and 0 < end < len(bit_of)):
@@ -675,16 +670,24 @@ class Position:
         else:
             records = _legal_records(rl, ci, own, opp, kings)
         found = [r for r in records if r[0] == sb and r[1][-1] == eb]
-        if not found or any(r[5] != found[0][5] for r in found):
+        if not found:
             return None
         record = found[0]
-        own, opp, kings = _after_capture(record, own, opp, kings)
+        if len(found) > 1 and any(r[5] != record[5] for r in found):
+            return None
+        num = rl.num_of
+        move = Move(start, tuple([num[x] for x in record[1]]), tuple([num[x] for x in record[2]]), record[3])
+        return move, self._after(ci, *_after_capture(record, own, opp, kings)), bool(kings >> sb & 1)
+
+    def _after(self, ci: int, own: int, opp: int, kings: int) -> Position:
+        """The position after a move of colour `ci` that left `own`, `opp` and `kings`."""
         after = Position.__new__(Position)
+        after.variant, after._rl, after._kings, after._ctr = self.variant, self._rl, kings, self._ctr
         if ci == 0:
-            after._set(self.variant, "B", rl, own, opp, kings, self._ctr)
+            after.turn, after._white, after._black = "B", own, opp
         else:
-            after._set(self.variant, "W", rl, opp, own, kings, self._ctr)
-        return self._moves([record])[0], after, bool(self._kings >> sb & 1)
+            after.turn, after._white, after._black = "W", opp, own
+        return after
 
     def _quiet_entry(self, ci: int, own: int, opp: int, start: int, sb: int, eb: int) -> tuple | None:
         """The precomputed (Move, own_xor, kings_xor, to_bit) entry of the step from bit `sb`
