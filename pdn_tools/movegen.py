@@ -666,6 +666,10 @@ class Position:
         if not own >> sb & 1:
             return None
         if rl.precedence == FREE:          # any capture is lawful: only this piece's are needed
+            if not kings >> sb & 1 and not (rl.passing and rl.promo[ci] >> eb & 1):
+                step = self._single_jump(ci, own, opp, kings, sb, eb)
+                if step is not None:
+                    return step
             records = _capture_records(rl, ci, own, opp, kings, 1 << sb)
         else:
             records = _legal_records(rl, ci, own, opp, kings)
@@ -678,6 +682,27 @@ class Position:
         num = rl.num_of
         move = Move(start, tuple([num[x] for x in record[1]]), tuple([num[x] for x in record[2]]), record[3])
         return move, self._after(ci, *_after_capture(record, own, opp, kings)), bool(kings >> sb & 1)
+
+    def _single_jump(self, ci: int, own: int, opp: int, kings: int, sb: int, eb: int) -> tuple | None:
+        """capture_step's answer for a man taking one piece from bit `sb` to bit `eb` with no
+        jump to follow (the commonest capture), else None: the generator decides the rest."""
+        rl = self._rl
+        table = rl.jumps[ci]
+        jump = next((entry for entry in table[sb] if entry[3] == eb), None)
+        if jump is None:
+            return None
+        _, middle, mbit, _, lbit = jump
+        prey = opp if rl.men_take_kings else opp & ~kings
+        free = rl.valid & ~(own | opp) | 1 << sb | (mbit if rl.immediate else 0)
+        if not prey & mbit or not free & lbit:
+            return None
+        if any(prey & bit and bit != mbit and free & landing for _, _, bit, _, landing in table[eb]):
+            return None
+        promotes = bool(rl.promo[ci] >> eb & 1)
+        kings = (kings | lbit if promotes else kings) & ~mbit
+        num = rl.num_of
+        move = Move(num[sb], (num[eb],), (num[middle],), promotes)
+        return move, self._after(ci, own ^ (1 << sb | lbit), opp & ~mbit, kings), False
 
     def _after(self, ci: int, own: int, opp: int, kings: int) -> Position:
         """The position after a move of colour `ci` that left `own`, `opp` and `kings`."""
