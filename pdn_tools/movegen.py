@@ -688,16 +688,18 @@ class Position:
         jump to follow (the commonest capture), else None: the generator decides the rest."""
         rl = self._rl
         table = rl.jumps[ci]
-        jump = next((entry for entry in table[sb] if entry[3] == eb), None)
-        if jump is None:
+        for _, middle, mbit, land, lbit in table[sb]:
+            if land == eb:
+                break
+        else:
             return None
-        _, middle, mbit, _, lbit = jump
         prey = opp if rl.men_take_kings else opp & ~kings
         free = rl.valid & ~(own | opp) | 1 << sb | (mbit if rl.immediate else 0)
         if not prey & mbit or not free & lbit:
             return None
-        if any(prey & bit and bit != mbit and free & landing for _, _, bit, _, landing in table[eb]):
-            return None
+        for _, _, bit, _, landing in table[eb]:
+            if prey & bit and bit != mbit and free & landing:
+                return None
         promotes = bool(rl.promo[ci] >> eb & 1)
         kings = (kings | lbit if promotes else kings) & ~mbit
         num = rl.num_of

@@ -148,12 +148,8 @@ def _inferred(size: int, alpha: bool) -> tuple[Variant, ...]:
 
 def _board_hint(game: Game) -> tuple[int, bool]:
     """Board size (squares) and notation guessed from the squares the game uses."""
-    hints = []
-    for element in game.elements:
-        if type(element) is Notated:
-            hints.append(_HINTS.get(element.text) or _squares_hint(element.text, element.squares))
-            if len(hints) == 60:
-                break
+    moves = [element for element in game.elements if type(element) is Notated][:60]
+    hints = [_HINTS.get(move.text) or _squares_hint(move.text, move.squares) for move in moves]
     fen = game.tag("FEN")
     if fen:
         hints.append(_squares_hint(fen, re.findall(r"[a-l]\d{1,2}|\d+", fen)))
