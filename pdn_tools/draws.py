@@ -148,6 +148,8 @@ class DrawTracker:
             self._endgames(ply, position)
 
     def _endgames(self, ply: int, position: Position) -> None:
+        if not position.has_kings():        # every endgame rule needs a king on the board
+            return
         white, black = position.counts("W"), position.counts("B")
         for endgame in self.rules.endgames:
             applies = endgame.test(white, black) or endgame.test(black, white)

@@ -564,6 +564,10 @@ class Position:
         bits = self._white if colour == "W" else self._black
         return (bits & ~self._kings).bit_count(), (bits & self._kings).bit_count()
 
+    def has_kings(self) -> bool:
+        """True if there is a king on the board."""
+        return self._kings != 0
+
     def has_capture(self) -> bool:
         """True if the side to move must capture."""
         ci, own, opp = self._sides()

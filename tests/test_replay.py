@@ -3,7 +3,7 @@ import pytest
 
 from corpus import CORPUS
 from pdn_tools import read_games, read_text
-from pdn_tools.draws import DrawTracker
+from pdn_tools.draws import BY_VARIANT, DrawTracker
 from pdn_tools.fen import parse_fen
 from pdn_tools.movegen import Position
 from pdn_tools.replay import replay
@@ -263,6 +263,14 @@ def test_a_forward_step_ends_the_repetition_count():
     black_first = [(45, 50), (6, 1), (50, 45), (1, 6)]
     tracker = _tracked(start, loop + [(36, 31)] + black_first * 2)
     assert tracker.event.rule == "3-fold repetition" and tracker.event.ply == 4 + 1 + 8
+
+
+def test_every_endgame_rule_needs_a_king():
+    """The tracker skips the endgame rules while no king is on the board."""
+    rules = {endgame for draw_rules in BY_VARIANT.values() for endgame in draw_rules.endgames}
+    men_only = [(men, 0) for men in range(0, 21)]
+    assert rules and not any(endgame.test(strong, weak) for endgame in rules
+                             for strong in men_only for weak in men_only)
 
 
 def test_draw_tracker_counts_from_the_move_creating_the_ending():
