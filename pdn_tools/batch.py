@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, TypeVar
 
+from .grammar import parser
 from .model import Game, ReadError
 from .reader import RawGame, parse_raw, read_raw
 
@@ -77,6 +78,7 @@ def run(inputs: Inputs, work: Work, jobs: int = 1, strict: bool = False) -> Iter
         for raw, index, notes in games:
             yield work(parse_raw(raw, index, strict, notes))
         return
+    parser()            # built once here, so that workers started by fork inherit it
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts)
     pending: deque = deque()
     try:
