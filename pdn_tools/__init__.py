@@ -17,3 +17,7 @@ def __getattr__(name: str):
         raise AttributeError(f"module 'pdn_tools' has no attribute {name!r}")
     value = globals()[name] = getattr(import_module(f".{home}", __name__), name)
     return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
