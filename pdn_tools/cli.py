@@ -44,8 +44,13 @@ strict_option = click.option("--strict", is_flag=True,
 
 
 def _emit(text: str, end: str = "\n") -> None:
-    """Write to standard output, buffered (click.echo flushes every line: slow on big runs)."""
-    sys.stdout.write(text + end)
+    """Write to standard output, buffered (click.echo flushes every line: slow on big runs).
+    A stdout that cannot encode the text (an ASCII locale) gets UTF-8, as click.echo does."""
+    try:
+        sys.stdout.write(text + end)
+    except UnicodeEncodeError:
+        sys.stdout.flush()
+        sys.stdout.buffer.write((text + end).encode("utf-8", "replace"))
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -201,3 +201,12 @@ def test_ctrl_c_while_loading_ends_quietly(delay):
     os.killpg(producer.pid, signal.SIGINT)
     _, err = producer.communicate(timeout=60)
     assert b"Traceback" not in err and err.strip() == b"" and producer.returncode == 130, err
+
+
+def test_ascii_stdout_gets_utf8_not_a_traceback():
+    """A locale that cannot encode the games' names: the output is UTF-8, as click.echo wrote it."""
+    source = CORPUS / "russian" / "bruno-legacyenc-fail-abatsiev.pdn"
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "LC_ALL": "C", "LANG": "C"}
+    done = subprocess.run([sys.executable, "-m", "pdn_tools", "filter", str(source)], capture_output=True, env=env)
+    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
+    assert "[Site \"Лиепая\"]" in done.stdout.decode("utf-8")
