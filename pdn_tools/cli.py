@@ -87,7 +87,7 @@ def validate(paths: tuple[str, ...], fmt: str, strict: bool, variant: Variant | 
     if summary:
         lines = [report.json_line({"summary": totals.as_dict()})] if fmt == "jsonl" else totals.lines()
         for line in lines:
-            click.echo(line)
+            _emit(line)
     sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_OK if totals.valid == totals.games else EXIT_INVALID)
 
 
