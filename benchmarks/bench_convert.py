@@ -20,9 +20,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pdn_tools import batch  # noqa: E402
-from pdn_tools.convert import Options, convert  # noqa: E402
-from pdn_tools.reader import read_raw  # noqa: E402
+from pdn_tools.running import batch  # noqa: E402
+from pdn_tools.commands.convert import Options, convert  # noqa: E402
+from pdn_tools.text.reader import read_raw  # noqa: E402
 
 OCA = ROOT.parent / "shared" / "corpus" / "english" / "OCA_2.0.pdn"
 

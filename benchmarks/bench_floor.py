@@ -16,10 +16,10 @@ from pathlib import Path
 from lark import Token
 
 from pdn_tools import read_games
-from pdn_tools.grammar import parser
-from pdn_tools.model import Move as Notated, MoveNumber
-from pdn_tools.movegen import Position
-from pdn_tools.replay import replay
+from pdn_tools.text.grammar import parser
+from pdn_tools.text.model import Move as Notated, MoveNumber
+from pdn_tools.rules.movegen import Position
+from pdn_tools.play.replay import replay
 
 OCA = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "english" / "OCA_2.0.pdn"
 

@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pdn_tools.fen import parse_fen  # noqa: E402
-from pdn_tools.movegen import Position, perft  # noqa: E402
-from pdn_tools.variants import VARIANTS  # noqa: E402
+from pdn_tools.rules.fen import parse_fen  # noqa: E402
+from pdn_tools.rules.movegen import Position, perft  # noqa: E402
+from pdn_tools.rules.variants import VARIANTS  # noqa: E402
 
 PEER_DIR = ROOT / "benchmarks" / ".venv-peers"
 

@@ -37,7 +37,7 @@ wall, cpu = time.perf_counter(), time.process_time()
 games = plies = 0
 if mode == "read":
     from pdn_tools import read_games
-    from pdn_tools.batch import Inputs
+    from pdn_tools.running.batch import Inputs
     for path in Inputs(tuple(paths)).files():
         for game in read_games(path):
             games += 1
@@ -135,8 +135,8 @@ def line(label: str, result: dict, counts: dict, base: dict | None = None) -> st
 
 def game_texts(paths: list[str], limit: int | None) -> list[str]:
     sys.path.insert(0, str(ROOT))
-    from pdn_tools.batch import Inputs
-    from pdn_tools.reader import read_raw
+    from pdn_tools.running.batch import Inputs
+    from pdn_tools.text.reader import read_raw
 
     texts = []
     for path in Inputs(tuple(paths)).files():

@@ -5,9 +5,9 @@ The names below load their modules on first use, so that starting the command li
 """
 from importlib import import_module
 
-_HOMES = {"Comment": "model", "Game": "model", "Move": "model", "MoveNumber": "model", "Nag": "model",
-          "Placeholder": "model", "ReadError": "model", "Setup": "model", "Variation": "model",
-          "read_games": "reader", "read_text": "reader"}
+_HOMES = {"Comment": "text.model", "Game": "text.model", "Move": "text.model", "MoveNumber": "text.model", "Nag": "text.model",
+          "Placeholder": "text.model", "ReadError": "text.model", "Setup": "text.model", "Variation": "text.model",
+          "read_games": "text.reader", "read_text": "text.reader"}
 __all__ = list(_HOMES)
 
 

@@ -5,7 +5,7 @@ import sys
 def main() -> None:
     """Load the command line, then run it (a Ctrl-C while loading ends quietly too)."""
     try:
-        from .cli import main as run
+        from pdn_tools.cli import main as run
     except KeyboardInterrupt:
         sys.exit(130)
     run()

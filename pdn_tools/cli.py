@@ -14,14 +14,17 @@ from typing import Any, Iterator, NoReturn
 
 import click
 
-from . import archive, batch, diagram as diagrams, report
-from .annotate import Options as Annotations, annotate_game
-from .archive import Criteria
-from .output import atomic_output
-from .fen import FenError, parse_fen
-from .movegen import Position, divide, perft as count_leaves
-from .reader import parse_raw
-from .variants import VARIANTS, Variant, variant_by_name
+from pdn_tools.commands import archive
+from pdn_tools.running import batch
+from pdn_tools.commands import diagram as diagrams
+from pdn_tools.commands import report
+from pdn_tools.commands.annotate import Options as Annotations, annotate_game
+from pdn_tools.commands.archive import Criteria
+from pdn_tools.running.output import atomic_output
+from pdn_tools.rules.fen import FenError, parse_fen
+from pdn_tools.rules.movegen import Position, divide, perft as count_leaves
+from pdn_tools.text.reader import parse_raw
+from pdn_tools.rules.variants import VARIANTS, Variant, variant_by_name
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -112,7 +115,7 @@ def perft(variant: Variant, depth: int, fen: str | None, split: bool, keep_dupli
 
 
 def _drop(ctx, param, value: str | None) -> frozenset[str]:
-    from .notation import DROPPABLE
+    from pdn_tools.play.notation import DROPPABLE
     names = frozenset(name.strip() for name in (value or "").split(",") if name.strip())
     unknown = sorted(names - set(DROPPABLE))
     if unknown:
@@ -146,8 +149,8 @@ def convert(paths: tuple[str, ...], to: str, captures: str | None, squares: str 
     (--to jsonl/fen, --captures, --squares, --separator, --fix-results), is reported on
     stderr and left out, or passed through with --keep-invalid.
     """
-    from . import convert as conversion
-    from .notation import Style
+    from pdn_tools.commands import convert as conversion
+    from pdn_tools.play.notation import Style
 
     if in_place and (output is not None or to != "pdn" or not paths or "-" in paths):
         raise click.UsageError("--in-place rewrites the PDN files named: not with -o, --to jsonl/fen or stdin")

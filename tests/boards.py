@@ -1,8 +1,8 @@
 """Positions for rule tests, written in algebraic squares of the White-at-bottom view
 (the diagrams' view, whatever each variant's own notation); White men move up."""
 
-from pdn_tools.movegen import Position
-from pdn_tools.variants import VARIANTS
+from pdn_tools.rules.movegen import Position
+from pdn_tools.rules.variants import VARIANTS
 
 
 def square(v, name: str) -> int | None:

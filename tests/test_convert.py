@@ -8,11 +8,11 @@ from click.testing import CliRunner
 
 from corpus import CORPUS, corpus_files
 from pdn_tools import MoveNumber, ReadError, read_games, read_text
-from pdn_tools.batch import Inputs, run
+from pdn_tools.running.batch import Inputs, run
 from pdn_tools.cli import cli
-from pdn_tools.output import atomic_output
-from pdn_tools.notation import canonical_game, canonical_tags
-from pdn_tools.writer import terminator, write_game
+from pdn_tools.running.output import atomic_output
+from pdn_tools.play.notation import canonical_game, canonical_tags
+from pdn_tools.text.writer import terminator, write_game
 
 GOOD = '[Black "B"]\n[GameType "20"]\n[White "W"]\n[Event "E"]\n3. 32-28 19-23 28x19 {c} 14x23 *\n'
 BAD = '[GameType "20"]\n1. 32-28 19-23 2. 28x51 *\n'

@@ -3,8 +3,8 @@ import pytest
 
 from corpus import corpus_files, manifest, standard_tests
 from pdn_tools import Game, ReadError, read_games, read_text
-from pdn_tools.batch import Inputs
-from pdn_tools.writer import terminator, write_game
+from pdn_tools.running.batch import Inputs
+from pdn_tools.text.writer import terminator, write_game
 
 ENTRIES = manifest()
 

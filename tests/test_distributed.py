@@ -10,7 +10,7 @@ from pdn_tools.cli import cli
 distributed = pytest.importorskip(
     "distributed", reason="dask.distributed is not installed (pip install 'pdn-tools[dask]')")
 
-from pdn_tools.distributed import validate  # noqa: E402
+from pdn_tools.running.distributed import validate  # noqa: E402
 
 PATHS = [str(CORPUS / "international" / "horizon-bd-oud-wk2003.pdn"),
          str(CORPUS / "english" / "wiegerw-succeed-goulds.pdn"),

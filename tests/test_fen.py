@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdn_tools.fen import FenError, parse_fen, to_fen
-from pdn_tools.movegen import Position
-from pdn_tools.variants import VARIANTS
+from pdn_tools.rules.fen import FenError, parse_fen, to_fen
+from pdn_tools.rules.movegen import Position
+from pdn_tools.rules.variants import VARIANTS
 
 INTL = VARIANTS["international"]
 RUSSIAN = VARIANTS["russian"]

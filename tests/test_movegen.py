@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdn_tools.fen import parse_fen, to_fen
-from pdn_tools.movegen import Move, Position, perft
-from pdn_tools.variants import VARIANTS
+from pdn_tools.rules.fen import parse_fen, to_fen
+from pdn_tools.rules.movegen import Move, Position, perft
+from pdn_tools.rules.variants import VARIANTS
 
 INTL = VARIANTS["international"]
 

@@ -2,11 +2,11 @@
 import pytest
 
 from pdn_tools import read_text
-from pdn_tools.fen import parse_fen
-from pdn_tools.notation import Style, ambiguous, canonical_game, canonical_tags, move_text, result_fixes
-from pdn_tools.replay import replay
-from pdn_tools.variants import variant_by_name
-from pdn_tools.writer import write_game
+from pdn_tools.rules.fen import parse_fen
+from pdn_tools.play.notation import Style, ambiguous, canonical_game, canonical_tags, move_text, result_fixes
+from pdn_tools.play.replay import replay
+from pdn_tools.rules.variants import variant_by_name
+from pdn_tools.text.writer import write_game
 
 
 def position(variant: str, fen: str):

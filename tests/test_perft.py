@@ -5,9 +5,9 @@ Shallow depths only; benchmarks/bench_perft.py checks deeper counts.
 
 import pytest
 
-from pdn_tools.fen import parse_fen
-from pdn_tools.movegen import Position, divide, perft
-from pdn_tools.variants import VARIANTS
+from pdn_tools.rules.fen import parse_fen
+from pdn_tools.rules.movegen import Position, divide, perft
+from pdn_tools.rules.variants import VARIANTS
 
 # (variant, keep duplicates, counts from depth 1) - the initial position of each variant.
 INITIAL = [

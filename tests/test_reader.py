@@ -4,7 +4,7 @@ import io
 import pytest
 
 from pdn_tools import Game, ReadError, read_games, read_text
-from pdn_tools import reader
+from pdn_tools.text import reader
 
 
 def read_bytes(data: bytes, strict: bool = False) -> list:

@@ -3,11 +3,11 @@ import pytest
 
 from corpus import CORPUS
 from pdn_tools import read_games, read_text
-from pdn_tools.draws import BY_VARIANT, DrawTracker
-from pdn_tools.fen import parse_fen
-from pdn_tools.movegen import Position
-from pdn_tools.replay import replay
-from pdn_tools.variants import variant_by_name
+from pdn_tools.rules.draws import BY_VARIANT, DrawTracker
+from pdn_tools.rules.fen import parse_fen
+from pdn_tools.rules.movegen import Position
+from pdn_tools.play.replay import replay
+from pdn_tools.rules.variants import variant_by_name
 
 INTERNATIONAL = variant_by_name("international")
 

@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from corpus import CORPUS
 from pdn_tools import ReadError, read_games
 from pdn_tools.cli import cli
-from pdn_tools.grammar import HOLD
-from pdn_tools.model import Game
-from pdn_tools.report import check
-from pdn_tools.writer import write_game
+from pdn_tools.text.grammar import HOLD
+from pdn_tools.text.model import Game
+from pdn_tools.commands.report import check
+from pdn_tools.text.writer import write_game
 
 SOURCES = [
     "english/OCA_2.0.pdn", "english/shashkispark-generated_here_1.pdn", "english/raven-sample.pdn",

@@ -6,8 +6,8 @@ Positions are given in algebraic squares of the White-at-bottom view; White men 
 from dataclasses import replace
 
 from boards import setup, texts
-from pdn_tools.movegen import Position
-from pdn_tools.variants import VARIANTS
+from pdn_tools.rules.movegen import Position
+from pdn_tools.rules.variants import VARIANTS
 
 
 # -- precedence laws -------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """Hand-made positions for piece movement and short/long-range rules, with their sources."""
 
 from boards import setup, texts
-from pdn_tools.movegen import Position
-from pdn_tools.variants import VARIANTS
+from pdn_tools.rules.movegen import Position
+from pdn_tools.rules.variants import VARIANTS
 
 
 def test_english_men_capture_forward_only():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pdn_tools.variants import VARIANTS, variant_by_gametype, variant_by_name
+from pdn_tools.rules.variants import VARIANTS, variant_by_gametype, variant_by_name
 
 GAMETYPES = {
     "international": 20, "english": 21, "italian": 22, "pool": 23, "spanish": 24, "russian": 25,

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Iterable
 
-from .draws import DrawEvent, DrawTracker
-from .fen import FenError, parse_fen
-from .model import Comment, Diagnostic, Game, Move as Notated, MoveNumber, Nag, Placeholder, Setup, Variation
-from .movegen import Move, Position
-from .variants import Variant, variant_by_gametype, variant_by_name
+from pdn_tools.rules.draws import DrawEvent, DrawTracker
+from pdn_tools.rules.fen import FenError, parse_fen
+from pdn_tools.text.model import Comment, Diagnostic, Game, Move as Notated, MoveNumber, Nag, Placeholder, Setup, Variation
+from pdn_tools.rules.movegen import Move, Position
+from pdn_tools.rules.variants import Variant, variant_by_gametype, variant_by_name
 
 _GAMETYPE = re.compile(r"\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS][0-3])\s*(?:,\s*([01]))?)?\s*\Z")
 _GAMETYPE_NUMBER = re.compile(r"\s*(\d+)")

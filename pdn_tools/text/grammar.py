@@ -18,7 +18,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer
 
-from .model import (Comment, Diagnostic, Game, Move, MoveNumber, Nag, Placeholder,
+from pdn_tools.text.model import (Comment, Diagnostic, Game, Move, MoveNumber, Nag, Placeholder,
                     Setup, Variation)
 
 ERROR = "ERROR"          # a run of characters no terminal matches
@@ -29,7 +29,7 @@ _STRICT_TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
 
 def _grammar_path() -> Path:
     """grammars/pdn.lark beside the package, or where a wheel installed it."""
-    for base in (Path(__file__).resolve().parent.parent, Path(sys.prefix) / "share" / "pdn-tools"):
+    for base in (Path(__file__).resolve().parents[2], Path(sys.prefix) / "share" / "pdn-tools"):
         path = base / "grammars" / "pdn.lark"
         if path.exists():
             return path

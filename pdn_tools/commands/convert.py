@@ -1,14 +1,19 @@
 """Converting one game at a time (the work `pdn convert` hands to `batch.run`), and atomic output."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import IO, Callable, Iterable
 
-from . import batch, report, writer
-from .model import Game, ReadError
-from .notation import Style, canonical_game, fix_notes, result_fixes
-from .output import atomic_output
-from .variants import Variant
+from pdn_tools.running import batch
+from pdn_tools.commands import report
+from pdn_tools.text import writer
+from pdn_tools.text.model import Game, ReadError
+from pdn_tools.play.notation import Style, canonical_game, fix_notes, result_fixes
+from pdn_tools.running.output import atomic_output
+from pdn_tools.rules.fen import to_fen
+from pdn_tools.rules.variants import Variant
+from pdn_tools.play.replay import Replay
 
 FORMATS = ("pdn", "jsonl", "fen")
 
@@ -60,9 +65,9 @@ def _convert(game: Game | ReadError, options: Options) -> Converted:
         notes = tuple(report.text_lines({**record, "errors": [], "warnings": [d.as_dict() for d in fixes]}))
     canonical = canonical_game(game, replayed, style)
     if options.to == "jsonl":
-        text = writer.json_game(canonical, replayed)
+        text = json_game(canonical, replayed)
     elif options.to == "fen":
-        text = writer.fen_lines(canonical, replayed)
+        text = fen_lines(canonical, replayed)
     else:
         text = writer.write_game(canonical)
     return Converted(text, notes, True, len(replayed.plies))
@@ -104,3 +109,23 @@ def rewrite_files(inputs: batch.Inputs, work: batch.Work, jobs: int, strict: boo
         failed += count
         inputs.unreadable += single.unreadable
     return failed
+
+
+def json_game(game: Game, replayed: Replay) -> str:
+    """One JSON line: tags (the first of each name), variant, start FEN and every main-line
+    ply with the squares of the legal move it stands for, in the variant's numbering."""
+    tags: dict[str, str] = {}
+    for name, value in game.tags:
+        tags.setdefault(name, value)
+    moves = [{"ply": ply.number, "text": ply.notated.text, "path": [ply.move.start, *ply.move.path],
+              "captured": list(ply.move.captured), "fen": to_fen(ply.after)} for ply in replayed.plies]
+    record = {"file": game.file, "game": game.index, "tags": tags, "variant": replayed.variant.name,
+              "fen": to_fen(replayed.start), "moves": moves, "result": writer.result(game)}
+    return json.dumps(record, ensure_ascii=False) + "\n"
+
+
+def fen_lines(game: Game, replayed: Replay) -> str:
+    """`file:game<TAB>ply<TAB>FEN` for the start position (ply 0) and after every main-line ply."""
+    name = f"{game.file}:{game.index}"
+    positions = [replayed.start] + [ply.after for ply in replayed.plies]
+    return "".join(f"{name}\t{ply}\t{to_fen(position)}\n" for ply, position in enumerate(positions))

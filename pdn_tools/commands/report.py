@@ -5,9 +5,9 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .model import Diagnostic, Game, ReadError
-from .replay import Replay, replay
-from .variants import Variant
+from pdn_tools.text.model import Diagnostic, Game, ReadError
+from pdn_tools.play.replay import Replay, replay
+from pdn_tools.rules.variants import Variant
 
 
 def move_label(result: Replay, ply: int) -> str:

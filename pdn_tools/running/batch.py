@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, TypeVar
 
-from .grammar import parser
-from .model import Game, ReadError
-from .reader import RawGame, parse_raw, read_raw
+from pdn_tools.text.grammar import parser
+from pdn_tools.text.model import Game, ReadError
+from pdn_tools.text.reader import RawGame, parse_raw, read_raw
 
 T = TypeVar("T")
 Work = Callable[[Game | ReadError], T]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from .movegen import Position
+from pdn_tools.rules.movegen import Position
 
 # (men, kings) of the side that may win and of the side that defends
 Material = tuple[int, int]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .variants import COUNT, COUNT_KINGS, FREE, FRISIAN, ITALIAN, KING, Variant
+from pdn_tools.rules.variants import COUNT, COUNT_KINGS, FREE, FRISIAN, ITALIAN, KING, Variant
 
 __all__ = ["Move", "Position", "perft", "divide"]
 
@@ -787,7 +787,7 @@ class Position:
         return hash((self._white, self._black, self._kings, self.turn))
 
     def __repr__(self) -> str:
-        from .fen import to_fen
+        from pdn_tools.rules.fen import to_fen
 
         return f"Position({self.variant.name}, {to_fen(self)!r})"
 

@@ -15,8 +15,8 @@ from typing import BinaryIO, Iterable, Iterator, Union
 
 from lark import Token
 
-from .grammar import parser
-from .model import Comment, Diagnostic, Game, ReadError
+from pdn_tools.text.grammar import parser
+from pdn_tools.text.model import Comment, Diagnostic, Game, ReadError
 
 Source = Union[str, os.PathLike, BinaryIO, io.TextIOBase]
 _CHUNK = 1 << 18                      # characters scanned at a time

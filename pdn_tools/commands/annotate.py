@@ -11,15 +11,15 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from . import report
-from .draws import DrawTracker
-from .fen import to_fen
-from .model import Comment, Element, Game, Move, Nag, ReadError
-from .movegen import Position
-from .output import game_text
-from .replay import Replay
-from .variants import Variant
-from .writer import write_game
+from pdn_tools.commands import report
+from pdn_tools.rules.draws import DrawTracker
+from pdn_tools.rules.fen import to_fen
+from pdn_tools.text.model import Comment, Element, Game, Move, Nag, ReadError
+from pdn_tools.rules.movegen import Position
+from pdn_tools.running.output import game_text
+from pdn_tools.play.replay import Replay
+from pdn_tools.rules.variants import Variant
+from pdn_tools.text.writer import write_game
 
 FORCED = 7                      # NAG $7: the only move
 UNKNOWN_RESULTS = ("", "*", "?")

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from .movegen import Position
-from .variants import Variant
+from pdn_tools.rules.movegen import Position
+from pdn_tools.rules.variants import Variant
 
 __all__ = ["FenError", "parse_fen", "to_fen"]
 

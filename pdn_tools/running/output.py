@@ -6,8 +6,8 @@ import os
 import tempfile
 from typing import IO, Iterator
 
-from .model import Game, ReadError
-from .writer import write_game
+from pdn_tools.text.model import Game, ReadError
+from pdn_tools.text.writer import write_game
 
 
 def game_text(game: Game | ReadError) -> str:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .model import Comment, Diagnostic, Element, Game, Move as Notated, MoveNumber, Nag, Placeholder, Variation
-from .movegen import Move, Position
-from .replay import RESULT_OUTCOME, Replay
+from pdn_tools.text.model import Comment, Diagnostic, Element, Game, Move as Notated, MoveNumber, Nag, Placeholder, Variation
+from pdn_tools.rules.movegen import Move, Position
+from pdn_tools.play.replay import RESULT_OUTCOME, Replay
 
 FIRST_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN")
 DROPPABLE = ("comments", "variations", "nags")

@@ -1,13 +1,9 @@
-"""Writing games: back as PDN text, losing nothing the model holds, or, for a replayed
-game, as one JSON object or as one FEN line per ply."""
+"""Writing games back as PDN text, losing nothing the model holds."""
 from __future__ import annotations
 
-import json
 from typing import Iterable
 
-from .fen import to_fen
-from .model import Comment, Element, Game, Move, MoveNumber, Nag, Placeholder, Setup, Variation
-from .replay import Replay
+from pdn_tools.text.model import Comment, Element, Game, Move, MoveNumber, Nag, Placeholder, Setup, Variation
 
 WIDTH = 80
 
@@ -107,23 +103,3 @@ def result(game: Game) -> str:
     """The game's result: its Result tag when that is a result, else its terminator."""
     tag = game.tag("Result")
     return tag if tag in _RESULTS else terminator(game)
-
-
-def json_game(game: Game, replayed: Replay) -> str:
-    """One JSON line: tags (the first of each name), variant, start FEN and every main-line
-    ply with the squares of the legal move it stands for, in the variant's numbering."""
-    tags: dict[str, str] = {}
-    for name, value in game.tags:
-        tags.setdefault(name, value)
-    moves = [{"ply": ply.number, "text": ply.notated.text, "path": [ply.move.start, *ply.move.path],
-              "captured": list(ply.move.captured), "fen": to_fen(ply.after)} for ply in replayed.plies]
-    record = {"file": game.file, "game": game.index, "tags": tags, "variant": replayed.variant.name,
-              "fen": to_fen(replayed.start), "moves": moves, "result": result(game)}
-    return json.dumps(record, ensure_ascii=False) + "\n"
-
-
-def fen_lines(game: Game, replayed: Replay) -> str:
-    """`file:game<TAB>ply<TAB>FEN` for the start position (ply 0) and after every main-line ply."""
-    name = f"{game.file}:{game.index}"
-    positions = [replayed.start] + [ply.after for ply in replayed.plies]
-    return "".join(f"{name}\t{ply}\t{to_fen(position)}\n" for ply, position in enumerate(positions))

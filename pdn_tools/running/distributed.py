@@ -1,7 +1,7 @@
 """Validating huge archives on several machines with Dask (`pip install 'pdn-tools[dask]'`).
 
     from distributed import Client
-    from pdn_tools.distributed import validate
+    from pdn_tools.running.distributed import validate
 
     with Client("tcp://scheduler:8786") as client:       # or Client() for a local cluster
         for record in validate(client, ["archive/"]):
@@ -21,8 +21,9 @@ import functools
 from collections import deque
 from typing import TYPE_CHECKING, Iterable, Iterator
 
-from . import batch, report
-from .variants import Variant
+from pdn_tools.running import batch
+from pdn_tools.commands import report
+from pdn_tools.rules.variants import Variant
 
 if TYPE_CHECKING:
     from distributed import Client

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from .fen import to_fen
-from .movegen import Move, Position
-from .replay import Replay
-from .report import move_label
-from .variants import Variant
+from pdn_tools.rules.fen import to_fen
+from pdn_tools.rules.movegen import Move, Position
+from pdn_tools.play.replay import Replay
+from pdn_tools.commands.report import move_label
+from pdn_tools.rules.variants import Variant
 
 SIZE = 40                                   # pixels per square
 _LIGHT, _DARK, _MARK = "#f0d9b5", "#b58863", "#e8c547"

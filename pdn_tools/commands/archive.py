@@ -11,12 +11,12 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from . import report
-from .fen import FenError, parse_fen, to_fen
-from .model import Game, ReadError
-from .output import game_text
-from .replay import Replay
-from .variants import Variant
+from pdn_tools.commands import report
+from pdn_tools.rules.fen import FenError, parse_fen, to_fen
+from pdn_tools.text.model import Game, ReadError
+from pdn_tools.running.output import game_text
+from pdn_tools.play.replay import Replay
+from pdn_tools.rules.variants import Variant
 
 _YEAR = re.compile(r"\s*(\d{4})")
 

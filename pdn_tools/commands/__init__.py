@@ -1,0 +1,1 @@
+"""What each command does with a replayed game: reports, conversion, annotation, archives, diagrams."""

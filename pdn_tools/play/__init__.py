@@ -1,0 +1,1 @@
+"""Replaying a game against its variant, and move text in each notation."""

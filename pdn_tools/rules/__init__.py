@@ -1,0 +1,1 @@
+"""The rules: variants, move generation, FEN positions and draw rules."""

@@ -1,0 +1,1 @@
+"""Running over many inputs: several processes, a Dask cluster, files written safely."""

@@ -1,0 +1,1 @@
+"""PDN text: the grammar, reading, the game model and writing."""
