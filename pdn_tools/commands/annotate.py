@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pdn_tools.commands import report
 from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import to_fen
+from pdn_tools.text import results
 from pdn_tools.text.model import Comment, Element, Game, Move, Nag, ReadError
 from pdn_tools.rules.movegen import Position
 from pdn_tools.running.output import game_text
@@ -22,7 +23,6 @@ from pdn_tools.rules.variants import Variant
 from pdn_tools.text.writer import write_game
 
 FORCED = 7                      # NAG $7: the only move
-UNKNOWN_RESULTS = ("", "*", "?")
 _OURS = re.compile(r"\s*(?:\[%(?:fen|moves|captured|draw) [^\]]*\]\s*)+\Z")
 
 
@@ -145,7 +145,7 @@ def _tags(game: Game, result: Replay, options: Options) -> list[str]:
         game.set_tag("PlyCount", str(len(game.main_line())))
     computed = result.computed_result() if options.result else None
     stated = game.tag("Result") or game.result
-    if computed is not None and (stated or "").strip() in UNKNOWN_RESULTS:
+    if computed is not None and (stated or "").strip() in results.UNKNOWN:
         game.set_tag("Result", computed)
         if game.result is not None:
             game.result = computed

@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Comment, Diagnostic, Element, Game, Move as Notated, MoveNumber, Nag, Placeholder, Variation
 from pdn_tools.rules.movegen import Move, Position
-from pdn_tools.play.replay import RESULT_OUTCOME, Replay
+from pdn_tools.play.replay import Replay
+from pdn_tools.text.results import outcome
 
 FIRST_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN")
 DROPPABLE = ("comments", "variations", "nags")
@@ -74,10 +76,10 @@ def result_fixes(game: Game, result: Replay) -> tuple[str | None, str | None]:
     computed = result.computed_result()
     if computed is None:
         return None, None
-    truth = RESULT_OUTCOME[computed]
+    truth = outcome(computed)
     tag = game.tag("Result")
-    new_tag = None if RESULT_OUTCOME.get(tag) == truth else computed
-    new_end = None if RESULT_OUTCOME.get(game.result) == truth else computed
+    new_tag = None if outcome(tag) == truth else computed
+    new_end = None if outcome(game.result) == truth else computed
     return new_tag, new_end
 
 
@@ -88,7 +90,7 @@ def fix_notes(game: Game, fixes: tuple[str | None, str | None]) -> list[Diagnost
     for what, old, new in (("Result tag", game.tag("Result"), fixes[0]), ("terminator", game.result, fixes[1])):
         if new is not None:
             shown = "missing" if old is None else repr(old)
-            notes.append(Diagnostic("fixed-result", f"{what} {shown} set to {new!r}, as the final "
+            notes.append(Diagnostic(Code.FIXED_RESULT, f"{what} {shown} set to {new!r}, as the final "
                                     f"position settles it", line, column))
     return notes
 

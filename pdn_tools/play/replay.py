@@ -10,22 +10,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from pdn_tools.rules.draws import DrawEvent, DrawTracker
 from pdn_tools.rules.fen import FenError, parse_fen
+from pdn_tools.text.codes import Code
+from pdn_tools.text.results import Outcome, outcome
 from pdn_tools.text.model import Comment, Diagnostic, Game, Move as Notated, MoveNumber, Nag, Placeholder, Setup, Variation
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.variants import Variant, variant_by_gametype, variant_by_name
 
 _GAMETYPE = re.compile(r"\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS][0-3])\s*(?:,\s*([01]))?)?\s*\Z")
 _GAMETYPE_NUMBER = re.compile(r"\s*(\d+)")
-_FIRST, _SECOND, _DRAW = "first", "second", "draw"
-RESULT_OUTCOME = {
-    "2-0": _FIRST, "1-0": _FIRST, "1:0": _FIRST,
-    "0-2": _SECOND, "0-1": _SECOND, "0:1": _SECOND,
-    "1-1": _DRAW, "1/2-1/2": _DRAW, "½-½": _DRAW, "0.5-0.5": _DRAW, "1/2:1/2": _DRAW,
-}
 # Variants tried, in order, when a game has no GameType (by board and notation).
 _INFER = {
     (32, False): ("english", "international", "italian", "spanish", "pool"),
@@ -72,7 +68,7 @@ class Replay:
     def final(self) -> Position | None:
         return self.plies[-1].after if self.plies else self.start
 
-    def outcome(self) -> str | None:
+    def outcome(self) -> Outcome | None:
         """'first', 'second' or 'draw' when the final position or a draw rule settles it.
 
         A limit reached before the last move draws the game; a win on the last
@@ -84,9 +80,9 @@ class Replay:
         game_over = not final.has_move()
         draw = self.draw
         if draw is not None and not draw.claimable and (draw.ply < len(self.plies) or not game_over):
-            return _DRAW
+            return Outcome.DRAW
         if game_over:
-            return _SECOND if final.turn == self.variant.first else _FIRST
+            return Outcome.SECOND if final.turn == self.variant.first else Outcome.FIRST
         return None
 
     def computed_result(self) -> str | None:
@@ -96,7 +92,7 @@ class Replay:
             return None
         scores = {"international": ("2-0", "0-2", "1-1"), "canadian": ("2-0", "0-2", "1-1")}
         win, loss, draw = scores.get(self.variant.name, ("1-0", "0-1", "1/2-1/2"))
-        return {_FIRST: win, _SECOND: loss, _DRAW: draw}[outcome]
+        return {Outcome.FIRST: win, Outcome.SECOND: loss, Outcome.DRAW: draw}[outcome]
 
 
 class _Failure(Exception):
@@ -104,13 +100,20 @@ class _Failure(Exception):
         self.diagnostic = diagnostic
 
 
-def choose_variant(game: Game, override: Variant | None = None) -> tuple[list[Variant], list[Diagnostic]]:
-    """Candidate variants for `game` (several when inferred) and diagnostics about the choice.
+class Choice(NamedTuple):
+    """The variants a game may be replayed as (several when inferred), diagnostics about the
+    choice, and whether its result is checked (not for lidraughts' own games of other rules).
+    No candidate with a diagnostic means the GameType is unknown."""
 
-    No candidate with a diagnostic means the GameType is unknown.
-    """
+    candidates: list[Variant]
+    notes: list[Diagnostic]
+    check_results: bool = True
+
+
+def choose_variant(game: Game, override: Variant | None = None) -> Choice:
+    """The variants `game` may be replayed as, from an override, its tags or its moves."""
     if override is not None:
-        return [override], []
+        return Choice([override], [])
     line, column = game.tag_position("GameType")
     gametype = game.tag("GameType")
     if gametype is not None:
@@ -120,25 +123,25 @@ def choose_variant(game: Game, override: Variant | None = None) -> tuple[list[Va
         if number and int(number.group(1)) in _LIDRAUGHTS:
             name, title, results = _LIDRAUGHTS[int(number.group(1))]
             note = f"lidraughts GameType {gametype!r} ({title}): moves checked by {name} rules"
-            return [variant_by_name(name)], [Diagnostic("gametype", note + ("" if results else
-                                                        ", results not checked"), line, column)]
+            return Choice([variant_by_name(name)], [Diagnostic(Code.GAMETYPE, note + ("" if results else
+                                                               ", results not checked"), line, column)], results)
         if variant is None:
-            return [], [Diagnostic("bad-gametype", f"unknown GameType {gametype!r}", line, column)]
+            return Choice([], [Diagnostic(Code.BAD_GAMETYPE, f"unknown GameType {gametype!r}", line, column)])
         if match is None:
-            return [variant], [Diagnostic("gametype", f"malformed GameType {gametype!r}; read as "
-                                          f"{variant.name}", line, column)]
+            return Choice([variant], [Diagnostic(Code.GAMETYPE, f"malformed GameType {gametype!r}; read as "
+                                                 f"{variant.name}", line, column)])
         warnings = []
         if match.group(3) and (int(match.group(3)), int(match.group(4))) != (variant.cols, variant.rows):
-            warnings.append(Diagnostic("gametype", f"GameType {gametype!r}: board size does not match "
+            warnings.append(Diagnostic(Code.GAMETYPE, f"GameType {gametype!r}: board size does not match "
                                        f"{variant.name} ({variant.cols}x{variant.rows})", line, column))
-        return [variant], warnings
+        return Choice([variant], warnings)
     named = game.tag("Variant")
     if named:
         variant = variant_by_name(_VARIANT_TAG.get(named.strip().lower(), named.strip()))
         if variant is not None:
-            return [variant], []
+            return Choice([variant], [])
     size, alpha = _board_hint(game)
-    return list(_inferred(size, alpha)), []
+    return Choice(list(_inferred(size, alpha)), [])
 
 
 @cache
@@ -180,7 +183,7 @@ def _squares_hint(text: str, squares: Iterable[str]) -> tuple[int, bool]:
 
 def replay(game: Game, override: Variant | None = None, strict: bool = False) -> Replay:
     """Replay `game`; with no GameType, the first inferred variant that replays wins."""
-    candidates, notes = choose_variant(game, override)
+    candidates, notes, check_results = choose_variant(game, override)
     if not candidates:
         failed = Replay(game, None)
         failed.errors = notes
@@ -188,10 +191,10 @@ def replay(game: Game, override: Variant | None = None, strict: bool = False) ->
     inferred = len(candidates) > 1
     first = None
     for variant in candidates:
-        attempt = _replay(game, variant, strict, notes)
+        attempt = _replay(game, variant, strict, check_results)
         attempt.warnings[:0] = notes
         if inferred:
-            attempt.warnings.insert(0, Diagnostic("inferred-variant", f"no GameType tag; replayed as "
+            attempt.warnings.insert(0, Diagnostic(Code.INFERRED_VARIANT, f"no GameType tag; replayed as "
                                                   f"{variant.name}", game.line, 1))
         if attempt.ok:
             return attempt
@@ -199,7 +202,7 @@ def replay(game: Game, override: Variant | None = None, strict: bool = False) ->
     return first
 
 
-def _replay(game: Game, variant: Variant, strict: bool, notes: list[Diagnostic]) -> Replay:
+def _replay(game: Game, variant: Variant, strict: bool, check_results: bool) -> Replay:
     result = Replay(game, variant)
     try:
         result.start = _start_position(game, variant)
@@ -215,7 +218,7 @@ def _replay(game: Game, variant: Variant, strict: bool, notes: list[Diagnostic])
     except _Failure as failure:
         result.errors.append(failure.diagnostic)
     result.draw = tracker.event
-    if result.complete and not any("results not checked" in w.message for w in notes):
+    if result.complete and check_results:
         _check_result(result)
     return result
 
@@ -234,7 +237,7 @@ def _start_position(game: Game, variant: Variant) -> Position:
     try:
         return parse_fen(variant, fen)
     except FenError as error:
-        raise _Failure(Diagnostic("bad-fen", f"FEN: {error.message}", line, column)) from None
+        raise _Failure(Diagnostic(Code.BAD_FEN, f"FEN: {error.message}", line, column)) from None
 
 
 def _main_line(result: Replay, tracker: DrawTracker, strict: bool) -> None:
@@ -270,7 +273,7 @@ def _main_line(result: Replay, tracker: DrawTracker, strict: bool) -> None:
         elif kind is Setup:
             position = previous = _setup(element, result.variant)
         elif kind is Placeholder:
-            result.warnings.append(Diagnostic("unknown-move", "unknown move: the rest of the game is not checked",
+            result.warnings.append(Diagnostic(Code.UNKNOWN_MOVE, "unknown move: the rest of the game is not checked",
                                               element.line, element.column, len(result.plies) + 1))
             raise _Stop
 
@@ -288,7 +291,7 @@ def _variation_start(variation: Variation, before: Position, after: Position,
         return before
     if _mover_owns(before, first) or not _mover_owns(after, first):
         return before
-    warnings.append(Diagnostic("variation-place", f"variation starting {first.text} is an alternative to "
+    warnings.append(Diagnostic(Code.VARIATION_PLACE, f"variation starting {first.text} is an alternative to "
                                f"the next move, not the one before it", first.line, first.column))
     return after
 
@@ -334,7 +337,7 @@ def _setup(setup: Setup, variant: Variant) -> Position:
     try:
         return parse_fen(variant, setup.fen)
     except FenError as error:
-        raise _Failure(Diagnostic("bad-fen", f"setup FEN: {error.message}", setup.line, setup.column)) from None
+        raise _Failure(Diagnostic(Code.BAD_FEN, f"setup FEN: {error.message}", setup.line, setup.column)) from None
 
 
 def _is_king(position: Position, square: int) -> bool:
@@ -349,7 +352,7 @@ def resolve(position: Position, notated: Notated, ply: int | None, warnings: lis
     """The one legal move `notated` stands for, else a _Failure with a located diagnostic."""
     variant = position.variant
 
-    def fail(code: str, message: str) -> _Failure:
+    def fail(code: Code, message: str) -> _Failure:
         return _Failure(Diagnostic(code, message, notated.line, notated.column, ply))
 
     squares = notated.squares
@@ -358,7 +361,7 @@ def resolve(position: Position, notated: Notated, ply: int | None, warnings: lis
     numbers = [_square(variant, text) for text in squares]
     if None in numbers:
         text = squares[numbers.index(None)]
-        raise fail("bad-square", f"{text!r} is not a square of the {variant.name} board")
+        raise fail(Code.BAD_SQUARE, f"{text!r} is not a square of the {variant.name} board")
     start, end, middle = numbers[0], numbers[-1], numbers[1:-1]
     if not middle and not notated.capture:
         move = position.quiet_move(start, end)
@@ -371,7 +374,7 @@ def resolve(position: Position, notated: Notated, ply: int | None, warnings: lis
     outcomes = {(m.end, frozenset(m.captured)) for m in matches} if len(matches) > 1 else ()
     if len(outcomes) > 1:
         paths = sorted({full_path(variant, m, squares[0][0].isalpha()) for m in matches})
-        raise fail("ambiguous-capture", f"{notated.text} matches {len(outcomes)} captures: "
+        raise fail(Code.AMBIGUOUS_CAPTURE, f"{notated.text} matches {len(outcomes)} captures: "
                    f"{', '.join(paths)}; write the squares in between")
     if matches:
         move = matches[0]
@@ -430,7 +433,7 @@ def _resolve_short(position: Position, notated: Notated, fail) -> Move:
     variant = position.variant
     file_letter, target = notated.squares[0].lower(), variant.parse_square(notated.squares[1])
     if target is None:
-        raise fail("bad-square", f"{notated.squares[1]!r} is not a square of the {variant.name} board")
+        raise fail(Code.BAD_SQUARE, f"{notated.squares[1]!r} is not a square of the {variant.name} board")
     matches = [m for m in position.legal_moves()
                if m.end == target and variant.square_text(m.start, True)[0] == file_letter]
     outcomes = {(m.start, frozenset(m.captured)) for m in matches}
@@ -438,8 +441,8 @@ def _resolve_short(position: Position, notated: Notated, fail) -> Move:
         return matches[0]
     if matches:
         paths = sorted({full_path(variant, m, True) for m in matches})
-        raise fail("ambiguous-capture", f"{notated.text} matches {len(outcomes)} moves: {', '.join(paths)}")
-    raise fail("illegal-move", f"no legal move from the {file_letter}-file to {notated.squares[1]}")
+        raise fail(Code.AMBIGUOUS_CAPTURE, f"{notated.text} matches {len(outcomes)} moves: {', '.join(paths)}")
+    raise fail(Code.ILLEGAL_MOVE, f"no legal move from the {file_letter}-file to {notated.squares[1]}")
 
 
 def _check_separator(notated: Notated, move: Move, ply: int | None, warnings: list, strict: bool) -> None:
@@ -447,7 +450,7 @@ def _check_separator(notated: Notated, move: Move, ply: int | None, warnings: li
     if notated.capture == bool(move.captured):
         return
     what = "capture written as a quiet move" if move.captured else "quiet move written as a capture"
-    diagnostic = Diagnostic("capture-notation", f"{notated.text}: {what}", notated.line, notated.column, ply)
+    diagnostic = Diagnostic(Code.CAPTURE_NOTATION, f"{notated.text}: {what}", notated.line, notated.column, ply)
     if strict:
         raise _Failure(diagnostic)
     warnings.append(diagnostic)
@@ -462,26 +465,26 @@ def _explain(position: Position, notated: Notated, numbers: list[int], legal: li
     piece = position.piece_at(start)
     captures = [m for m in legal if m.captured]
     if piece is None:
-        return fail("illegal-move", f"{notated.text}: no piece on {variant.square_text(start, alpha)}")
+        return fail(Code.ILLEGAL_MOVE, f"{notated.text}: no piece on {variant.square_text(start, alpha)}")
     if (piece in "wW") != (position.turn == "W"):
-        return fail("illegal-move", f"{notated.text}: the piece on {variant.square_text(start, alpha)} is not "
+        return fail(Code.ILLEGAL_MOVE, f"{notated.text}: the piece on {variant.square_text(start, alpha)} is not "
                     f"{side}'s, and it is {side}'s move")
     unfinished = [m for m in captures if m.start == start and end in m.path[:-1]]
     if unfinished:
         paths = ", ".join(sorted({full_path(variant, m, alpha) for m in unfinished}))
-        return fail("illegal-move", f"{notated.text}: the capture must be completed ({paths})")
+        return fail(Code.ILLEGAL_MOVE, f"{notated.text}: the capture must be completed ({paths})")
     if captures and not any(m.start == start and m.end == end for m in captures):
         unlawful = [m for m in position.captures(law=False) if m.start == start and m.end == end]
         shown = ", ".join(sorted({full_path(variant, m, alpha) for m in captures})[:6])
         if unlawful:
             taken = max(len(m.captured) for m in captures)
-            return fail("capture-law", f"{notated.text} breaks the capture law of {variant.name}: "
+            return fail(Code.CAPTURE_LAW, f"{notated.text} breaks the capture law of {variant.name}: "
                         f"the lawful captures are {shown} ({taken} pieces)")
-        return fail("capture-required", f"{notated.text}: a capture is compulsory here ({shown})")
+        return fail(Code.CAPTURE_REQUIRED, f"{notated.text}: a capture is compulsory here ({shown})")
     if len(numbers) > 2 and any(m.start == start and m.end == end for m in legal):
         paths = ", ".join(sorted({full_path(variant, m, alpha) for m in legal if m.start == start and m.end == end}))
-        return fail("illegal-move", f"{notated.text}: the squares in between do not fit the capture ({paths})")
-    return fail("illegal-move", f"{notated.text} is not a legal move for {side}")
+        return fail(Code.ILLEGAL_MOVE, f"{notated.text}: the squares in between do not fit the capture ({paths})")
+    return fail(Code.ILLEGAL_MOVE, f"{notated.text} is not a legal move for {side}")
 
 
 def full_path(variant: Variant, move: Move, alpha: bool | None = None) -> str:
@@ -499,27 +502,27 @@ def _check_result(result: Replay) -> None:
     tag, terminator = game.tag("Result"), game.result
     line, column = game.tag_position("Result")
     if tag is not None and terminator is not None and tag != terminator and terminator != "*":
-        result.warnings.append(Diagnostic("result-mismatch", f"Result tag {tag!r} but the movetext ends "
+        result.warnings.append(Diagnostic(Code.RESULT_MISMATCH, f"Result tag {tag!r} but the movetext ends "
                                           f"with {terminator!r}", line, column))
     claimed = tag if tag not in (None, "", "?") else terminator
     draw, plies = result.draw, len(result.plies)
     if draw is not None and draw.ply < plies:
         how = "may be claimed" if draw.claimable else "applies"
-        result.warnings.append(Diagnostic("draw-rule", f"a draw by the {draw.rule} {how} after ply {draw.ply}; "
+        result.warnings.append(Diagnostic(Code.DRAW_RULE, f"a draw by the {draw.rule} {how} after ply {draw.ply}; "
                                           f"play went on", line, column, draw.ply))
-    elif draw is not None and draw.claimable and RESULT_OUTCOME.get(claimed) in (_FIRST, _SECOND):
-        result.warnings.append(Diagnostic("draw-rule", f"a draw by the {draw.rule} may be claimed after the "
+    elif draw is not None and draw.claimable and outcome(claimed) in (Outcome.FIRST, Outcome.SECOND):
+        result.warnings.append(Diagnostic(Code.DRAW_RULE, f"a draw by the {draw.rule} may be claimed after the "
                                           f"last move, but Result is {claimed!r}", line, column, draw.ply))
     truth = result.outcome()
     if truth is None or claimed is None:
         return
-    stated = RESULT_OUTCOME.get(claimed)
-    if truth == _DRAW:
+    stated = outcome(claimed)
+    if truth == Outcome.DRAW:
         verdict = f"the game is drawn by the {draw.rule} after ply {draw.ply}"
     else:
-        winner = result.variant.first if truth == _FIRST else ("B" if result.variant.first == "W" else "W")
+        winner = result.variant.first if truth == Outcome.FIRST else ("B" if result.variant.first == "W" else "W")
         verdict = f"{'White' if winner == 'W' else 'Black'} has won (the side to move has no move)"
     if stated is None:
-        result.warnings.append(Diagnostic("unfinished", f"Result {claimed!r}, but {verdict}", line, column))
+        result.warnings.append(Diagnostic(Code.UNFINISHED, f"Result {claimed!r}, but {verdict}", line, column))
     elif stated != truth:
-        result.errors.append(Diagnostic("wrong-result", f"Result {claimed!r}, but {verdict}", line, column))
+        result.errors.append(Diagnostic(Code.WRONG_RESULT, f"Result {claimed!r}, but {verdict}", line, column))

@@ -18,6 +18,7 @@ from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer
 
+from pdn_tools.text.codes import Code
 from pdn_tools.text.model import (Comment, Diagnostic, Game, Move, MoveNumber, Nag, Placeholder,
                     Setup, Variation)
 
@@ -70,11 +71,11 @@ class _Builder(Transformer):
         self._tag = tag
         self._pieces: dict[str, tuple] = {}
 
-    def _quirk(self, line: int, column: int, code: str, message: str, fatal: bool = True) -> None:
-        """A tolerated deviation: a warning, or an error in strict mode when `fatal` (that is,
-        when the PDN 3.0 reading grammar rejects it)."""
+    def _quirk(self, line: int, column: int, code: Code, message: str) -> None:
+        """A tolerated deviation: a warning, or an error in strict mode when the code is
+        strict-fatal (the PDN 3.0 reading grammar rejects it)."""
         diagnostic = Diagnostic(code, message, line, column)
-        if self.context.strict and fatal:
+        if self.context.strict and code.strict_fatal:
             raise _StrictError(diagnostic)
         self.context.warnings.append(diagnostic)
 
@@ -104,15 +105,15 @@ class _Builder(Transformer):
             counted = begin
             column = begin - newline if newline >= 0 else token.column + begin
             if "\\" in token[end:begin]:
-                self._quirk(line, column, "literal-escape", "literal '\\r' or '\\n' text between tags")
+                self._quirk(line, column, Code.LITERAL_ESCAPE, "literal '\\r' or '\\n' text between tags")
             end = match.end()
             if quoted is None:
                 name = match.group("word")
-                self._quirk(line, column, "loose-tag", f"tag {name} has no quoted value")
+                self._quirk(line, column, Code.LOOSE_TAG, f"tag {name} has no quoted value")
                 yield name, loose.strip().strip('"'), (line, column)
                 continue
             if not _STRICT_TAG_NAME.match(name):
-                self._quirk(line, column, "tag-name", f"tag name {name!r} is not a PDN identifier")
+                self._quirk(line, column, Code.TAG_NAME, f"tag name {name!r} is not a PDN identifier")
             yield name, unescape(quoted), (line, column)
 
     def terminator(self, children) -> str:
@@ -147,13 +148,13 @@ class _Builder(Transformer):
         for index, element in enumerate(elements):
             if type(element) is MoveNumber and element.number and (
                     index == last or type(elements[index + 1]) not in (Move, MoveNumber, Placeholder)):
-                self._quirk(element.line, element.column, "dangling-number",
+                self._quirk(element.line, element.column, Code.DANGLING_NUMBER,
                             f"move number {element.text!r} without a move")
 
     def _moves(self, run: Token, out: list) -> None:
         """Expand a MOVES run into moves, move numbers, strength marks and NAGs."""
         if "\\" in run:
-            self._quirk(run.line, run.column, "literal-escape", "literal '\\r' or '\\n' text in the movetext")
+            self._quirk(run.line, run.column, Code.LITERAL_ESCAPE, "literal '\\r' or '\\n' text in the movetext")
         odd = run != run.lower() or _ZERO_PADDED.search(run) is not None     # upper case, or 05
         if not odd and not ("- " in run or "x " in run or ": " in run or "\t" in run or "\f" in run
                             or "\\" in run):
@@ -223,26 +224,26 @@ class _Builder(Transformer):
         elif kind == "ELLIPSIS":
             out.append(MoveNumber(0, True, text, line, column))
         else:
-            self._quirk(line, column, "placeholder", f"unknown move written as {text!r}")
+            self._quirk(line, column, Code.PLACEHOLDER, f"unknown move written as {text!r}")
             out.append(Placeholder(text, line, column))
 
     def _strength(self, out: list, text: str, line: int, column: int) -> None:
         """Attach a strength mark to the move before it (white space may come between)."""
         previous = out[-1] if out else None
         if text == "*":
-            self._quirk(line, column, "forced-mark", "'*' glued to a move read as a forced-move mark")
+            self._quirk(line, column, Code.FORCED_MARK, "'*' glued to a move read as a forced-move mark")
         if isinstance(previous, Move) and not previous.strength:
             previous.strength = text
         else:
-            self._quirk(line, column, "stray-strength", f"strength mark {text!r} without a move")
+            self._quirk(line, column, Code.STRAY_STRENGTH, f"strength mark {text!r} without a move")
             out.append(Comment(text))
 
     def _move(self, text: str, line: int, column: int, odd: bool) -> Move:
         if odd:
             if _PADDED.search(text):
-                self._quirk(line, column, "zero-padded", f"zero-padded square in {text!r}", fatal=False)
+                self._quirk(line, column, Code.ZERO_PADDED, f"zero-padded square in {text!r}")
             if _UPPER.search(text):
-                self._quirk(line, column, "uppercase-square", f"upper-case square in {text!r}")
+                self._quirk(line, column, Code.UPPERCASE_SQUARE, f"upper-case square in {text!r}")
         if "-" in text:
             capture = False
             squares = tuple(text.replace(" ", "").split("-"))
@@ -263,7 +264,7 @@ class _Builder(Transformer):
     def _move_number(self, text: str, line: int, column: int) -> MoveNumber:
         digits = text.rstrip(".")
         if len(digits) > 1 and digits[0] == "0":
-            self._quirk(line, column, "zero-padded", f"zero-padded move number {text!r}", fatal=False)
+            self._quirk(line, column, Code.ZERO_PADDED, f"zero-padded move number {text!r}")
         return MoveNumber(int(digits), text.endswith("..."), text, line, column)
 
     def _setup(self, token: Token) -> Setup:
@@ -381,16 +382,16 @@ class PdnParser:
         groups: list[list] = []          # [index in out of '(', holds prose]
         for token in tokens:
             if token.type == ESCAPE:
-                self._builder._quirk(token.line, token.column, "literal-escape",
+                self._builder._quirk(token.line, token.column, Code.LITERAL_ESCAPE,
                                      "literal '\\r' or '\\n' text read as white space")
                 continue
             if token.type == ERROR:
                 if self._builder.context.strict:
-                    raise _StrictError(Diagnostic("syntax", f"unexpected {_show(token)}", token.line, token.column))
+                    raise _StrictError(Diagnostic(Code.SYNTAX, f"unexpected {_show(token)}", token.line, token.column))
                 if groups:
                     groups[-1][1] = True
                 else:
-                    self._builder._quirk(token.line, token.column, "prose",
+                    self._builder._quirk(token.line, token.column, Code.PROSE,
                                          f"text {_show(token)} read as a comment")
                     token = Token.new_borrow_pos("COMMENT", "{" + token.replace("}", ")") + "}", token)
             elif token.type == "LPAR":
@@ -400,7 +401,7 @@ class PdnParser:
                 if prose:
                     opening = out[start]
                     text = " ".join(str(t) for t in out[start + 1:])
-                    self._builder._quirk(opening.line, opening.column, "prose",
+                    self._builder._quirk(opening.line, opening.column, Code.PROSE,
                                          f"parenthesised text {_show(text)} read as a comment")
                     del out[start:]
                     token = Token.new_borrow_pos("COMMENT", "{" + text.replace("}", ")") + "}", opening)
@@ -426,7 +427,7 @@ def _syntax_error(error: UnexpectedInput, tokens: list[Token]) -> Diagnostic:
         last = tokens[-1] if tokens else None
         line = last.line if last else 1
         column = last.column if last else 1
-        return Diagnostic("syntax", "unexpected end of game (unclosed variation?)", line, column)
+        return Diagnostic(Code.SYNTAX, "unexpected end of game (unclosed variation?)", line, column)
     hint = ""
     if token.type == "TAGS":
         hint = " (tag pair after movetext)"
@@ -434,7 +435,7 @@ def _syntax_error(error: UnexpectedInput, tokens: list[Token]) -> Diagnostic:
         hint = " (')' without '(')"
     elif token.type in ("RESULT", "STAR"):
         hint = " (movetext after the result)"
-    return Diagnostic("syntax", f"unexpected {_show(token)}{hint}", token.line, token.column)
+    return Diagnostic(Code.SYNTAX, f"unexpected {_show(token)}{hint}", token.line, token.column)
 
 
 @lru_cache(maxsize=1)

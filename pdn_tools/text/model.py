@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Union
 
+from pdn_tools.text.codes import Code
+
 
 @dataclass(slots=True)
 class Move:
@@ -77,7 +79,7 @@ Element = Union[Move, MoveNumber, Comment, Nag, Setup, Placeholder, Variation]
 class Diagnostic:
     """A problem found while reading or replaying, located in the input."""
 
-    code: str
+    code: Code
     message: str
     line: int
     column: int
@@ -139,7 +141,7 @@ class ReadError:
     line: int
     column: int
     message: str
-    code: str = "syntax"
+    code: Code = Code.SYNTAX
     text: str = ""                 # the game's raw text, for --keep-invalid
     warnings: list[Diagnostic] = field(default_factory=list)
 

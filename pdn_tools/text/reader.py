@@ -15,6 +15,7 @@ from typing import BinaryIO, Iterable, Iterator, Union
 
 from lark import Token
 
+from pdn_tools.text.codes import Code
 from pdn_tools.text.grammar import parser
 from pdn_tools.text.model import Comment, Diagnostic, Game, ReadError
 
@@ -23,10 +24,6 @@ _CHUNK = 1 << 18                      # characters scanned at a time
 _TAGS = ("TAGS",)
 _COMMENTS = ("COMMENT", "LINE_COMMENT", "ERROR", "ESCAPE")    # not movetext
 _TERMINATORS = ("RESULT", "STAR")
-# The PDN 3.0 reading grammar needs no white space between a result and the next
-# tag (its own must-accept file Tricks_traps_and_shots.pdn does this), so strict
-# mode only warns about it.
-_STRICT_ALLOWS = {"glued-result", "encoding"}
 
 
 @dataclass(slots=True)
@@ -91,7 +88,7 @@ def _lines(stream: BinaryIO, warnings: list[Diagnostic]) -> Iterator[str]:
         text = _decode(raw, state)
         if "codec" in state and not state.get("told"):
             state["told"] = True
-            warnings.append(Diagnostic("encoding", f"not UTF-8; read as {state['codec']}", number, 1))
+            warnings.append(Diagnostic(Code.ENCODING, f"not UTF-8; read as {state['codec']}", number, 1))
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
         yield text.lstrip("\ufeff") if number == 1 else text
@@ -171,13 +168,13 @@ def split_games(tokens: Iterable[Token]) -> Iterator[RawGame]:
                 continue
             if kind in _TAGS and previous is not None and previous.type == "RESULT" \
                     and previous.end_pos == token.start_pos:
-                warning = Diagnostic("glued-result", "result glued to the next game's tag",
+                warning = Diagnostic(Code.GLUED_RESULT, "result glued to the next game's tag",
                                      previous.line, previous.column)
                 game.warnings.append(warning)
             yield from flush()
         if kind in _TAGS:
             if has_moves or (has_tags and token.blank_before):
-                game.warnings.append(Diagnostic("unterminated", "game not ended by a result or '*' before "
+                game.warnings.append(Diagnostic(Code.UNTERMINATED, "game not ended by a result or '*' before "
                                                 "the next game", token.line, token.column))
                 yield from flush()
             if not has_tags and game.tokens and all(t.type in _COMMENTS for t in game.tokens):
@@ -258,7 +255,7 @@ def parse_raw(raw: RawGame, index: int, strict: bool = False,
     warnings = list(file_warnings) + raw.warnings
     parsed = pdn.parse_game(raw.tokens, strict)
     if strict:
-        problems = [w for w in raw.warnings if w.code not in _STRICT_ALLOWS]
+        problems = [w for w in raw.warnings if w.code.strict_fatal]
         problems += [parsed] if isinstance(parsed, Diagnostic) else []
         if problems:
             first = min(problems, key=lambda d: (d.line, d.column))
@@ -270,9 +267,9 @@ def parse_raw(raw: RawGame, index: int, strict: bool = False,
     outside = [t for t in raw.before + raw.after if t.type == "ERROR"]
     if outside and strict:
         token = outside[0]
-        return ReadError(name, index, token.line, token.column, f"unexpected {str(token)[:20]!r}", "syntax",
+        return ReadError(name, index, token.line, token.column, f"unexpected {str(token)[:20]!r}", Code.SYNTAX,
                          raw.text(), warnings)
-    warnings += [Diagnostic("prose", f"text {str(t)[:20]!r} read as a comment", t.line, t.column) for t in outside]
+    warnings += [Diagnostic(Code.PROSE, f"text {str(t)[:20]!r} read as a comment", t.line, t.column) for t in outside]
     parsed.before = [_comment(t) for t in raw.before if t.type != "ESCAPE"]
     parsed.after = [_comment(t) for t in raw.after if t.type != "ESCAPE"]
     parsed.line, parsed.index, parsed.file = raw.line, index, name

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from pdn_tools.text.results import RESULTS
 from pdn_tools.text.model import Comment, Element, Game, Move, MoveNumber, Nag, Placeholder, Setup, Variation
 
 WIDTH = 80
@@ -79,10 +80,7 @@ def terminator(game: Game) -> str:
     if game.result:
         return game.result
     tag = game.tag("Result")
-    return tag if tag in _RESULTS else "*"
-
-
-_RESULTS = {"1-0", "0-1", "2-0", "0-2", "1-1", "0-0", "1/2-1/2", "*"}
+    return tag if tag in RESULTS else "*"
 
 
 def write_game(game: Game, width: int = WIDTH) -> str:
@@ -102,4 +100,4 @@ def write_game(game: Game, width: int = WIDTH) -> str:
 def result(game: Game) -> str:
     """The game's result: its Result tag when that is a result, else its terminator."""
     tag = game.tag("Result")
-    return tag if tag in _RESULTS else terminator(game)
+    return tag if tag in RESULTS else terminator(game)
