@@ -37,7 +37,10 @@ wall, cpu = time.perf_counter(), time.process_time()
 games = plies = 0
 if mode == "read":
     from pdn_tools import read_games
-    from pdn_tools.running.batch import Inputs
+    try:
+        from pdn_tools.running.batch import Inputs
+    except ImportError:                 # a baseline from before the layout in folders
+        from pdn_tools.batch import Inputs
     for path in Inputs(tuple(paths)).files():
         for game in read_games(path):
             games += 1
