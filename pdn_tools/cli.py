@@ -10,7 +10,7 @@ import itertools
 import os
 import re
 import sys
-from typing import Any, Iterator, NoReturn
+from typing import Any, Iterator, NoReturn, TextIO, cast
 
 import click
 
@@ -235,15 +235,17 @@ def annotate_command(paths: tuple[str, ...], fen: bool, moves: bool, forced: boo
 @click.argument("path", default="-")
 @click.option("--game", "number", type=click.IntRange(1), default=1, show_default=True, help="Game of PATH.")
 @click.option("--ply", type=click.IntRange(0), help="Plies played: 0 is the start  [default: the last].")
-@click.option("--format", "fmt", type=click.Choice(["svg", "txt"]),
-              help="Picture or text board  [default: svg for an -o FILE ending in .svg, else txt].")
+@click.option("--format", "fmt", type=click.Choice(["svg", "png", "txt"]),
+              help="Picture or text board  [default: from the suffix of -o FILE (.svg, .png), else txt].")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="File to write (atomically).")
+@click.option("--size", type=click.IntRange(64, 8192), metavar="PIXELS",
+              help="Width of the picture  [default: 50 pixels a square].")
 @click.option("--labels", type=click.Choice(["numbers", "algebraic"]),
               help="Square names  [default: the variant's notation].")
 @click.option("--flip", is_flag=True, help="Black at the bottom.")
 @strict_option
 @variant_option
-def diagram(path: str, number: int, ply: int | None, fmt: str | None, output: str | None,
+def diagram(path: str, number: int, ply: int | None, fmt: str | None, output: str | None, size: int | None,
             labels: str | None, flip: bool, strict: bool, variant: Variant | None) -> None:
     """Draw the position after a ply of one game of PATH (a file or - for stdin)."""
     inputs = batch.Inputs((path,))
@@ -263,21 +265,30 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, output: st
         board = diagrams.board_after(replayed, ply, alpha, flip)
     except diagrams.DiagramError as error:
         raise click.BadParameter(f"{game.file}:{game.line}: game {number}: {error}", param_hint="--ply")
-    title = diagrams.caption(replayed, ply)
-    fmt = fmt or ("svg" if output and output.lower().endswith(".svg") else "txt")
-    picture = diagrams.svg(board, title) if fmt == "svg" else diagrams.text(board, title)
+    try:
+        picture = diagrams.picture(replayed, board, fmt or diagrams.format_for(output), ply, size)
+    except diagrams.MissingExtra as error:
+        click.echo(f"pdn: {error}", err=True)
+        sys.exit(EXIT_USAGE)
     if output:
         _write(output, [picture])
+    elif isinstance(picture, bytes):
+        sys.stdout.buffer.write(picture)
     else:
         click.echo(picture, nl=False)
     sys.exit(EXIT_OK if record["ok"] else EXIT_INVALID)
 
 
-def _write(path: str, texts: list[str]) -> None:
-    """Write a file atomically; one that cannot be written ends the command (exit 2)."""
+def _write(path: str, texts: list[str] | list[str | bytes]) -> None:
+    """Write a file atomically (texts, or bytes such as a PNG); one that cannot be written ends
+    the command (exit 2)."""
     try:
         with atomic_output(path) as stream:
-            stream.writelines(texts)
+            for text in texts:
+                if isinstance(text, bytes):
+                    cast(TextIO, stream).buffer.write(text)
+                else:
+                    stream.write(text)
     except OSError as error:
         _cannot_write(path, error)
 

@@ -28,8 +28,8 @@ def square(root, number: int) -> tuple[int, int, str, str]:
 
 def pieces(root) -> dict[int, str]:
     """Square number -> 'white', 'black king', ... as drawn."""
-    return {int(c.get("data-square")): c.get("class").removeprefix("piece ")
-            for c in root.iter(SVG + "circle") if c.get("class").startswith("piece")}
+    return {int(g.get("data-square")): g.get("class").removeprefix("piece ")
+            for g in root.iter(SVG + "g") if (g.get("class") or "").startswith("piece")}
 
 
 def cell(text: str, row: int, col: int) -> str:
@@ -102,8 +102,8 @@ def test_real_games_mark_the_last_move(path, game, ply, move, piece):
     assert marked == sorted(move)
     assert pieces(root)[piece[0]] == piece[1]
     assert move[0] not in pieces(root)
-    [line] = root.iter(SVG + "polyline")
-    assert len(line.get("points").split()) == len(move)
+    [arrow] = [g for g in root.iter(SVG + "g") if g.get("class") == "last-move"]
+    assert arrow.get("data-squares") == " ".join(map(str, move))
 
 
 def test_text_board_marks_the_last_move_and_tells_who_moves():
@@ -172,3 +172,132 @@ def test_an_output_that_cannot_be_written_is_a_usage_error(tmp_path):
     target = tmp_path / "missing" / "board.svg"
     result = diagram(CORPUS / "russian" / "games-checkers-test.pdn", "-o", target)
     assert result.exit_code == 2 and result.stderr == f"pdn: cannot write {target}: No such file or directory\n"
+
+
+# ---- readable pictures (issue 16) ----------------------------------------------------------------
+
+def translation(element) -> tuple[float, float]:
+    x, y = element.get("transform").removeprefix("translate(").removesuffix(")").split(",")
+    return float(x), float(y)
+
+
+def piece_radius(group) -> float:
+    """The disc's radius out to the edge of its outline."""
+    disc = next(group.iter(SVG + "circle"))
+    return float(disc.get("r")) + float(disc.get("stroke-width")) / 2
+
+
+@pytest.mark.parametrize("gametype", [20, 21, 22, 24, 27, 31, 40], ids=str)
+def test_square_numbers_sit_where_no_piece_covers_them(gametype):
+    """Each number's box (its font's digits are at most 0.64 em wide, 0.75 em tall) stays
+    clear of the disc of the piece on its square, in the start position where most squares hold one."""
+    root = svg_of("-", input=f'[GameType "{gametype}"]\n*\n')
+    discs = {int(g.get("data-square")): (*translation(g), piece_radius(g))
+             for g in root.iter(SVG + "g") if (g.get("class") or "").startswith("piece")}
+    labels = [t for t in root.iter(SVG + "text") if t.get("class") == "label"]
+    assert len(labels) == len([r for r in root.iter(SVG + "rect") if r.get("data-square")])
+    covered = 0
+    for label in labels:
+        size = float(label.get("font-size"))
+        left, bottom = float(label.get("x")), float(label.get("y"))
+        right, top = left + 0.64 * size * len(label.text), bottom - 0.75 * size
+        disc = discs.get(int(label.get("data-square")))
+        if disc is None:
+            continue
+        covered += 1
+        x, y, r = disc
+        nearest = (min(max(x, left), right), min(max(y, top), bottom))
+        assert (nearest[0] - x) ** 2 + (nearest[1] - y) ** 2 > r ** 2, label.text
+    assert covered >= 16                # Thai starts with 8 men a side
+
+
+def test_algebraic_boards_name_files_and_ranks_in_the_margin():
+    root = svg_of("-", input='[GameType "25"]\n*\n')
+    margin = [t.text for g in root.iter(SVG + "g") if g.get("class") == "coordinates" for t in g]
+    assert margin == list("abcdefgh") + [str(n) for n in range(8, 0, -1)]
+    assert not [t for t in root.iter(SVG + "text") if t.get("class") == "label"]
+    flipped = svg_of("-", "--flip", input='[GameType "25"]\n*\n')
+    margin = [t.text for g in flipped.iter(SVG + "g") if g.get("class") == "coordinates" for t in g]
+    assert margin == list("hgfedcba") + [str(n) for n in range(1, 9)]
+
+
+CAPTURE = '[White "Alice"]\n[Black "Bob"]\n[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 *\n'
+
+
+def test_last_move_is_a_see_through_tint_that_keeps_the_square_colour():
+    root = svg_of("-", "--ply", "3", input=CAPTURE)
+    tints = [r for r in root.iter(SVG + "rect") if "highlight last" in (r.get("class") or "")]
+    assert sorted(int(r.get("data-square")) for r in tints) == [19, 28]
+    assert all(0 < float(r.get("fill-opacity")) <= 0.5 for r in tints)
+    squares = {r.get("data-square"): r.get("fill") for r in root.iter(SVG + "rect")
+               if r.get("class") == "square playing"}
+    assert squares["28"] == squares["19"] == squares["1"]       # the board under the tint is unchanged
+
+
+def test_captured_pieces_are_crossed_out_ghosts_of_what_was_taken():
+    root = svg_of("-", "--ply", "3", input=CAPTURE)
+    [ghost] = [g for g in root.iter(SVG + "g") if g.get("class") == "captured"]
+    assert ghost.get("data-square") == "23"
+    assert 23 not in pieces(root)
+    assert any(p.get("d", "").count("M") == 2 for p in ghost.iter(SVG + "path"))     # the cross
+    root = svg_of("-", "--ply", "2", input=CAPTURE)
+    assert not [g for g in root.iter(SVG + "g") if g.get("class") == "captured"]
+
+
+def test_a_one_step_move_shows_an_arrow_outside_the_landing_piece():
+    root = svg_of("-", "--ply", "1", input=CAPTURE)
+    [arrow] = [g for g in root.iter(SVG + "g") if g.get("class") == "last-move"]
+    [head] = arrow.iter(SVG + "polygon")
+    tip = tuple(map(float, head.get("points").split()[0].split(",")))
+    [landing] = [g for g in root.iter(SVG + "g") if g.get("data-square") == "28" and "piece" in g.get("class")]
+    x, y = translation(landing)
+    radius = piece_radius(landing)
+    distance = ((tip[0] - x) ** 2 + (tip[1] - y) ** 2) ** 0.5
+    assert radius < distance < radius + 4
+    start = [float(v) for v in next(arrow.iter(SVG + "polyline")).get("points").split()[0].split(",")]
+    assert ((tip[0] - start[0]) ** 2 + (tip[1] - start[1]) ** 2) ** 0.5 > 0.5 * 40 * 1.41 - 1
+
+
+def test_kings_wear_a_crown_and_men_do_not():
+    root = svg_of("-", input='[GameType "20"]\n[FEN "W:WK46,47:BK5,6"]\n*\n')
+    crowns = {int(g.get("data-square")) for g in root.iter(SVG + "g") if "piece" in (g.get("class") or "")
+              for p in g.iter(SVG + "polygon") if p.get("class") == "crown"}
+    assert crowns == {46, 5}
+
+
+def test_caption_names_players_move_and_side_to_move():
+    root = svg_of("-", "--ply", "3", input=CAPTURE)
+    lines = [t.text for t in root.iter(SVG + "text") if t.get("class") == "caption"]
+    assert lines == ["Alice \u2013 Bob", "international \u00b7 after 2. 28x19 \u00b7 Black to move"]
+
+
+def test_size_sets_the_picture_width_and_12x12_stays_readable():
+    root = svg_of("-", "--size", "300", input='[GameType "27"]\n*\n')
+    width, height = int(root.get("width")), int(root.get("height"))
+    view = [float(v) for v in root.get("viewBox").split()]
+    assert width == 300 and abs(height / width - view[3] / view[2]) < 0.01
+    default = svg_of("-", input='[GameType "27"]\n*\n')
+    scale = int(default.get("width")) / float(default.get("viewBox").split()[2])
+    label = next(t for t in default.iter(SVG + "text") if t.get("class") == "label")
+    assert float(label.get("font-size")) * scale >= 10          # pixels, at the default size
+    assert diagram("-", "--size", "10", input='[GameType "27"]\n*\n').exit_code == 2
+
+
+def test_png_output_is_a_png_of_the_size_asked(tmp_path):
+    target = tmp_path / "board.png"
+    result = diagram("-", "-o", target, "--size", "320", input=CAPTURE)
+    assert result.exit_code == 0, result.output
+    data = target.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
+    assert int.from_bytes(data[16:20], "big") == 320
+
+
+def test_png_without_its_extra_exits_2_naming_the_extra(tmp_path, monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "resvg_py", None)          # as if not installed
+    target = tmp_path / "board.png"
+    result = diagram("-", "-o", target, input=CAPTURE)
+    assert result.exit_code == 2
+    assert result.stderr == ("pdn: writing PNG needs the optional 'png' extra: "
+                             "pip install 'pdn-tools[png]'\n")
+    assert not target.exists() and list(tmp_path.iterdir()) == []
