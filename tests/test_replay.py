@@ -3,11 +3,11 @@ import pytest
 
 from corpus import CORPUS
 from pdn_tools import read_games, read_text
-from pdn_tools.rules.draws import BY_VARIANT, DrawTracker
+from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import parse_fen
 from pdn_tools.rules.movegen import Position
 from pdn_tools.play.replay import replay
-from pdn_tools.rules.variants import variant_by_name
+from pdn_tools.rules.variants import VARIANTS, variant_by_name
 
 INTERNATIONAL = variant_by_name("international")
 
@@ -238,7 +238,7 @@ def test_repetition_counts_from_the_last_man_move():
 
 
 def _tracked(position: Position, moves: list[tuple[int, int]]) -> DrawTracker:
-    tracker = DrawTracker(position.variant.name, position)
+    tracker = DrawTracker(position)
     for ply, (start, end) in enumerate(moves, 1):
         move = next(m for m in position.legal_moves() if (m.start, m.end) == (start, end))
         king = position.piece_at(start).isupper()
@@ -267,7 +267,7 @@ def test_a_forward_step_ends_the_repetition_count():
 
 def test_every_endgame_rule_needs_a_king():
     """The tracker skips the endgame rules while no king is on the board."""
-    rules = {endgame for draw_rules in BY_VARIANT.values() for endgame in draw_rules.endgames}
+    rules = {endgame for draw_rules in (v.draws for v in VARIANTS.values()) for endgame in draw_rules.endgames}
     men_only = [(men, 0) for men in range(0, 21)]
     assert rules and not any(endgame.test(strong, weak) for endgame in rules
                              for strong in men_only for weak in men_only)
@@ -275,7 +275,7 @@ def test_every_endgame_rule_needs_a_king():
 
 def test_draw_tracker_counts_from_the_move_creating_the_ending():
     start = parse_fen(INTERNATIONAL, "W:WK46,K47,K48:BK4")
-    tracker = DrawTracker("international", start)
+    tracker = DrawTracker(start)
     position = start
     for ply, move in enumerate(_wander("W:WK46,K47,K48:BK4", 40), 1):
         legal = {f"{m.start}-{m.end}": m for m in position.legal_moves()}

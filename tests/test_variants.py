@@ -1,8 +1,17 @@
 """Variant table: GameType numbers, names and square numbering (reference §2.2, §3)."""
 
+from pathlib import Path
+
 import pytest
 
-from pdn_tools.rules.variants import VARIANTS, variant_by_gametype, variant_by_name
+from pdn_tools.rules import laws
+from pdn_tools.rules.draws import DrawRules
+from pdn_tools.rules.movegen import Position
+from pdn_tools.rules.variants import (VARIANTS, Hint, inferred_variants, lidraughts_variant, variant_by_gametype,
+                                      variant_by_name)
+from pdn_tools.text.results import RESULTS, Outcome
+
+TESTS = Path(__file__).resolve().parent
 
 GAMETYPES = {
     "international": 20, "english": 21, "italian": 22, "pool": 23, "spanish": 24, "russian": 25,
@@ -156,3 +165,45 @@ def test_start_squares(name, squares):
     white, black = VARIANTS[name].initial_squares()
     assert white == frozenset(squares[0])
     assert black == frozenset(squares[1])
+
+
+# ---- every table entry is complete ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variant", VARIANTS.values(), ids=str)
+def test_variant_entry_is_complete(variant):
+    """Adding a variant is one entry in the table plus its rule tests: every field is set and
+    consistent, and published perft counts check its move generator."""
+    assert GAMETYPES[variant.name] == variant.gametype
+    assert variant.first in ("W", "B") and variant.corner in (0, 1, 2, 3)
+    squares = [variant.coords(n) for n in range(1, variant.num_squares + 1)]
+    assert len(set(squares)) == variant.num_squares
+    assert all(0 <= row < variant.rows and 0 <= col < variant.cols for row, col in squares)
+    white, black = variant.initial_squares()
+    assert len(white) == len(black) > 0 and not white & black
+    assert Position.initial(variant).legal_moves()
+    assert variant.law in laws.LAWS
+    assert isinstance(variant.draws, DrawRules) and variant.draws.repetitions == 3
+    assert [RESULTS[text] for text in variant.results] == [Outcome.FIRST, Outcome.SECOND, Outcome.DRAW]
+    for hint, rank in variant.inferred:
+        assert inferred_variants(hint)[rank - 1] is variant
+    for entry in variant.lidraughts:
+        assert lidraughts_variant(entry.number) == (variant, entry)
+    assert variant_by_name(variant.name) is variant
+    assert all(variant_by_name(alias) is variant for alias in variant.aliases)
+    assert f'"{variant.name}"' in (TESTS / "test_perft.py").read_text(encoding="utf-8")
+
+
+def test_inference_orders():
+    """Games without GameType (reference §2.3): the candidates in the order they are tried."""
+    names = {hint: [v.name for v in inferred_variants(hint)] for hint in
+             (Hint(32, False), Hint(32, True), Hint(50, False), Hint(72, False))}
+    assert names == {Hint(32, False): ["english", "international", "italian", "spanish", "pool"],
+                     Hint(32, True): ["russian", "brazilian", "czech", "pool"],
+                     Hint(50, False): ["international", "frisian"], Hint(72, False): ["canadian"]}
+
+
+def test_variant_is_keyword_only_and_derives_its_square_count():
+    with pytest.raises(TypeError):
+        type(VARIANTS["english"])("x", 99, 8, 8, "W", False, 2, False)     # type: ignore[misc]
+    assert [v.num_squares for v in VARIANTS.values()] == [50, 32, 32, 32, 32, 32, 32, 72, 32, 32, 64, 32, 50]

@@ -109,7 +109,7 @@ def _place(elements: list[Element], commands: dict[int, list[str]], forced: set[
 
 def _draw_counts(result: Replay) -> dict[int, list[str]]:
     """`[%draw ...]` commands where a count of the variant's draw rules starts, ends or draws."""
-    tracker = DrawTracker(result.variant.name, result.start)
+    tracker = DrawTracker(result.start)
     counting: set[str] = set()
     out: dict[int, list[str]] = {}
     for ply in result.plies:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
 from typing import Iterable, NamedTuple
 
 from pdn_tools.rules.draws import DrawEvent, DrawTracker
@@ -18,22 +17,11 @@ from pdn_tools.text.codes import Code
 from pdn_tools.text.results import Outcome, outcome
 from pdn_tools.text.model import Comment, Diagnostic, Game, Move as Notated, MoveNumber, Nag, Placeholder, Setup, Variation
 from pdn_tools.rules.movegen import Move, Position
-from pdn_tools.rules.variants import Variant, variant_by_gametype, variant_by_name
+from pdn_tools.rules.variants import (Hint, Variant, inferred_variants, lidraughts_variant, variant_by_gametype,
+                                      variant_by_name)
 
 _GAMETYPE = re.compile(r"\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS][0-3])\s*(?:,\s*([01]))?)?\s*\Z")
 _GAMETYPE_NUMBER = re.compile(r"\s*(\d+)")
-# Variants tried, in order, when a game has no GameType (by board and notation).
-_INFER = {
-    (32, False): ("english", "international", "italian", "spanish", "pool"),
-    (32, True): ("russian", "brazilian", "czech", "pool"),
-    (50, False): ("international", "frisian"),
-    (72, False): ("canadian",),
-}
-# lidraughts' own GameType numbers: (rules for the moves, name, whether results follow them).
-_LIDRAUGHTS = {96: ("international", "Breakthrough", False), 97: ("frisian", "Frysk!", True),
-               98: ("international", "Antidraughts", False)}
-# Names seen in the [Variant] tag of lidraughts and playstrategy exports.
-_VARIANT_TAG = {"american/english": "english", "standard": "international", "frysk!": "frisian"}
 
 
 @dataclass(slots=True)
@@ -90,8 +78,7 @@ class Replay:
         outcome = self.outcome()
         if outcome is None:
             return None
-        scores = {"international": ("2-0", "0-2", "1-1"), "canadian": ("2-0", "0-2", "1-1")}
-        win, loss, draw = scores.get(self.variant.name, ("1-0", "0-1", "1/2-1/2"))
+        win, loss, draw = self.variant.results
         return {Outcome.FIRST: win, Outcome.SECOND: loss, Outcome.DRAW: draw}[outcome]
 
 
@@ -120,11 +107,12 @@ def choose_variant(game: Game, override: Variant | None = None) -> Choice:
         match = _GAMETYPE.match(gametype)
         number = (match or _GAMETYPE_NUMBER.match(gametype))
         variant = variant_by_gametype(int(number.group(1))) if number else None
-        if number and int(number.group(1)) in _LIDRAUGHTS:
-            name, title, results = _LIDRAUGHTS[int(number.group(1))]
-            note = f"lidraughts GameType {gametype!r} ({title}): moves checked by {name} rules"
-            return Choice([variant_by_name(name)], [Diagnostic(Code.GAMETYPE, note + ("" if results else
-                                                               ", results not checked"), line, column)], results)
+        lidraughts = lidraughts_variant(int(number.group(1))) if number else None
+        if lidraughts is not None:
+            rules, entry = lidraughts
+            note = f"lidraughts GameType {gametype!r} ({entry.title}): moves checked by {rules.name} rules"
+            return Choice([rules], [Diagnostic(Code.GAMETYPE, note + ("" if entry.results_checked else
+                                    ", results not checked"), line, column)], entry.results_checked)
         if variant is None:
             return Choice([], [Diagnostic(Code.BAD_GAMETYPE, f"unknown GameType {gametype!r}", line, column)])
         if match is None:
@@ -137,16 +125,11 @@ def choose_variant(game: Game, override: Variant | None = None) -> Choice:
         return Choice([variant], warnings)
     named = game.tag("Variant")
     if named:
-        variant = variant_by_name(_VARIANT_TAG.get(named.strip().lower(), named.strip()))
+        variant = variant_by_name(named)     # lidraughts' and playstrategy's names are aliases
         if variant is not None:
             return Choice([variant], [])
     size, alpha = _board_hint(game)
-    return Choice(list(_inferred(size, alpha)), [])
-
-
-@cache
-def _inferred(size: int, alpha: bool) -> tuple[Variant, ...]:
-    return tuple(variant_by_name(name) for name in _INFER[(size, alpha)])
+    return Choice(list(inferred_variants(Hint(size, alpha))), [])
 
 
 def _board_hint(game: Game) -> tuple[int, bool]:
@@ -209,7 +192,7 @@ def _replay(game: Game, variant: Variant, strict: bool, check_results: bool) -> 
     except _Failure as failure:
         result.errors.append(failure.diagnostic)
         return result
-    tracker = DrawTracker(variant.name, result.start)
+    tracker = DrawTracker(result.start)
     try:
         _main_line(result, tracker, strict)
         result.complete = True

@@ -7,9 +7,10 @@ move); "25 moves each" is 50 plies.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from pdn_tools.rules.movegen import Position
+if TYPE_CHECKING:       # the variants hold their draw rules: no import of the move generator here
+    from pdn_tools.rules.movegen import Position
 
 # (men, kings) of the side that may win and of the side that defends
 Material = tuple[int, int]
@@ -89,12 +90,6 @@ FRISIAN = DrawRules(3, 0, "", (
 ))
 REPETITION_ONLY = DrawRules(3)
 
-BY_VARIANT = {
-    "international": FMJD, "canadian": FMJD, "brazilian": RUSSIAN, "russian": RUSSIAN,
-    "english": ENGLISH, "spanish": SPANISH, "portuguese": SPANISH, "italian": ITALIAN,
-    "pool": POOL, "frisian": FRISIAN,
-}
-
 
 @dataclass(frozen=True)
 class DrawEvent:
@@ -106,8 +101,8 @@ class DrawEvent:
 class DrawTracker:
     """Watches a main line and remembers the first draw by rule."""
 
-    def __init__(self, variant_name: str, start: Position) -> None:
-        self.rules = BY_VARIANT.get(variant_name, REPETITION_ONLY)
+    def __init__(self, start: Position) -> None:
+        self.rules = start.variant.draws
         # Positions since the last irreversible move (a capture, or a man's step forward):
         # no earlier one can come back.  The table is filled only once a reversible move is
         # made, from `since`, the position that move left.

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from pdn_tools.rules.variants import COUNT, COUNT_KINGS, FREE, FRISIAN, ITALIAN, KING, Variant
+from pdn_tools.rules import laws
+from pdn_tools.rules.variants import Variant
 
 __all__ = ["Move", "Position", "perft", "divide"]
 
@@ -55,7 +56,7 @@ class _Rules:
         "variant", "valid", "bit_of", "num_of", "rays", "ray_bits", "jumps", "shift", "promo",
         "man_steps", "man_step_split", "man_jump_split", "king_dirs", "king_jumps",
         "king_step_split", "king_jump_split", "king_moves", "flying", "land_behind",
-        "immediate", "reverse", "passing", "men_take_kings", "precedence", "limit",
+        "immediate", "reverse", "passing", "men_take_kings", "law", "limit",
     )
 
     def __init__(self, v: Variant) -> None:
@@ -99,7 +100,7 @@ class _Rules:
         self.reverse = v.reverse_jumps
         self.passing = v.promote_in_passing
         self.men_take_kings = v.men_capture_kings
-        self.precedence = v.precedence
+        self.law = v.law
         self.limit = v.king_move_limit
         man_jumps = tuple(tuple(rel[d] for d in v.man_jumps) for rel in _RELATIVE)
         # Shift amounts split by sign, (left shifts, right shifts), for whole-set operations.
@@ -314,37 +315,6 @@ def _capture_records(rl: _Rules, ci: int, own: int, opp: int, kings: int, starts
     return out
 
 
-def _apply_law(rl: _Rules, records: list[tuple], kings: int) -> list[tuple]:
-    """Keep the captures the variant's precedence law allows."""
-    law = rl.precedence
-    if law == FREE or len(records) < 2:
-        return records
-    if law == KING:
-        with_king = [r for r in records if r[4]]
-        return with_king or records
-    if law == COUNT:
-        best = max(len(r[2]) for r in records)
-        return [r for r in records if len(r[2]) == best]
-    if law == COUNT_KINGS:
-        keys = [(len(r[2]), (r[5] & kings).bit_count()) for r in records]
-    elif law == FRISIAN:
-        # A king is worth a little less than two men (FRIS Art. 11; DCTL's encoding).
-        keys = []
-        for r in records:
-            nk = (r[5] & kings).bit_count()
-            keys.append(((len(r[2]) + nk) * 64 - nk, r[4]))
-    elif law == ITALIAN:
-        keys = []
-        for r in records:
-            caps = r[2]
-            order = sum(1 << (31 - i) for i, x in enumerate(caps) if kings >> x & 1)
-            keys.append((len(caps), r[4], (r[5] & kings).bit_count(), order))
-    else:
-        raise ValueError(f"unknown precedence law {law!r}")
-    best = max(keys)
-    return [r for r, key in zip(records, keys) if key == best]
-
-
 def _quiet_entries(rl: _Rules, ci: int, own: int, opp: int, kings: int, ctr: int) -> list[tuple]:
     """Non-capturing moves as precomputed (Move, own_xor, kings_xor, to_bit) entries."""
     empty = rl.valid & ~(own | opp)
@@ -416,7 +386,7 @@ def _count_quiet(rl: _Rules, ci: int, own: int, opp: int, kings: int, ctr: int) 
 def _legal_records(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> list[tuple]:
     if not _has_capture(rl, ci, own, opp, kings):
         return []
-    return _apply_law(rl, _capture_records(rl, ci, own, opp, kings), kings)
+    return laws.lawful(rl.law, _capture_records(rl, ci, own, opp, kings), kings)
 
 
 def _after_capture(rec: tuple, own: int, opp: int, kings: int) -> tuple[int, int, int]:
@@ -441,7 +411,7 @@ def _next_counter(rl: _Rules, ctr: int, entry: tuple | None) -> int:
 def _perft(rl: _Rules, ci: int, own: int, opp: int, kings: int, c_own: int, c_opp: int,
            depth: int, keep: bool) -> int:
     if _has_capture(rl, ci, own, opp, kings):
-        records = _apply_law(rl, _capture_records(rl, ci, own, opp, kings), kings)
+        records = laws.lawful(rl.law, _capture_records(rl, ci, own, opp, kings), kings)
         if not keep and len(records) > 1:
             seen = set()
             unique = []
@@ -587,7 +557,7 @@ class Position:
         if not _has_capture(rl, ci, own, opp, kings):
             return []
         records = _capture_records(rl, ci, own, opp, kings)
-        return self._moves(_apply_law(rl, records, kings) if law else records)
+        return self._moves(laws.lawful(rl.law, records, kings) if law else records)
 
     def legal_moves(self) -> list[Move]:
         """All legal moves: captures (by the precedence law) if any, else quiet moves."""
@@ -669,7 +639,7 @@ class Position:
         sb, eb = bit_of[start], bit_of[end]
         if not own >> sb & 1:
             return None
-        if rl.precedence == FREE:          # any capture is lawful: only this piece's are needed
+        if rl.law is laws.free:            # any capture is lawful: only this piece's are needed
             if not kings >> sb & 1 and not (rl.passing and rl.promo[ci] >> eb & 1):
                 step = self._single_jump(ci, own, opp, kings, sb, eb)
                 if step is not None:

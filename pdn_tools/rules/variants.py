@@ -1,4 +1,10 @@
-"""Draughts variants as data: board, numbering and the rule switches the move generator reads.
+"""Draughts variants as data: everything about a variant in one table entry.
+
+A `Variant` holds its board and PDN numbering, the rule switches the move generator reads,
+its capture-precedence law (a key function of `laws`), its draw rules (`draws`), the
+result strings it writes, when it is a candidate for a game without GameType, and the
+lidraughts GameType numbers replayed with its rules.  Adding a variant is one entry in
+`_VARIANT_LIST` plus its rule tests (see the README).
 
 Numbering follows the PDN 3.0 GameType tester (reference §3.1): the board is drawn from the
 seat of the player named by the numbering, square 1 sits in the corner given by the notation
@@ -11,6 +17,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
+
+from pdn_tools.rules import draws, laws
+from pdn_tools.rules.draws import DrawRules
+from pdn_tools.rules.laws import Law
 
 # Direction names relative to the moving player: diagonal forward/backward left/right and the
 # orthogonal forward, backward, left, right (on dark-square boards an orthogonal step skips the
@@ -19,30 +30,43 @@ DIAGONAL = ("fl", "fr", "bl", "br")
 DIAGONAL_FORWARD = ("fl", "fr")
 ORTHOGONAL = ("f", "b", "l", "r")
 
-# Precedence laws (which captures are legal when several are available).
-FREE = "free"  # any complete capture
-COUNT = "count"  # most pieces
-COUNT_KINGS = "count-kings"  # most pieces, then most kings (Spanish "quality")
-ITALIAN = "italian"  # pieces, with a king, kings, earliest king
-FRISIAN = "frisian"  # value (king < 2 men), then with a king
-KING = "king"  # a king must capture if it can (Czech)
-
 _ALGEBRAIC = re.compile(r"([a-z])([0-9]{1,2})")
 
 
-@dataclass(frozen=True)
+class Results(NamedTuple):
+    """The result strings a variant writes: the first player wins, loses, a draw."""
+
+    win: str = "1-0"
+    loss: str = "0-1"
+    draw: str = "1/2-1/2"
+
+
+class Hint(NamedTuple):
+    """What a game without GameType looks like: its highest square and its notation."""
+
+    squares: int
+    alpha: bool
+
+
+class Lidraughts(NamedTuple):
+    """A lidraughts GameType number replayed with a variant's moves."""
+
+    number: int
+    title: str
+    results_checked: bool
+
+
+@dataclass(frozen=True, kw_only=True)
 class Variant:
-    """One draughts variant: board, PDN numbering and rule switches."""
+    """One draughts variant: board, PDN numbering, rule switches, draw rules and results."""
 
     name: str
     gametype: int
     rows: int
     cols: int
-    first: str  # colour that moves first, 'W' or 'B'
+    first: str  # colour that moves first, 'W' or 'B'; numbers are read from its seat
     alpha: bool  # default PDN notation is algebraic
-    num_squares: int
-    # Numeric layout per the GameType tester: seat colour, corner digit of square 1, invert flag.
-    seat: str
+    # Numeric layout per the GameType tester: corner digit of square 1, invert flag.
     corner: int
     invert: bool
     all_squares: bool = False  # Turkish: every square is playable
@@ -57,9 +81,19 @@ class Variant:
     reverse_jumps: bool = False  # a king may turn 180 degrees between jumps (Thai)
     promote_in_passing: bool = False  # a man crowned mid-capture continues as a king (Russian)
     men_capture_kings: bool = True  # False in Italian
-    precedence: str = COUNT
+    law: Law = laws.count  # which captures are lawful when several are available
     king_move_limit: int = 0  # Frisian: at most 3 quiet moves in a row with one king
+    draws: DrawRules = draws.REPETITION_ONLY
+    results: Results = Results()
+    # Games without GameType that look like `hint` are tried as this variant, by rank (1 first).
+    inferred: tuple[tuple[Hint, int], ...] = ()
+    lidraughts: tuple[Lidraughts, ...] = ()
     aliases: tuple[str, ...] = field(default=(), compare=False)
+    num_squares: int = field(init=False)  # playable squares, from the board
+
+    def __post_init__(self) -> None:
+        squares = self.rows * self.cols if self.all_squares else self.rows * self.cols // 2
+        object.__setattr__(self, "num_squares", squares)
 
     # -- numbering -------------------------------------------------------------------------
 
@@ -78,7 +112,7 @@ class Variant:
                     num = 1 + rr * cols + cc
                 else:
                     num = 1 + rr * (cols // 2) + cc // 2
-                if self.seat == "B":
+                if self.first == "B":
                     by_num[num] = (rows - 1 - r, cols - 1 - c)
                 else:
                     by_num[num] = (r, c)
@@ -127,7 +161,7 @@ class Variant:
 
     def initial_squares(self) -> tuple[frozenset[int], frozenset[int]]:
         """(white men, black men) of the start position."""
-        white, black = set(), set()
+        white, black = set[int](), set[int]()
         for row_from_edge in self.start_rows:
             for col in range(self.cols):
                 w = self.square_at(self.rows - 1 - row_from_edge, col)
@@ -150,58 +184,79 @@ def _rows(n: int) -> tuple[int, ...]:
     return tuple(range(n))
 
 
-# Board parameters per the PDN 3.0 GameType table (reference §2.2); rules per §4.1.
+# Board parameters per the PDN 3.0 GameType table (reference §2.2); rules per §4.1; draw
+# rules in `draws`.  A game without GameType is tried as the variants whose `inferred`
+# hint it matches, by rank: 8x8 numeric english, international, italian, spanish, pool;
+# 8x8 algebraic russian, brazilian, czech, pool.
+_NUMERIC_32, _ALGEBRAIC_32 = Hint(32, False), Hint(32, True)
+_FMJD_RESULTS = Results("2-0", "0-2", "1-1")
 _VARIANT_LIST = [
-    Variant("international", 20, 10, 10, "W", False, 50, "W", 2, False, start_rows=_rows(4)),
     Variant(
-        "english", 21, 8, 8, "B", False, 32, "B", 1, False, start_rows=_rows(3),
-        man_jumps=DIAGONAL_FORWARD, flying_kings=False, precedence=FREE,
-        aliases=("american", "checkers", "english draughts", "straight checkers"),
+        name="international", gametype=20, rows=10, cols=10, first="W", alpha=False, corner=2,
+        invert=False, start_rows=_rows(4), draws=draws.FMJD, results=_FMJD_RESULTS,
+        inferred=((_NUMERIC_32, 2), (Hint(50, False), 1)),
+        lidraughts=(Lidraughts(96, "Breakthrough", False), Lidraughts(98, "Antidraughts", False)),
     ),
     Variant(
-        "italian", 22, 8, 8, "W", False, 32, "W", 2, True, start_rows=_rows(3),
-        man_jumps=DIAGONAL_FORWARD, flying_kings=False, men_capture_kings=False,
-        precedence=ITALIAN,
+        name="english", gametype=21, rows=8, cols=8, first="B", alpha=False, corner=1, invert=False,
+        start_rows=_rows(3), man_jumps=DIAGONAL_FORWARD, flying_kings=False, law=laws.free,
+        draws=draws.ENGLISH, inferred=((_NUMERIC_32, 1),),
+        aliases=("american", "checkers", "english draughts", "straight checkers", "american/english"),
     ),
     Variant(
-        "pool", 23, 8, 8, "B", False, 32, "B", 1, False, start_rows=_rows(3), precedence=FREE,
-        aliases=("american pool", "pool checkers"),
+        name="italian", gametype=22, rows=8, cols=8, first="W", alpha=False, corner=2, invert=True,
+        start_rows=_rows(3), man_jumps=DIAGONAL_FORWARD, flying_kings=False, men_capture_kings=False,
+        law=laws.italian, draws=draws.ITALIAN, inferred=((_NUMERIC_32, 3),),
     ),
     Variant(
-        "spanish", 24, 8, 8, "W", False, 32, "W", 1, True, start_rows=_rows(3),
-        man_jumps=DIAGONAL_FORWARD, precedence=COUNT_KINGS,
+        name="pool", gametype=23, rows=8, cols=8, first="B", alpha=False, corner=1, invert=False,
+        start_rows=_rows(3), law=laws.free, draws=draws.POOL,
+        inferred=((_NUMERIC_32, 5), (_ALGEBRAIC_32, 4)), aliases=("american pool", "pool checkers"),
     ),
     Variant(
-        "russian", 25, 8, 8, "W", True, 32, "W", 2, False, start_rows=_rows(3),
-        promote_in_passing=True, precedence=FREE, aliases=("shashki",),
-    ),
-    Variant("brazilian", 26, 8, 8, "W", True, 32, "W", 2, False, start_rows=_rows(3)),
-    Variant("canadian", 27, 12, 12, "W", False, 72, "W", 2, False, start_rows=_rows(5)),
-    Variant(
-        "portuguese", 28, 8, 8, "W", False, 32, "W", 1, True, start_rows=_rows(3),
-        man_jumps=DIAGONAL_FORWARD, precedence=COUNT_KINGS,
+        name="spanish", gametype=24, rows=8, cols=8, first="W", alpha=False, corner=1, invert=True,
+        start_rows=_rows(3), man_jumps=DIAGONAL_FORWARD, law=laws.count_kings, draws=draws.SPANISH,
+        inferred=((_NUMERIC_32, 4),),
     ),
     Variant(
-        "czech", 29, 8, 8, "W", True, 32, "W", 2, False, start_rows=_rows(3),
-        man_jumps=DIAGONAL_FORWARD, precedence=KING,
+        name="russian", gametype=25, rows=8, cols=8, first="W", alpha=True, corner=2, invert=False,
+        start_rows=_rows(3), promote_in_passing=True, law=laws.free, draws=draws.RUSSIAN,
+        inferred=((_ALGEBRAIC_32, 1),), aliases=("shashki",),
+    ),
+    Variant(
+        name="brazilian", gametype=26, rows=8, cols=8, first="W", alpha=True, corner=2, invert=False,
+        start_rows=_rows(3), draws=draws.RUSSIAN, inferred=((_ALGEBRAIC_32, 2),),
+    ),
+    Variant(
+        name="canadian", gametype=27, rows=12, cols=12, first="W", alpha=False, corner=2, invert=False,
+        start_rows=_rows(5), draws=draws.FMJD, results=_FMJD_RESULTS, inferred=((Hint(72, False), 1),),
+    ),
+    Variant(
+        name="portuguese", gametype=28, rows=8, cols=8, first="W", alpha=False, corner=1, invert=True,
+        start_rows=_rows(3), man_jumps=DIAGONAL_FORWARD, law=laws.count_kings, draws=draws.SPANISH,
+    ),
+    Variant(
+        name="czech", gametype=29, rows=8, cols=8, first="W", alpha=True, corner=2, invert=False,
+        start_rows=_rows(3), man_jumps=DIAGONAL_FORWARD, law=laws.king, inferred=((_ALGEBRAIC_32, 3),),
     ),
     # Turkish: kish's reading (reference §4.1): a man crowned mid-capture goes on as a man.
     Variant(
-        "turkish", 30, 8, 8, "W", True, 64, "W", 2, False, all_squares=True,
-        start_rows=(1, 2), man_steps=("f", "l", "r"), man_jumps=("f", "l", "r"),
+        name="turkish", gametype=30, rows=8, cols=8, first="W", alpha=True, corner=2, invert=False,
+        all_squares=True, start_rows=(1, 2), man_steps=("f", "l", "r"), man_jumps=("f", "l", "r"),
         king_steps=ORTHOGONAL, king_jumps=ORTHOGONAL, immediate_removal=True,
     ),
     # Thai per the PDN GameType (Black first, N2: 1=g1) and DCTL's thai.hpp; both are
     # unverified against a Thai federation text (reference §8).
     Variant(
-        "thai", 31, 8, 8, "B", False, 32, "B", 2, False, start_rows=_rows(2),
-        man_jumps=DIAGONAL_FORWARD, land_behind=True, immediate_removal=True,
-        reverse_jumps=True, precedence=FREE,
+        name="thai", gametype=31, rows=8, cols=8, first="B", alpha=False, corner=2, invert=False,
+        start_rows=_rows(2), man_jumps=DIAGONAL_FORWARD, land_behind=True, immediate_removal=True,
+        reverse_jumps=True, law=laws.free,
     ),
     Variant(
-        "frisian", 40, 10, 10, "W", False, 50, "W", 2, False, start_rows=_rows(4),
-        man_jumps=DIAGONAL + ORTHOGONAL, king_jumps=DIAGONAL + ORTHOGONAL,
-        precedence=FRISIAN, king_move_limit=3,
+        name="frisian", gametype=40, rows=10, cols=10, first="W", alpha=False, corner=2, invert=False,
+        start_rows=_rows(4), man_jumps=DIAGONAL + ORTHOGONAL, king_jumps=DIAGONAL + ORTHOGONAL,
+        law=laws.frisian, king_move_limit=3, draws=draws.FRISIAN, inferred=((Hint(50, False), 2),),
+        lidraughts=(Lidraughts(97, "Frysk!", True),), aliases=("frysk!",),
     ),
 ]
 
@@ -209,6 +264,29 @@ VARIANTS: dict[str, Variant] = {v.name: v for v in _VARIANT_LIST}
 _BY_GAMETYPE = {v.gametype: v for v in _VARIANT_LIST}
 _BY_NAME = {alias: v for v in _VARIANT_LIST for alias in (v.name, *v.aliases)}
 _BY_NAME["standard"] = VARIANTS["international"]
+_BY_LIDRAUGHTS = {entry.number: (v, entry) for v in _VARIANT_LIST for entry in v.lidraughts}
+
+
+def _by_hint() -> dict[Hint, tuple[Variant, ...]]:
+    ranked: dict[Hint, list[tuple[int, Variant]]] = {}
+    for variant in _VARIANT_LIST:
+        for hint, rank in variant.inferred:
+            ranked.setdefault(hint, []).append((rank, variant))
+    return {hint: tuple(v for _, v in sorted(entries, key=lambda entry: entry[0]))
+            for hint, entries in ranked.items()}
+
+
+_BY_HINT = _by_hint()
+
+
+def inferred_variants(hint: Hint) -> tuple[Variant, ...]:
+    """The variants a game without GameType that looks like `hint` is tried as, in order."""
+    return _BY_HINT.get(hint, ())
+
+
+def lidraughts_variant(number: int) -> tuple[Variant, Lidraughts] | None:
+    """The variant whose moves lidraughts' own GameType `number` uses, and its entry."""
+    return _BY_LIDRAUGHTS.get(number)
 
 
 def variant_by_gametype(n: int) -> Variant | None:
