@@ -203,6 +203,41 @@ def test_ctrl_c_while_loading_ends_quietly(delay):
     assert b"Traceback" not in err and err.strip() == b"" and producer.returncode == 130, err
 
 
+# The module loaded as `pdn_tools.cli` makes a class whose attribute is named while the
+# Ctrl-C arrives: the moment of the one failure seen (`RuntimeError: Error calling
+# __set_name__`, Python 3.11), reproduced without timing.
+INTERRUPTED_IN_SET_NAME = """
+import importlib.abc, importlib.util, os, signal, sys
+
+class Interrupting:
+    def __set_name__(self, owner, name):
+        os.kill(os.getpid(), signal.SIGINT)     # delivered before this method returns
+        sum(range(1000))
+
+class Loader(importlib.abc.Loader):
+    def create_module(self, spec):
+        return None
+    def exec_module(self, module):
+        class Made:
+            attribute = Interrupting()
+        module.main = lambda: print("ran: the interrupt was lost")
+
+class Finder(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        return importlib.util.spec_from_loader(name, Loader()) if name == "pdn_tools.cli" else None
+
+sys.meta_path.insert(0, Finder())
+from pdn_tools.__main__ import main
+main()
+"""
+
+
+def test_ctrl_c_while_a_class_is_made_during_loading_ends_quietly():
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED_IN_SET_NAME], capture_output=True, timeout=60)
+    assert (done.returncode, done.stderr) == (130, b"")
+
+
+@needs_corpus
 def test_ascii_stdout_gets_utf8_not_a_traceback():
     """A locale that cannot encode the games' names: the output is UTF-8, as click.echo wrote it."""
     source = CORPUS / "russian" / "bruno-legacyenc-fail-abatsiev.pdn"
