@@ -4,7 +4,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from corpus import CORPUS
+from corpus import CORPUS, needs_corpus
 from pdn_tools import Comment, read_games, read_text
 from pdn_tools.cli import cli
 
@@ -26,6 +26,7 @@ def after_move(text: str, move: str) -> str:
     return re.split(r"\s\d+\.\s", text[start + len(move) + 1:], maxsplit=1)[0]
 
 
+@needs_corpus
 def test_fen_moves_forced_and_captures_on_a_real_game():
     result = annotate("--fen", "--moves", "--forced", "--captures", DOUAI)
     assert result.exit_code == 0
@@ -44,6 +45,7 @@ def test_fen_moves_forced_and_captures_on_a_real_game():
     assert "$7" not in after_move(result.stdout, "15-24")
 
 
+@needs_corpus
 def test_annotating_twice_is_annotating_once():
     sources = [DOUAI, STRATEGY, CORPUS / "russian" / "games-checkers-test.pdn",
                CORPUS / "italian" / "games-checkers-ci98-fero.pdn",
@@ -56,6 +58,7 @@ def test_annotating_twice_is_annotating_once():
         assert twice.exit_code == once.exit_code
 
 
+@needs_corpus
 def test_author_comments_are_kept_and_ours_follow_the_move():
     original = [g for g in read_games(STRATEGY)]
     result = annotate("--moves", STRATEGY)
@@ -75,6 +78,7 @@ def test_an_old_annotation_is_replaced_not_added_to():
     assert "1. 32-28 {[%moves 9]} {mine} 19-23 {[%moves 9]} *" in result.stdout
 
 
+@needs_corpus
 def test_ply_count_and_gametype_tags_are_set_and_noted():
     result = annotate("--ply-count", "--gametype", DOUAI)
     games = read_text(result.stdout)
@@ -137,6 +141,7 @@ def test_jobs_keep_the_output(jobs):
     assert annotate("--all", "--jobs", jobs, DOUAI).stdout == one
 
 
+@needs_corpus
 def test_draw_counts_on_real_games_start_before_they_end():
     sources = [DOUAI, CORPUS / "international" / "horizon-bd-oud-2-remises-dam22.pdn",
                CORPUS / "russian" / "games-checkers-test.pdn",
@@ -159,6 +164,7 @@ def test_draw_counts_on_real_games_start_before_they_end():
     assert "57. 12-07 46-41 {[%draw start 25-move rule]}" in flat       # Black's first king move
 
 
+@needs_corpus
 def test_computed_results_on_real_games():
     source = CORPUS / "international" / "bruno-Partie_avec_FEN1.pdn"
     result = annotate("--result", source)

@@ -3,7 +3,7 @@ import json
 
 from click.testing import CliRunner
 
-from corpus import CORPUS
+from corpus import CORPUS, needs_corpus
 from pdn_tools import read_games, read_text
 from pdn_tools.cli import cli
 
@@ -24,6 +24,7 @@ def tags(output: str, name: str) -> list[str]:
 
 # ---- filter --------------------------------------------------------------------------------------
 
+@needs_corpus
 def test_filter_by_tag_player_and_result():
     result = invoke("filter", "--tag", "White=^damy", DOUAI)
     assert result.exit_code == 0 and tags(result.stdout, "White") == ["Damy (Gérard Taille)"]
@@ -36,6 +37,7 @@ def test_filter_by_tag_player_and_result():
     assert invoke("filter", "--tag", "Missing=.", DOUAI).stdout == ""
 
 
+@needs_corpus
 def test_filter_by_variant_length_and_validity_across_files():
     result = invoke("filter", "--variant", "italian", "--min-plies", "60", "--max-plies", "80", DOUAI, FERO)
     games = read_text(result.stdout)
@@ -49,6 +51,7 @@ def test_filter_by_variant_length_and_validity_across_files():
     assert len(read_text(invoke("filter", "--valid", BEGINNER).stdout)) == 57
 
 
+@needs_corpus
 def test_filter_by_a_position_reached_on_the_main_line():
     # After 1. 34-29 20-24 2. 29x20 15x24 of game 1 only (the other games open differently).
     fen = "W:W31,32,33,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,16,17,18,19,24"
@@ -82,6 +85,7 @@ def test_filter_passes_unreadable_games_only_when_no_criterion_looks_inside():
 
 # ---- dedupe --------------------------------------------------------------------------------------
 
+@needs_corpus
 def test_dedupe_finds_the_same_games_in_two_formattings_of_an_archive():
     result = invoke("dedupe", "--report", TINSLEY, TINSLEY_COPY)
     lines = result.stdout.splitlines()
@@ -93,6 +97,7 @@ def test_dedupe_finds_the_same_games_in_two_formattings_of_an_archive():
     assert result.exit_code == 1 and "[illegal-move]" in result.stderr
 
 
+@needs_corpus
 def test_dedupe_by_moves_and_tags_keeps_games_whose_tags_differ():
     with_tags = invoke("dedupe", "--by", "moves+tags", "--report", TINSLEY, TINSLEY_COPY).stdout
     assert len(with_tags.splitlines()) == 724       # the 18 repeats inside the archive differ in tags
@@ -114,6 +119,7 @@ def test_dedupe_drops_repeats_and_keeps_the_first():
 
 # ---- stats ---------------------------------------------------------------------------------------
 
+@needs_corpus
 def test_stats_counts_variants_results_years_and_length():
     result = invoke("stats", "--format", "json", DOUAI, FERO, BEGINNER)
     data = json.loads(result.stdout)
@@ -136,6 +142,7 @@ def test_stats_of_unreadable_input_exits_2():
 
 # ---- split ---------------------------------------------------------------------------------------
 
+@needs_corpus
 def test_split_writes_files_of_n_games_that_read_back_to_the_archive(tmp_path):
     result = invoke("split", "-o", tmp_path / "out", "--per", "5", FERO)
     assert result.exit_code == 0

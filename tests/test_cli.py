@@ -6,7 +6,8 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from corpus import CORPUS
+from corpus import CORPUS, DATA, needs_corpus
+from pdn_tools.rules.variants import VARIANTS
 from pdn_tools.cli import cli
 
 GOOD = '[GameType "20"]\n[Result "*"]\n1. 32-28 19-23 2. 28x19 14x23 *\n'
@@ -86,6 +87,7 @@ def test_strict_and_variant_options():
     assert invoke(["validate", "--variant", "nonsense", "-"], input="").exit_code == 2
 
 
+@needs_corpus
 def test_jobs_keep_the_input_order():
     path = CORPUS / "international" / "horizon-bd-oud-wk2003.pdn"
     one = invoke(["validate", "--format", "jsonl", str(path)]).output
@@ -101,6 +103,7 @@ def test_perft_prints_one_line_per_depth():
     assert invoke(["perft", "--variant", "english", "--depth", "1", "--fen", "B:W99:B1"]).exit_code == 2
 
 
+@needs_corpus
 def test_closed_pipe_ends_quietly():
     command = [sys.executable, "-c", "from pdn_tools.cli import main; main()", "validate", "--format",
                "jsonl", str(CORPUS / "english" / "wiegerw-succeed-bridges.pdn")]
@@ -109,3 +112,18 @@ def test_closed_pipe_ends_quietly():
     producer.stdout.close()
     _, err = producer.communicate(timeout=60)
     assert b"Traceback" not in err
+
+
+def test_the_projects_own_fixtures_cover_every_variant_and_every_fault():
+    result = invoke(["validate", "--format", "jsonl", str(DATA)])
+    records = [json.loads(line) for line in result.output.splitlines()]
+    variants = {r["variant"] for r in records if r["file"].endswith(".pdn") and "/variants/" in r["file"]}
+    assert variants == set(VARIANTS)
+    assert all(r["ok"] for r in records if "/variants/" in r["file"])
+    faults = [(e["line"], e["code"]) for r in records if r["file"].endswith("faults.pdn") for e in r["errors"]]
+    assert faults == [(3, "syntax"), (7, "bad-square"), (11, "illegal-move"), (17, "ambiguous-capture"),
+                      (21, "capture-required"), (27, "capture-law"), (31, "wrong-result"), (39, "bad-fen"),
+                      (43, "bad-gametype")]
+    quirks = {w["code"] for r in records if r["file"].endswith("quirks.pdn") for w in r["warnings"]}
+    assert quirks >= {"loose-tag", "tag-name", "placeholder", "prose", "literal-escape", "forced-mark",
+                      "dangling-number", "zero-padded", "unterminated", "glued-result", "inferred-variant"}

@@ -6,7 +6,7 @@ import os
 import pytest
 from click.testing import CliRunner
 
-from corpus import CORPUS, corpus_files
+from corpus import CORPUS, corpus_files, needs_corpus
 from pdn_tools import MoveNumber, ReadError, read_games, read_text
 from pdn_tools.running.batch import Inputs, run
 from pdn_tools.cli import cli
@@ -129,6 +129,7 @@ def test_fix_results_writes_the_settled_result_and_says_so():
     assert invoke(["convert", "--to", "jsonl", "-"], input=text).exit_code == 1      # wrong-result
 
 
+@needs_corpus
 def test_jobs_keep_the_input_order():
     path = str(CORPUS / "international" / "wiegerw-succeed-wk2003.pdn")
     one = invoke(["convert", "--to", "jsonl", path])
@@ -156,6 +157,7 @@ def _round_trip(game) -> str | None:
     return None if same else f"{game.file} game {game.index}: differs after the round trip"
 
 
+@needs_corpus
 def test_canonical_text_reads_back_as_the_same_game_for_the_whole_corpus(tmp_path):
     # What replay reads (tags by name, moves, variations, setups, the terminator) survives the
     # round trip, so `validate` gives the same verdict and moves.  OCA: its first 500 games.
@@ -204,6 +206,7 @@ def test_full_captures_then_short_gives_the_canonical_short_form(tmp_path, folde
     assert _paths(full) == _paths(short)
 
 
+@needs_corpus
 def test_russian_games_go_from_algebraic_to_numeric_and_back(tmp_path):
     source = CORPUS / "russian" / "draughts-games-belarus64W2016-round9.pdn"
     numeric = tmp_path / "numeric.pdn"

@@ -1,7 +1,7 @@
 """Reading the whole shared corpus of real files: nothing lost, nothing raised."""
 import pytest
 
-from corpus import corpus_files, manifest, standard_tests
+from corpus import corpus_files, manifest, needs_corpus, standard_tests
 from pdn_tools import Game, ReadError, read_games, read_text
 from pdn_tools.running.batch import Inputs
 from pdn_tools.text.writer import terminator, write_game
@@ -13,11 +13,13 @@ def count(path) -> int:
     return sum(1 for p in Inputs((str(path),)).files() for _ in read_games(p))
 
 
+@needs_corpus
 @pytest.mark.parametrize("entry", [e for e in ENTRIES if e.exact], ids=lambda e: e.path.name)
 def test_game_counts_match_the_manifest(entry):
     assert count(entry.path) == entry.games
 
 
+@needs_corpus
 def test_every_file_reads_without_exception_and_every_game_is_reported():
     total = 0
     for path in corpus_files():
@@ -28,12 +30,14 @@ def test_every_file_reads_without_exception_and_every_game_is_reported():
     assert total > 22_621 + 1_521
 
 
+@needs_corpus
 @pytest.mark.parametrize("path", standard_tests("succeed"), ids=lambda p: p.name)
 def test_standard_succeed_files_read_in_strict_mode(path):
     errors = [g for g in read_games(path, strict=True) if isinstance(g, ReadError)]
     assert errors == []
 
 
+@needs_corpus
 @pytest.mark.parametrize("name, line, column, words", [
     # What the standard's reading grammar (wiegerw/pdn grammars/pdn_reading_antlr.g4) rejects:
     ("wiegerw-fail-mrdrcd07.pdn", 198, 1, "without a move"),          # `1. 0-2`
@@ -56,11 +60,13 @@ def test_standard_fail_files_rejected_when_reading_strictly(name, line, column, 
     assert words in errors[0].message
 
 
+@needs_corpus
 def test_every_standard_fail_file_is_covered():
     covered = {name for name, *_ in test_standard_fail_files_rejected_when_reading_strictly.pytestmark[0].args[1]}
     assert {p.name for p in corpus_files() if "-fail-" in p.name} == covered
 
 
+@needs_corpus
 @pytest.mark.parametrize("path", [p for p in corpus_files() if p.name != "OCA_2.0.pdn"
                                   and "game-records" not in str(p)], ids=lambda p: p.name)
 def test_read_write_read_gives_an_equal_model(path):

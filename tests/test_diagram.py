@@ -4,7 +4,7 @@ import xml.etree.ElementTree as ET
 import pytest
 from click.testing import CliRunner
 
-from corpus import CORPUS
+from corpus import CORPUS, needs_corpus
 from pdn_tools.cli import cli
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -95,6 +95,7 @@ REAL = [
 ]
 
 
+@needs_corpus
 @pytest.mark.parametrize("path, game, ply, move, piece", REAL, ids=[r[0].parent.name for r in REAL])
 def test_real_games_mark_the_last_move(path, game, ply, move, piece):
     root = svg_of(path, "--game", game, "--ply", ply)
@@ -106,6 +107,7 @@ def test_real_games_mark_the_last_move(path, game, ply, move, piece):
     assert arrow.get("data-squares") == " ".join(map(str, move))
 
 
+@needs_corpus
 def test_text_board_marks_the_last_move_and_tells_who_moves():
     path = CORPUS / "international" / "horizon-bd-douai-ronde.pdn"
     board = diagram(path, "--ply", "3").stdout
@@ -116,6 +118,7 @@ def test_text_board_marks_the_last_move_and_tells_who_moves():
     assert lines[-1].startswith("Black to move  B:W20,31,")
 
 
+@needs_corpus
 def test_default_is_the_final_position_and_ply_0_the_start():
     path = CORPUS / "russian" / "games-checkers-test.pdn"
     start = diagram(path, "--ply", "0").stdout
@@ -132,6 +135,7 @@ def test_flip_and_labels():
     assert square(named, 46)[2] == "a1" and square(named, 1)[2] == "b10"
 
 
+@needs_corpus
 def test_output_file_is_written_with_its_format_from_the_suffix(tmp_path):
     target = tmp_path / "board.svg"
     result = diagram(CORPUS / "russian" / "games-checkers-test.pdn", "-o", target)
@@ -140,6 +144,7 @@ def test_output_file_is_written_with_its_format_from_the_suffix(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["board.svg"]
 
 
+@needs_corpus
 def test_bad_ply_and_game_are_usage_errors_with_their_place():
     path = CORPUS / "russian" / "games-checkers-test.pdn"
     result = diagram(path, "--ply", "99")
@@ -168,6 +173,7 @@ def test_a_game_that_cannot_be_read_is_reported_and_not_drawn():
     assert result.stderr.startswith("<stdin>:1:10: game 1: unexpected ')'")
 
 
+@needs_corpus
 def test_an_output_that_cannot_be_written_is_a_usage_error(tmp_path):
     target = tmp_path / "missing" / "board.svg"
     result = diagram(CORPUS / "russian" / "games-checkers-test.pdn", "-o", target)

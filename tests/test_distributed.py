@@ -4,7 +4,7 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from corpus import CORPUS
+from corpus import CORPUS, needs_corpus
 from pdn_tools.cli import cli
 
 distributed = pytest.importorskip(
@@ -24,6 +24,7 @@ def client():
         yield client
 
 
+@needs_corpus
 def test_shards_give_the_records_of_validate_in_order(client):
     expected = [json.loads(line) for line in
                 CliRunner().invoke(cli, ["validate", "--format", "jsonl", *PATHS]).output.splitlines()]
@@ -32,6 +33,7 @@ def test_shards_give_the_records_of_validate_in_order(client):
     assert records == expected
 
 
+@needs_corpus
 def test_strict_and_folders(client):
     folder = str(CORPUS / "czech")
     expected = [json.loads(line) for line in

@@ -1,7 +1,7 @@
 """The replayer: every notated move resolved to one legal move, results and draw rules checked."""
 import pytest
 
-from corpus import CORPUS
+from corpus import CORPUS, needs_corpus
 from pdn_tools import read_games, read_text
 from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import parse_fen
@@ -65,6 +65,7 @@ def test_majority_capture_is_accepted_short_or_full():
         assert run(f'[GameType "20"]\n[FEN "W:W32,39:B27,33,22"]\n1. {notation} *').ok
 
 
+@needs_corpus
 def test_ambiguous_short_capture_lists_the_full_paths():
     # A real game (PDN standard's schildpad.pdn, game 3): 36x16 fits two king captures.
     games = list(read_games(CORPUS / "international" / "wiegerw-succeed-schildpad.pdn"))
@@ -81,6 +82,7 @@ def test_circular_capture_in_either_order_is_one_move():
     assert result.ok and result.plies[0].move.path == (24, 13, 27, 38)
 
 
+@needs_corpus
 def test_intermediate_square_resolves_an_ambiguous_capture():
     games = list(read_games(CORPUS / "international" / "wiegerw-succeed-schildpad.pdn"))
     game = games[2]
@@ -164,6 +166,7 @@ def test_result_tag_and_terminator_disagreeing_is_warned():
     assert [w.code for w in result.warnings] == ["result-mismatch"]
 
 
+@needs_corpus
 def test_the_standards_own_english_archive_has_consistent_results():
     for game in read_games(CORPUS / "english" / "wiegerw-succeed-OCA_2.0.pdn"):
         assert "wrong-result" not in codes(replay(game))
@@ -290,6 +293,7 @@ def test_unknown_move_stops_checking_without_error():
     assert "unknown-move" in [w.code for w in result.warnings]
 
 
+@needs_corpus
 @pytest.mark.parametrize("name", ["wiegerw-succeed-ussr1947.pdn", "draughts-games-ChB-64_2016.pdn"])
 def test_real_russian_archives_replay(name):
     results = [replay(g) for g in read_games(CORPUS / "russian" / name)]
@@ -310,6 +314,7 @@ def test_english_games_in_algebraic_from_black_seat():
     assert [(p.move.start, p.move.end) for p in result.plies[:2]] == [(11, 15), (22, 18)]
 
 
+@needs_corpus
 def test_lidraughts_own_gametypes_replay_with_the_rules_of_their_moves():
     # lidraughts: 97 Frysk! (Frisian rules, 5 men each, FEN given), 96 Breakthrough and
     # 98 Antidraughts (international moves, other winning rules).
@@ -331,6 +336,7 @@ def test_lidraughts_own_gametypes_replay_with_the_rules_of_their_moves():
     ("english", "checkers-engine-kingsrow-1.pdn", 1, "wrong-result", "White has won"),
     ("international", "horizon-bd-gorredijk-rotzooi.pdn", 1, "bad-fen", "square 7 is given twice"),
 ])
+@needs_corpus
 def test_every_error_code_on_a_real_game(folder, name, index, code, words):
     game = [g for g in read_games(CORPUS / folder / name) if g.index == index][0]
     result = replay(game)
@@ -338,6 +344,7 @@ def test_every_error_code_on_a_real_game(folder, name, index, code, words):
     assert words in result.errors[0].message
 
 
+@needs_corpus
 def test_bad_square_in_a_real_game():
     # No corpus game names a square off its board; corrupt one move of a real game.
     game = next(read_games(CORPUS / "international" / "wiegerw-succeed-kurnik.pdn"))

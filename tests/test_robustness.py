@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from corpus import CORPUS
+from corpus import AVAILABLE, CORPUS, DATA, needs_corpus
 from pdn_tools import ReadError, read_games
 from pdn_tools.cli import cli
 from pdn_tools.text.grammar import HOLD
@@ -31,10 +31,12 @@ FUZZ = settings(max_examples=200, derandomize=True, deadline=None, database=None
 
 
 def _samples() -> list[tuple[bytes, bytes]]:
-    """(first game, the two games after it) as bytes, cut from real files at game starts."""
+    """(first game, the two games after it) as bytes, cut from real files at game starts
+    (from the project's own fixtures when there is no corpus)."""
     out = []
-    for name in SOURCES:
-        with open(CORPUS / name, "rb") as handle:
+    paths = [CORPUS / name for name in SOURCES] if AVAILABLE else sorted(DATA.rglob("*.pdn"))
+    for path in paths:
+        with open(path, "rb") as handle:
             data = handle.read(60_000)
         lines = data.splitlines(keepends=True)
         starts = [i for i, line in enumerate(lines) if line.startswith(b"[")
@@ -166,6 +168,7 @@ BIG = CORPUS / "english" / "OCA_2.0.pdn"
 COMMAND = [sys.executable, "-c", "from pdn_tools.cli import main; main()", "validate", "--format", "jsonl"]
 
 
+@needs_corpus
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_closed_pipe_ends_quietly_with_workers(jobs):
     producer = subprocess.Popen(COMMAND + ["--jobs", jobs, str(BIG)], stdout=subprocess.PIPE,
@@ -176,6 +179,7 @@ def test_closed_pipe_ends_quietly_with_workers(jobs):
     assert err == b"" and producer.returncode == 1
 
 
+@needs_corpus
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_ends_quietly_with_workers(jobs):
     producer = subprocess.Popen(COMMAND + ["--jobs", jobs, str(BIG)], stdout=subprocess.PIPE,
@@ -191,6 +195,7 @@ STARTING = [sys.executable, "-c", "import sys; from pdn_tools.__main__ import ma
             "print('loading', flush=True); sys.argv[0] = 'pdn'; main()"]
 
 
+@needs_corpus
 @pytest.mark.parametrize("delay", [0.0, 0.02, 0.05, 0.1, 0.2])
 def test_ctrl_c_while_loading_ends_quietly(delay):
     """Interrupted while its modules load (once Python itself has started): no traceback."""
