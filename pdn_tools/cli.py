@@ -70,21 +70,27 @@ def cli() -> None:
 @variant_option
 @click.option("--quiet", "-q", is_flag=True, help="Leave warnings out of the text report.")
 @click.option("--summary", is_flag=True, help="End with counts per variant and per error code.")
+@click.option("--show-board", is_flag=True,
+              help="Under each move error, the board before the move and the legal moves there.")
 @jobs_option
 def validate(paths: tuple[str, ...], fmt: str, strict: bool, variant: Variant | None, quiet: bool,
-             summary: bool, jobs: int) -> None:
+             summary: bool, show_board: bool, jobs: int) -> None:
     """Check every game of PATHS (files, folders of *.pdn, or - for stdin)."""
+    if show_board and fmt != "text":
+        raise click.UsageError("--show-board goes with --format text")
     inputs = batch.Inputs(paths)
     totals = report.Summary()
     progress = batch.Progress()
-    work = functools.partial(report.check, variant=variant, strict=strict)
-    for record in batch.run(inputs, work, jobs, strict):
+    check = diagrams.checked_with_boards if show_board else report.check
+    work = functools.partial(check, variant=variant, strict=strict)
+    for item in batch.run(inputs, work, jobs, strict):
+        record, boards = item if show_board else (item, [])
         totals.add(record)
         progress.update(record["ok"])
         if fmt == "jsonl":
             _emit(report.json_line(record))
         else:
-            for line in report.text_lines(record, warnings=not quiet):
+            for line in diagrams.lines_with_boards(record, boards, warnings=not quiet):
                 _emit(line)
     progress.close()
     if summary:

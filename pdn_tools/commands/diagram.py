@@ -15,13 +15,17 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Any
 from xml.sax.saxutils import escape
 
+from pdn_tools.commands import report
 from pdn_tools.commands.report import move_label
+from pdn_tools.play.notation import Style, move_text
 from pdn_tools.play.replay import Replay
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.variants import Variant
+from pdn_tools.text.model import Game, ReadError
 
 UNIT = 40                                   # drawing units per square
 DEFAULT_SQUARE_PIXELS = 50                  # a square's size in the picture unless a width is asked for
@@ -135,6 +139,81 @@ def caption_lines(result: Replay, ply: int | None = None) -> list[str]:
 
 def _variant_name(result: Replay) -> str:
     return result.variant.name if result.variant is not None else "unknown"
+
+
+# ---- the board at an error --------------------------------------------------------------------
+
+MOVE_ERRORS = frozenset({"bad-square", "illegal-move", "ambiguous-capture", "capture-required", "capture-law",
+                         "capture-notation"})
+
+
+@dataclass(frozen=True)
+class ErrorBoard:
+    """The board before a main-line move that failed: what `validate --show-board` prints
+    and the HTML report draws (plain strings, so that worker processes can send it back)."""
+
+    error: int                  # index of the error in the game's record
+    label: str                  # '2. 28x51'
+    moves: str                  # the main line up to and with the failing move: '1. 32-28 19-23 2. 28x51'
+    legal: tuple[str, ...]      # the legal moves there, in the game's notation
+    text: str                   # text board, the move's squares in angle brackets
+    svg: str = ""               # SVG drawn against `defs` (only when asked for)
+
+
+def error_boards(result: Replay | None, with_svg: bool = False) -> list[ErrorBoard]:
+    """A board for each error of a main-line move: the position before the move, its squares
+    marked, and the legal moves there."""
+    if result is None or result.complete or result.variant is None:
+        return []
+    ply = len(result.plies) + 1
+    before = result.final
+    notated = result.game.main_line()[ply - 1] if ply <= len(result.game.main_line()) else None
+    if before is None or notated is None:
+        return []
+    alpha = notated.squares[0][:1].isalpha()
+    squares = tuple(s for s in (before.variant.parse_square(t) for t in notated.squares) if s is not None)
+    board = Board(before, alpha=alpha, attempt=squares)
+    style = Style(squares="alpha" if alpha else "numeric")
+    ordered = sorted(before.legal_moves(), key=lambda move: (move.start, move.path))
+    legal = tuple(dict.fromkeys(move_text(before, move, style) for move in ordered))
+    label = move_label(result, ply)
+    out = []
+    for index, error in enumerate(result.errors):
+        if error.code in MOVE_ERRORS and error.ply == ply:
+            picture = svg(board, f"before {label}", width=None, shared=True) if with_svg else ""
+            out.append(ErrorBoard(index, label, moves_text(result, ply), legal, text(board), picture))
+    return out
+
+
+def checked_with_boards(game: Game | ReadError, variant: Variant | None = None,
+                        strict: bool = False) -> tuple[dict[str, Any], list[ErrorBoard]]:
+    """A game's validation record and the boards at its move errors (work for `batch.run`)."""
+    record, result = report.checked(game, variant, strict)
+    return record, error_boards(result)
+
+
+def lines_with_boards(record: dict[str, Any], boards: list[ErrorBoard], warnings: bool = True) -> list[str]:
+    """`validate`'s text lines, each move error followed by its board and the legal moves."""
+    lines = report.text_lines(record, warnings)
+    at_error = {board.error: board for board in boards}
+    out = []
+    for index, line in enumerate(lines):         # the errors' lines come first, in order
+        out.append(line)
+        board = at_error.get(index) if index < len(record["errors"]) else None
+        if board is not None:
+            shown = [f"board before {board.label}:", *board.text.splitlines(),
+                     f"legal moves ({len(board.legal)}): {' '.join(board.legal) or 'none'}"]
+            out += ["    " + row for row in shown]
+    return out
+
+
+def moves_text(result: Replay, last: int) -> str:
+    """The main line's moves up to ply `last` with their numbers: '1. 32-28 19-23 2. 28x51'."""
+    words = []
+    for ply in range(1, last + 1):
+        number, _, move = move_label(result, ply).partition(" ")
+        words += [number, move] if ply == 1 or not number.endswith("...") else [move]
+    return " ".join(words)
 
 
 # ---- SVG ----------------------------------------------------------------------------------------
