@@ -37,3 +37,42 @@ def texts(pos: Position, moves=None) -> set[str]:
         sep = "x" if m.captured else "-"
         out.add(sep.join(name(v, sq) for sq in (m.start, *m.path)))
     return out
+
+
+def fen(pos: Position) -> str:
+    from pdn_tools.rules.fen import to_fen
+    return to_fen(pos)
+
+
+def wander(pos: Position, plies: int, keep=lambda after: True) -> list:
+    """Moves of a walk of `plies` plies that repeats no position, takes nothing, never leaves
+    a capture to the other side and stays where `keep(position)` holds (depth-first search)."""
+    def walk(position: Position, seen: set, left: int) -> list | None:
+        if left == 0:
+            return []
+        for move in position.legal_moves():
+            after = position.play(move)
+            if move.captured or after in seen or after.has_capture() or not keep(after):
+                continue
+            rest = walk(after, seen | {after}, left - 1)
+            if rest is not None:
+                return [move] + rest
+        return None
+    found = walk(pos, {pos}, plies)
+    assert found is not None, f"no walk of {plies} plies from {fen(pos)}"
+    return found
+
+
+def played(pos: Position, moves) -> Position:
+    for move in moves:
+        pos = pos.play(move)
+    return pos
+
+
+def pdn(pos: Position, moves, result: str) -> str:
+    """A game from `pos` playing `moves` (numeric squares, full capture paths), ending `result`."""
+    v = pos.variant
+    texts = [("x" if m.captured else "-").join(v.square_text(sq, False) for sq in (m.start, *m.path))
+             for m in moves]
+    return (f'[GameType "{v.gametype}"]\n[FEN "{fen(pos)}"]\n[Result "{result}"]\n'
+            f'{" ".join(texts)} {result}')

@@ -112,7 +112,7 @@ def test_draw_rule_counts_start_end_and_draw():
     result = annotate("--draws", "-", input=shuffle)
     flat = result.stdout.replace("\n", " ")
     assert "1. 50-45 {[%draw start 25-move rule] [%draw start 5-move rule]} 1-6 2." in flat
-    assert flat.endswith("6-1 {[%draw claimable 3-fold repetition]} *  ")
+    assert flat.endswith("6-1 {[%draw drawn 3-fold repetition]} *  ")      # seed 002 line 20
     assert flat.count("[%draw") == 3
 
 

@@ -7,7 +7,7 @@ from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import parse_fen
 from pdn_tools.rules.movegen import Position
 from pdn_tools.play.replay import replay
-from pdn_tools.rules.variants import VARIANTS, variant_by_name
+from pdn_tools.rules.variants import variant_by_name
 
 INTERNATIONAL = variant_by_name("international")
 
@@ -221,13 +221,15 @@ def test_5_move_rule_two_kings_against_one():
     assert run(_game(fen, _wander(fen, 9), "2-0")).ok
 
 
-def test_repetition_is_a_warning_since_it_is_claimed():
+def test_repetition_draws_an_international_game():
+    # Seed 002 line 20: the same pieces on the same squares, the same side to move, a third
+    # time: drawn (claimed-only variants: tests/test_draws.py).
     fen = "W:WK46,K47:BK4,K5"
     there = _wander(fen, 2)
     back = ["-".join(reversed(m.split("-"))) for m in there]
     result = run(_game(fen, (there + back) * 2, "2-0"))
-    assert result.ok and [w.code for w in result.warnings] == ["draw-rule"]
-    assert "repetition" in result.warnings[0].message
+    assert codes(result) == ["wrong-result"] and "3-fold repetition after ply 8" in result.errors[0].message
+    assert run(_game(fen, (there + back) * 2, "1-1")).ok
 
 
 def test_repetition_counts_from_the_last_man_move():
@@ -256,7 +258,8 @@ def test_sideways_men_can_repeat_a_position():
     start = Position(turkish, "W", {20: "w", 44: "b"})
     there, back = (20, 21), (44, 43)
     tracker = _tracked(start, [there, back, there[::-1], back[::-1]] * 2)
-    assert tracker.event is not None and tracker.event.ply == 8
+    # Turkish repetition has no rule text here: a claim (reference §4.3).
+    assert [(claim.rule, claim.ply) for claim in tracker.claims] == [("3-fold repetition", 8)]
 
 
 def test_a_forward_step_ends_the_repetition_count():
@@ -266,14 +269,6 @@ def test_a_forward_step_ends_the_repetition_count():
     black_first = [(45, 50), (6, 1), (50, 45), (1, 6)]
     tracker = _tracked(start, loop + [(36, 31)] + black_first * 2)
     assert tracker.event.rule == "3-fold repetition" and tracker.event.ply == 4 + 1 + 8
-
-
-def test_every_endgame_rule_needs_a_king():
-    """The tracker skips the endgame rules while no king is on the board."""
-    rules = {endgame for draw_rules in (v.draws for v in VARIANTS.values()) for endgame in draw_rules.endgames}
-    men_only = [(men, 0) for men in range(0, 21)]
-    assert rules and not any(endgame.test(strong, weak) for endgame in rules
-                             for strong in men_only for weak in men_only)
 
 
 def test_draw_tracker_counts_from_the_move_creating_the_ending():
@@ -374,12 +369,14 @@ def test_5_move_rule_when_the_lone_king_holds_the_long_diagonal():
     ("english", 21, "W:WK29,K30:BK3,K4", 80, "40-move rule"),
     # Russian 7.2.5: 15 moves each with kings only, no man moved, no capture.
     ("russian", 25, "W:WK29,K30:BK3,K4", 30, "15-move rule"),
-    # Spanish (seed 003, 26a): three kings against one, at most 12 moves (24 plies).
+    # Spanish (seed 003 line 35, 26a): three kings holding the main diagonal (1 = h1) against
+    # one, at most 12 moves (24 plies) including the final capture.
     ("spanish", 24, "W:WK1,K2,K3:BK29", 24, "forzosa"),
-    # American pool: three kings against one must win within 13 moves.
-    ("pool", 23, "W:WK29,K30,K31:BK3", 26, "3 kings against 1"),
-    # Frisian: two kings against one within 7 moves.
-    ("frisian", 40, "W:WK46,K47:BK4", 14, "2 kings against 1"),
+    # American pool: the player with three kings against one must win within 13 moves: White,
+    # to move, makes its 13th move on ply 25.
+    ("pool", 23, "W:WK29,K30,K31:BK3", 25, "3 kings against 1"),
+    # Frisian: the stronger side must win within 7 moves: White, to move, makes its 7th on ply 13.
+    ("frisian", 40, "W:WK46,K47:BK4", 13, "2 kings against 1"),
 ])
 def test_move_limits_of_each_variant(name, gametype, fen, plies, rule):
     variant = variant_by_name(name)

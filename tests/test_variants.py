@@ -183,7 +183,7 @@ def test_variant_entry_is_complete(variant):
     assert len(white) == len(black) > 0 and not white & black
     assert Position.initial(variant).legal_moves()
     assert variant.law in laws.LAWS
-    assert isinstance(variant.draws, DrawRules) and variant.draws.repetitions == 3
+    assert isinstance(variant.draws, DrawRules) and variant.draws.repetition.times == 3
     assert [RESULTS[text] for text in variant.results] == [Outcome.FIRST, Outcome.SECOND, Outcome.DRAW]
     for hint, rank in variant.inferred:
         assert inferred_variants(hint)[rank - 1] is variant

@@ -111,31 +111,25 @@ def _draw_counts(result: Replay) -> dict[int, list[str]]:
     """`[%draw ...]` commands where a count of the variant's draw rules starts, ends or draws."""
     tracker = DrawTracker(result.start)
     counting: set[str] = set()
+    claims = 0
     out: dict[int, list[str]] = {}
     for ply in result.plies:
         king = ply.before.piece_at(ply.move.start) in ("W", "B")
         tracker.update(ply.number, ply.after, king, bool(ply.move.captured))
-        now = _running(tracker, ply.after)
+        now = tracker.running()
         notes = [f"[%draw start {name}]" for name in sorted(now - counting)]
         notes += [f"[%draw end {name}]" for name in sorted(counting - now)]
+        notes += [f"[%draw claimable {claim.rule}]" for claim in tracker.claims[claims:]]
+        claims = len(tracker.claims)
         event = tracker.event
         if event is not None:
-            notes.append(f"[%draw {'claimable' if event.claimable else 'drawn'} {event.rule}]")
+            notes.append(f"[%draw drawn {event.rule}]")
         if notes:
             out[ply.number] = notes
         if event is not None:
             break
         counting = now
     return out
-
-
-def _running(tracker: DrawTracker, position: Position) -> set[str]:
-    """The draw-rule counts running after a position."""
-    rules = tracker.rules
-    running = {rules.quiet_name} if tracker.quiet else set()
-    white, black = position.counts("W"), position.counts("B")
-    running |= {e.name for e in rules.endgames if e.test(white, black) or e.test(black, white)}
-    return running
 
 
 def _tags(game: Game, result: Replay, options: Options) -> list[str]:

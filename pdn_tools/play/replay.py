@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, NamedTuple
 
-from pdn_tools.rules.draws import DrawEvent, DrawTracker
+from pdn_tools.rules.draws import CLAIMED, DrawEvent, DrawTracker
 from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.text.codes import Code
 from pdn_tools.text.results import Outcome, outcome
@@ -43,7 +43,8 @@ class Replay:
     plies: list[Ply] = field(default_factory=list)
     errors: list[Diagnostic] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
-    draw: DrawEvent | None = None
+    draw: DrawEvent | None = None               # the draw the rules impose, if any
+    claims: list[DrawEvent] = field(default_factory=list)   # draws that had to be claimed, or have no text
     complete: bool = False          # the whole main line was resolved
     # id(notated move) -> (position before, legal move), for the moves of variations
     resolved: dict[int, tuple[Position, Move]] = field(default_factory=dict)
@@ -67,7 +68,7 @@ class Replay:
             return None
         game_over = not final.has_move()
         draw = self.draw
-        if draw is not None and not draw.claimable and (draw.ply < len(self.plies) or not game_over):
+        if draw is not None and (draw.ply < len(self.plies) or not game_over):
             return Outcome.DRAW
         if game_over:
             return Outcome.SECOND if final.turn == self.variant.first else Outcome.FIRST
@@ -200,7 +201,7 @@ def _replay(game: Game, variant: Variant, strict: bool, check_results: bool) -> 
         pass
     except _Failure as failure:
         result.errors.append(failure.diagnostic)
-    result.draw = tracker.event
+    result.draw, result.claims = tracker.event, tracker.claims
     if result.complete and check_results:
         _check_result(result)
     return result
@@ -489,13 +490,18 @@ def _check_result(result: Replay) -> None:
                                           f"with {terminator!r}", line, column))
     claimed = tag if tag not in (None, "", "?") else terminator
     draw, plies = result.draw, len(result.plies)
+    for claim in result.claims:
+        how = "may be claimed" if claim.how == CLAIMED else "would apply by a rule no text gives"
+        if claim.ply < plies:
+            message = f"a draw by the {claim.rule} {how} after ply {claim.ply}; play went on"
+        elif outcome(claimed) in (Outcome.FIRST, Outcome.SECOND):
+            message = f"a draw by the {claim.rule} {how} after the last move, but Result is {claimed!r}"
+        else:
+            continue
+        result.warnings.append(Diagnostic(Code.DRAW_RULE, message, line, column, claim.ply))
     if draw is not None and draw.ply < plies:
-        how = "may be claimed" if draw.claimable else "applies"
-        result.warnings.append(Diagnostic(Code.DRAW_RULE, f"a draw by the {draw.rule} {how} after ply {draw.ply}; "
+        result.warnings.append(Diagnostic(Code.DRAW_RULE, f"a draw by the {draw.rule} applies after ply {draw.ply}; "
                                           f"play went on", line, column, draw.ply))
-    elif draw is not None and draw.claimable and outcome(claimed) in (Outcome.FIRST, Outcome.SECOND):
-        result.warnings.append(Diagnostic(Code.DRAW_RULE, f"a draw by the {draw.rule} may be claimed after the "
-                                          f"last move, but Result is {claimed!r}", line, column, draw.ply))
     truth = result.outcome()
     if truth is None or claimed is None:
         return

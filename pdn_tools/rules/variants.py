@@ -193,7 +193,7 @@ _FMJD_RESULTS = Results("2-0", "0-2", "1-1")
 _VARIANT_LIST = [
     Variant(
         name="international", gametype=20, rows=10, cols=10, first="W", alpha=False, corner=2,
-        invert=False, start_rows=_rows(4), draws=draws.FMJD, results=_FMJD_RESULTS,
+        invert=False, start_rows=_rows(4), draws=draws.INTERNATIONAL, results=_FMJD_RESULTS,
         inferred=((_NUMERIC_32, 2), (Hint(50, False), 1)),
         lidraughts=(Lidraughts(96, "Breakthrough", False), Lidraughts(98, "Antidraughts", False)),
     ),
@@ -220,16 +220,16 @@ _VARIANT_LIST = [
     ),
     Variant(
         name="russian", gametype=25, rows=8, cols=8, first="W", alpha=True, corner=2, invert=False,
-        start_rows=_rows(3), promote_in_passing=True, law=laws.free, draws=draws.RUSSIAN,
+        start_rows=_rows(3), promote_in_passing=True, law=laws.free, draws=draws.FMJD64,
         inferred=((_ALGEBRAIC_32, 1),), aliases=("shashki",),
     ),
     Variant(
         name="brazilian", gametype=26, rows=8, cols=8, first="W", alpha=True, corner=2, invert=False,
-        start_rows=_rows(3), draws=draws.RUSSIAN, inferred=((_ALGEBRAIC_32, 2),),
+        start_rows=_rows(3), draws=draws.FMJD64, inferred=((_ALGEBRAIC_32, 2),),
     ),
     Variant(
         name="canadian", gametype=27, rows=12, cols=12, first="W", alpha=False, corner=2, invert=False,
-        start_rows=_rows(5), draws=draws.FMJD, results=_FMJD_RESULTS, inferred=((Hint(72, False), 1),),
+        start_rows=_rows(5), draws=draws.CANADIAN, results=_FMJD_RESULTS, inferred=((Hint(72, False), 1),),
     ),
     Variant(
         name="portuguese", gametype=28, rows=8, cols=8, first="W", alpha=False, corner=1, invert=True,

@@ -1,0 +1,306 @@
+"""Draw rules as the texts write them (seeds 000, 002, 003; FMJD-64; reference §4.3): each rule
+at its limit and one ply before it, positions built with tests/boards.py."""
+import pytest
+
+from boards import pdn, played, setup, wander
+from pdn_tools import read_text
+from pdn_tools.play.replay import replay
+from pdn_tools.rules.draws import DrawTracker, long_diagonal
+from pdn_tools.rules.variants import VARIANTS
+
+
+def run(text: str):
+    [game] = read_text(text)
+    return replay(game)
+
+
+def codes(result) -> list[str]:
+    return [e.code for e in result.errors]
+
+
+def draw_warnings(result) -> list[str]:
+    return [w.message for w in result.warnings if w.code == "draw-rule"]
+
+
+def win(variant) -> str:
+    return "2-0" if variant.name in ("international", "canadian") else "1-0"
+
+
+def step(position, start: int, end: int):
+    """The legal move from `start` to `end`."""
+    [move] = [m for m in position.legal_moves() if (m.start, m.end) == (start, end)]
+    return move
+
+
+def corner_kings(name: str):
+    """Two White kings on the left of the bottom row, two Black kings on the right of the top
+    row, White to move."""
+    v = VARIANTS[name]
+    bottom = [c for c in range(v.cols) if v.square_at(v.rows - 1, c)][:2]
+    top = [c for c in range(v.cols) if v.square_at(0, c)][-2:]
+    white = " ".join(f"K{chr(97 + c)}1" for c in bottom)
+    black = " ".join(f"K{chr(97 + c)}{v.rows}" for c in top)
+    return setup(name, "W", white, black)
+
+
+def shuffle(position, plies: int) -> list:
+    """Kings going there and back: the start position comes back after plies 4 and 8."""
+    men = position.pieces("W")[0], position.pieces("B")[0]
+    there = wander(position, 2, lambda p: (p.pieces("W")[0], p.pieces("B")[0]) == men)
+    middle = played(position, there)
+    back = [step(middle, there[0].end, there[0].start)]
+    back.append(step(middle.play(back[0]), there[1].end, there[1].start))
+    return ((there + back) * 3)[:plies]
+
+
+# ---- repetition: automatic where the text says the game is drawn, else a claim -------------------
+
+AUTOMATIC = ["international", "canadian", "russian", "brazilian"]
+CLAIMED = ["english", "spanish", "portuguese", "czech", "italian", "pool"]
+
+
+@pytest.mark.parametrize("name", AUTOMATIC)
+def test_a_third_repetition_draws_the_game(name):
+    # Seed 002 line 20: "Repetición. Las mismas piezas en las mismas casillas, con el mismo bando
+    # al turno, por tercera vez."  Seed 000 line 42: "Se repite la misma posición por tercera vez."
+    # FMJD-64 7.2.3 (Russian, Brazilian): the same position a third time.
+    start = corner_kings(name)
+    result = run(pdn(start, shuffle(start, 8), win(start.variant)))
+    assert codes(result) == ["wrong-result"]
+    assert "3-fold repetition after ply 8" in result.errors[0].message
+    assert run(pdn(start, shuffle(start, 7), win(start.variant))).ok
+
+
+@pytest.mark.parametrize("name", CLAIMED)
+def test_a_third_repetition_is_only_claimable(name):
+    # Seed 003 line 33 (25c): "Cuando una misma posición se dé tres veces, siendo el mismo jugador
+    # el que esté en turno de juego y asi se reclame."  English, Czech, Italian, pool: a claim.
+    start = corner_kings(name)
+    result = run(pdn(start, shuffle(start, 8), "1-0"))
+    assert result.ok and draw_warnings(result) == [
+        "a draw by the 3-fold repetition may be claimed after the last move, but Result is '1-0'"]
+    assert draw_warnings(run(pdn(start, shuffle(start, 7), "1-0"))) == []
+
+
+def _won_by_capture(position):
+    """Three plies from `position` (White to move): a White step, a Black step, and White's
+    capture of Black's last piece."""
+    for first in position.legal_moves():
+        middle = position.play(first)
+        if first.captured or middle.has_capture():
+            continue
+        for second in middle.legal_moves():
+            last = middle.play(second)
+            for third in last.captures():
+                if last.play(third).counts("B") == (0, 0):
+                    return [first, second, third]
+    raise AssertionError("no win in three plies")
+
+
+def test_play_going_on_to_a_win_after_a_third_repetition_has_a_wrong_result():
+    # Seed 002 line 20: the third repetition ends the game; a win after it is too late.
+    start = setup("international", "W", "Kc1 a3 e3 i3", "Kh10")
+    for times, verdict in ((8, ["wrong-result"]), (4, [])):
+        moves = shuffle(start, times)
+        moves += _won_by_capture(played(start, moves))
+        result = run(pdn(start, moves, "2-0"))
+        assert codes(result) == verdict and not played(start, moves).has_move()
+
+
+# ---- seed 002 line 24: the first limit to expire, only from a 16-move ending ------------------
+
+def _offer(position):
+    """A White step after which Black must take one piece, and the capture, leaving White
+    no capture."""
+    for move in position.legal_moves():
+        after = position.play(move)
+        for capture in after.captures():
+            if len(capture.captured) == 1 and not after.play(capture).has_capture():
+                return [move, capture]
+    raise AssertionError("no piece to offer")
+
+
+def _sixteen_then_five(name: str, plies: int) -> str:
+    """Three kings against one (White to move), 24 plies of walking, a king given away on
+    plies 25-26 (two kings against one from ply 26), then walking again."""
+    v = VARIANTS[name]
+    start = setup(name, "W", "Ka1 Kc1 Ke1", f"K{'h10' if v.rows == 10 else 'j12'}")
+    lone_king_off_diagonal = lambda p: not p.pieces("B")[1] & long_diagonal(v)
+    moves = wander(start, 24, lone_king_off_diagonal)
+    moves += _offer(played(start, moves))
+    moves += wander(played(start, moves), plies - 26, lone_king_off_diagonal)
+    return pdn(start, moves, "2-0")
+
+
+def test_a_capture_from_the_16_move_ending_keeps_its_deadline():
+    # Seed 002 line 24: "Si una captura convierte un final de dieciséis jugadas en uno de estos,
+    # se aplica el plazo que venza primero."  16 moves each from ply 0 end at ply 32, before
+    # ply 26 + 10.
+    result = run(_sixteen_then_five("international", 32))
+    assert codes(result) == ["wrong-result"] and "5-move rule after ply 32" in result.errors[0].message
+    assert run(_sixteen_then_five("international", 31)).ok
+
+
+def test_canadian_counts_the_new_ending_from_the_capture():
+    # Seed 000 line 45: "una dama o dos piezas ... contra una dama, tras jugar cada jugador 5
+    # movimientos": seed 000 has no carried-over deadline, so ply 26 + 10.
+    assert run(_sixteen_then_five("canadian", 35)).ok
+    result = run(_sixteen_then_five("canadian", 36))
+    assert codes(result) == ["wrong-result"] and "5-move rule after ply 36" in result.errors[0].message
+
+
+def test_canadian_has_no_long_diagonal_rule():
+    # Seed 000 lines 39-45 list no five-move rule for a lone king on the long diagonal.
+    start = setup("canadian", "W", "Kc1 Ke1 Kg1", "Ka1")
+    assert run(pdn(start, wander(start, 20), "2-0")).ok
+
+
+# ---- counting from the current ending ---------------------------------------------------------
+
+def _interrupted_ending(plies: int) -> str:
+    """Russian: king and man against a king from ply 0; Black takes the king on ply 2 (a man
+    against a king: no ending); the man is crowned on ply 5 (king against king)."""
+    start = setup("russian", "W", "Kc5 h6", "Kb8")
+    v = start.variant
+    sq = lambda text: v.parse_square(text)
+    moves = []
+    for a, b in (("c5", "d6"), ("b8", "h2"), ("h6", "g7"), ("h2", "g1"), ("g7", "h8")):
+        moves.append(step(played(start, moves), sq(a), sq(b)))
+    moves += wander(played(start, moves), plies - 5)
+    return pdn(start, moves, "1-0")
+
+
+def test_an_interrupted_ending_counts_again_from_the_new_one():
+    # FMJD-64 7.2.8: a king against a king, 5 moves - from ply 5, when it arose, not from ply 0
+    # when the earlier king-and-man ending began.
+    assert run(_interrupted_ending(14)).ok
+    result = run(_interrupted_ending(15))
+    assert codes(result) == ["wrong-result"] and "5-move rule after ply 15" in result.errors[0].message
+
+
+# ---- FMJD-64 7.2.4: counted in the strong side's moves ------------------------------------------
+
+@pytest.mark.parametrize("turn, limit", [("W", 29), ("B", 30)])
+def test_three_kings_against_one_counts_the_strong_sides_moves(turn, limit):
+    # FMJD-64 7.2.4: three kings against a lone king are drawn if the strong side has not taken
+    # it by its 15th move: White to move makes it on ply 29, Black to move first on ply 30.
+    start = setup("russian", turn, "Ka1 Kc1 Ke1", "Kf8")
+    off = lambda p: not p.pieces("B")[1] & long_diagonal(start.variant)
+    result = run(pdn(start, wander(start, limit, off), "1-0"))
+    # Black to move first, the 15-move rule of 7.2.5 (kings only) ends on the same ply.
+    rule = "3 kings against 1" if turn == "W" else "rule"
+    assert codes(result) == ["wrong-result"] and f"{rule} after ply {limit}" in result.errors[0].message
+    assert run(pdn(start, wander(start, limit - 1, off), "1-0")).ok
+
+
+# ---- seed 003 (Spanish, and Portuguese with it) --------------------------------------------------
+
+@pytest.mark.parametrize("name", ["spanish", "portuguese"])
+def test_forzosa_needs_the_main_diagonal(name):
+    # Seed 003 line 35 (26a): "Forzosa (3 damas con diagonal principal contra una dama) : Máximo de
+    # 12 jugadas (24 movimientos) incluyendo el movimiento de captura final."
+    start = setup(name, "W", "Kh1 Kf1 Kd1", "Kg8")       # h1: the main diagonal h1-a8
+    result = run(pdn(start, wander(start, 24), "1-0"))
+    assert codes(result) == ["wrong-result"] and "forzosa" in result.errors[0].message
+    assert run(pdn(start, wander(start, 23), "1-0")).ok
+    # Without a king on the main diagonal there is no limit.
+    diagonal = long_diagonal(start.variant)
+    off = setup(name, "W", "Kf1 Kd1 Kb1", "Kg8")
+    assert run(pdn(off, wander(off, 40, lambda p: not p.pieces("W")[1] & diagonal), "1-0")).ok
+
+
+def test_forzosa_counts_from_the_ply_the_diagonal_is_taken():
+    start = setup("spanish", "W", "Kf1 Kd1 Kb1", "Kg8")
+    diagonal = long_diagonal(start.variant)
+    moves = wander(start, 6, lambda p: not p.pieces("W")[1] & diagonal)
+    moves += wander(played(start, moves), 1, lambda p: p.pieces("W")[1] & diagonal)     # ply 7
+    for plies, verdict in ((30, []), (31, ["wrong-result"])):
+        game = moves + wander(played(start, moves), plies - 7)
+        assert codes(run(pdn(start, game, "1-0"))) == verdict
+
+
+SAQUE = [
+    # Seed 003 line 36 (26b): White's man on 2 (f1), Black's on 9 (h3) ...
+    ("W", "Kd5 Kb3 f1", "Ke8 h3"),
+    # ... "al contrario para las negras": Black's man on 31 (c8), White's on 24 (a6).
+    ("W", "Kd1 a6", "Ke4 Kg6 c8"),
+]
+
+
+@pytest.mark.parametrize("turn, white, black", SAQUE)
+def test_saque_de_peon_64_plies(turn, white, black):
+    # Seed 003 line 36 (26b): "Saque de peón (2 Damas con d.p. y un peón en la casilla 2, contra
+    # una dama y peón en casilla 9; al contrario para las negras) : Máximo de 32 jugadas (64
+    # movimientos) hasta lograr ganar el juego, convertir en dama el peón o capturar el peón
+    # contrario."
+    start = setup("spanish", turn, white, black)
+    same = lambda p: (p.counts("W"), p.counts("B")) == (start.counts("W"), start.counts("B"))
+    result = run(pdn(start, wander(start, 64, same), "1-0"))
+    assert codes(result) == ["wrong-result"] and "saque de peón after ply 64" in result.errors[0].message
+    assert run(pdn(start, wander(start, 63, same), "1-0")).ok
+
+
+def test_saque_de_peon_needs_the_men_on_their_squares():
+    start = setup("spanish", "W", "Kd5 Kb3 d1", "Ke8 h3")     # the man on 3, not 2
+    same = lambda p: (p.counts("W"), p.counts("B")) == ((1, 2), (1, 1))
+    assert run(pdn(start, wander(start, 70, same), "1-0")).ok
+
+
+@pytest.mark.parametrize("plies", [40, 41, 60])
+def test_spanish_has_no_40_king_moves_rule(plies):
+    # Seed 003 lines 30-36: agreement, the limits of 26a and 26b, a claimed repetition - nothing else.
+    start = corner_kings("spanish")
+    result = run(pdn(start, wander(start, plies), "1-0"))
+    assert result.ok and draw_warnings(result) == []
+
+
+# ---- rules with no text only warn --------------------------------------------------------------
+
+def test_italian_40_king_moves_each_only_warns():
+    # No Italian rule text gives it (reference §4.3: pydraughts' rule): a warning, never a wrong Result.
+    start = corner_kings("italian")
+    result = run(pdn(start, wander(start, 80), "1-0"))
+    assert result.ok and draw_warnings(result) == [
+        "a draw by the 40 king moves each would apply by a rule no text gives after the last move, "
+        "but Result is '1-0'"]
+    assert draw_warnings(run(pdn(start, wander(start, 79), "1-0"))) == []
+
+
+def test_frisian_king_against_king_only_warns():
+    # lidraughts' 2 moves each stands in for FRIS "drawn at once unless a capture is possible or
+    # forced"; not the text, so a warning.
+    start = setup("frisian", "W", "Ka1", "Kh10")
+    result = run(pdn(start, wander(start, 4), "1-0"))
+    assert result.ok and "1 king against 1" in draw_warnings(result)[0]
+    assert draw_warnings(run(pdn(start, wander(start, 3), "1-0"))) == []
+
+
+def test_every_rule_names_its_source():
+    for rules in {v.draws for v in VARIANTS.values()}:
+        parts = [rules.repetition, rules.quiet, *rules.endgames]
+        assert all(part.source for part in parts if part is not None)
+    sources = [e.source for e in VARIANTS["international"].draws.endgames]
+    assert all(source.startswith("seed 002 line") for source in sources)
+    assert all(e.source.startswith("seed 003 line") for e in VARIANTS["spanish"].draws.endgames)
+
+
+def test_every_endgame_rule_needs_a_king():
+    """The tracker skips the endgame rules while no king is on the board."""
+    for rules in {v.draws for v in VARIANTS.values()}:
+        for endgame in rules.endgames:
+            assert all(strong[1] + weak[1] > 0 for strong, weak in endgame.material)
+
+
+def test_claims_do_not_stop_the_count_of_an_automatic_rule():
+    """English: a claimable repetition early, then the 40-move rule still draws the game."""
+    start = corner_kings("english")
+    moves = shuffle(start, 8)
+    moves += wander(played(start, moves), 80 - 8, lambda p: p != start)
+    tracker = DrawTracker(start)
+    position = start
+    for ply, move in enumerate(moves, 1):
+        king = position.piece_at(move.start).isupper()
+        position = position.play(move)
+        tracker.update(ply, position, king, bool(move.captured))
+    assert [(c.rule, c.ply) for c in tracker.claims] == [("3-fold repetition", 8)]
+    assert (tracker.event.rule, tracker.event.ply) == ("40-move rule", 80)
