@@ -234,3 +234,11 @@ def test_bulk_perft_matches_enumeration(pos):
     assert perft(pos, 1) == len({(m.start, m.end, frozenset(m.captured), m.promotes)
                                  for m in moves})
     assert perft(pos, 2, keep_duplicates=True) == _api_perft(pos, 2)
+
+
+def test_a_king_ending_on_a_square_it_took_stays_a_king():
+    """Turkish removes a taken piece at once, so a king may come back to land on its square
+    (found by test_generated_moves_are_consistent): the king keeps its crown."""
+    pos = parse_fen(VARIANTS["turkish"], "W:WK1,K2,16,17,18,19,24,25,26,27,28,29,32:B6,14,15,34,49,K58")
+    moves = [m for m in pos.legal_moves() if (m.start, m.end) == (2, 6)]
+    assert moves and all(6 in move.captured and pos.play(move).piece_at(6) == "W" for move in moves)

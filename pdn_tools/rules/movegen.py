@@ -394,9 +394,10 @@ def _after_capture(rec: tuple, own: int, opp: int, kings: int) -> tuple[int, int
     start, path, _, promotes, _, capm = rec
     sbit, ebit = 1 << start, 1 << path[-1]
     new_own = (own & ~sbit) | ebit
-    if kings & sbit or promotes:
+    was_king, kings = kings & sbit, kings & ~capm     # the end may be a square taken on the way
+    if was_king or promotes:
         kings = (kings & ~sbit) | ebit
-    return new_own, opp & ~capm, kings & ~capm
+    return new_own, opp & ~capm, kings
 
 
 def _next_counter(rl: _Rules, ctr: int, entry: tuple | None) -> int:
@@ -721,17 +722,17 @@ class Position:
             raise ValueError(f"no piece of the side to move on square {move.start}")
         is_king = bool(kings & sbit)
         own = (own & ~sbit) | ebit
-        if is_king or move.promotes:
-            kings = (kings & ~sbit) | ebit
         ctr = list(self._ctr)
-        if move.captured:
+        if move.captured:       # taken first: the end may be a square taken on the way (Turkish)
             capm = 0
             for sq in move.captured:
                 capm |= 1 << bit_of[sq]
             opp &= ~capm
             kings &= ~capm
             ctr[ci] = 0
-        elif rl.limit:
+        if is_king or move.promotes:
+            kings = (kings & ~sbit) | ebit
+        if not move.captured and rl.limit:
             entry = (None, sbit | ebit, (sbit | ebit) if is_king else 0, bit_of[move.end])
             ctr[ci] = _next_counter(rl, self._ctr[ci], entry)
         if ci == 0:
