@@ -21,12 +21,15 @@ from pdn_tools.commands import report
 from pdn_tools.commands.annotate import Options as Annotations, annotate_game
 from pdn_tools.commands.archive import Criteria
 from pdn_tools.running.output import atomic_output
+from pdn_tools.running.terminal import Terminal
+from pdn_tools.text.codes import Code, Severity
 from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.rules.movegen import Position, divide, perft as count_leaves
 from pdn_tools.text.reader import parse_raw
 from pdn_tools.rules.variants import VARIANTS, Variant, variant_by_name
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+WARNING_CODES = [code.value for code in Code if code.severity == Severity.WARNING]
 
 
 def _variant(ctx, param, value: str | None) -> Variant | None:
@@ -46,14 +49,24 @@ strict_option = click.option("--strict", is_flag=True,
                              help="Report tolerated quirks of real files as errors.")
 
 
-def _emit(text: str, end: str = "\n") -> None:
-    """Write to standard output, buffered (click.echo flushes every line: slow on big runs).
-    A stdout that cannot encode the text (an ASCII locale) gets UTF-8, as click.echo does."""
-    try:
-        sys.stdout.write(text + end)
-    except UnicodeEncodeError:
-        sys.stdout.flush()
-        sys.stdout.buffer.write((text + end).encode("utf-8", "replace"))
+def _paths(command: Any) -> Any:
+    """PATHS (files, folders, - for stdin) and --glob, for a command that reads games."""
+    command = click.option("--glob", "globs", multiple=True, metavar="PATTERN",
+                           help="Files of a folder to read (repeatable)  "
+                                "[default: *.pdn and *.pdn.gz/.bz2/.xz].")(command)
+    return click.argument("paths", nargs=-1, type=click.Path())(command)
+
+
+def _inputs(paths: tuple[str, ...], globs: tuple[str, ...],
+            progress: bool | None = None) -> tuple[batch.Inputs, Terminal]:
+    """The inputs named, and the terminal their reports go to (with a progress line on a
+    terminal).  No path while stdin is a terminal is a usage error: nothing would come."""
+    if not paths and sys.stdin.isatty():
+        raise click.UsageError("name the files or folders to read (or - for stdin)")
+    inputs = batch.Inputs(paths, globs or batch.DEFAULT_GLOBS)
+    terminal = Terminal(inputs, progress)
+    inputs.note = terminal.note
+    return inputs, terminal
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -62,41 +75,55 @@ def cli() -> None:
     """Read, validate and convert draughts games in PDN."""
 
 
-@cli.command()
-@click.argument("paths", nargs=-1)
+@cli.command(epilog="""\b
+Examples:
+  pdn validate games.pdn archive/            # errors, and warnings counted per file
+  pdn validate --warnings each --ignore inferred-variant OCA_2.0.pdn
+  pdn validate --format jsonl --summary --jobs 2 archive/ > report.jsonl""")
+@_paths
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True,
-              help="One line per problem, or one JSON object per game.")
+              help="One line per problem, or one JSON object per game (every warning in it).")
 @strict_option
 @variant_option
-@click.option("--quiet", "-q", is_flag=True, help="Leave warnings out of the text report.")
-@click.option("--summary", is_flag=True, help="End with counts per variant and per error code.")
+@click.option("--warnings", "warning_mode", type=click.Choice(["grouped", "each", "none"]), default="grouped",
+              show_default=True, help="Text report: warnings counted per file and code, one by one, or none.")
+@click.option("--quiet", "-q", is_flag=True, help="Same as --warnings none.")
+@click.option("--ignore", multiple=True, type=click.Choice(WARNING_CODES), metavar="CODE",
+              help="Leave this warning code out of the text report (repeatable); errors always show.")
+@click.option("--summary", is_flag=True, help="End with a table of games per variant and problems per code.")
 @click.option("--show-board", is_flag=True,
               help="Under each move error, the board before the move and the legal moves there.")
 @jobs_option
-def validate(paths: tuple[str, ...], fmt: str, strict: bool, variant: Variant | None, quiet: bool,
-             summary: bool, show_board: bool, jobs: int) -> None:
-    """Check every game of PATHS (files, folders of *.pdn, or - for stdin)."""
+def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: bool, variant: Variant | None,
+             warning_mode: str, quiet: bool, ignore: tuple[str, ...], summary: bool, show_board: bool,
+             jobs: int) -> None:
+    """Check every game of PATHS (files, folders, or - for stdin): each move legal, the result right.
+
+    Text output gives every error, in file order, and by default one line per warning code
+    and file (its first place and count).  Compressed files (.gz, .bz2, .xz) are read as they are.
+    """
     if show_board and fmt != "text":
         raise click.UsageError("--show-board goes with --format text")
-    inputs = batch.Inputs(paths)
+    inputs, terminal = _inputs(paths, globs)
     totals = report.Summary()
-    progress = batch.Progress()
+    text = report.TextReport("none" if quiet else warning_mode, frozenset(ignore))
     check = diagrams.checked_with_boards if show_board else report.check
     work = functools.partial(check, variant=variant, strict=strict)
     for item in batch.run(inputs, work, jobs, strict):
         record, boards = item if show_board else (item, [])
         totals.add(record)
-        progress.update(record["ok"])
         if fmt == "jsonl":
-            _emit(report.json_line(record))
+            terminal.out(report.json_line(record))
         else:
-            for line in diagrams.lines_with_boards(record, boards, warnings=not quiet):
-                _emit(line)
-    progress.close()
+            for line in text.lines(record, functools.partial(diagrams.lines_with_boards, boards=boards)):
+                terminal.out(line)
+        terminal.game_done()
+    for line in text.close() if fmt == "text" else []:
+        terminal.out(line)
     if summary:
-        lines = [report.json_line({"summary": totals.as_dict()})] if fmt == "jsonl" else totals.lines()
-        for line in lines:
-            _emit(line)
+        for line in [report.json_line({"summary": totals.as_dict()})] if fmt == "jsonl" else totals.lines():
+            terminal.out(line)
+    terminal.close()
     sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_OK if totals.valid == totals.games else EXIT_INVALID)
 
 
@@ -130,7 +157,7 @@ def _drop(ctx, param, value: str | None) -> frozenset[str]:
 
 
 @cli.command()
-@click.argument("paths", nargs=-1)
+@_paths
 @click.option("--to", "to", type=click.Choice(["pdn", "jsonl", "fen"]), default="pdn", show_default=True,
               help="Canonical PDN, one JSON object per game, or one `file:game<TAB>ply<TAB>FEN` line per ply.")
 @click.option("--captures", type=click.Choice(["short", "full"]),
@@ -146,9 +173,9 @@ def _drop(ctx, param, value: str | None) -> frozenset[str]:
 @strict_option
 @variant_option
 @jobs_option
-def convert(paths: tuple[str, ...], to: str, captures: str | None, squares: str | None, separator: str | None,
-            fix_results: bool, drop: frozenset[str], keep_invalid: bool, output: str | None, in_place: bool,
-            strict: bool, variant: Variant | None, jobs: int) -> None:
+def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: str | None, squares: str | None,
+            separator: str | None, fix_results: bool, drop: frozenset[str], keep_invalid: bool, output: str | None,
+            in_place: bool, strict: bool, variant: Variant | None, jobs: int) -> None:
     """Convert every game of PATHS (files, folders of *.pdn, or - for stdin), game by game.
 
     A game that cannot be read, or that does not replay when the output needs a replay
@@ -165,8 +192,8 @@ def convert(paths: tuple[str, ...], to: str, captures: str | None, squares: str 
     options = conversion.Options(to, Style(captures, squares, separator, drop, fix_results), keep_invalid,
                                  variant, strict)
     work = functools.partial(conversion.convert, options=options)
-    note = functools.partial(click.echo, err=True)
-    inputs = batch.Inputs(paths)
+    inputs, terminal = _inputs(paths, globs, progress=False)
+    note = terminal.note
     try:
         if in_place:
             failed = conversion.rewrite_files(inputs, work, jobs, strict, keep_invalid, note)
@@ -184,10 +211,11 @@ def convert(paths: tuple[str, ...], to: str, captures: str | None, squares: str 
 # ---- annotate, diagram and the archive tools ---------------------------------------------------
 
 class _Checked:
-    """Per-game work over PATHS with validate's reporting: problems on stderr, validate's exit code."""
+    """Per-game work over PATHS with validate's reporting: errors on stderr (in file order, games
+    named), a progress line on a terminal, validate's exit code."""
 
-    def __init__(self, paths: tuple[str, ...], jobs: int = 1, strict: bool = False) -> None:
-        self.inputs = batch.Inputs(paths)
+    def __init__(self, paths: tuple[str, ...], globs: tuple[str, ...], jobs: int = 1, strict: bool = False) -> None:
+        self.inputs, self.terminal = _inputs(paths, globs)
         self.jobs, self.strict = jobs, strict
         self.games = self.valid = 0
 
@@ -197,15 +225,17 @@ class _Checked:
             self.games += 1
             self.valid += record["ok"]
             for line in report.text_lines(record, warnings=False):
-                click.echo(line, err=True)
+                self.terminal.note(line)
             yield record, payload
+            self.terminal.game_done()
 
     def exit(self) -> NoReturn:
+        self.terminal.close()
         sys.exit(EXIT_USAGE if self.inputs.unreadable else EXIT_OK if self.valid == self.games else EXIT_INVALID)
 
 
 @cli.command("annotate")
-@click.argument("paths", nargs=-1)
+@_paths
 @click.option("--fen", is_flag=True, help="[%fen ...] after each move: the position it leads to.")
 @click.option("--moves", is_flag=True, help="[%moves N] after each move: the legal moves the mover had.")
 @click.option("--forced", is_flag=True, help="$7 after a move that was the only legal one.")
@@ -218,8 +248,8 @@ class _Checked:
 @strict_option
 @variant_option
 @jobs_option
-def annotate_command(paths: tuple[str, ...], fen: bool, moves: bool, forced: bool, captures: bool,
-                     draws: bool, ply_count: bool, result: bool, gametype: bool, everything: bool,
+def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, moves: bool, forced: bool,
+                     captures: bool, draws: bool, ply_count: bool, result: bool, gametype: bool, everything: bool,
                      strict: bool, variant: Variant | None, jobs: int) -> None:
     """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
     Annotating an annotated game replaces the old annotations."""
@@ -228,12 +258,12 @@ def annotate_command(paths: tuple[str, ...], fen: bool, moves: bool, forced: boo
     if not options.any():
         raise click.UsageError("choose what to annotate: --fen, --moves, --forced, --captures, --draws, "
                                "--ply-count, --result, --gametype or --all")
-    checked = _Checked(paths, jobs, strict)
+    checked = _Checked(paths, globs, jobs, strict)
     for _, (text, notes) in checked.run(functools.partial(annotate_game, options=options, variant=variant,
                                                           strict=strict)):
-        _emit(text, end="")
+        checked.terminal.out(text, end="")
         for note in notes:
-            click.echo(note, err=True)
+            checked.terminal.note(note)
     checked.exit()
 
 
@@ -326,7 +356,7 @@ def _compile(pattern: str, param) -> re.Pattern:
 
 
 @cli.command("filter")
-@click.argument("paths", nargs=-1)
+@_paths
 @click.option("--tag", "tags", multiple=True, callback=_patterns, metavar="NAME=REGEX",
               help="Keep games whose tag NAME matches REGEX (searched, any case); repeatable.")
 @click.option("--player", callback=_pattern, metavar="REGEX", help="Keep games where White or Black matches.")
@@ -338,17 +368,17 @@ def _compile(pattern: str, param) -> re.Pattern:
 @click.option("--position", metavar="FEN", help="Keep games whose main line reaches this position.")
 @strict_option
 @jobs_option
-def filter_command(paths: tuple[str, ...], tags, player, result: str | None, wanted: Variant | None,
-                   valid: bool | None, min_plies: int | None, max_plies: int | None, position: str | None,
-                   strict: bool, jobs: int) -> None:
+def filter_command(paths: tuple[str, ...], globs: tuple[str, ...], tags, player, result: str | None,
+                   wanted: Variant | None, valid: bool | None, min_plies: int | None, max_plies: int | None,
+                   position: str | None, strict: bool, jobs: int) -> None:
     """Write the games of PATHS that meet every criterion given, as PDN to stdout."""
     if position is not None:
         _check_fen(position, wanted)
     criteria = Criteria(tags, player, result, wanted, valid, min_plies, max_plies, position)
-    checked = _Checked(paths, jobs, strict)
+    checked = _Checked(paths, globs, jobs, strict)
     for _, text in checked.run(functools.partial(archive.filter_game, criteria=criteria, strict=strict)):
         if text is not None:
-            _emit(text, end="")
+            checked.terminal.out(text, end="")
     checked.exit()
 
 
@@ -366,50 +396,51 @@ def _check_fen(fen: str, variant: Variant | None) -> None:
 
 
 @cli.command()
-@click.argument("paths", nargs=-1)
+@_paths
 @click.option("--by", type=click.Choice(["moves", "moves+tags"]), default="moves", show_default=True,
               help="Games are the same when their moves are, or their moves and tags.")
 @click.option("--report", "listing", is_flag=True, help="List the duplicates instead of dropping them.")
 @strict_option
 @variant_option
 @jobs_option
-def dedupe(paths: tuple[str, ...], by: str, listing: bool, strict: bool, variant: Variant | None,
-           jobs: int) -> None:
+def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: bool, strict: bool,
+           variant: Variant | None, jobs: int) -> None:
     """Write the games of PATHS without repeats (the first of each kept), or list the repeats."""
     seen: dict[bytes, str] = {}         # hash -> the first game's place (kept for --report only)
-    checked = _Checked(paths, jobs, strict)
+    checked = _Checked(paths, globs, jobs, strict)
     work = functools.partial(archive.dedupe_game, with_tags=by == "moves+tags", variant=variant, strict=strict)
     for record, (digest, text) in checked.run(work):
         where = f"{record['file']}:{record['line']}: game {record['game']}"
         if digest not in seen:
             seen[digest] = where if listing else ""
             if not listing:
-                _emit(text, end="")
+                checked.terminal.out(text, end="")
         elif listing:
-            _emit(f"{where}: duplicate of {seen[digest]}")
+            checked.terminal.out(f"{where}: duplicate of {seen[digest]}")
     checked.exit()
 
 
 @cli.command()
-@click.argument("paths", nargs=-1)
+@_paths
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @strict_option
 @variant_option
 @jobs_option
-def stats(paths: tuple[str, ...], fmt: str, strict: bool, variant: Variant | None, jobs: int) -> None:
+def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: bool, variant: Variant | None,
+          jobs: int) -> None:
     """Count the games of PATHS per variant, result and year, with validity and average length."""
     totals = archive.Stats()
-    checked = _Checked(paths, jobs, strict)
+    checked = _Checked(paths, globs, jobs, strict)
     for record, year in checked.run(functools.partial(archive.stats_game, variant=variant, strict=strict)):
         totals.add(record, year)
     lines = [report.json_line(totals.as_dict())] if fmt == "json" else totals.lines()
     for line in lines:
-        click.echo(line)
+        checked.terminal.out(line)
     checked.exit()
 
 
 @cli.command()
-@click.argument("paths", nargs=-1)
+@_paths
 @click.option("--out", "-o", "folder", required=True, type=click.Path(file_okay=False),
               help="Folder for the files (made if missing).")
 @click.option("--per", type=click.IntRange(1), default=1, show_default=True, help="Games per file.")
@@ -417,14 +448,14 @@ def stats(paths: tuple[str, ...], fmt: str, strict: bool, variant: Variant | Non
 @strict_option
 @variant_option
 @jobs_option
-def split(paths: tuple[str, ...], folder: str, per: int, prefix: str, strict: bool, variant: Variant | None,
-          jobs: int) -> None:
+def split(paths: tuple[str, ...], globs: tuple[str, ...], folder: str, per: int, prefix: str, strict: bool,
+          variant: Variant | None, jobs: int) -> None:
     """Write the games of PATHS into files of PER games each, atomically; print each file's path."""
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as error:
         _cannot_write(folder, error)
-    checked = _Checked(paths, jobs, strict)
+    checked = _Checked(paths, globs, jobs, strict)
     texts: list[str] = []
     written = 0
 
@@ -434,7 +465,7 @@ def split(paths: tuple[str, ...], folder: str, per: int, prefix: str, strict: bo
         target = os.path.join(folder, f"{prefix}-{written:05d}.pdn")
         _write(target, texts)
         texts.clear()
-        click.echo(target)
+        checked.terminal.out(target)
 
     for _, text in checked.run(functools.partial(archive.pass_game, variant=variant, strict=strict)):
         texts.append(text)

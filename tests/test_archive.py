@@ -46,8 +46,8 @@ def test_filter_by_variant_length_and_validity_across_files():
     assert [g.tag("White") for g in games] == [g.tag("White") for g in expected]
     invalid = invoke("filter", "--invalid", BEGINNER)
     assert invalid.exit_code == 1 and len(read_text(invalid.stdout)) == 1
-    assert invalid.stderr == (f"{BEGINNER}:78:1: game 10: FEN: a white man cannot stand on its promotion row "
-                              "(square 1) [bad-fen]\n")
+    assert invalid.stderr == (f"{BEGINNER}:78:1: game 10 (White – Red, Beginner's Problem #10): FEN: a white man "
+                              "cannot stand on its promotion row (square 1) [bad-fen]\n")
     assert len(read_text(invoke("filter", "--valid", BEGINNER).stdout)) == 57
 
 

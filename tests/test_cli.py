@@ -57,7 +57,7 @@ def test_jsonl_record_has_the_documented_keys_and_types():
     [line] = invoke(["validate", "--format", "jsonl", "-"], input=BAD).output.splitlines()
     record = json.loads(line)
     assert record == {
-        "file": "<stdin>", "game": 1, "line": 1, "variant": "international", "ok": False, "plies": 3,
+        "file": "<stdin>", "game": 1, "name": "", "line": 1, "variant": "international", "ok": False, "plies": 3,
         "result": "*", "warnings": [],
         "errors": [{"code": "bad-square", "message": "'51' is not a square of the international board",
                     "line": 2, "column": 19, "ply": 3, "move": "2. 28x51"}]}

@@ -194,12 +194,11 @@ def checked_with_boards(game: Game | ReadError, variant: Variant | None = None,
 
 def lines_with_boards(record: dict[str, Any], boards: list[ErrorBoard], warnings: bool = True) -> list[str]:
     """`validate`'s text lines, each move error followed by its board and the legal moves."""
-    lines = report.text_lines(record, warnings)
     at_error = {board.error: board for board in boards}
     out = []
-    for index, line in enumerate(lines):         # the errors' lines come first, in order
+    for line, error in report.numbered_lines(record, warnings):
         out.append(line)
-        board = at_error.get(index) if index < len(record["errors"]) else None
+        board = at_error.get(error) if error is not None else None
         if board is not None:
             shown = [f"board before {board.label}:", *board.text.splitlines(),
                      f"legal moves ({len(board.legal)}): {' '.join(board.legal) or 'none'}"]

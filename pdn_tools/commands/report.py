@@ -4,10 +4,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Callable
 
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.play.replay import Replay, replay
 from pdn_tools.rules.variants import Variant
+from pdn_tools.text.tags import game_name, tag_pairs
 
 
 def move_label(result: Replay, ply: int) -> str:
@@ -37,12 +39,13 @@ def checked(game: Game | ReadError, variant: Variant | None = None,
     """The validation record of one game and its replay (None for a game that could not be read)."""
     if isinstance(game, ReadError):
         error = Diagnostic(game.code, game.message, game.line, game.column)
-        return {"file": game.file, "game": game.index, "line": game.line, "variant": "unknown",
+        return {"file": game.file, "game": game.index, "name": game_name(dict(reversed(tag_pairs(game.text)))),
+                "line": game.line, "variant": "unknown",
                 "ok": False, "plies": 0, "result": "", "errors": [error.as_dict()],
                 "warnings": [w.as_dict() for w in game.warnings]}, None
     result = replay(game, variant, strict)
     return {
-        "file": game.file, "game": game.index, "line": game.line,
+        "file": game.file, "game": game.index, "name": game_name(dict(reversed(game.tags))), "line": game.line,
         "variant": result.variant.name if result.variant else "unknown",
         "ok": result.ok, "plies": len(result.plies) if result.complete else len(game.main_line()),
         "result": game.tag("Result") or game.result or "",
@@ -51,20 +54,65 @@ def checked(game: Game | ReadError, variant: Variant | None = None,
     }, result
 
 
+def game_label(record: dict) -> str:
+    """`game 3 (Anna Visser – Bram de Wit, Open round 2)`: the index, and the name when tags give one."""
+    return f"game {record['game']} ({record['name']})" if record.get("name") else f"game {record['game']}"
+
+
+def problem_line(record: dict, entry: dict, warning: bool) -> str:
+    """`file:line:col: game N (name), ply P (move 12... 28x19): [warning: ]message [code]`."""
+    where = game_label(record)
+    if entry.get("ply"):
+        where += f", ply {entry['ply']}"
+        if "move" in entry:
+            where += f" (move {entry['move']})"
+    return (f"{record['file']}:{entry['line']}:{entry['column']}: {where}: "
+            f"{'warning: ' if warning else ''}{entry['message']} [{entry['code']}]")
+
+
+def numbered_lines(record: dict, warnings: bool = True) -> list[tuple[str, int | None]]:
+    """A line for each error (and warning) of a game, in their order in the file, each with
+    its error's index in the record's errors (None for a warning)."""
+    problems: list[tuple[dict, int | None]] = list(zip(record["errors"], range(len(record["errors"]))))
+    problems += [(entry, None) for entry in record["warnings"]] if warnings else []
+    problems.sort(key=lambda problem: (problem[0]["line"], problem[0]["column"]))
+    return [(problem_line(record, entry, index is None), index) for entry, index in problems]
+
+
 def text_lines(record: dict, warnings: bool = True) -> list[str]:
-    """`file:line:col: game N, ply P (move 12... 28x19): message` for each problem."""
-    lines = []
-    kinds = [("", record["errors"])] + ([("warning: ", record["warnings"])] if warnings else [])
-    for prefix, entries in kinds:
-        for entry in entries:
-            where = f"game {record['game']}"
-            if entry.get("ply"):
-                where += f", ply {entry['ply']}"
-                if "move" in entry:
-                    where += f" (move {entry['move']})"
-            lines.append(f"{record['file']}:{entry['line']}:{entry['column']}: {where}: "
-                         f"{prefix}{entry['message']} [{entry['code']}]")
-    return lines
+    """A line for each error (and warning) of a game, in their order in the file."""
+    return [line for line, _ in numbered_lines(record, warnings)]
+
+
+class TextReport:
+    """validate's text report.  Every error, as its game comes; warnings one by one (`each`),
+    grouped per file (`grouped`: one line per code, its first place in the file, with the
+    count) or left out (`none`); `ignore` leaves warning codes out."""
+
+    def __init__(self, warnings: str = "grouped", ignore: frozenset[str] = frozenset()) -> None:
+        self.mode, self.ignore = warnings, ignore
+        self.file: str | None = None
+        self.groups: dict[str, list] = {}          # code -> [count, line of its first warning]
+
+    def lines(self, record: dict, render: Callable[..., list[str]] = text_lines) -> list[str]:
+        """The lines to write once `record` is in (a file's groups when the next file starts);
+        `render(record, warnings=...)` makes a game's own lines."""
+        out = self.close() if record["file"] != self.file else []
+        self.file = record["file"]
+        shown = dict(record, warnings=[w for w in record["warnings"] if w["code"] not in self.ignore])
+        out += render(shown, warnings=self.mode == "each")
+        if self.mode == "grouped":
+            for entry in shown["warnings"]:
+                group = self.groups.setdefault(entry["code"], [0, problem_line(record, entry, True)])
+                group[0] += 1
+        return out
+
+    def close(self) -> list[str]:
+        """The grouped warnings of the file read last."""
+        lines = [first if count == 1 else f"{first} (first of {count:,} in this file)"
+                 for count, first in self.groups.values()]
+        self.groups = {}
+        return lines
 
 
 def json_line(record: dict) -> str:

@@ -6,18 +6,22 @@ order, and at most a few batches are in flight, so memory stays bounded.
 """
 from __future__ import annotations
 
+import bz2
+import fnmatch
+import gzip
+import io
+import lzma
 import os
 import signal
 import sys
-import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, TypeVar
+from typing import BinaryIO, Callable, Iterable, Iterator, TypeVar, cast
 
 from pdn_tools.text.grammar import parser
-from pdn_tools.text.model import Game, ReadError
+from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.reader import RawGame, parse_raw, read_raw
 
 T = TypeVar("T")
@@ -25,35 +29,138 @@ Work = Callable[[Game | ReadError], T]
 _BATCH = 200                         # games sent to a worker at a time
 
 
+DEFAULT_GLOBS = ("*.pdn", "*.pdn.gz", "*.pdn.bz2", "*.pdn.xz")
+# Compressed input is recognised by its first bytes, whatever the file is called.
+_DECOMPRESSORS: tuple[tuple[bytes, Callable[[io.BufferedReader], io.BufferedIOBase]], ...] = (
+    (b"\x1f\x8b", lambda raw: gzip.GzipFile(fileobj=raw, mode="rb")),
+    (b"BZh", bz2.BZ2File),
+    (b"\xfd7zXZ\x00", lzma.LZMAFile),
+)
+_SNIFF = 4096                          # bytes looked at to tell text from binary data
+# Control bytes text does not hold: about one byte in ten of binary data, a few in damaged text.
+_CONTROL = [bytes([code]) for code in range(32) if code not in b"\t\n\r\f\v\x1a\x1b"]
+
+
+class NotPdn(Exception):
+    """The input is binary data, not PDN text."""
+
+
+def _note(text: str) -> None:
+    print(text, file=sys.stderr)
+
+
+def decompressed(raw: BinaryIO) -> BinaryIO:
+    """`raw` itself, or a stream of its decompressed bytes when it is gzip, bzip2 or xz data;
+    NotPdn when what it holds is binary data rather than text."""
+    stream = _buffered(raw)
+    head = stream.peek(_SNIFF)[:_SNIFF]
+    for magic, opener in _DECOMPRESSORS:
+        if head.startswith(magic):
+            stream = _buffered(opener(stream))
+            head = stream.peek(_SNIFF)[:_SNIFF]
+            break
+    if head and sum(head.count(byte) for byte in _CONTROL) > len(head) // 30:
+        raise NotPdn("not a PDN file (binary data)")
+    return cast(BinaryIO, stream)
+
+
+def _buffered(stream: BinaryIO | io.BufferedIOBase) -> io.BufferedReader:
+    """`stream` with peek(): itself when it has it."""
+    if isinstance(stream, io.BufferedReader):
+        return stream
+    return io.BufferedReader(cast(io.RawIOBase, stream))
+
+
 @dataclass
 class Inputs:
-    """The files named on the command line, folders expanded; unreadable ones are noted."""
+    """The files named on the command line, folders expanded (files matching `globs`,
+    compressed ones included); unreadable ones are noted.  Knows how far reading has got."""
 
     paths: tuple[str, ...]
+    globs: tuple[str, ...] = DEFAULT_GLOBS
+    note: Callable[[str], None] = _note
     unreadable: int = 0
+    current: str = ""                              # the file being read
+    _done: int = 0                                 # bytes of the files read to their end
+    _reading: BinaryIO | None = None               # the file being read, as bytes on disk
+    _total: int | None = None
 
     def files(self) -> Iterator[str]:
         for path in self.paths or ("-",):
             if path == "-":
                 yield path
             elif os.path.isdir(path):
-                yield from sorted(str(p) for p in Path(path).rglob("*")
-                                  if p.is_file() and p.suffix.lower() == ".pdn")
+                yield from self._folder(path)
             elif os.path.isfile(path) and os.access(path, os.R_OK):
                 yield path
             else:
                 self.unreadable += 1
                 reason = "no such file" if not os.path.exists(path) else "not readable"
-                print(f"pdn: cannot read {path}: {reason}", file=sys.stderr)
+                self.note(f"pdn: cannot read {path}: {reason}")
 
-    def raw_games(self) -> Iterator[tuple[RawGame, int, list]]:
+    def _folder(self, path: str) -> list[str]:
+        chosen, skipped = self._matching(path)
+        if not chosen:
+            self.unreadable += 1
+            names = ", ".join(os.path.relpath(name, path) for name in skipped[:5])
+            more = f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""
+            found = f"skipped {names}{more}" if skipped else "it holds no files"
+            self.note(f"pdn: nothing to read in {path}: no file matches {' '.join(self.globs)}; {found} "
+                      "(choose with --glob PATTERN)")
+        return chosen
+
+    def _matching(self, folder: str) -> tuple[list[str], list[str]]:
+        """(files below `folder` that match a glob, files that do not), sorted."""
+        chosen: list[str] = []
+        skipped: list[str] = []
+        for found in sorted(Path(folder).rglob("*")):
+            if found.is_file():
+                name = found.name.lower()
+                wanted = any(fnmatch.fnmatchcase(name, pattern.lower()) for pattern in self.globs)
+                (chosen if wanted else skipped).append(str(found))
+        return chosen, skipped
+
+    def raw_games(self) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
         for path in self.files():
+            self.current = "<stdin>" if path == "-" else path
             try:
-                for index, (raw, notes) in enumerate(read_raw(path), 1):
-                    yield raw, index, notes
-            except OSError as error:
+                if path == "-":
+                    yield from self._games(decompressed(sys.stdin.buffer), path)
+                    continue
+                with open(path, "rb") as raw:
+                    self._reading = raw
+                    yield from self._games(decompressed(raw), path)
+                    self._done += os.fstat(raw.fileno()).st_size
+            except NotPdn as error:
                 self.unreadable += 1
-                print(f"pdn: cannot read {path}: {error.strerror or error}", file=sys.stderr)
+                self.note(f"pdn: cannot read {path}: {error}")
+            except (OSError, EOFError, lzma.LZMAError) as error:
+                self.unreadable += 1
+                reason = getattr(error, "strerror", None) or error or "truncated compressed data"
+                self.note(f"pdn: cannot read {path}: {reason}")
+            finally:
+                self._reading = None
+
+    @staticmethod
+    def _games(stream: BinaryIO, path: str) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
+        for index, (raw, notes) in enumerate(read_raw(stream, name="<stdin>" if path == "-" else path), 1):
+            yield raw, index, notes
+
+    def bytes_read(self) -> int:
+        """Bytes read so far of the named files (on disk: compressed bytes for compressed files)."""
+        return self._done + (self._reading.tell() if self._reading is not None else 0)
+
+    def total_bytes(self) -> int | None:
+        """The size of every file to read (None when that is only stdin)."""
+        if self._total is None:
+            sizes = []
+            for path in self.paths:
+                if os.path.isdir(path):
+                    sizes += [os.path.getsize(name) for name in self._matching(path)[0]]
+                elif path != "-" and os.path.isfile(path):
+                    sizes.append(os.path.getsize(path))
+            self._total = sum(sizes)
+        return self._total or None
 
 
 def run_batch(work: Work, strict: bool, batch: list[tuple[RawGame, int, list]]) -> list:
@@ -97,25 +204,3 @@ def run(inputs: Inputs, work: Work, jobs: int = 1, strict: bool = False) -> Iter
 def _leave_interrupts() -> None:
     """Workers ignore Ctrl-C, which the main process handles (no traceback from each worker)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-class Progress:
-    """A one-line game counter on stderr, shown only when stderr is a terminal."""
-
-    def __init__(self, enabled: bool | None = None) -> None:
-        self.enabled = sys.stderr.isatty() if enabled is None else enabled
-        self.games = self.invalid = 0
-        self.shown = 0.0
-
-    def update(self, ok: bool) -> None:
-        self.games += 1
-        self.invalid += not ok
-        now = time.monotonic()
-        if self.enabled and now - self.shown > 0.2:
-            self.shown = now
-            sys.stderr.write(f"\r{self.games} games, {self.invalid} invalid")
-            sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write(f"\r{self.games} games, {self.invalid} invalid\n")

@@ -298,6 +298,12 @@ def unescape(value: str) -> str:
     return re.sub(r'\\(["\\])', r"\1", value)
 
 
+# One tag pair: [Name "quoted value"], or leniently [Name loose value].
+TAG_PAIR = re.compile(r'\[[ \t]*(?:(?P<name>[^\s"\[\]]+(?:[ \t]+[^\s"\[\]]+)*)[ \t]*'
+                      r'"(?P<quoted>[^"\\]*(?:\\.[^"\\]*)*)"|(?P<word>[^\s"\[\]]+)[ \t]*'
+                      r'(?P<loose>[^\]\n]*))[ \t]*\]')
+
+
 class PdnParser:
     """The Lark LALR parser and the scanners made from its terminals. Build once."""
 
@@ -310,10 +316,7 @@ class PdnParser:
                                   + rf"|(?P<{ERROR}>[^\s{{}}\[\]()/]+|.)")
         fine = ["MOVE", "MOVENUMBER", "ELLIPSIS", "STRENGTH", "NAG", "PLACEHOLDER"]
         fine_scanner = re.compile(_alternatives({}, regex, fine))
-        tag_scanner = re.compile(r'\[[ \t]*(?:(?P<name>[^\s"\[\]]+(?:[ \t]+[^\s"\[\]]+)*)[ \t]*'
-                                 r'"(?P<quoted>[^"\\]*(?:\\.[^"\\]*)*)"|(?P<word>[^\s"\[\]]+)[ \t]*'
-                                 r'(?P<loose>[^\]\n]*))[ \t]*\]')
-        self._builder = _Builder(fine_scanner, tag_scanner)
+        self._builder = _Builder(fine_scanner, TAG_PAIR)
         self.lark = Lark(text, parser="lalr", lexer=_TokenList, transformer=self._builder)
 
     def tokens(self, text: str, line: int = 1, final: bool = True) -> tuple[list[Token], int, int]:

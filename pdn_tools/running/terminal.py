@@ -1,0 +1,118 @@
+"""Reports on stdout, notes on stderr, and a progress line that never gets in their way.
+
+The progress line (games, games/s, the file being read, the share of bytes read and
+the time left) is drawn on stderr only when stderr is a terminal, at most five times a
+second; it is erased before any report line or note is written, and at the end.
+Written here rather than with a progress-bar library: the line must give way to our
+own buffered stdout as well as to stderr, which such libraries only do for their own
+`write`, and what it shows comes from the inputs, not from a known number of steps.
+"""
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from typing import Protocol, TextIO
+
+_INTERVAL = 0.2                     # seconds between two drawings of the progress line
+_ERASE = "\r\x1b[K"                 # carriage return, erase to the end of the line
+
+
+class ByteSource(Protocol):
+    """Where the games come from: the file being read and how far reading has got."""
+
+    current: str
+
+    def bytes_read(self) -> int: ...
+
+    def total_bytes(self) -> int | None: ...
+
+
+class Terminal:
+    """stdout for reports (buffered), stderr for notes, and the progress line on stderr."""
+
+    def __init__(self, source: ByteSource | None = None, progress: bool | None = None,
+                 out: TextIO | None = None, err: TextIO | None = None) -> None:
+        self.out_stream = out or sys.stdout
+        self.err_stream = err or sys.stderr
+        self.source = source
+        self.progress = source is not None and (self.err_stream.isatty() if progress is None else progress)
+        self.games = 0
+        self.started = time.monotonic()
+        self.drawn_at = 0.0
+        self.shown = False
+
+    def out(self, text: str, end: str = "\n") -> None:
+        """Write a report line to stdout, buffered (click.echo flushes every line: slow on big runs).
+        A stdout that cannot encode the text (an ASCII locale) gets UTF-8, as click.echo does."""
+        self.erase()
+        try:
+            self.out_stream.write(text + end)
+        except UnicodeEncodeError:
+            self.out_stream.flush()
+            self.out_stream.buffer.write((text + end).encode("utf-8", "replace"))
+
+    def note(self, text: str) -> None:
+        """Write a note to stderr at once."""
+        self.erase()
+        self.err_stream.write(text + "\n")
+        self.err_stream.flush()
+
+    def game_done(self) -> None:
+        """Count a game; redraw the progress line when it is due."""
+        self.games += 1
+        if self.progress:
+            now = time.monotonic()
+            if now - self.drawn_at >= _INTERVAL:
+                self.drawn_at = now
+                self._draw(now)
+
+    def erase(self) -> None:
+        """Take the progress line off the screen (it comes back at the next drawing)."""
+        if self.shown:
+            self.err_stream.write(_ERASE)
+            self.err_stream.flush()
+            self.shown = False
+
+    def close(self) -> None:
+        """Erase the progress line and send what is buffered."""
+        self.erase()
+        self.out_stream.flush()
+
+    def _draw(self, now: float) -> None:
+        self.out_stream.flush()         # report lines written so far go out before the line is drawn
+        width = shutil.get_terminal_size((80, 24)).columns - 1
+        self.err_stream.write(_ERASE + progress_line(self.games, now - self.started, self.source)[:width])
+        self.err_stream.flush()
+        self.shown = True
+
+
+def progress_line(games: int, elapsed: float, source: ByteSource | None) -> str:
+    """`12,345 games, 812 games/s, 54% of 11.5 MB, 0:14 left, OCA_2.0.pdn`."""
+    parts = [f"{games:,} games", f"{games / elapsed:,.0f} games/s" if elapsed > 0 else ""]
+    total = source.total_bytes() if source is not None else None
+    if source is not None and total:
+        share = min(source.bytes_read() / total, 1.0)
+        parts.append(f"{share:.0%} of {_size(total)}")
+        if share > 0:
+            parts.append(f"{_duration(elapsed * (1 - share) / share)} left")
+    if source is not None and source.current:
+        parts.append(source.current)
+    return ", ".join(part for part in parts if part)
+
+
+def _size(count: int) -> str:
+    if count < 1000:
+        return f"{count} bytes"
+    value = count / 1000
+    for unit in ("kB", "MB", "GB"):
+        if value < 1000:
+            return f"{value:.1f} {unit}"
+        value /= 1000
+    return f"{value:.1f} TB"
+
+
+def _duration(seconds: float) -> str:
+    minutes, seconds = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"

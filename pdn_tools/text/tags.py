@@ -1,0 +1,53 @@
+"""Tags without the movetext: the fast paths that need no parse and no replay.
+
+`pdn list` and `pdn filter --tag/--player/--result` read a game's tag pairs and
+terminator from the tokens the reader split it into; reports name a game by its
+players, event and round.
+"""
+from __future__ import annotations
+
+from pdn_tools.text.grammar import TAG_PAIR, unescape
+from pdn_tools.text.reader import RawGame
+
+_UNKNOWN = ("", "?", "-")
+
+
+def tag_pairs(text: str) -> list[tuple[str, str]]:
+    """The (name, value) pairs of the tag sections in `text`, in order."""
+    pairs = []
+    for match in TAG_PAIR.finditer(text):
+        quoted = match.group("quoted")
+        if quoted is None:
+            pairs.append((match.group("word"), match.group("loose").strip().strip('"')))
+        else:
+            pairs.append((match.group("name"), unescape(quoted)))
+    return pairs
+
+
+def raw_tags(raw: RawGame) -> dict[str, str]:
+    """The first value of each tag of a split game (as `Game.tag` gives it), without parsing."""
+    tags: dict[str, str] = {}
+    for token in raw.tokens:
+        if token.type == "TAGS":
+            for name, value in tag_pairs(str(token)):
+                tags.setdefault(name, value)
+    return tags
+
+
+def raw_terminator(raw: RawGame) -> str:
+    """The result or '*' that ends a split game ('' when it has none)."""
+    for token in reversed(raw.tokens):
+        if token.type in ("RESULT", "STAR"):
+            return str(token)
+    return ""
+
+
+def game_name(tags: dict[str, str]) -> str:
+    """What a person recognises a game by: `White – Black, Event round R` (parts that are
+    unknown left out; '' when none is known)."""
+    white, black, event, round_ = (tags.get(name, "").strip() for name in ("White", "Black", "Event", "Round"))
+    known = [value if value not in _UNKNOWN else "" for value in (white, black, event, round_)]
+    white, black, event, round_ = known
+    players = f"{white or '?'} – {black or '?'}" if white or black else ""
+    occasion = " ".join(part for part in (event, f"round {round_}" if round_ else "") if part)
+    return ", ".join(part for part in (players, occasion) if part)
