@@ -430,12 +430,13 @@ def _resolve_short(position: Position, notated: Notated, fail) -> Move:
 
 
 def _check_separator(notated: Notated, move: Move, ply: int | None, warnings: list, strict: bool) -> None:
-    """A capture written with '-' or a quiet move written with 'x' is flagged."""
+    """A capture written with '-' or a quiet move written with 'x' is flagged (a warning in
+    strict mode too: the PDN 3.0 reading grammar does not tell the separators apart)."""
     if notated.capture == bool(move.captured):
         return
     what = "capture written as a quiet move" if move.captured else "quiet move written as a capture"
     diagnostic = Diagnostic(Code.CAPTURE_NOTATION, f"{notated.text}: {what}", notated.line, notated.column, ply)
-    if strict:
+    if strict and diagnostic.code.strict_fatal:
         raise _Failure(diagnostic)
     warnings.append(diagnostic)
 

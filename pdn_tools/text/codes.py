@@ -59,7 +59,7 @@ class Code(StrEnum):
     AMBIGUOUS_CAPTURE = "ambiguous-capture", _E, True, "a capture that fits several captures"
     CAPTURE_REQUIRED = "capture-required", _E, True, "a quiet move while a capture is compulsory"
     CAPTURE_LAW = "capture-law", _E, True, "a capture the variant's precedence law forbids"
-    CAPTURE_NOTATION = "capture-notation", _W, True, "a capture written with '-', or a quiet move with 'x'"
+    CAPTURE_NOTATION = "capture-notation", _W, False, "a capture written with '-', or a quiet move with 'x'"
     UNKNOWN_MOVE = "unknown-move", _W, False, "an unknown move: the rest of the game is not checked"
     VARIATION_PLACE = "variation-place", _W, False, "a variation standing for the next move"
     # the result
