@@ -412,3 +412,19 @@ def test_errors_answer_in_the_notation_the_game_uses():
     english = variant_by_name("english")
     assert (english.parse_square("f4"), english.parse_square("d6")) == (14, 23)
     assert codes(result) == ["capture-required"] and "(f4xd6)" in result.errors[0].message
+
+
+@needs_corpus
+@pytest.mark.parametrize("name", ["wiegerw-succeed-Campionato_Assoluto_2005.pdn",
+                                  "bruno-legacyenc-succeed-Campionato_Assoluto_2005.pdn"])
+def test_failed_inference_reports_the_rule_set_that_got_furthest(name):
+    # Game 46 has no GameType; English stops at ply 1 ("the piece on 21 is not Black's"),
+    # Italian replays 25 plies and meets 3x26, which two Italian captures fit.
+    game = [g for g in read_games(CORPUS / "italian" / name) if g.index == 46][0]
+    result = replay(game)
+    assert result.variant.name == "italian"
+    assert codes(result) == ["ambiguous-capture"] and "3x10x17x26, 3x10x19x26" in result.errors[0].message
+    assert result.errors[0].ply == 26
+    assert result.warnings[0].message == (
+        "no GameType tag; no rule set replays the game (tried english, international, italian, spanish, "
+        "pool); reported as italian, which got furthest (25 plies replayed)")

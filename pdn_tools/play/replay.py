@@ -166,14 +166,15 @@ def _squares_hint(text: str, squares: Iterable[str]) -> tuple[int, bool]:
 
 
 def replay(game: Game, override: Variant | None = None, strict: bool = False) -> Replay:
-    """Replay `game`; with no GameType, the first inferred variant that replays wins."""
+    """Replay `game`; with no GameType, the first inferred variant that replays wins, and when
+    none does, the one that got furthest is reported with the list of rule sets tried."""
     candidates, notes, check_results = choose_variant(game, override)
     if not candidates:
         failed = Replay(game, None)
         failed.errors = notes
         return failed
     inferred = len(candidates) > 1
-    first = None
+    failures: list[tuple[Replay, Variant]] = []
     for variant in candidates:
         attempt = _replay(game, variant, strict, check_results)
         attempt.warnings[:0] = notes
@@ -182,8 +183,19 @@ def replay(game: Game, override: Variant | None = None, strict: bool = False) ->
                                                   f"{variant.name}", game.line, 1))
         if attempt.ok:
             return attempt
-        first = first or attempt
-    return first
+        failures.append((attempt, variant))
+    furthest, variant = max(failures, key=lambda failure: _progress(failure[0]))     # the first of equals
+    if inferred:
+        tried = ", ".join(candidate.name for candidate in candidates)
+        furthest.warnings[0].message = (f"no GameType tag; no rule set replays the game (tried {tried}); "
+                                        f"reported as {variant.name}, which got furthest "
+                                        f"({len(furthest.plies)} plies replayed)")
+    return furthest
+
+
+def _progress(attempt: Replay) -> tuple[int, bool]:
+    """How far a failed attempt got: main-line plies resolved, then whether it got to the end."""
+    return len(attempt.plies), attempt.complete
 
 
 def _replay(game: Game, variant: Variant, strict: bool, check_results: bool) -> Replay:
