@@ -54,6 +54,15 @@ def test_empty_side():
     assert to_fen(pos) == "W:W:B1"
 
 
+@pytest.mark.parametrize("text", ["W::", "W::.", "B::", "W::B1"])
+def test_empty_sections_without_a_colour(text):
+    """PDN 3.0 FEN: `W::` (bridges.pdn game 14, `W::.`) is a board with no pieces; the side to
+    move has no move."""
+    pos = parse_fen(INTL, text)
+    assert pos.counts("W") == (0, 0) and not pos.has_move()
+    assert to_fen(pos) == f"{text[0]}:W:B" + ("1" if text.endswith("B1") else "")
+
+
 def test_unknown_side_to_move_is_the_first_player():
     assert parse_fen(INTL, "?:W29,13,11:B22,4,2").turn == "W"
     assert parse_fen(VARIANTS["english"], "?:W29:B2").turn == "B"

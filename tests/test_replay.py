@@ -428,3 +428,16 @@ def test_failed_inference_reports_the_rule_set_that_got_furthest(name):
     assert result.warnings[0].message == (
         "no GameType tag; no rule set replays the game (tried english, international, italian, spanish, "
         "pool); reported as italian, which got furthest (25 plies replayed)")
+
+
+def test_an_empty_board_replays_and_decides_nothing():
+    # bridges.pdn game 14 (a PDN 3.0 succeed file): [FEN "W::."], Result 1/2-1/2, no moves.
+    result = run('[Result "1/2-1/2"]\n[FEN "W::."]\n1/2-1/2')
+    assert result.ok and result.complete and not result.final.has_move()
+    assert result.outcome() is None
+
+
+@needs_corpus
+def test_the_empty_board_of_bridges_game_14_is_read():
+    game = [g for g in read_games(CORPUS / "english" / "wiegerw-succeed-bridges.pdn") if g.index == 14][0]
+    assert game.tag("FEN") == "W::." and replay(game).ok

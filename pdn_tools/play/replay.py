@@ -64,8 +64,8 @@ class Replay:
         counted move beats the draw.
         """
         final = self.final
-        if not self.complete or final is None:
-            return None
+        if not self.complete or final is None or final.counts("W") == final.counts("B") == (0, 0):
+            return None         # an empty board (FEN `W::`) decides nothing
         game_over = not final.has_move()
         draw = self.draw
         if draw is not None and (draw.ply < len(self.plies) or not game_over):
