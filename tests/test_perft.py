@@ -85,3 +85,13 @@ def test_drop_and_keep_differ_on_circular_capture():
     pos = parse_fen(VARIANTS["international"], "W:WK38:B18,19,32,33")
     assert perft(pos, 1, keep_duplicates=True) == 6
     assert perft(pos, 1) == 5
+
+
+def test_turkish_straight_stretch_is_one_move_where_kish_counts_two():
+    """README, perft: a king going on in the same direction after a capture does so from the
+    square directly behind the piece; kish (reference §6) also counts a1xa5xa7 and a1xa5xa8
+    here, which is why its Turkish d7 is 10,782,382 and ours 10,782,308."""
+    pos = parse_fen(VARIANTS["turkish"], "W:WKa1:Ba3,a6")
+    assert sorted(VARIANTS["turkish"].square_text(m.path[0]) for m in pos.legal_moves()) == ["a4", "a4"]
+    assert sorted(VARIANTS["turkish"].square_text(m.end) for m in pos.legal_moves()) == ["a7", "a8"]
+    assert perft(pos, 1) == perft(pos, 1, keep_duplicates=True) == 2
