@@ -304,3 +304,53 @@ def test_claims_do_not_stop_the_count_of_an_automatic_rule():
         tracker.update(ply, position, king, bool(move.captured))
     assert [(c.rule, c.ply) for c in tracker.claims] == [("3-fold repetition", 8)]
     assert (tracker.event.rule, tracker.event.ply) == ("40-move rule", 80)
+
+
+# ---- seed 000 (Canadian) and FMJD-64 limits not covered in tests/test_replay.py ----------------
+
+@pytest.mark.parametrize("white, black, plies, rule", [
+    # Seed 000 line 43: "Se realizan 25 movimientos consecutivos de cada jugador sin
+    # desplazamiento de peón ni captura."
+    ("Ka1 Kc1", "Kj12 Kl12", 50, "25-move rule"),
+    # Seed 000 line 44: "tres piezas de un lado (una de ellas por lo menos que sea dama) contra
+    # una dama, tras jugar cada jugador 16 movimientos."
+    ("Ka1 Kc1 Ke1", "Kj12", 32, "16-move rule"),
+])
+def test_canadian_limits(white, black, plies, rule):
+    start = setup("canadian", "W", white, black)
+    result = run(pdn(start, wander(start, plies), "2-0"))
+    assert codes(result) == ["wrong-result"] and f"{rule} after ply {plies}" in result.errors[0].message
+    assert run(pdn(start, wander(start, plies - 1), "2-0")).ok
+
+
+def test_fmjd64_lone_king_alone_on_the_long_diagonal():
+    # FMJD-64 7.2.7: three kings (or 2 kings and a man, a king and 2 men) against a lone king on
+    # the long diagonal: 5 moves.
+    start = setup("russian", "W", "Kc1 Ke1 Kg1", "Ke5")
+    result = run(pdn(start, wander(start, 10), "1-0"))
+    assert codes(result) == ["wrong-result"] and "long diagonal after ply 10" in result.errors[0].message
+    assert run(pdn(start, wander(start, 9), "1-0")).ok
+
+
+def _balance_walk(start, plies: int) -> list:
+    """Kings walk and a man steps every 20th ply, so the kings-only rule (7.2.5) never ends the
+    game; nothing is taken or crowned."""
+    material = lambda p: (p.counts("W"), p.counts("B"))
+    men = lambda p: (p.pieces("W")[0], p.pieces("B")[0])
+    moves: list = []
+    while len(moves) < plies:
+        here = played(start, moves)
+        if len(moves) % 20 == 19:
+            moves += wander(here, 1, lambda p: material(p) == material(start) and men(p) != men(here))
+        else:
+            moves += wander(here, min(19 - len(moves) % 20, plies - len(moves)), lambda p: men(p) == men(here))
+    return moves
+
+
+def test_fmjd64_balance_rule_30_moves_with_4_or_5_pieces():
+    # FMJD-64 7.2.6: both sides have kings and the balance has not changed (no capture, no
+    # crowning) for 30 moves with 4 or 5 pieces in all.
+    start = setup("russian", "W", "Kc1 a3", "Kf8 g7")
+    result = run(pdn(start, _balance_walk(start, 60), "1-0"))
+    assert codes(result) == ["wrong-result"] and "30-move balance rule after ply 60" in result.errors[0].message
+    assert run(pdn(start, _balance_walk(start, 59), "1-0")).ok

@@ -212,7 +212,8 @@ def _game(fen: str, moves: list[str], result: str) -> str:
 
 
 def test_25_move_rule_draws_after_50_king_plies():
-    # Seed 002: 25 moves of each player with kings only, no capture: drawn.
+    # Seed 002 line 21: "Veinticinco jugadas. Durante 25 jugadas seguidas de cada jugador solo se
+    # han movido damas, sin mover ningún peón y sin captura."
     fen = "W:WK46,K47:BK4,K5"
     assert run(_game(fen, _wander(fen, 50), "1-1")).ok
     result = run(_game(fen, _wander(fen, 50), "2-0"))
@@ -221,7 +222,8 @@ def test_25_move_rule_draws_after_50_king_plies():
 
 
 def test_16_move_rule_three_pieces_with_a_king_against_a_king():
-    # Seed 002 / seed 000: three pieces (one a king) against a lone king, 16 moves each.
+    # Seed 002 line 22: "Dieciséis jugadas. Tres damas, dos damas y un peón, o una dama y dos
+    # peones contra una dama: cada jugador puede hacer como máximo otras 16 jugadas."
     # Set up in the ending, the count runs from the first move: 32 plies.
     fen = "W:WK46,K47,K48:BK4"
     result = run(_game(fen, _wander(fen, 32), "2-0"))
@@ -230,6 +232,8 @@ def test_16_move_rule_three_pieces_with_a_king_against_a_king():
 
 
 def test_5_move_rule_two_kings_against_one():
+    # Seed 002 line 24: "Dos damas, dama y peón, o una dama contra una dama: como máximo cinco
+    # jugadas más por bando."
     fen = "W:WK46,K47:BK4"
     result = run(_game(fen, _wander(fen, 10), "2-0"))
     assert codes(result) == ["wrong-result"] and "5-move rule" in result.errors[0].message
@@ -366,8 +370,8 @@ def test_bad_square_in_a_real_game():
 
 
 def test_5_move_rule_when_the_lone_king_holds_the_long_diagonal():
-    # Seed 002: three pieces with a king against a lone king alone on the long
-    # diagonal (46 to 5): at most five more moves each, not sixteen.
+    # Seed 002 line 23: "Cuando la dama solitaria es la única pieza en la gran diagonal, de la
+    # casilla 46 a la casilla 5, quedan como máximo cinco jugadas más por bando."
     fen = "W:WK1,K2,K3:BK46"
     result = run(_game(fen, _wander(fen, 10), "2-0"))
     assert codes(result) == ["wrong-result"] and "long diagonal" in result.errors[0].message
