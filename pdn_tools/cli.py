@@ -10,14 +10,14 @@ import itertools
 import os
 import re
 import sys
-from typing import Any, Iterator, NoReturn, TextIO, cast
+from typing import IO, Any, Callable, Iterator, NoReturn, TextIO, cast
 
 import click
 
 from pdn_tools.commands import archive
 from pdn_tools.running import batch
 from pdn_tools.commands import diagram as diagrams
-from pdn_tools.commands import report
+from pdn_tools.commands import html_report, report
 from pdn_tools.commands.annotate import Options as Annotations, annotate_game
 from pdn_tools.commands.archive import Criteria
 from pdn_tools.running.output import atomic_output
@@ -79,10 +79,12 @@ def cli() -> None:
 Examples:
   pdn validate games.pdn archive/            # errors, and warnings counted per file
   pdn validate --warnings each --ignore inferred-variant OCA_2.0.pdn
-  pdn validate --format jsonl --summary --jobs 2 archive/ > report.jsonl""")
+  pdn validate --format jsonl --summary --jobs 2 archive/ > report.jsonl
+  pdn validate --format html -o report.html archive/""")
 @_paths
-@click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True,
-              help="One line per problem, or one JSON object per game (every warning in it).")
+@click.option("--format", "fmt", type=click.Choice(["text", "jsonl", "html"]), default="text", show_default=True,
+              help="One line per problem, one JSON object per game (every warning in it), "
+                   "or a self-contained HTML audit page.")
 @strict_option
 @variant_option
 @click.option("--warnings", "warning_mode", type=click.Choice(["grouped", "each", "none"]), default="grouped",
@@ -93,10 +95,11 @@ Examples:
 @click.option("--summary", is_flag=True, help="End with a table of games per variant and problems per code.")
 @click.option("--show-board", is_flag=True,
               help="Under each move error, the board before the move and the legal moves there.")
+@click.option("--output", "-o", metavar="FILE", help="With --format html: the page's file (written atomically).")
 @jobs_option
 def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: bool, variant: Variant | None,
              warning_mode: str, quiet: bool, ignore: tuple[str, ...], summary: bool, show_board: bool,
-             jobs: int) -> None:
+             output: str | None, jobs: int) -> None:
     """Check every game of PATHS (files, folders, or - for stdin): each move legal, the result right.
 
     Text output gives every error, in file order, and by default one line per warning code
@@ -104,7 +107,13 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
     """
     if show_board and fmt != "text":
         raise click.UsageError("--show-board goes with --format text")
+    if output is not None and fmt != "html":
+        raise click.UsageError("-o goes with --format html (redirect the other reports)")
     inputs, terminal = _inputs(paths, globs)
+    if fmt == "html":
+        work = functools.partial(html_report.audit_game, variant=variant, strict=strict)
+        page = _audit_page(inputs, terminal, work, jobs, strict, output)
+        sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_OK if page.valid == page.games else EXIT_INVALID)
     totals = report.Summary()
     text = report.TextReport("none" if quiet else warning_mode, frozenset(ignore))
     check = diagrams.checked_with_boards if show_board else report.check
@@ -125,6 +134,30 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
             terminal.out(line)
     terminal.close()
     sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_OK if totals.valid == totals.games else EXIT_INVALID)
+
+
+def _audit_page(inputs: batch.Inputs, terminal: Terminal, work: batch.Work, jobs: int, strict: bool,
+                output: str | None) -> report.Summary:
+    """Validate into the HTML audit page, written to `output` (else stdout); its counts."""
+    page = html_report.AuditPage()
+    for record, game in batch.run(inputs, work, jobs, strict):
+        page.add(record, game)
+        terminal.game_done()
+    terminal.close()
+    _write_page(output, page.write)
+    return page.summary
+
+
+def _write_page(output: str | None, write: Callable[[IO[str]], None]) -> None:
+    """Write a page to stdout, or atomically to the file `output`."""
+    if output in (None, "-"):
+        write(sys.stdout)
+        return
+    try:
+        with atomic_output(output) as stream:
+            write(stream)
+    except OSError as error:
+        _cannot_write(output, error)
 
 
 @cli.command()
@@ -422,17 +455,25 @@ def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: boo
 
 @cli.command()
 @_paths
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
+              help="Lines, one JSON object, or a self-contained HTML page with charts.")
+@click.option("--output", "-o", metavar="FILE", help="With --format html: the page's file (written atomically).")
 @strict_option
 @variant_option
 @jobs_option
-def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: bool, variant: Variant | None,
-          jobs: int) -> None:
+def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str | None, strict: bool,
+          variant: Variant | None, jobs: int) -> None:
     """Count the games of PATHS per variant, result and year, with validity and average length."""
+    if output is not None and fmt != "html":
+        raise click.UsageError("-o goes with --format html (redirect the other reports)")
     totals = archive.Stats()
     checked = _Checked(paths, globs, jobs, strict)
     for record, year in checked.run(functools.partial(archive.stats_game, variant=variant, strict=strict)):
         totals.add(record, year)
+    if fmt == "html":
+        checked.terminal.close()
+        _write_page(output, functools.partial(html_report.stats_page, totals))
+        checked.exit()
     lines = [report.json_line(totals.as_dict())] if fmt == "json" else totals.lines()
     for line in lines:
         checked.terminal.out(line)

@@ -154,7 +154,7 @@ class ErrorBoard:
 
     error: int                  # index of the error in the game's record
     label: str                  # '2. 28x51'
-    moves: str                  # the main line up to and with the failing move: '1. 32-28 19-23 2. 28x51'
+    played: str                 # the main line before the failing move: '1. 32-28 19-23'
     legal: tuple[str, ...]      # the legal moves there, in the game's notation
     text: str                   # text board, the move's squares in angle brackets
     svg: str = ""               # SVG drawn against `defs` (only when asked for)
@@ -181,7 +181,7 @@ def error_boards(result: Replay | None, with_svg: bool = False) -> list[ErrorBoa
     for index, error in enumerate(result.errors):
         if error.code in MOVE_ERRORS and error.ply == ply:
             picture = svg(board, f"before {label}", width=None, shared=True) if with_svg else ""
-            out.append(ErrorBoard(index, label, moves_text(result, ply), legal, text(board), picture))
+            out.append(ErrorBoard(index, label, moves_text(result, ply - 1), legal, text(board), picture))
     return out
 
 
@@ -264,12 +264,13 @@ def svg(board: Board, title: str = "", caption: list[str] | None = None, width: 
     return "\n".join(parts) + "\n"
 
 
-def defs(variants: list[tuple[Variant, bool | None, bool]]) -> str:
-    """Hidden SVG definitions that boards drawn with `shared=True` refer to: the pieces, and the
-    squares of each (variant, alpha, flip) given."""
+def defs(variants: list[tuple[Variant, bool | None, bool]], pieces: bool = True) -> str:
+    """Hidden SVG definitions that boards drawn with `shared=True` refer to: the pieces (once a
+    page), and the squares of each (variant, alpha, flip) given."""
     parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="0" height="0" style="position:absolute" '
              'aria-hidden="true"><defs>']
-    parts += [f'<g id="pdn-piece-{code}">{_piece_shape(code)}</g>' for code in ("w", "W", "b", "B")]
+    if pieces:
+        parts += [f'<g id="pdn-{code}">{_piece_shape(code)}</g>' for code in ("w", "W", "b", "B")]
     for variant, alpha, flip in variants:
         board = Board(Position.initial(variant), alpha=alpha, flip=flip)
         parts.append(f'<g id="{_board_id(board)}">{_squares(board)}</g>')
@@ -407,9 +408,9 @@ def _piece_shape(code: str) -> str:
 
 def _piece(board: Board, square: int, piece: str, shared: bool) -> str:
     x, y = _centre(board, square)
-    classes = f"piece {'white' if piece in 'wW' else 'black'}{' king' if piece.isupper() else ''}"
     if shared:
-        return f'<use class="{classes}" data-square="{square}" href="#pdn-piece-{piece}" x="{x:g}" y="{y:g}"/>'
+        return f'<use href="#pdn-{piece}" x="{x:g}" y="{y:g}"/>'      # pages of many boards: short
+    classes = f"piece {'white' if piece in 'wW' else 'black'}{' king' if piece.isupper() else ''}"
     return (f'<g class="{classes}" data-square="{square}" transform="translate({x:g},{y:g})">'
             f'{_piece_shape(piece)}</g>')
 
@@ -418,7 +419,7 @@ def _ghost(board: Board, square: int, piece: str, shared: bool) -> str:
     """A captured piece: faded, crossed out in red."""
     x, y = _centre(board, square)
     s = _RADIUS * 0.8
-    shape = f'<use href="#pdn-piece-{piece}"/>' if shared else _piece_shape(piece)
+    shape = f'<use href="#pdn-{piece}"/>' if shared else _piece_shape(piece)
     return (f'<g class="captured" data-square="{square}" transform="translate({x:g},{y:g})">'
             f'<g opacity="0.55">{shape}</g>'
             f'<path d="M{-s:g},{-s:g}L{s:g},{s:g}M{-s:g},{s:g}L{s:g},{-s:g}" stroke="{_TRY}" '
