@@ -45,6 +45,19 @@ variant_option = click.option("--variant", callback=_variant, metavar="NAME",
                               help="Rules to use instead of the GameType tag (name or GameType number).")
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
                            help="Worker processes; output keeps the input order.")
+def _encoding(ctx, param, value: str | None) -> str | None:
+    if value is None:
+        return None
+    from pdn_tools.text.decoding import known_encoding
+    try:
+        return known_encoding(value)
+    except LookupError:
+        raise click.BadParameter(f"unknown encoding {value!r} (a Python codec name: cp1251, latin-1, utf-16 ...)") \
+            from None
+
+
+encoding_option = click.option("--encoding", callback=_encoding, metavar="NAME",
+                               help="Read the input in this encoding instead of detecting it.")
 strict_option = click.option("--strict", is_flag=True,
                              help="Report tolerated quirks of real files as errors.")
 
@@ -57,13 +70,13 @@ def _paths(command: Any) -> Any:
     return click.argument("paths", nargs=-1, type=click.Path())(command)
 
 
-def _inputs(paths: tuple[str, ...], globs: tuple[str, ...],
-            progress: bool | None = None) -> tuple[batch.Inputs, Terminal]:
+def _inputs(paths: tuple[str, ...], globs: tuple[str, ...], progress: bool | None = None,
+            encoding: str | None = None) -> tuple[batch.Inputs, Terminal]:
     """The inputs named, and the terminal their reports go to (with a progress line on a
     terminal).  No path while stdin is a terminal is a usage error: nothing would come."""
     if not paths and sys.stdin.isatty():
         raise click.UsageError("name the files or folders to read (or - for stdin)")
-    inputs = batch.Inputs(paths, globs or batch.DEFAULT_GLOBS)
+    inputs = batch.Inputs(paths, globs or batch.DEFAULT_GLOBS, encoding=encoding)
     terminal = Terminal(inputs, progress)
     inputs.note = terminal.note
     return inputs, terminal
@@ -86,6 +99,7 @@ Examples:
               help="One line per problem, one JSON object per game (every warning in it), "
                    "or a self-contained HTML audit page.")
 @strict_option
+@encoding_option
 @variant_option
 @click.option("--warnings", "warning_mode", type=click.Choice(["grouped", "each", "none"]), default="grouped",
               show_default=True, help="Text report: warnings counted per file and code, one by one, or none.")
@@ -97,9 +111,9 @@ Examples:
               help="Under each move error, the board before the move and the legal moves there.")
 @click.option("--output", "-o", metavar="FILE", help="With --format html: the page's file (written atomically).")
 @jobs_option
-def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: bool, variant: Variant | None,
-             warning_mode: str, quiet: bool, ignore: tuple[str, ...], summary: bool, show_board: bool,
-             output: str | None, jobs: int) -> None:
+def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: bool, encoding: str | None,
+             variant: Variant | None, warning_mode: str, quiet: bool, ignore: tuple[str, ...], summary: bool,
+             show_board: bool, output: str | None, jobs: int) -> None:
     """Check every game of PATHS (files, folders, or - for stdin): each move legal, the result right.
 
     Text output gives every error, in file order, and by default one line per warning code
@@ -109,7 +123,7 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
         raise click.UsageError("--show-board goes with --format text")
     if output is not None and fmt != "html":
         raise click.UsageError("-o goes with --format html (redirect the other reports)")
-    inputs, terminal = _inputs(paths, globs)
+    inputs, terminal = _inputs(paths, globs, encoding=encoding)
     if fmt == "html":
         work = functools.partial(html_report.audit_game, variant=variant, strict=strict)
         page = _audit_page(inputs, terminal, work, jobs, strict, output)
@@ -204,11 +218,12 @@ def _drop(ctx, param, value: str | None) -> frozenset[str]:
 @click.option("--output", "-o", metavar="OUT", help="Output file, written atomically; - for stdout (default).")
 @click.option("--in-place", is_flag=True, help="Rewrite each input file (atomically).")
 @strict_option
+@encoding_option
 @variant_option
 @jobs_option
 def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: str | None, squares: str | None,
             separator: str | None, fix_results: bool, drop: frozenset[str], keep_invalid: bool, output: str | None,
-            in_place: bool, strict: bool, variant: Variant | None, jobs: int) -> None:
+            in_place: bool, strict: bool, encoding: str | None, variant: Variant | None, jobs: int) -> None:
     """Convert every game of PATHS (files, folders of *.pdn, or - for stdin), game by game.
 
     A game that cannot be read, or that does not replay when the output needs a replay
@@ -225,7 +240,7 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
     options = conversion.Options(to, Style(captures, squares, separator, drop, fix_results), keep_invalid,
                                  variant, strict)
     work = functools.partial(conversion.convert, options=options)
-    inputs, terminal = _inputs(paths, globs, progress=False)
+    inputs, terminal = _inputs(paths, globs, progress=False, encoding=encoding)
     note = terminal.note
     try:
         if in_place:
@@ -247,8 +262,9 @@ class _Checked:
     """Per-game work over PATHS with validate's reporting: errors on stderr (in file order, games
     named), a progress line on a terminal, validate's exit code."""
 
-    def __init__(self, paths: tuple[str, ...], globs: tuple[str, ...], jobs: int = 1, strict: bool = False) -> None:
-        self.inputs, self.terminal = _inputs(paths, globs)
+    def __init__(self, paths: tuple[str, ...], globs: tuple[str, ...], jobs: int = 1, strict: bool = False,
+                 encoding: str | None = None) -> None:
+        self.inputs, self.terminal = _inputs(paths, globs, encoding=encoding)
         self.jobs, self.strict = jobs, strict
         self.games = self.valid = 0
 
@@ -279,11 +295,12 @@ class _Checked:
 @click.option("--gametype", is_flag=True, help="Add a missing GameType tag (noted on stderr).")
 @click.option("--all", "everything", is_flag=True, help="Every annotation but --result.")
 @strict_option
+@encoding_option
 @variant_option
 @jobs_option
 def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, moves: bool, forced: bool,
                      captures: bool, draws: bool, ply_count: bool, result: bool, gametype: bool, everything: bool,
-                     strict: bool, variant: Variant | None, jobs: int) -> None:
+                     strict: bool, encoding: str | None, variant: Variant | None, jobs: int) -> None:
     """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
     Annotating an annotated game replaces the old annotations."""
     options = Annotations(fen or everything, moves or everything, forced or everything, captures or everything,
@@ -291,7 +308,7 @@ def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, 
     if not options.any():
         raise click.UsageError("choose what to annotate: --fen, --moves, --forced, --captures, --draws, "
                                "--ply-count, --result, --gametype or --all")
-    checked = _Checked(paths, globs, jobs, strict)
+    checked = _Checked(paths, globs, jobs, strict, encoding)
     for _, (text, notes) in checked.run(functools.partial(annotate_game, options=options, variant=variant,
                                                           strict=strict)):
         checked.terminal.out(text, end="")
@@ -313,11 +330,12 @@ def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, 
               help="Square names  [default: the variant's notation].")
 @click.option("--flip", is_flag=True, help="Black at the bottom.")
 @strict_option
+@encoding_option
 @variant_option
 def diagram(path: str, number: int, ply: int | None, fmt: str | None, output: str | None, size: int | None,
-            labels: str | None, flip: bool, strict: bool, variant: Variant | None) -> None:
+            labels: str | None, flip: bool, strict: bool, encoding: str | None, variant: Variant | None) -> None:
     """Draw the position after a ply of one game of PATH (a file or - for stdin)."""
-    inputs = batch.Inputs((path,))
+    inputs = batch.Inputs((path,), encoding=encoding)
     found = next(itertools.islice(inputs.raw_games(), number - 1, None), None)
     if found is None:
         if inputs.unreadable:
@@ -400,15 +418,16 @@ def _compile(pattern: str, param) -> re.Pattern:
 @click.option("--max-plies", type=click.IntRange(0), help="Keep games at most this long.")
 @click.option("--position", metavar="FEN", help="Keep games whose main line reaches this position.")
 @strict_option
+@encoding_option
 @jobs_option
 def filter_command(paths: tuple[str, ...], globs: tuple[str, ...], tags, player, result: str | None,
                    wanted: Variant | None, valid: bool | None, min_plies: int | None, max_plies: int | None,
-                   position: str | None, strict: bool, jobs: int) -> None:
+                   position: str | None, strict: bool, encoding: str | None, jobs: int) -> None:
     """Write the games of PATHS that meet every criterion given, as PDN to stdout."""
     if position is not None:
         _check_fen(position, wanted)
     criteria = Criteria(tags, player, result, wanted, valid, min_plies, max_plies, position)
-    checked = _Checked(paths, globs, jobs, strict)
+    checked = _Checked(paths, globs, jobs, strict, encoding)
     for _, text in checked.run(functools.partial(archive.filter_game, criteria=criteria, strict=strict)):
         if text is not None:
             checked.terminal.out(text, end="")
@@ -434,13 +453,14 @@ def _check_fen(fen: str, variant: Variant | None) -> None:
               help="Games are the same when their moves are, or their moves and tags.")
 @click.option("--report", "listing", is_flag=True, help="List the duplicates instead of dropping them.")
 @strict_option
+@encoding_option
 @variant_option
 @jobs_option
-def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: bool, strict: bool,
+def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: bool, strict: bool, encoding: str | None,
            variant: Variant | None, jobs: int) -> None:
     """Write the games of PATHS without repeats (the first of each kept), or list the repeats."""
     seen: dict[bytes, str] = {}         # hash -> the first game's place (kept for --report only)
-    checked = _Checked(paths, globs, jobs, strict)
+    checked = _Checked(paths, globs, jobs, strict, encoding)
     work = functools.partial(archive.dedupe_game, with_tags=by == "moves+tags", variant=variant, strict=strict)
     for record, (digest, text) in checked.run(work):
         where = f"{record['file']}:{record['line']}: game {record['game']}"
@@ -459,15 +479,16 @@ def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: boo
               help="Lines, one JSON object, or a self-contained HTML page with charts.")
 @click.option("--output", "-o", metavar="FILE", help="With --format html: the page's file (written atomically).")
 @strict_option
+@encoding_option
 @variant_option
 @jobs_option
 def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str | None, strict: bool,
-          variant: Variant | None, jobs: int) -> None:
+          encoding: str | None, variant: Variant | None, jobs: int) -> None:
     """Count the games of PATHS per variant, result and year, with validity and average length."""
     if output is not None and fmt != "html":
         raise click.UsageError("-o goes with --format html (redirect the other reports)")
     totals = archive.Stats()
-    checked = _Checked(paths, globs, jobs, strict)
+    checked = _Checked(paths, globs, jobs, strict, encoding)
     for record, year in checked.run(functools.partial(archive.stats_game, variant=variant, strict=strict)):
         totals.add(record, year)
     if fmt == "html":
@@ -487,16 +508,17 @@ def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str 
 @click.option("--per", type=click.IntRange(1), default=1, show_default=True, help="Games per file.")
 @click.option("--prefix", default="game", show_default=True, help="File names: PREFIX-00001.pdn, ...")
 @strict_option
+@encoding_option
 @variant_option
 @jobs_option
 def split(paths: tuple[str, ...], globs: tuple[str, ...], folder: str, per: int, prefix: str, strict: bool,
-          variant: Variant | None, jobs: int) -> None:
+          encoding: str | None, variant: Variant | None, jobs: int) -> None:
     """Write the games of PATHS into files of PER games each, atomically; print each file's path."""
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as error:
         _cannot_write(folder, error)
-    checked = _Checked(paths, globs, jobs, strict)
+    checked = _Checked(paths, globs, jobs, strict, encoding)
     texts: list[str] = []
     written = 0
 

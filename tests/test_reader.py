@@ -4,7 +4,7 @@ import io
 import pytest
 
 from pdn_tools import Game, ReadError, read_games, read_text
-from pdn_tools.text import reader
+from pdn_tools.text import decoding, reader
 
 
 def read_bytes(data: bytes, strict: bool = False) -> list:
@@ -141,8 +141,9 @@ def test_comments_before_tags_and_after_the_result():
     assert len(games) == 2
 
 
-def test_constructs_cut_by_the_scan_chunk_are_read_whole(monkeypatch):
-    monkeypatch.setattr(reader, "_CHUNK", 8)
+@pytest.mark.parametrize("block", [1, 2, 3, 8, 13])
+def test_constructs_cut_by_the_read_block_are_read_whole(monkeypatch, block):
+    monkeypatch.setattr(decoding, "BLOCK", block)
     games = read_text('[FEN "W:W31-50:\nB1-20"]\n1. 32-28 {a comment\nover lines} 19-23 *\n' * 3)
     assert len(games) == 3
     assert games[2].tag("FEN") == "W:W31-50:\nB1-20"

@@ -159,7 +159,7 @@ def test_an_unclosed_comment_does_not_hold_the_rest_of_a_large_file():
     games = list(read_games(io.BytesIO(data)))
     assert time.process_time() - start < 30
     assert len(games) == 2 and all(check(g)["ok"] for g in games)
-    assert (games[0].warnings[0].code, games[0].warnings[0].line) == ("prose", 1)
+    assert (games[0].warnings[0].code, games[0].warnings[0].line) == ("unclosed", 1)
 
 
 # ---- closed pipes and Ctrl-C ------------------------------------------------------------------

@@ -97,13 +97,15 @@ def rewrite_files(inputs: batch.Inputs, work: batch.Work, jobs: int, strict: boo
     is left unchanged unless `keep_invalid`.  The number of games that did not convert."""
     failed = 0
     for path in inputs.files():
-        single = batch.Inputs((path,))
+        single = batch.Inputs((path,), encoding=inputs.encoding)
         count = 0
         try:
             with atomic_output(path) as out:
                 count = write_all(batch.run(single, work, jobs, strict), out, note)
                 if single.unreadable or (count and not keep_invalid):
                     raise _Unchanged
+            if path in single.codecs:
+                note(f"pdn: {path} was {single.codecs[path]}: rewritten as UTF-8")
         except _Unchanged:
             note(f"pdn: {path} left unchanged")
         failed += count

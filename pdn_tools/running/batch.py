@@ -16,10 +16,11 @@ import signal
 import sys
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterable, Iterator, TypeVar, cast
 
+from pdn_tools.text.decoding import sniff
 from pdn_tools.text.grammar import parser
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.reader import RawGame, parse_raw, read_raw
@@ -59,7 +60,7 @@ def decompressed(raw: BinaryIO) -> BinaryIO:
             stream = _buffered(opener(stream))
             head = stream.peek(_SNIFF)[:_SNIFF]
             break
-    if head and sum(head.count(byte) for byte in _CONTROL) > len(head) // 30:
+    if head and sniff(head)[0] is None and sum(head.count(byte) for byte in _CONTROL) > len(head) // 30:
         raise NotPdn("not a PDN file (binary data)")
     return cast(BinaryIO, stream)
 
@@ -84,6 +85,8 @@ class Inputs:
     _done: int = 0                                 # bytes of the files read to their end
     _reading: BinaryIO | None = None               # the file being read, as bytes on disk
     _total: int | None = None
+    encoding: str | None = None                    # the codec to read them in, else detected
+    codecs: dict[str, str] = field(default_factory=dict)    # files read in another codec than UTF-8
 
     def files(self) -> Iterator[str]:
         for path in self.paths or ("-",):
@@ -141,10 +144,12 @@ class Inputs:
             finally:
                 self._reading = None
 
-    @staticmethod
-    def _games(stream: BinaryIO, path: str) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
-        for index, (raw, notes) in enumerate(read_raw(stream, name="<stdin>" if path == "-" else path), 1):
+    def _games(self, stream: BinaryIO, path: str) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
+        games = read_raw(stream, name="<stdin>" if path == "-" else path, encoding=self.encoding)
+        for index, (raw, notes) in enumerate(games, 1):
             yield raw, index, notes
+        if games.codec != "utf-8":
+            self.codecs[path] = games.codec
 
     def bytes_read(self) -> int:
         """Bytes read so far of the named files (on disk: compressed bytes for compressed files)."""

@@ -33,7 +33,9 @@ class Code(StrEnum):
 
     # reading
     SYNTAX = "syntax", _E, True, "the text cannot be read as a PDN game"
-    ENCODING = "encoding", _W, False, "the file is not UTF-8; read in a guessed legacy code page"
+    ENCODING = "encoding", _W, False, "the file is not UTF-8; read as UTF-16 or a guessed legacy code page"
+    BAD_BYTE = "bad-byte", _W, False, "bytes the file's encoding cannot decode, read as U+FFFD"
+    UNCLOSED = "unclosed", _W, True, "a '{' or '/' never closed (it meets the next game): read as text"
     # The PDN 3.0 reading grammar needs no space between a result and the next tag (its own
     # must-accept file Tricks_traps_and_shots.pdn has one), and zero-padded numbers fit it.
     GLUED_RESULT = "glued-result", _W, False, "a result glued to the next game's tag"

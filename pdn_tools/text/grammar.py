@@ -314,49 +314,94 @@ class PdnParser:
         coarse = ["TAGS", "COMMENT", "LINE_COMMENT", "SETUP", "RESULT", "STAR", "MOVES", "LPAR", "RPAR"]
         self.scanner = re.compile(_alternatives({"WS": regex["_WHITESPACE"]}, regex, coarse)
                                   + rf"|(?P<{ERROR}>[^\s{{}}\[\]()/]+|.)")
+        # The same, for text after a '{' that is never closed: no comment can start there.
+        self.comment_free = re.compile(_alternatives({"WS": regex["_WHITESPACE"]}, regex,
+                                                     [name for name in coarse if name != "COMMENT"])
+                                       + rf"|(?P<{ERROR}>[^\s{{}}\[\]()/]+|.)")
         fine = ["MOVE", "MOVENUMBER", "ELLIPSIS", "STRENGTH", "NAG", "PLACEHOLDER"]
         fine_scanner = re.compile(_alternatives({}, regex, fine))
         self._builder = _Builder(fine_scanner, TAG_PAIR)
         self.lark = Lark(text, parser="lalr", lexer=_TokenList, transformer=self._builder)
 
-    def tokens(self, text: str, line: int = 1, final: bool = True) -> tuple[list[Token], int, int]:
-        """Scan `text` (line ends already '\\n') starting at line number `line`.
+    def tokens(self, text: str, line: int = 1, column: int = 1, end: int | None = None,
+               more: bool = False, hold: bool = False) -> Scanned:
+        """Scan `text[:end]` (line ends already '\\n'), which starts at (line, column).
 
-        Returns (tokens, consumed, line after consumed).  When `final` is false, an
-        unterminated comment, tag or setup at the end stops the scan so the caller
-        can retry with more text; `consumed` says how far the scan got.  One that has
-        not closed within HOLD characters never will for our purposes: it is read as
-        at the end of the input, so a stray '{' cannot make the scan quadratic.
+        `more`: more text follows, so the scan stops before a token that reaches `end`
+        (and the white space before it), which the caller scans again with more text.
+        `hold`: a comment, tag or setup still open at `end` also stops the scan, and
+        `Scanned.waiting` says what has to come before scanning it again is worth it.
+        A comment or setup that meets a blank line followed by a tag pair is not open:
+        it was never closed, and its opening character is read as text (ERROR).
         """
+        stop = len(text) if end is None else end
         out: list[Token] = []
-        line_start = 0
+        line_start = 1 - column
         blank_before = False
-        for match in self.scanner.finditer(text):
-            kind = match.lastgroup
-            value = match.group()
-            pos = match.start()
-            if kind == "WS":
-                if "\\" in value:
-                    out.append(ScanToken(ESCAPE, value, pos, line, pos - line_start + 1, None, None, match.end()))
-                    out[-1].blank_before = False
-                newlines = value.count("\n")
-                if newlines:
-                    line += newlines
-                    line_start = value.rfind("\n") + pos + 1
-                    blank_before = blank_before or newlines > 1
-                continue
-            if kind == ERROR and not final and value[0] in "{[/" and len(text) - pos < HOLD:
-                return out, pos, line
-            token = ScanToken(kind, value, pos, line, pos - line_start + 1, None, None, match.end())
-            token.blank_before = blank_before
-            blank_before = False
-            out.append(token)
-            if kind in _MULTILINE:
-                newlines = value.count("\n")
-                if newlines:
-                    line += newlines
-                    line_start = value.rfind("\n") + pos + 1
-        return out, len(text), line
+        gap, gap_end = None, -1      # (start, line, line_start, tokens kept) of the last white space
+        next_bracket = -1            # offset of the next ']' after the last '[' looked at
+        scanner, segment_end, pos = self.scanner, stop, 0
+        while pos < stop:
+            resume = stop
+            for match in scanner.finditer(text, pos, segment_end):
+                kind = match.lastgroup
+                start = match.start()
+                if more and match.end() == stop:
+                    if kind != "WS" and gap is not None and gap_end == start:
+                        start, line, line_start, kept = gap
+                        del out[kept:]
+                    return Scanned(out, start, line, start - line_start + 1,
+                                   None if kind == "WS" else WHITE_SPACE)
+                value = match.group()
+                if kind == "WS":
+                    gap, gap_end = (start, line, line_start, len(out)), match.end()
+                    if "\\" in value:
+                        out.append(ScanToken(ESCAPE, value, start, line, start - line_start + 1, None, None,
+                                             match.end()))
+                        out[-1].blank_before = False
+                    newlines = value.count("\n")
+                    if newlines:
+                        line += newlines
+                        line_start = value.rfind("\n") + start + 1
+                        blank_before = blank_before or newlines > 1
+                    continue
+                if kind == ERROR and value in _OPENERS and scanner is self.scanner:
+                    if value == "[":          # open while no ']' follows (found once per ']')
+                        if next_bracket < start:
+                            found = text.find("]", start, stop)
+                            next_bracket = found if found >= 0 else stop
+                        closer = None
+                        open_at_end = next_bracket == stop
+                    else:
+                        closer = _CLOSERS[value].search(text, start + 1, stop)
+                        open_at_end = closer is None
+                    if open_at_end and hold:
+                        if gap is not None and gap_end == start:
+                            start, line, line_start, kept = gap
+                            del out[kept:]
+                        return Scanned(out, start, line, start - line_start + 1, _CLOSERS[value])
+                    if value == "{":
+                        resume = closer.start() if closer is not None else stop
+                        token = ScanToken(kind, value, start, line, start - line_start + 1, None, None,
+                                          match.end())
+                        token.blank_before = blank_before
+                        blank_before = False
+                        out.append(token)
+                        scanner, segment_end, pos = self.comment_free, resume, match.end()
+                        break
+                token = ScanToken(kind, value, start, line, start - line_start + 1, None, None, match.end())
+                token.blank_before = blank_before
+                blank_before = False
+                out.append(token)
+                if kind in _MULTILINE:
+                    newlines = value.count("\n")
+                    if newlines:
+                        line += newlines
+                        line_start = value.rfind("\n") + start + 1
+            else:
+                pos = segment_end
+                scanner, segment_end = self.scanner, stop
+        return Scanned(out, stop, line, stop - line_start + 1, None)
 
     def parse_game(self, tokens: list[Token], strict: bool = False) -> Game | Diagnostic:
         """Parse one game's tokens into a Game, or a located syntax Diagnostic.
@@ -390,12 +435,11 @@ class PdnParser:
                 continue
             if token.type == ERROR:
                 if self._builder.context.strict:
-                    raise _StrictError(Diagnostic(Code.SYNTAX, f"unexpected {_show(token)}", token.line, token.column))
-                if groups:
+                    raise _StrictError(unreadable(token, strict=True))
+                if groups and token not in _OPENERS:
                     groups[-1][1] = True
                 else:
-                    self._builder._quirk(token.line, token.column, Code.PROSE,
-                                         f"text {_show(token)} read as a comment")
+                    self._builder.context.warnings.append(unreadable(token))
                     token = Token.new_borrow_pos("COMMENT", "{" + token.replace("}", ")") + "}", token)
             elif token.type == "LPAR":
                 groups.append([len(out), False])
@@ -412,13 +456,51 @@ class PdnParser:
         return out
 
 
+def unreadable(token: Token, strict: bool = False) -> Diagnostic:
+    """The diagnostic for text no terminal reads (kept as a comment when lenient): a '{' or
+    '/' that is never closed, else prose (a syntax error when `strict`)."""
+    if token in ("{", "/"):
+        what = "comment" if token == "{" else "setup"
+        return Diagnostic(Code.UNCLOSED, f"{str(token)!r} opens a {what} that is never closed"
+                          + ("" if strict else ": read as text"), token.line, token.column)
+    glued = _GLUED_RESULT.match(token)
+    if glued:
+        text = f"result {glued.group(1)!r} glued to {_show(token[glued.end(1):])}"
+        return Diagnostic(Code.SYNTAX if strict else Code.PROSE, text if strict else text + ": read as a comment",
+                          token.line, token.column)
+    if strict:
+        return Diagnostic(Code.SYNTAX, f"unexpected {_show(token)}", token.line, token.column)
+    return Diagnostic(Code.PROSE, f"text {_show(token)} read as a comment", token.line, token.column)
+
+
+_GLUED_RESULT = re.compile(r"(2-0|0-2|1-1|0-0|1-0|0-1|1:0|0:1|½-½|0\.5-0\.5)(?=[A-Za-z])")
+
+
 def _alternatives(first: dict[str, str], regex: dict[str, str], names: list[str]) -> str:
     parts = {**first, **{name: regex[name] for name in names}}
     return "|".join(f"(?P<{name}>{pattern})" for name, pattern in parts.items())
 
 
 _MULTILINE = {"COMMENT", "TAGS", "SETUP", "MOVES"}
-HOLD = 1 << 22                   # longest comment, tag or setup read across scan chunks
+HOLD = 1 << 22                   # longest comment, tag or setup spanning lines read across scan chunks
+# A blank line, then a line that starts a tag pair: a comment or setup never runs across it.
+_NEXT_GAME = r'[ \t\f]*\n[ \t\f]*\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"'
+_OPENERS = {"{", "[", "/"}
+_CLOSERS = {"{": re.compile(r"\}|\n(?=" + _NEXT_GAME + ")"), "/": re.compile(r"/|\n(?=" + _NEXT_GAME + ")"),
+            "[": re.compile(r"[\]\n]")}
+WHITE_SPACE = re.compile(r"\s")   # what a token cut by the end of a block waits for
+
+
+@dataclass(slots=True)
+class Scanned:
+    """What `PdnParser.tokens` scanned: tokens, how far (offset, line, column), and for a
+    construct left open at the end, the pattern more text must hold to close it."""
+
+    tokens: list[Token]
+    consumed: int
+    line: int
+    column: int
+    waiting: re.Pattern | None
 def _show(token: str) -> str:
     value = str(token)
     return repr(value if len(value) <= 20 else value[:20] + "...")

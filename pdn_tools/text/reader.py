@@ -1,14 +1,16 @@
-"""Reading PDN: bytes → text lines → tokens → games, streamed one game at a time.
+"""Reading PDN: bytes → text blocks → tokens → games, streamed one game at a time.
 
-The input is decoded line by line (UTF-8 with or without BOM, falling back to a
-legacy code page), scanned into tokens in chunks, split into games at terminators
-and tag sections, and each game is parsed on its own.  A game that cannot be
+The input is decoded in blocks (its encoding found once per file, see decoding.py),
+scanned into tokens block by block, split into games at terminators and tag
+sections, and each game is parsed on its own.  Memory is bounded by the longest
+game, never by the longest line.  A game that cannot be
 read becomes a `ReadError` and reading goes on, so games in = games reported.
 """
 from __future__ import annotations
 
 import io
 import os
+import re
 import sys
 from dataclasses import dataclass, field
 from typing import BinaryIO, Iterable, Iterator, Union
@@ -16,11 +18,11 @@ from typing import BinaryIO, Iterable, Iterator, Union
 from lark import Token
 
 from pdn_tools.text.codes import Code
-from pdn_tools.text.grammar import parser
+from pdn_tools.text.decoding import Decoder
+from pdn_tools.text.grammar import HOLD, WHITE_SPACE as _WHITE_SPACE, parser, unreadable
 from pdn_tools.text.model import Comment, Diagnostic, Game, ReadError
 
 Source = Union[str, os.PathLike, BinaryIO, io.TextIOBase]
-_CHUNK = 1 << 18                      # characters scanned at a time
 _TAGS = ("TAGS",)
 _COMMENTS = ("COMMENT", "LINE_COMMENT", "ERROR", "ESCAPE")    # not movetext
 _TERMINATORS = ("RESULT", "STAR")
@@ -41,6 +43,11 @@ class RawGame:
         first = (self.before or self.tokens or self.after)
         return first[0].line if first else 1
 
+    @property
+    def last_line(self) -> int:
+        last = (self.after or self.tokens or self.before)
+        return last[-1].line + last[-1].count("\n") if last else 1
+
     def text(self) -> str:
         """The game's tokens laid out on their original lines."""
         parts: list[str] = []
@@ -53,73 +60,55 @@ class RawGame:
         return "".join(parts) + "\n"
 
 
-# ---- decoding ----------------------------------------------------------------
+# ---- scanning ---------------------------------------------------------------------------
 
-def _legacy_codec(raw: bytes) -> str:
-    """Guess the 8-bit code page of a line that is not UTF-8."""
-    high = [b for b in raw if b >= 0x80]
-    runs = sum(1 for a, b in zip(raw, raw[1:]) if a >= 0x80 and b >= 0x80)
-    if runs * 2 < len(high):          # isolated accents between Latin letters
-        return "cp1252"
-    dos = sum(1 for b in high if 0x80 <= b <= 0xAF or 0xE0 <= b <= 0xEF)
-    return "cp866" if dos > 0.9 * len(high) and any(0x80 <= b <= 0xAF for b in high) else "cp1251"
+_OVERLAP = 256                # characters of a waiting construct searched again with the next block
 
 
-def _decode(raw: bytes, state: dict) -> str:
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        codec = state.setdefault("codec", _legacy_codec(raw))
-        try:
-            return raw.decode(codec)
-        except UnicodeDecodeError:
-            return raw.decode("latin-1")
+def scan(blocks: Iterable[str]) -> Iterator[Token]:
+    """Tokens of the whole text, given in blocks.
 
-
-def _lines(stream: BinaryIO, warnings: list[Diagnostic]) -> Iterator[str]:
-    """Decoded lines with line ends made '\\n' (CRLF, CR and LF all count)."""
-    state: dict = {}
-    first = True
-    for number, raw in enumerate(stream, 1):
-        if first:
-            first = False
-            if raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-        text = _decode(raw, state)
-        if "codec" in state and not state.get("told"):
-            state["told"] = True
-            warnings.append(Diagnostic(Code.ENCODING, f"not UTF-8; read as {state['codec']}", number, 1))
-        if "\r" in text:
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
-        yield text.lstrip("\ufeff") if number == 1 else text
-
-
-def _chunks(lines: Iterable[str]) -> Iterator[str]:
-    buffer: list[str] = []
-    size = 0
-    for line in lines:
-        buffer.append(line)
-        size += len(line)
-        if size >= _CHUNK:
-            yield "".join(buffer)
-            buffer, size = [], 0
-    if buffer:
-        yield "".join(buffer)
-
-
-def scan(lines: Iterable[str]) -> Iterator[Token]:
-    """Tokens of the whole input; a construct cut by a chunk end is re-scanned."""
+    Each block is scanned up to its last line end (else its last white space); the rest
+    waits for the next block.  A comment, tag or setup still open waits, without being
+    scanned again, until a block brings what can close it; one spanning lines that grows
+    past HOLD characters is read as it stands (so memory stays bounded).
+    """
     pdn = parser()
-    carry = ""
-    line = 1
-    for chunk in _chunks(lines):
-        text = carry + chunk
-        tokens, consumed, next_line = pdn.tokens(text, line, final=False)
-        yield from tokens
-        carry, line = text[consumed:], next_line
-    if carry:
-        tokens, _, _ = pdn.tokens(carry, line, final=True)
-        yield from tokens
+    pending: list[str] = []       # text not scanned yet
+    size = 0
+    line, column = 1, 1
+    waiting: re.Pattern | None = None
+    multiline = False             # the waiting text holds a line end
+    for block in blocks:
+        closing = False           # the block may close the construct that waits
+        if waiting is not None:
+            tail = pending[-1][-_OVERLAP:] if pending else ""
+            multiline = multiline or "\n" in block
+            closing = waiting.search(tail + block) is not None
+            if not closing and not (multiline and size + len(block) > HOLD):
+                pending.append(block)
+                size += len(block)
+                continue
+        text = "".join(pending) + block if pending else block
+        hold = not (multiline and len(text) > HOLD)
+        end = len(text) if closing and waiting is not _WHITE_SPACE else _scan_end(text, len(text) - len(block))
+        scanned = pdn.tokens(text, line, column, end, more=True, hold=hold)
+        yield from scanned.tokens
+        rest = text[scanned.consumed:]
+        pending, size = ([rest], len(rest)) if rest else ([], 0)
+        line, column, waiting = scanned.line, scanned.column, scanned.waiting
+        multiline = waiting is not None and "\n" in rest
+    if pending:
+        yield from pdn.tokens("".join(pending), line, column).tokens
+
+
+def _scan_end(text: str, new: int) -> int:
+    """Where to stop scanning `text` (whose last `len(text) - new` characters are new): after
+    its last line end, else after its last white space, else at its end."""
+    end = text.rfind("\n", new) + 1
+    if not end:
+        end = max(text.rfind(" ", new), text.rfind("\t", new)) + 1
+    return end or len(text)
 
 
 # ---- splitting into games -------------------------------------------------------
@@ -215,30 +204,57 @@ def _open(source: Source) -> tuple[BinaryIO, str, bool]:
     return source, str(getattr(source, "name", "<stream>")), False
 
 
-def read_raw(source: Source, name: str | None = None) -> Iterator[tuple[RawGame, list[Diagnostic]]]:
-    """The games of `source` split but not parsed, each with the file's warnings so far
-    (the encoding note goes with the game where it was found)."""
-    stream, shown, opened = _open(source)
-    file_warnings: list[Diagnostic] = []
-    try:
-        for raw in split_games(scan(_lines(stream, file_warnings))):
-            raw.name = name or shown
-            taken = file_warnings[:]
-            file_warnings.clear()
-            yield raw, taken
-    finally:
-        if opened:
-            stream.close()
+class RawGames:
+    """The games of `source` split but not parsed, each with the file's warnings (encoding,
+    undecodable bytes) that fall within it or before it; the last game takes the rest.
+    Once iterated, `codec` is the encoding the text was read in ('utf-8', 'cp1251', ...)."""
+
+    def __init__(self, source: Source, name: str | None = None, encoding: str | None = None) -> None:
+        self.source, self.name, self.encoding = source, name, encoding
+        self.codec = "utf-8"
+
+    def __iter__(self) -> Iterator[tuple[RawGame, list[Diagnostic]]]:
+        stream, shown, opened = _open(self.source)
+        decoder = Decoder(stream, self.encoding)
+        try:
+            previous: RawGame | None = None
+            for raw in split_games(scan(decoder.blocks())):
+                raw.name = self.name or shown
+                if previous is not None:
+                    yield previous, _notes_until(decoder.warnings, previous.last_line)
+                previous = raw
+            if previous is not None:
+                yield previous, _notes_until(decoder.warnings, None)
+        finally:
+            self.codec = decoder.codec
+            if opened:
+                stream.close()
 
 
-def read_games(source: Source, strict: bool = False, name: str | None = None) -> Iterator[Game | ReadError]:
+def read_raw(source: Source, name: str | None = None, encoding: str | None = None) -> RawGames:
+    """The games of `source` split but not parsed, each with the file's warnings (see RawGames)."""
+    return RawGames(source, name, encoding)
+
+
+def _notes_until(notes: list[Diagnostic], line: int | None) -> list[Diagnostic]:
+    """Take from `notes` (in line order) those up to `line` (all when None)."""
+    count = len(notes) if line is None else next((i for i, n in enumerate(notes) if n.line > line), len(notes))
+    taken = notes[:count]
+    del notes[:count]
+    return taken
+
+
+def read_games(source: Source, strict: bool = False, name: str | None = None,
+               encoding: str | None = None) -> Iterator[Game | ReadError]:
     """Stream the games of a PDN source: a path, '-' for stdin, or a file object.
 
     Yields a `Game` for each game read and a `ReadError` for each game that could
     not be read (with file, line, column and game index).  Never raises on bad
     input; lenient quirks are recorded as warnings (errors when `strict`).
+    `encoding` names the codec of the input instead of detecting it (LookupError
+    when Python knows no such text codec).
     """
-    for index, (raw, file_warnings) in enumerate(read_raw(source, name), 1):
+    for index, (raw, file_warnings) in enumerate(read_raw(source, name, encoding), 1):
         yield parse_raw(raw, index, strict, file_warnings)
 
 
@@ -266,10 +282,10 @@ def parse_raw(raw: RawGame, index: int, strict: bool = False,
                          raw.text(), warnings)
     outside = [t for t in raw.before + raw.after if t.type == "ERROR"]
     if outside and strict:
-        token = outside[0]
-        return ReadError(name, index, token.line, token.column, f"unexpected {str(token)[:20]!r}", Code.SYNTAX,
-                         raw.text(), warnings)
-    warnings += [Diagnostic(Code.PROSE, f"text {str(t)[:20]!r} read as a comment", t.line, t.column) for t in outside]
+        first = unreadable(outside[0], strict=True)
+        return ReadError(name, index, first.line, first.column, first.message, first.code, raw.text(), warnings)
+    warnings += [unreadable(t) if t in ("{", "/") else
+                 Diagnostic(Code.PROSE, f"text {str(t)[:20]!r} read as a comment", t.line, t.column) for t in outside]
     parsed.before = [_comment(t) for t in raw.before if t.type != "ESCAPE"]
     parsed.after = [_comment(t) for t in raw.after if t.type != "ESCAPE"]
     parsed.line, parsed.index, parsed.file = raw.line, index, name

@@ -1,0 +1,298 @@
+"""Bytes → text: a PDN file's encoding found once, then decoded in blocks with '\\n' line ends.
+
+The encoding is decided once per file: a byte order mark, else the pattern of NUL bytes
+of UTF-16, else UTF-8 unless the file's bytes that are not UTF-8 outnumber its UTF-8
+characters; those bytes then pick the legacy code page (CP1252, CP1251 or CP866) all at
+once.  The decision is made at the first byte that is not UTF-8, from every such byte
+after it: a seekable file is read ahead and rewound, a pipe is looked at through a
+bounded window.  A byte that cannot be decoded becomes U+FFFD with a located warning.
+Memory stays bounded: text comes out in blocks, never a whole line at a time.
+"""
+from __future__ import annotations
+
+import codecs
+import re
+from dataclasses import dataclass, field
+from typing import BinaryIO, Iterator
+
+from pdn_tools.text.codes import Code
+from pdn_tools.text.model import Diagnostic
+
+BLOCK = 1 << 18                  # bytes read at a time
+WINDOW = 1 << 24                 # bytes of a pipe looked at to guess its code page
+_SNIFFED = 4096                 # first bytes looked at for a byte order mark or UTF-16's NUL bytes
+_MARKED_WARNINGS = 20            # bad bytes reported one by one in a file, then a summary
+_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
+         (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
+_ESCAPED = re.compile("[\udc00-\udcff]+")       # bytes the decoder could not read, escaped
+_ESCAPE_HANDLER = "pdn-escape"
+
+
+def _escape(error: UnicodeError) -> tuple[str, int]:
+    """Error handler: each undecodable byte becomes a lone surrogate U+DC00 + byte."""
+    if not isinstance(error, UnicodeDecodeError):
+        raise error
+    bad = error.object[error.start:error.end]
+    return "".join(chr(0xDC00 + byte) for byte in bad), error.end
+
+
+codecs.register_error(_ESCAPE_HANDLER, _escape)
+
+
+def known_encoding(name: str) -> str:
+    """The canonical name of codec `name` (LookupError when Python has no such text codec)."""
+    info = codecs.lookup(name)
+    if not getattr(info, "_is_text_encoding", True):
+        raise LookupError(f"{name!r} is not a text encoding")
+    return info.name
+
+
+@dataclass(slots=True)
+class _Evidence:
+    """What the bytes that are not UTF-8 say about a file's encoding."""
+
+    utf8_extra: int = 0          # bytes of valid multi-byte UTF-8 characters beyond the first
+    bad: int = 0                 # bytes that are not UTF-8
+    latin: int = 0               # such bytes in short runs touching an ASCII letter (Müller, Coração)
+    cyrillic: int = 0            # such bytes in runs of three or more (whole words: Сергей)
+    numero: int = 0              # 0xB9 on its own: '№' in CP1251
+    dos: int = 0                 # bytes of long runs in 0x80-0xAF or 0xE0-0xEF (CP866 letters)
+    dos_only: int = 0            # bytes of long runs in 0x80-0xAF (CP866 capitals and a-p)
+
+    def add(self, data: bytes) -> None:
+        if data.isascii():
+            return
+        text = data.decode("utf-8", _ESCAPE_HANDLER)
+        for run in _ESCAPED.finditer(text):
+            start, end = run.span()
+            self.bad += end - start
+            if end - start >= 3:
+                self.cyrillic += end - start
+                for char in run.group():
+                    byte = ord(char) - 0xDC00
+                    self.dos += 0x80 <= byte <= 0xAF or 0xE0 <= byte <= 0xEF
+                    self.dos_only += 0x80 <= byte <= 0xAF
+            elif _ascii_letter(text, start - 1) or _ascii_letter(text, end):
+                self.latin += end - start
+            else:
+                self.numero += run.group() == "\udcb9"
+        self.utf8_extra += len(data) - len(text)
+
+    def codec(self) -> str:
+        """UTF-8 when its characters are at least as many as the bytes that are not UTF-8
+        (a UTF-8 file with a damaged byte); else the code page those bytes fit: accented
+        letters inside Latin words are CP1252, whole words of them are Cyrillic; with
+        neither, a lone '№' says CP1251."""
+        if self.utf8_extra >= self.bad:
+            return "utf-8"
+        if self.cyrillic > self.latin or (not self.latin and self.numero):
+            return "cp866" if self.dos > 0.9 * self.cyrillic and self.dos_only else "cp1251"
+        return "cp1252"
+
+
+def _ascii_letter(text: str, index: int) -> bool:
+    return 0 <= index < len(text) and text[index].isascii() and text[index].isalpha()
+
+
+@dataclass
+class Decoder:
+    """Decodes one binary stream into text blocks whose line ends are '\\n'.
+
+    `encoding` forces a codec; otherwise it is detected.  Warnings (the encoding used
+    when it is not UTF-8, undecodable bytes) go to `warnings` with their line and
+    column, in order.
+    """
+
+    stream: BinaryIO
+    encoding: str | None = None
+    warnings: list[Diagnostic] = field(default_factory=list)
+    line: int = 1                # line of the next character handed out
+    column: int = 1
+    _codec: str | None = None    # None: only ASCII and valid UTF-8 seen so far
+    _marked: int = 0             # runs of undecodable bytes met so far
+    _held: str = ""              # a '\r' that ended the last block
+    _utf8_extra: int = 0         # bytes of UTF-8 multi-byte characters read before the guess
+
+    @property
+    def codec(self) -> str:
+        """The encoding the text was read in (so far): 'utf-8' until another is found."""
+        return self._codec or "utf-8"
+
+    def blocks(self) -> Iterator[str]:
+        """The text, in blocks of about BLOCK characters."""
+        head = self.stream.read(max(BLOCK, _SNIFFED))
+        codec, skip = (known_encoding(self.encoding), 0) if self.encoding else sniff(head)
+        if codec is not None and codec not in ("utf-8", "ascii"):
+            self._codec = codec
+            yield from self._whole(head[skip:], codec)
+            return
+        if codec == "utf-8" and head.startswith(codecs.BOM_UTF8):
+            head = head[3:]
+        self._codec = codec
+        yield from self._utf8_or_legacy(head)
+
+    # ---- UTF-16, UTF-32 and codecs named by the user --------------------------------------
+
+    def _whole(self, head: bytes, codec: str) -> Iterator[str]:
+        if not self.encoding:
+            self._warn(f"not UTF-8; read as {codec}", 1, 1, Code.ENCODING)
+        decoder = codecs.getincrementaldecoder(codec)(_ESCAPE_HANDLER)
+        data = head
+        while data:
+            yield from self._text(decoder.decode(data))
+            data = self.stream.read(BLOCK)
+        yield from self._text(decoder.decode(b"", True), final=True)
+
+    # ---- UTF-8, else a legacy code page ----------------------------------------------------
+
+    def _utf8_or_legacy(self, head: bytes) -> Iterator[str]:
+        pending = head
+        ahead: list[bytes] = []          # blocks read while guessing a pipe's code page
+        while True:
+            data = ahead.pop(0) if ahead else self.stream.read(BLOCK)
+            if not data and not pending:
+                break
+            block, pending = _cut(pending + data, final=not data)
+            if self._codec is None and not block.isascii():
+                try:
+                    text = block.decode("utf-8")
+                except UnicodeDecodeError as error:
+                    self._codec = self._guess(block, ahead)
+                    self._warn_codec(block, error.start)
+                else:
+                    self._utf8_extra += len(block) - len(text)
+                    yield from self._text(text)
+                    continue
+            yield from self._text(self._decode(block))
+        yield from self._text("", final=True)
+
+    def _guess(self, block: bytes, ahead: list[bytes]) -> str:
+        """The codec of the rest of the file, from this block and every byte after it."""
+        evidence = _Evidence(utf8_extra=self._utf8_extra)
+        evidence.add(block)
+        if _seekable(self.stream):
+            position = self.stream.tell()
+            for data in iter(lambda: self.stream.read(BLOCK), b""):
+                evidence.add(data)
+            self.stream.seek(position)
+        else:
+            seen = 0
+            while seen < WINDOW:
+                data = self.stream.read(BLOCK)
+                if not data:
+                    break
+                ahead.append(data)
+                evidence.add(data)
+                seen += len(data)
+        return evidence.codec()
+
+    def _warn_codec(self, block: bytes, start: int) -> None:
+        if self._codec == "utf-8":
+            return
+        before = block[:start].decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+        line, column = _advance(self.line, self.column, before)
+        self._warn(f"not UTF-8; read as {self._codec}", line, column, Code.ENCODING)
+
+    def _decode(self, block: bytes) -> str:
+        """A block of a file whose codec is decided: UTF-8 lines stay UTF-8 (files joined from
+        several sources); the other lines are read with the file's codec."""
+        try:
+            return block.decode("utf-8")
+        except UnicodeDecodeError:
+            pass
+        if self._codec in (None, "utf-8"):
+            return block.decode("utf-8", _ESCAPE_HANDLER)
+        parts = []
+        for line in block.splitlines(keepends=True):
+            try:
+                parts.append(line.decode("utf-8"))
+            except UnicodeDecodeError:
+                parts.append(line.decode(self._codec or "cp1252", _ESCAPE_HANDLER))
+        return "".join(parts)
+
+    # ---- line ends, bad bytes, positions -----------------------------------------------------
+
+    def _text(self, text: str, final: bool = False) -> Iterator[str]:
+        """Line ends made '\\n' (a '\\r' at a block's end waits for the next block), bad bytes
+        marked; the position advanced."""
+        text = self._held + text
+        self._held = ""
+        if not final and text.endswith("\r"):
+            text, self._held = text[:-1], "\r"
+        if "\r" in text:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if _ESCAPED.search(text):
+            text = self._mark(text)
+        if text:
+            self.line, self.column = _advance(self.line, self.column, text)
+            yield text
+
+    def _mark(self, text: str) -> str:
+        """Each run of undecodable bytes becomes U+FFFD, with a warning at its place."""
+        parts, end = [], 0
+        for run in _ESCAPED.finditer(text):
+            start = run.start()
+            parts.append(text[end:start])
+            end = run.end()
+            parts.append("\ufffd" * (end - start))
+            self._marked += 1
+            if self._marked <= _MARKED_WARNINGS:
+                line, column = _advance(self.line, self.column, text[:start])
+                shown = " ".join(f"{ord(c) - 0xDC00:02X}" for c in run.group()[:8])
+                more = "; further ones are not reported" if self._marked == _MARKED_WARNINGS else ""
+                self._warn(f"byte {shown} is not {self._codec or self.encoding or 'utf-8'}: read as U+FFFD{more}",
+                           line, column, Code.BAD_BYTE)
+        parts.append(text[end:])
+        return "".join(parts)
+
+    def _warn(self, message: str, line: int, column: int, code: Code) -> None:
+        self.warnings.append(Diagnostic(code, message, line, column))
+
+
+def _advance(line: int, column: int, text: str) -> tuple[int, int]:
+    """The (line, column) after `text`, starting at (line, column)."""
+    newlines = text.count("\n")
+    if not newlines:
+        return line, column + len(text)
+    return line + newlines, len(text) - text.rfind("\n")
+
+
+def _cut(data: bytes, final: bool) -> tuple[bytes, bytes]:
+    """`data` cut after its last line end, else before a UTF-8 character that the end of
+    `data` splits: whole lines (or characters) decode on their own."""
+    end = data.rfind(b"\n") + 1
+    if final or end:
+        return (data, b"") if final else (data[:end], data[end:])
+    lead = len(data)
+    while lead > len(data) - 4 and lead and 0x80 <= data[lead - 1] <= 0xBF:
+        lead -= 1
+    if lead and data[lead - 1] >= 0xC0:
+        size = 2 if data[lead - 1] < 0xE0 else 3 if data[lead - 1] < 0xF0 else 4
+        if lead - 1 + size > len(data):
+            return data[:lead - 1], data[lead - 1:]
+    return data, b""
+
+
+def sniff(head: bytes) -> tuple[str | None, int]:
+    """(codec, bytes of byte order mark) from a file's first bytes; codec None when the
+    file looks like ASCII or UTF-8 so far."""
+    for bom, codec in _BOMS:
+        if head.startswith(bom):
+            return codec, len(bom)
+    sample = head[:_SNIFFED]
+    pairs = len(sample) // 2
+    if pairs:
+        even = sample[0::2].count(0)
+        odd = sample[1::2].count(0)
+        if odd > pairs * 0.3 and even < odd * 0.1:
+            return "utf-16-le", 0
+        if even > pairs * 0.3 and odd < even * 0.1:
+            return "utf-16-be", 0
+    return None, 0
+
+
+def _seekable(stream: BinaryIO) -> bool:
+    try:
+        return stream.seekable()
+    except (AttributeError, OSError, ValueError):
+        return False
