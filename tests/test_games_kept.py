@@ -1,0 +1,91 @@
+"""Games never vanish or merge: a '{' or '/' that is never closed is reported where it is
+and the games after it are read; a result glued to letters is reported, not dropped, and
+reading, writing and reading again gives the same games."""
+import io
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from pdn_tools import Game, ReadError, read_games
+from pdn_tools.cli import cli
+from pdn_tools.text.codes import Code
+from pdn_tools.text.writer import write_game
+
+FOUR = "".join(f'[Event "E{i}"]\n[GameType "20"]\n1. 32-28 19-23 *\n\n' for i in range(1, 5))
+# The third game holds a closed comment: an unclosed '{' in the first game used to run up to it.
+CLOSED_LATER = FOUR.replace('[Event "E3"]\n[GameType "20"]\n1. 32-28', '[Event "E3"]\n[GameType "20"]\n1. 32-28 {ok}')
+
+
+def read(text: str, strict: bool = False) -> list:
+    return list(read_games(io.BytesIO(text.encode()), strict=strict, name="t.pdn"))
+
+
+def validate(text: str, *options: str) -> list[dict]:
+    done = CliRunner().invoke(cli, ["validate", "--format", "jsonl", *options, "-"], input=text.encode())
+    assert done.exit_code in (0, 1) and "Traceback" not in done.output
+    return [json.loads(line) for line in done.output.splitlines()]
+
+
+@pytest.mark.parametrize("opener, what", [("{", "comment"), ("/", "setup")])
+def test_unclosed_opener_before_the_next_game_is_reported_and_the_games_after_it_read(opener, what):
+    text = CLOSED_LATER.replace("1. 32-28 19-23 *\n\n[Event \"E2\"]", f"1. 32-28 {opener} 19-23 *\n\n[Event \"E2\"]")
+    games = read(text)
+    assert [g.tag("Event") for g in games] == ["E1", "E2", "E3", "E4"]
+    warning = games[0].warnings[0]
+    assert (warning.code, warning.line, warning.column) == (Code.UNCLOSED, 3, 10)
+    assert warning.message == f"{opener!r} opens a {what} that is never closed: read as text"
+    assert games[0].main_line()[1].text == "19-23" and games[0].result == "*"
+    records = validate(text)
+    assert [r["game"] for r in records] == [1, 2, 3, 4] and all(r["ok"] for r in records)
+
+
+@pytest.mark.parametrize("opener", ["{", "/"])
+def test_unclosed_opener_is_an_error_in_strict_mode_and_the_rest_is_read(opener):
+    text = CLOSED_LATER.replace("1. 32-28 19-23 *\n\n[Event \"E2\"]", f"1. 32-28 {opener} 19-23 *\n\n[Event \"E2\"]")
+    games = read(text, strict=True)
+    assert len(games) == 4 and isinstance(games[0], ReadError)
+    assert str(games[0]).startswith(f"t.pdn:3:10: game 1: {opener!r} opens a ") and games[0].code == Code.UNCLOSED
+    assert [g.tag("Event") for g in games[1:]] == ["E2", "E3", "E4"]
+    records = validate(text, "--strict")
+    assert [(r["game"], r["ok"]) for r in records] == [(1, False), (2, True), (3, True), (4, True)]
+    assert (records[0]["errors"][0]["line"], records[0]["errors"][0]["column"]) == (3, 10)
+
+
+def test_comment_over_a_blank_line_not_followed_by_a_tag_is_still_one_comment():
+    games = read('[Event "A"]\n1. 32-28 {first\n\nsecond\n\n[not a tag pair} 19-23 *\n')
+    assert len(games) == 1 and games[0].elements[2].text == "first\n\nsecond\n\n[not a tag pair"
+    assert games[0].warnings == []
+
+
+def test_unclosed_comment_at_the_end_of_the_file_is_reported():
+    [game] = read('[Event "A"]\n1. 32-28 { never closed 19-23 *\n')
+    assert (game.warnings[0].code, game.warnings[0].line, game.warnings[0].column) == (Code.UNCLOSED, 2, 10)
+
+
+@pytest.mark.parametrize("glued, column", [("2-0Z", 10), ("1-0ba5", 10), ("0-1x", 10)])
+def test_result_glued_to_letters_is_reported_not_dropped(glued, column):
+    text = f'[Event "A"]\n1. 32-28 {glued} 2. 33-29 *\n\n[Event "B"]\n1. 32-28 *\n'
+    games = read(text)
+    assert [g.tag("Event") for g in games] == ["A", "B"]
+    warning = games[0].warnings[0]
+    assert (warning.code, warning.line, warning.column) == (Code.PROSE, 2, column)
+    assert warning.message.startswith(f"result {glued[:3]!r} glued to {glued[3:]!r}")
+    assert [m.text for m in games[0].main_line()] == ["32-28", "33-29"]
+    strict = read(text, strict=True)
+    assert isinstance(strict[0], ReadError) and strict[0].message == f"result {glued[:3]!r} glued to {glued[3:]!r}"
+
+
+def test_result_glued_to_letters_converts_to_the_same_games():
+    text = '[GameType "25"]\n1. cd4 1-0ba5 2. dc5 *\n'
+    games = read(text)
+    written = "".join(write_game(g) for g in games)
+    assert read(written) == games and len(games) == 1
+    converted = read(CliRunner().invoke(cli, ["convert", "-"], input=text.encode()).output)
+    assert len(converted) == 1 and [m.text for m in converted[0].main_line()] == ["cd4", "dc5"]
+    assert "1-0ba5" in [e.text for e in converted[0].elements if hasattr(e, "kind")]
+
+
+def test_a_result_then_a_move_number_is_still_two_games():
+    games = read("1. 32-28 1-01. 33-29 *")
+    assert [g.result for g in games] == ["1-0", "*"]
