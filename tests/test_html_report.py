@@ -166,7 +166,7 @@ def test_an_unwritable_report_is_a_usage_error(tmp_path):
 
 
 STATS_GAMES = [("1999.05.01", "2-0"), ("1999.06.01", "0-2"), ("1999.07.01", "1-1"), ("2001.01.01", "2-0"),
-               ("2001.02.02", "*"), ("", "2-0")]
+               ("2001.02.02", "*"), ("", "2-0"), ("0000.00.00", "2-0")]
 
 
 def test_stats_page_in_chromium(tmp_path):
@@ -178,16 +178,21 @@ def test_stats_page_in_chromium(tmp_path):
     assert result.exit_code == 0, result.output
     with browser_page() as page:
         page.goto(target.as_uri())
-        assert page.inner_text(".totals").startswith("6 games \u00b7 6 valid \u00b7 0 invalid")
+        assert page.inner_text(".totals").startswith("7 games \u00b7 7 valid \u00b7 0 invalid")
         charts = page.evaluate("""Object.fromEntries([...document.querySelectorAll('figure.chart')].map(f => [
             f.classList[1], [...f.querySelectorAll('rect.bar')].map(b => [b.dataset.label, +b.dataset.value,
                 Math.round(b.getBoundingClientRect().width), Math.round(b.getBoundingClientRect().height)])]))""")
-        assert [bar[:2] for bar in charts["years"]] == [["1999", 3], ["2001", 2]]
+        assert [bar[:2] for bar in charts["years"]] == [["1999", 3], ["2001", 2]]     # none in 2000
         assert [bar[3] for bar in charts["years"]] == [120, 80]                 # drawn to scale
-        assert page.inner_text("figure.years figcaption") == "Games per year (1 without a year)"
-        assert [bar[:2] for bar in charts["outcomes"]] == [["starting side won", 3], ["other side won", 1],
+        assert page.inner_text("figure.years figcaption") == "Games per year (2 without a year)"
+        assert page.evaluate("[...document.querySelectorAll('figure.years text')].map(t => t.textContent)") == [
+            "1999", "2000", "2001", "highest: 3 games"]
+        positions = page.evaluate("""[...document.querySelectorAll('figure.years rect.bar')]
+                                     .map(b => b.getBoundingClientRect().x)""")
+        assert positions[1] - positions[0] > 1.9 * 28 - 1                      # a gap where 2000 would be
+        assert [bar[:2] for bar in charts["outcomes"]] == [["starting side won", 4], ["other side won", 1],
                                                           ["drawn", 1], ["no result", 1]]
-        assert [bar[:2] for bar in charts["variants"]] == [["international", 6]]
+        assert [bar[:2] for bar in charts["variants"]] == [["international", 7]]
         shot = tmp_path / "stats.png"
         page.screenshot(path=str(shot), full_page=True)
         print(f"screenshot of the stats page: {shot}")

@@ -240,9 +240,7 @@ def stats_page(stats: archive.Stats, out: IO[str], title: str = "PDN archive sum
                                                             key=lambda item: -item[1])) + "\n")
     out.write(_chart("outcomes", "Results by outcome", outcomes.most_common()) + "\n")
     out.write(_table("results", "Results as written", ("result", "games"), stats.results.most_common()) + "\n")
-    dated = sorted((year, n) for year, n in stats.years.items() if year != "unknown")
-    undated = f" ({stats.years['unknown']} without a year)" if stats.years["unknown"] else ""
-    out.write(_columns("years", f"Games per year{undated}", dated) + "\n")
+    out.write(_years(stats.years) + "\n")
     if stats.summary.errors:
         out.write(_chart("codes", "Errors by code", stats.summary.errors.most_common()) + "\n")
     out.write("</section>\n</body>\n</html>\n")
@@ -285,26 +283,37 @@ def _chart(kind: str, title: str, items: list[tuple[str, int]]) -> str:
     return "".join(parts)
 
 
-def _columns(kind: str, title: str, items: list[tuple[str, int]]) -> str:
-    """A column chart (games per year): a column per item, labels under every few columns."""
-    if not items:
-        return f'<figure class="chart {kind}"><figcaption>{escape(title)}</figcaption><p>none</p></figure>'
-    column = max(6, min(28, 640 // len(items)))
-    height, base = 160, 140
-    top = max(count for _, count in items) or 1
-    every = max(1, 40 // column)
-    parts = [f'<figure class="chart {kind}"><figcaption>{escape(title)}</figcaption>'
-             f'<svg xmlns="http://www.w3.org/2000/svg" width="{column * len(items) + 20}" height="{height + 20}" '
-             f'font-size="11" font-family="sans-serif">']
-    for index, (label, count) in enumerate(items):
-        x = 10 + index * column
-        tall = max(1.0, 120 * count / top)
-        parts.append(f'<rect class="bar" data-label="{escape(label)}" data-value="{count}" x="{x + 1}" '
-                     f'y="{base - tall:.1f}" width="{column - 2}" height="{tall:.1f}" fill="#3d7fc4">'
-                     f'<title>{escape(label)}: {count}</title></rect>')
-        if index % every == 0:
-            parts.append(f'<text x="{x + column / 2:.1f}" y="{base + 14}" text-anchor="middle">{escape(label)}</text>')
-    parts.append(f'<text x="10" y="12">max {top}</text></svg></figure>')
+def _years(years: Counter[str]) -> str:
+    """A column per year from the first to the last (0000, as some files write an unknown
+    date, counts as no year), labelled every 1, 5 or 10 years."""
+    dated = {int(year): n for year, n in years.items() if year.isdigit() and int(year) > 0}
+    undated = sum(years.values()) - sum(dated.values())
+    title = "Games per year" + (f" ({undated} without a year)" if undated else "")
+    if not dated:
+        return f'<figure class="chart years"><figcaption>{escape(title)}</figcaption><p>none</p></figure>'
+    first, last = min(dated), max(dated)
+    span = last - first + 1
+    column = max(3, min(28, 900 // span))
+    step = 1 if span <= 15 else 5 if span <= 60 else 10
+    top = max(dated.values())
+    base = 140
+    parts = [f'<figure class="chart years"><figcaption>{escape(title)}</figcaption>'
+             f'<svg xmlns="http://www.w3.org/2000/svg" width="{column * span + 40}" height="180" '
+             f'font-size="11" font-family="sans-serif">'
+             f'<line x1="10" y1="{base}" x2="{10 + column * span}" y2="{base}" stroke="#999999"/>']
+    for year in range(first, last + 1):
+        x = 10 + (year - first) * column
+        count = dated.get(year, 0)
+        if count:
+            tall = max(1.0, 120 * count / top)
+            parts.append(f'<rect class="bar" data-label="{year}" data-value="{count}" x="{x + 0.5:g}" '
+                         f'y="{base - tall:.1f}" width="{max(column - 1, 1)}" height="{tall:.1f}" fill="#3d7fc4">'
+                         f'<title>{year}: {count}</title></rect>')
+        if year % step == 0 or span <= 15:
+            parts.append(f'<line x1="{x + column / 2:g}" y1="{base}" x2="{x + column / 2:g}" y2="{base + 4}" '
+                         f'stroke="#999999"/><text x="{x + column / 2:g}" y="{base + 16}" '
+                         f'text-anchor="middle">{year}</text>')
+    parts.append(f'<text x="10" y="12">highest: {top} games</text></svg></figure>')
     return "".join(parts)
 
 
