@@ -5,6 +5,7 @@ input that cannot be read.  Reports go to stdout, progress and notes to stderr.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import os
@@ -20,9 +21,11 @@ from pdn_tools.commands import diagram as diagrams
 from pdn_tools.commands import html_report, report
 from pdn_tools.commands.annotate import Options as Annotations, annotate_game
 from pdn_tools.commands.archive import Criteria
-from pdn_tools.running.output import atomic_output
+from pdn_tools.running.output import atomic_output, game_text
 from pdn_tools.running.terminal import Terminal
 from pdn_tools.text.codes import Code, Severity
+from pdn_tools.text.model import ReadError
+from pdn_tools.text.results import RESULTS, Outcome
 from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.rules.movegen import Position, divide, perft as count_leaves
 from pdn_tools.text.reader import parse_raw
@@ -71,15 +74,32 @@ def _paths(command: Any) -> Any:
 
 
 def _inputs(paths: tuple[str, ...], globs: tuple[str, ...], progress: bool | None = None,
-            encoding: str | None = None) -> tuple[batch.Inputs, Terminal]:
+            encoding: str | None = None, out: TextIO | None = None) -> tuple[batch.Inputs, Terminal]:
     """The inputs named, and the terminal their reports go to (with a progress line on a
     terminal).  No path while stdin is a terminal is a usage error: nothing would come."""
     if not paths and sys.stdin.isatty():
         raise click.UsageError("name the files or folders to read (or - for stdin)")
     inputs = batch.Inputs(paths, globs or batch.DEFAULT_GLOBS, encoding=encoding)
-    terminal = Terminal(inputs, progress)
+    terminal = Terminal(inputs, progress, out)
     inputs.note = terminal.note
     return inputs, terminal
+
+
+@contextlib.contextmanager
+def _writing(output: str | None) -> Iterator[TextIO]:
+    """stdout, or the file OUTPUT written atomically (it replaces the old one only once complete);
+    one that cannot be written ends the command (exit 2)."""
+    if output in (None, "-"):
+        yield sys.stdout
+        return
+    try:
+        with atomic_output(output) as stream:
+            yield stream
+    except OSError as error:
+        _cannot_write(output, error)
+
+
+output_option = click.option("--output", "-o", metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -263,8 +283,8 @@ class _Checked:
     named), a progress line on a terminal, validate's exit code."""
 
     def __init__(self, paths: tuple[str, ...], globs: tuple[str, ...], jobs: int = 1, strict: bool = False,
-                 encoding: str | None = None) -> None:
-        self.inputs, self.terminal = _inputs(paths, globs, encoding=encoding)
+                 encoding: str | None = None, out: TextIO | None = None) -> None:
+        self.inputs, self.terminal = _inputs(paths, globs, encoding=encoding, out=out)
         self.jobs, self.strict = jobs, strict
         self.games = self.valid = 0
 
@@ -278,9 +298,13 @@ class _Checked:
             yield record, payload
             self.terminal.game_done()
 
-    def exit(self) -> NoReturn:
+    def done(self) -> int:
+        """The exit code, once the output is complete."""
         self.terminal.close()
-        sys.exit(EXIT_USAGE if self.inputs.unreadable else EXIT_OK if self.valid == self.games else EXIT_INVALID)
+        return EXIT_USAGE if self.inputs.unreadable else EXIT_OK if self.valid == self.games else EXIT_INVALID
+
+    def exit(self) -> NoReturn:
+        sys.exit(self.done())
 
 
 @cli.command("annotate")
@@ -399,6 +423,40 @@ def _pattern(ctx, param, value: str | None) -> re.Pattern | None:
     return None if value is None else _compile(value, param)
 
 
+def _result(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is not None and value not in RESULTS and value not in Outcome.__members__.values() and value != "?":
+        known = ", ".join([*RESULTS, *Outcome.__members__.values()])
+        raise click.BadParameter(f"{value!r} is not a result; known: {known}")
+    return value
+
+
+@cli.command("list", epilog="""\b
+Examples:
+  pdn list OCA_2.0.pdn | sort -t$'\\t' -k4 | less -S     # by White
+  pdn list --format csv archive/ -o games.csv
+  pdn list --format jsonl games.pdn.gz | jq -r .Event | sort | uniq -c""")
+@_paths
+@click.option("--format", "fmt", type=click.Choice(["tsv", "csv", "jsonl"]), default="tsv", show_default=True,
+              help="Tab-separated with a header row, CSV with a header row, or one JSON object per game.")
+@output_option
+@encoding_option
+def list_command(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str | None,
+                 encoding: str | None) -> None:
+    """List the games of PATHS, one row each: file, line, game (its index in the file), White,
+    Black, Result (else the terminator), Date, Event, Round, GameType.  Reads the tags only:
+    games are neither parsed nor checked."""
+    with _writing(output) as out:
+        inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out)
+        rows = archive.Rows(fmt)
+        for line in rows.header():
+            terminal.out(line, end="")
+        for raw, index, _ in inputs.raw_games():
+            terminal.out(rows.row(archive.listing_row(raw, index)), end="")
+            terminal.game_done()
+        terminal.close()
+    sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_OK)
+
+
 def _compile(pattern: str, param) -> re.Pattern:
     try:
         return re.compile(pattern, re.IGNORECASE)
@@ -411,27 +469,58 @@ def _compile(pattern: str, param) -> re.Pattern:
 @click.option("--tag", "tags", multiple=True, callback=_patterns, metavar="NAME=REGEX",
               help="Keep games whose tag NAME matches REGEX (searched, any case); repeatable.")
 @click.option("--player", callback=_pattern, metavar="REGEX", help="Keep games where White or Black matches.")
-@click.option("--result", metavar="RESULT", help="Keep games with this Result, e.g. 2-0.")
+@click.option("--result", callback=_result, metavar="RESULT",
+              help="Keep games with this outcome, however written: 2-0 finds 1-0 and 1:0 too; or first, second, draw.")
 @click.option("--variant", "wanted", callback=_variant, metavar="NAME", help="Keep games of this variant.")
 @click.option("--valid/--invalid", default=None, help="Keep only valid, or only invalid, games.")
 @click.option("--min-plies", type=click.IntRange(0), help="Keep games at least this long.")
 @click.option("--max-plies", type=click.IntRange(0), help="Keep games at most this long.")
 @click.option("--position", metavar="FEN", help="Keep games whose main line reaches this position.")
+@output_option
 @strict_option
 @encoding_option
 @jobs_option
 def filter_command(paths: tuple[str, ...], globs: tuple[str, ...], tags, player, result: str | None,
                    wanted: Variant | None, valid: bool | None, min_plies: int | None, max_plies: int | None,
-                   position: str | None, strict: bool, encoding: str | None, jobs: int) -> None:
-    """Write the games of PATHS that meet every criterion given, as PDN to stdout."""
+                   position: str | None, output: str | None, strict: bool, encoding: str | None, jobs: int) -> None:
+    """Write the games of PATHS that meet every criterion given, as PDN.
+
+    Criteria on tags, players and result read the tags alone: only the games that meet them
+    are parsed, none is replayed or checked.  The others (--variant, --valid/--invalid,
+    --min/max-plies, --position) replay every game and report invalid ones on stderr.
+    """
     if position is not None:
         _check_fen(position, wanted)
     criteria = Criteria(tags, player, result, wanted, valid, min_plies, max_plies, position)
-    checked = _Checked(paths, globs, jobs, strict, encoding)
-    for _, text in checked.run(functools.partial(archive.filter_game, criteria=criteria, strict=strict)):
-        if text is not None:
-            checked.terminal.out(text, end="")
-    checked.exit()
+    with _writing(output) as out:
+        if criteria.needs_game() and not criteria.needs_replay():
+            code = _filter_by_tags(paths, globs, criteria, strict, encoding, out)
+        else:
+            checked = _Checked(paths, globs, jobs, strict, encoding, out)
+            for _, text in checked.run(functools.partial(archive.filter_game, criteria=criteria, strict=strict)):
+                if text is not None:
+                    checked.terminal.out(text, end="")
+            code = checked.done()
+    sys.exit(code)
+
+
+def _filter_by_tags(paths: tuple[str, ...], globs: tuple[str, ...], criteria: Criteria, strict: bool,
+                    encoding: str | None, out: TextIO) -> int:
+    """filter's fast path: tags decide, games are parsed only when they match, never replayed;
+    the exit code."""
+    inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out)
+    unread = 0
+    for raw, index, notes in inputs.raw_games():
+        game = archive.tag_filtered(raw, index, notes, criteria, strict)
+        if isinstance(game, ReadError):
+            unread += 1
+            for line in report.text_lines(report.check(game), warnings=False):
+                terminal.note(line)
+        elif game is not None:
+            terminal.out(game_text(game), end="")
+        terminal.game_done()
+    terminal.close()
+    return EXIT_USAGE if inputs.unreadable else EXIT_INVALID if unread else EXIT_OK
 
 
 def _check_fen(fen: str, variant: Variant | None) -> None:

@@ -78,9 +78,12 @@ def test_filter_passes_unreadable_games_only_when_no_criterion_looks_inside():
     text = "1. 32-28 ) *\n"
     assert invoke("filter", "-", input=text).stdout == text + "\n"
     assert invoke("filter", "--invalid", "-", input=text).stdout == text + "\n"
+    # Criteria on tags read the tags alone: a game they leave out is not parsed, so not reported.
     result = invoke("filter", "--player", "x", "-", input=text)
+    assert (result.stdout, result.stderr, result.exit_code) == ("", "", 0)
+    result = invoke("filter", "--player", "x", "-", input='[White "x"]\n' + text)
     assert result.stdout == "" and result.exit_code == 1
-    assert result.stderr.startswith("<stdin>:1:10: game 1: unexpected ')'")
+    assert result.stderr.startswith("<stdin>:2:10: game 1 (x – ?): unexpected ')'")
 
 
 # ---- dedupe --------------------------------------------------------------------------------------

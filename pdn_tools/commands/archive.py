@@ -6,18 +6,26 @@ needs: the text to pass on, a hash, a year.  Only these small values travel back
 """
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
+import json
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 
 from pdn_tools.commands import report
 from pdn_tools.rules.fen import FenError, parse_fen, to_fen
-from pdn_tools.text.model import Game, ReadError
+from pdn_tools.text.model import Diagnostic, Game, ReadError
+from pdn_tools.text.reader import RawGame, parse_raw
+from pdn_tools.text.results import Outcome, outcome
+from pdn_tools.text.tags import raw_tags, raw_terminator
 from pdn_tools.running.output import game_text
 from pdn_tools.play.replay import Replay
 from pdn_tools.rules.variants import Variant
 
+LISTED_TAGS = ("White", "Black", "Result", "Date", "Event", "Round", "GameType")
+_TSV_UNSAFE = re.compile(r"[\t\r\n]")
 _YEAR = re.compile(r"\s*(\d{4})")
 
 
@@ -34,6 +42,11 @@ class Criteria:
     max_plies: int | None = None
     position: str | None = None                     # a FEN reached on the main line
 
+    def needs_replay(self) -> bool:
+        """Whether a criterion needs the game replayed (else its tags decide)."""
+        return bool(self.variant or self.position or self.valid is not None
+                    or self.min_plies is not None or self.max_plies is not None)
+
     def needs_game(self) -> bool:
         """Whether a criterion looks into the game (a game that cannot be read fails it)."""
         return bool(self.tags or self.player or self.result or self.variant or self.position
@@ -48,13 +61,7 @@ def matches(game: Game | ReadError, record: dict, result: Replay | None, criteri
         return True
     if isinstance(game, ReadError) or result is None:
         return False
-    for name, pattern in criteria.tags:
-        value = game.tag(name)
-        if value is None or not pattern.search(value):
-            return False
-    if criteria.player and not any(criteria.player.search(game.tag(side) or "") for side in ("White", "Black")):
-        return False
-    if criteria.result is not None and criteria.result != (game.tag("Result") or game.result or ""):
+    if not tags_match(dict(reversed(game.tags)), game.result or "", criteria):
         return False
     if criteria.variant is not None and result.variant != criteria.variant:
         return False
@@ -64,6 +71,69 @@ def matches(game: Game | ReadError, record: dict, result: Replay | None, criteri
     if criteria.max_plies is not None and plies > criteria.max_plies:
         return False
     return criteria.position is None or reaches(result, criteria.position)
+
+
+def tags_match(tags: dict[str, str], terminator: str, criteria: Criteria) -> bool:
+    """Whether a game with these tags (first value of each) and terminator meets the criteria
+    on tags, players and result."""
+    for name, pattern in criteria.tags:
+        value = tags.get(name)
+        if value is None or not pattern.search(value):
+            return False
+    if criteria.player and not any(criteria.player.search(tags.get(side, "")) for side in ("White", "Black")):
+        return False
+    return criteria.result is None or result_matches(criteria.result, tags.get("Result") or terminator)
+
+
+def result_matches(wanted: str, result: str) -> bool:
+    """Whether `result` states the outcome `wanted` names, however each is spelled (`2-0`, `1-0`
+    and `1:0` are all the first player's win; `first`, `second` and `draw` name an outcome);
+    a result that states no outcome (`*`) matches only as written."""
+    goal = Outcome(wanted) if wanted in Outcome.__members__.values() else outcome(wanted)
+    return outcome(result) == goal if goal is not None else result == wanted
+
+
+def tag_filtered(raw: RawGame, index: int, notes: list[Diagnostic], criteria: Criteria,
+                 strict: bool = False) -> Game | ReadError | None:
+    """The game, parsed but not replayed, when its tags meet `criteria` (None when they do not:
+    then it is not parsed at all)."""
+    if not tags_match(raw_tags(raw), raw_terminator(raw), criteria):
+        return None
+    return parse_raw(raw, index, strict, notes)
+
+
+def listing_row(raw: RawGame, index: int) -> dict[str, str | int]:
+    """`pdn list`'s row for a split game, from its tags alone."""
+    tags = raw_tags(raw)
+    row: dict[str, str | int] = {"file": raw.name, "line": raw.line, "game": index}
+    row.update({name: tags.get(name, "") for name in LISTED_TAGS})
+    row["Result"] = row["Result"] or raw_terminator(raw)
+    return row
+
+
+class Rows:
+    """`pdn list`'s rows as TSV (tabs and line ends in values made spaces), CSV or JSON lines."""
+
+    def __init__(self, fmt: str) -> None:
+        self.fmt = fmt
+        self.buffer = io.StringIO()
+        self.writer = csv.writer(self.buffer, lineterminator="\n")
+
+    def header(self) -> list[str]:
+        return [] if self.fmt == "jsonl" else [self._line(["file", "line", "game", *LISTED_TAGS])]
+
+    def row(self, row: dict[str, str | int]) -> str:
+        if self.fmt == "jsonl":
+            return json.dumps(row, ensure_ascii=False) + "\n"
+        return self._line(list(row.values()))
+
+    def _line(self, values: list[str | int]) -> str:
+        if self.fmt == "tsv":
+            return "\t".join(_TSV_UNSAFE.sub(" ", str(value)) for value in values) + "\n"
+        self.buffer.seek(0)
+        self.buffer.truncate()
+        self.writer.writerow(values)
+        return self.buffer.getvalue()
 
 
 def reaches(result: Replay, fen: str) -> bool:
