@@ -117,8 +117,8 @@ def test_progress_line_is_erased_before_report_lines_notes_and_at_the_end():
     terminal.drawn_at = 0
     terminal.game_done()
     terminal.close()
-    assert err.getvalue().endswith("2 games" + err.getvalue().split("2 games")[1]) and \
-        err.getvalue().endswith("\r\x1b[K")
+    *_, drawn, after = err.getvalue().split("\r\x1b[K")
+    assert drawn.startswith("2 games, ") and after == ""     # drawn again, then erased at the end
     assert out.getvalue() == "report line\n"
 
 
