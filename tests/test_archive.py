@@ -133,9 +133,16 @@ def test_stats_counts_variants_results_years_and_length():
     assert data["variants"] == {"english": 58, "international": 3, "italian": 17}
     assert data["years"] == {"1998": 17, "2008": 3, "unknown": 58}        # beginner.pdn has no Date tags
     assert sum(data["results"].values()) == 78 and data["errors"] == {"bad-fen": 1}
+    assert sum(data["outcomes"].values()) == 78
     text = invoke("stats", DOUAI).stdout.splitlines()
-    assert text == ["3 games, 3 valid, 0 invalid", "average length: 130.3 plies", "variants: international 3",
-                    "results: 1-1 2, 2-0 1", "years: 2008 3"]
+    assert text == ["3 games, 3 valid, 0 invalid; average length 130.3 plies", "",
+                    "variant        games  valid  invalid",
+                    "international      3      3        0", "",
+                    "result            games  written",
+                    "first player won      1  2-0 1",
+                    "draw                  2  1-1 2", "",
+                    "year  games",
+                    "2008      3"]
 
 
 def test_stats_of_unreadable_input_exits_2():

@@ -77,7 +77,7 @@ def test_quiet_leaves_out_warnings_and_summary_counts():
     result = invoke(["validate", "--quiet", "--summary", "-"], input=text)
     assert "warning" not in result.output.split("2 games")[0]
     assert "2 games, 1 valid, 1 invalid" in result.output
-    assert "bad-square 1" in result.output
+    assert "bad-square error 1" in " ".join(result.output.split())
 
 
 def test_strict_and_variant_options():

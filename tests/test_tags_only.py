@@ -111,3 +111,35 @@ def test_filter_writes_a_file_with_o_and_an_unknown_result_is_a_usage_error(tmp_
     assert len(read_text(target.read_text())) == 2
     bad = invoke("filter", "--result", "3-0", "-", input=GAMES)
     assert bad.exit_code == 2 and "'3-0' is not a result" in bad.stderr
+
+
+# ---- tables ------------------------------------------------------------------------------------
+
+RESULTS = "".join(f'[GameType "20"]\n[Result "{r}"]\n1. 32-28 *\n\n'
+                  for r in ["1/2-1/2", "1/2:1/2", "1-1", "1-0", "2-0", "2-0", "0-2", "*"])
+
+
+def test_stats_counts_results_by_outcome_with_the_spellings_seen():
+    lines = invoke("stats", "-", input=RESULTS).stdout.splitlines()
+    start = lines.index("result             games  written")
+    assert lines[start:start + 5] == [
+        "result             games  written",
+        "first player won       3  2-0 2, 1-0 1",
+        "second player won      1  0-2 1",
+        "draw                   3  1/2-1/2 1, 1/2:1/2 1, 1-1 1",
+        "no result              1  * 1"]
+    data = json.loads(invoke("stats", "--format", "json", "-", input=RESULTS).stdout)
+    assert data["outcomes"] == {"first": 3, "second": 1, "draw": 3, "unknown": 1}
+
+
+def test_validate_summary_is_an_aligned_table():
+    text = '[GameType "20"]\n1. 32-28 *\n\n[GameType "21"]\n1. 11-15 *\n\n[GameType "20"]\n1. 32-26 *\n'
+    lines = invoke("validate", "--summary", "-", input=text).stdout.splitlines()
+    start = lines.index("3 games, 2 valid, 1 invalid")
+    assert lines[start:] == [
+        "3 games, 2 valid, 1 invalid", "",
+        "variant        games  valid  invalid",
+        "english            1      1        0",
+        "international      2      1        1", "",
+        "code          kind   count",
+        "illegal-move  error      1"]

@@ -213,17 +213,34 @@ class Stats:
         return {"games": games, "valid": self.summary.valid, "invalid": games - self.summary.valid,
                 "average_plies": round(self.plies / games, 1) if games else 0.0,
                 "variants": dict(sorted(self.summary.variants.items())),
+                "outcomes": {name: count for name, count, _ in self.outcomes()},
                 "results": dict(self.results.most_common()),
                 "years": dict(sorted(self.years.items())),
                 "errors": dict(self.summary.errors.most_common())}
 
+    def outcomes(self) -> list[tuple[str, int, str]]:
+        """(outcome, games, the spellings seen with their counts) per outcome, first player's
+        wins first; results that state no outcome (`*`, `0-0`, none) last."""
+        found: dict[str, Counter[str]] = {}
+        for result, count in self.results.most_common():
+            stated = outcome(result) if result != "none" else None
+            found.setdefault(stated.value if stated is not None else "unknown", Counter())[result] += count
+        order = [Outcome.FIRST.value, Outcome.SECOND.value, Outcome.DRAW.value, "unknown"]
+        return [(name, sum(found[name].values()),
+                 ", ".join(f"{spelling} {n:,}" for spelling, n in found[name].items()))
+                for name in order if name in found]
+
     def lines(self) -> list[str]:
+        """The counts as aligned tables."""
         data = self.as_dict()
-        out = [f"{data['games']} games, {data['valid']} valid, {data['invalid']} invalid",
-               f"average length: {data['average_plies']} plies"]
-        for title in ("variants", "results", "years", "errors"):
-            if data[title]:
-                out.append(f"{title}: " + ", ".join(f"{key} {n}" for key, n in data[title].items()))
+        out = [f"{self.summary.headline()}; average length {data['average_plies']} plies", ""]
+        out += report.table(("variant", "games", "valid", "invalid"), self.summary.variant_rows())
+        labels = {"first": "first player won", "second": "second player won", "draw": "draw", "unknown": "no result"}
+        out += [""] + report.table(("result", "games", "written"),
+                                   [(labels[name], count, spellings) for name, count, spellings in self.outcomes()])
+        out += [""] + report.table(("year", "games"), sorted(self.years.items()))
+        if self.summary.errors:
+            out += [""] + report.table(("error", "games"), self.summary.errors.most_common())
         return out
 
 

@@ -141,16 +141,35 @@ class Summary:
         for entry in record["warnings"]:
             self.warnings[entry["code"]] += 1
 
+    def headline(self) -> str:
+        return f"{self.games:,} games, {self.valid:,} valid, {self.games - self.valid:,} invalid"
+
+    def variant_rows(self) -> list[tuple[str, int, int, int]]:
+        return [(variant, count, count - self.invalid_variants[variant], self.invalid_variants[variant])
+                for variant, count in sorted(self.variants.items())]
+
+    def code_rows(self) -> list[tuple[str, str, int]]:
+        return ([(code, "error", n) for code, n in self.errors.most_common()]
+                + [(code, "warning", n) for code, n in self.warnings.most_common()])
+
     def lines(self) -> list[str]:
-        out = [f"{self.games} games, {self.valid} valid, {self.games - self.valid} invalid"]
-        for variant, count in sorted(self.variants.items()):
-            out.append(f"  {variant}: {count} games, {count - self.invalid_variants[variant]} valid")
-        for title, counter in (("errors", self.errors), ("warnings", self.warnings)):
-            if counter:
-                out.append(f"{title}: " + ", ".join(f"{code} {n}" for code, n in counter.most_common()))
+        """The summary as aligned tables: games per variant, problems per code."""
+        out = [self.headline(), ""] + table(("variant", "games", "valid", "invalid"), self.variant_rows())
+        if self.errors or self.warnings:
+            out += [""] + table(("code", "kind", "count"), self.code_rows())
         return out
 
     def as_dict(self) -> dict:
         return {"games": self.games, "valid": self.valid, "variants": dict(self.variants),
                 "invalid_by_variant": dict(self.invalid_variants), "errors": dict(self.errors),
                 "warnings": dict(self.warnings)}
+
+
+def table(header: tuple[str, ...], rows: list[tuple[str | int, ...]]) -> list[str]:
+    """`rows` aligned in columns under `header`: numbers (with thousands separators) to the
+    right, text to the left."""
+    numeric = [bool(rows) and all(isinstance(row[i], int) for row in rows) for i in range(len(header))]
+    cells = [list(header)] + [[f"{value:,}" if isinstance(value, int) else value for value in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    return ["  ".join(cell.rjust(width) if right else cell.ljust(width)
+                      for cell, width, right in zip(row, widths, numeric)).rstrip() for row in cells]
