@@ -37,11 +37,13 @@ def test_a_bad_square_shows_the_board_before_the_move_and_the_one_legal_capture(
     assert lines[-1] == "    legal moves (1): 28x19"
 
 
+FIRST_MOVES = "31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30"
+
+
 def test_legal_moves_of_the_start_position_are_the_published_nine():
     # International perft depth 1 = 9 (reference §6); 31-25 is not a diagonal step.
     result = validate("--show-board", "-", input='[GameType "20"]\n1. 31-25 *\n')
-    assert result.stdout.splitlines()[-1] == ("    legal moves (9): 31-26 31-27 32-27 32-28 33-28 33-29 "
-                                              "34-29 34-30 35-30")
+    assert result.stdout.splitlines()[-1] == f"    legal moves (9): {FIRST_MOVES}"
     rows = board_rows(result.stdout.splitlines())
     assert cell(rows, 6, 1) == "<w>"                        # 31: the piece the move names
 
@@ -59,12 +61,28 @@ def test_algebraic_games_get_their_legal_moves_in_algebraic_notation():
 
 def test_only_move_errors_get_a_board():
     text = ('[GameType "20"]\n1. 32-28 ) *\n\n'                                  # cannot be read
-            '[GameType "20"]\n1. 32-28 (1. 31-25) 19-23 *\n\n'                   # error in a variation
+            '[GameType "20"]\n[Result "2-0"]\n[FEN "W:W28:B23"]\n1. 28x19 0-2\n\n'   # wrong result
             '[GameType "20"]\n1. 32-28 19-23 *\n')                               # valid
     result = validate("--show-board", "-", input=text)
     assert result.exit_code == 1
     assert "board before" not in result.stdout
     assert len(result.stdout.splitlines()) == 2
+
+
+def test_a_variation_move_gets_the_board_of_its_own_line():
+    # The variation (1. 31-25) replaces 1. 32-28: the start position; (1... 18-23 2. 28x19) replaces
+    # 1... 19-23: after 1. 32-28 18-23 the square 19 still holds Black's man, so 28x19 cannot be.
+    text = '[GameType "20"]\n1. 32-28 (1. 31-25) 19-23 (1... 18-23 2. 28x19) 2. 28x19 *\n'
+    result = validate("--show-board", "-", input=text)
+    lines = result.stdout.splitlines()
+    first = lines.index("    board before 31-25 (in a variation):")
+    assert lines[first - 1].startswith("<stdin>:2:14: game 1")
+    assert lines[first + 14] == f"    legal moves (9): {FIRST_MOVES}"
+    second = lines.index("    board before 28x19 (in a variation):")
+    rows = board_rows(lines[second:])
+    assert cell(rows, 3, 6) == "<b>" and cell(rows, 4, 5) == " b " and cell(rows, 3, 4) == " . "   # 19, 23, 18
+    assert cell(rows, 5, 4) == "<w>"                                                          # 28
+    assert lines[second + 14].startswith("    legal moves (9): 28-22 31-26")
 
 
 def test_boards_come_back_from_worker_processes_in_input_order(tmp_path):

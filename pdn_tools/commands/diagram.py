@@ -25,7 +25,7 @@ from pdn_tools.play.replay import Replay
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.variants import Variant
-from pdn_tools.text.model import Game, ReadError
+from pdn_tools.text.model import Diagnostic, Element, Game, Move as Notated, ReadError, Variation
 
 UNIT = 40                                   # drawing units per square
 DEFAULT_SQUARE_PIXELS = 50                  # a square's size in the picture unless a width is asked for
@@ -161,28 +161,83 @@ class ErrorBoard:
 
 
 def error_boards(result: Replay | None, with_svg: bool = False) -> list[ErrorBoard]:
-    """A board for each error of a main-line move: the position before the move, its squares
-    marked, and the legal moves there."""
-    if result is None or result.complete or result.variant is None:
+    """A board for each error of a move, in the main line or in a variation: the position
+    before the move, its squares marked, and the legal moves there."""
+    if result is None or result.variant is None:
         return []
-    ply = len(result.plies) + 1
-    before = result.final
-    notated = result.game.main_line()[ply - 1] if ply <= len(result.game.main_line()) else None
-    if before is None or notated is None:
-        return []
-    alpha = notated.squares[0][:1].isalpha()
-    squares = tuple(s for s in (before.variant.parse_square(t) for t in notated.squares) if s is not None)
-    board = Board(before, alpha=alpha, attempt=squares)
-    style = Style(squares="alpha" if alpha else "numeric")
-    ordered = sorted(before.legal_moves(), key=lambda move: (move.start, move.path))
-    legal = tuple(dict.fromkeys(move_text(before, move, style) for move in ordered))
-    label = move_label(result, ply)
     out = []
     for index, error in enumerate(result.errors):
-        if error.code in MOVE_ERRORS and error.ply == ply:
-            picture = svg(board, f"before {label}", width=None, shared=True) if with_svg else ""
-            out.append(ErrorBoard(index, label, moves_text(result, ply - 1), legal, text(board), picture))
+        found = _failing_move(result, error) if error.code in MOVE_ERRORS else None
+        if found is None:
+            continue
+        notated, before, label, played = found
+        alpha = notated.squares[0][:1].isalpha()
+        squares = tuple(s for s in (before.variant.parse_square(t) for t in notated.squares) if s is not None)
+        board = Board(before, alpha=alpha, attempt=squares)
+        style = Style(squares="alpha" if alpha else "numeric")
+        ordered = sorted(before.legal_moves(), key=lambda move: (move.start, move.path))
+        legal = tuple(dict.fromkeys(move_text(before, move, style) for move in ordered))
+        picture = svg(board, f"before {label}", shared=True) if with_svg else ""
+        out.append(ErrorBoard(index, label, played, legal, text(board), picture))
     return out
+
+
+def _failing_move(result: Replay, error: Diagnostic) -> tuple[Notated, Position, str, str] | None:
+    """The move an error is about, the position before it, its label and the main line before it."""
+    ply = len(result.plies) + 1
+    main_line = result.game.main_line()
+    if not result.complete and error.ply == ply and ply <= len(main_line) and result.final is not None:
+        return main_line[ply - 1], result.final, move_label(result, ply), moves_text(result, ply - 1)
+    found = _in_variations(result, error)
+    if found is None:
+        return None
+    notated, before = found
+    played = moves_text(result, error.ply - 1) if error.ply else ""
+    return notated, before, f"{notated.text} (in a variation)", played
+
+
+def _in_variations(result: Replay, error: Diagnostic) -> tuple[Notated, Position] | None:
+    """The variation move at the error's place and the position before it, found by following
+    the variations as the replay did: each starts from the position before the move it
+    replaces (or after it, when the mover's colour says it is the next move's alternative),
+    and goes on through the moves the replay resolved."""
+    start = result.start
+    if start is None:
+        return None
+    lines: list[tuple[list[Element], Position, Position]] = []
+    previous = current = start
+    plies = iter(result.plies)
+    for element in result.game.elements:
+        if isinstance(element, Notated):
+            played = next(plies, None)
+            if played is None:
+                break
+            previous, current = played.before, played.after
+        elif isinstance(element, Variation):
+            lines.append((element.elements, previous, current))
+    while lines:
+        elements, before, after = lines.pop()
+        first = next((e for e in elements if isinstance(e, Notated)), None)
+        position = after if first is not None and not _moves(before, first) and _moves(after, first) else before
+        previous = position
+        for element in elements:
+            if isinstance(element, Variation):
+                lines.append((element.elements, previous, position))
+            elif isinstance(element, Notated):
+                if (element.line, element.column) == (error.line, error.column):
+                    return element, position
+                resolved = result.resolved.get(id(element))
+                if resolved is None:
+                    break
+                previous, position = resolved[0], resolved[0].play(resolved[1])
+    return None
+
+
+def _moves(position: Position, notated: Notated) -> bool:
+    """Whether the piece on the move's first square belongs to the side to move."""
+    square = position.variant.parse_square(notated.squares[0])
+    piece = position.piece_at(square) if square else None
+    return piece is not None and (piece in "wW") == (position.turn == "W")
 
 
 def checked_with_boards(game: Game | ReadError, variant: Variant | None = None,
