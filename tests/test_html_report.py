@@ -139,6 +139,12 @@ def test_invalid_games_come_in_collapsed_pages(tmp_path, monkeypatch):
         assert page.refused == []
 
 
+def test_worker_processes_give_the_same_page(audit, tmp_path):
+    target = tmp_path / "report.html"
+    assert run("validate", "--format", "html", "--jobs", "2", "-o", target, FAULTS, VARIANTS).exit_code == 1
+    assert target.read_bytes() == audit.read_bytes()
+
+
 def test_report_sections_wait_in_a_file_not_in_memory(tmp_path):
     page = html_report.AuditPage()
     source = tmp_path / "bad.pdn"
