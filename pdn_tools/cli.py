@@ -108,12 +108,7 @@ def cli() -> None:
     """Read, validate and convert draughts games in PDN."""
 
 
-@cli.command(epilog="""\b
-Examples:
-  pdn validate games.pdn archive/            # errors, and warnings counted per file
-  pdn validate --warnings each --ignore inferred-variant OCA_2.0.pdn
-  pdn validate --format jsonl --summary --jobs 2 archive/ > report.jsonl
-  pdn validate --format html -o report.html archive/""")
+@cli.command()
 @_paths
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl", "html"]), default="text", show_default=True,
               help="One line per problem, one JSON object per game (every warning in it), "
@@ -129,7 +124,7 @@ Examples:
 @click.option("--summary", is_flag=True, help="End with a table of games per variant and problems per code.")
 @click.option("--show-board", is_flag=True,
               help="Under each move error, the board before the move and the legal moves there.")
-@click.option("--output", "-o", metavar="FILE", help="With --format html: the page's file (written atomically).")
+@output_option
 @jobs_option
 def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: bool, encoding: str | None,
              variant: Variant | None, warning_mode: str, quiet: bool, ignore: tuple[str, ...], summary: bool,
@@ -141,10 +136,8 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
     """
     if show_board and fmt != "text":
         raise click.UsageError("--show-board goes with --format text")
-    if output is not None and fmt != "html":
-        raise click.UsageError("-o goes with --format html (redirect the other reports)")
-    inputs, terminal = _inputs(paths, globs, encoding=encoding)
     if fmt == "html":
+        inputs, terminal = _inputs(paths, globs, encoding=encoding)
         work = functools.partial(html_report.audit_game, variant=variant, strict=strict)
         page = _audit_page(inputs, terminal, work, jobs, strict, output)
         sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_OK if page.valid == page.games else EXIT_INVALID)
@@ -152,21 +145,23 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
     text = report.TextReport("none" if quiet else warning_mode, frozenset(ignore))
     check = diagrams.checked_with_boards if show_board else report.check
     work = functools.partial(check, variant=variant, strict=strict)
-    for item in batch.run(inputs, work, jobs, strict):
-        record, boards = item if show_board else (item, [])
-        totals.add(record)
-        if fmt == "jsonl":
-            terminal.out(report.json_line(record))
-        else:
-            for line in text.lines(record, functools.partial(diagrams.lines_with_boards, boards=boards)):
-                terminal.out(line)
-        terminal.game_done()
-    for line in text.close() if fmt == "text" else []:
-        terminal.out(line)
-    if summary:
-        for line in [report.json_line({"summary": totals.as_dict()})] if fmt == "jsonl" else totals.lines():
+    with _writing(output) as out:
+        inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out)
+        for item in batch.run(inputs, work, jobs, strict):
+            record, boards = item if show_board else (item, [])
+            totals.add(record)
+            if fmt == "jsonl":
+                terminal.out(report.json_line(record))
+            else:
+                for line in text.lines(record, functools.partial(diagrams.lines_with_boards, boards=boards)):
+                    terminal.out(line)
+            terminal.game_done()
+        for line in text.close() if fmt == "text" else []:
             terminal.out(line)
-    terminal.close()
+        if summary:
+            for line in [report.json_line({"summary": totals.as_dict()})] if fmt == "jsonl" else totals.lines():
+                terminal.out(line)
+        terminal.close()
     sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_OK if totals.valid == totals.games else EXIT_INVALID)
 
 
@@ -201,17 +196,21 @@ def _write_page(output: str | None, write: Callable[[IO[str]], None]) -> None:
 @click.option("--divide", "split", is_flag=True, help="Also count below each first move.")
 @click.option("--keep-duplicates", is_flag=True,
               help="Count captures that differ only in the order of the pieces taken separately.")
-def perft(variant: Variant, depth: int, fen: str | None, split: bool, keep_duplicates: bool) -> None:
+@output_option
+def perft(variant: Variant, depth: int, fen: str | None, split: bool, keep_duplicates: bool,
+          output: str | None) -> None:
     """Count the leaf nodes of the move tree, one line per depth: `depth <d> <count>`."""
     try:
         position = parse_fen(variant, fen) if fen else Position.initial(variant)
     except FenError as error:
         raise click.BadParameter(f"{error.message} (at column {error.column + 1})", param_hint="--fen")
-    if split:
-        for move, count in divide(position, depth, keep_duplicates):
-            click.echo(f"{move} {count}")
-    for d in range(1, depth + 1):
-        click.echo(f"depth {d} {count_leaves(position, d, keep_duplicates)}")
+    with _writing(output) as out:
+        if split:
+            for move, count in divide(position, depth, keep_duplicates):
+                out.write(f"{move} {count}\n")
+        for d in range(1, depth + 1):
+            out.write(f"depth {d} {count_leaves(position, d, keep_duplicates)}\n")
+            out.flush()
 
 
 def _drop(ctx, param, value: str | None) -> frozenset[str]:
@@ -225,7 +224,8 @@ def _drop(ctx, param, value: str | None) -> frozenset[str]:
 
 @cli.command()
 @_paths
-@click.option("--to", "to", type=click.Choice(["pdn", "jsonl", "fen"]), default="pdn", show_default=True,
+@click.option("--format", "--to", "to", type=click.Choice(["pdn", "jsonl", "fen"]), default="pdn",
+              show_default=True,
               help="Canonical PDN, one JSON object per game, or one `file:game<TAB>ply<TAB>FEN` line per ply.")
 @click.option("--captures", type=click.Choice(["short", "full"]),
               help="Write captures start-end (every landing square only when ambiguous), or every landing square.")
@@ -318,13 +318,15 @@ class _Checked:
 @click.option("--result", is_flag=True, help="Set an unknown Result the rules decide (noted on stderr).")
 @click.option("--gametype", is_flag=True, help="Add a missing GameType tag (noted on stderr).")
 @click.option("--all", "everything", is_flag=True, help="Every annotation but --result.")
+@output_option
 @strict_option
 @encoding_option
 @variant_option
 @jobs_option
 def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, moves: bool, forced: bool,
                      captures: bool, draws: bool, ply_count: bool, result: bool, gametype: bool, everything: bool,
-                     strict: bool, encoding: str | None, variant: Variant | None, jobs: int) -> None:
+                     output: str | None, strict: bool, encoding: str | None, variant: Variant | None,
+                     jobs: int) -> None:
     """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
     Annotating an annotated game replaces the old annotations."""
     options = Annotations(fen or everything, moves or everything, forced or everything, captures or everything,
@@ -332,21 +334,23 @@ def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, 
     if not options.any():
         raise click.UsageError("choose what to annotate: --fen, --moves, --forced, --captures, --draws, "
                                "--ply-count, --result, --gametype or --all")
-    checked = _Checked(paths, globs, jobs, strict, encoding)
-    for _, (text, notes) in checked.run(functools.partial(annotate_game, options=options, variant=variant,
-                                                          strict=strict)):
-        checked.terminal.out(text, end="")
-        for note in notes:
-            checked.terminal.note(note)
-    checked.exit()
+    with _writing(output) as out:
+        checked = _Checked(paths, globs, jobs, strict, encoding, out)
+        for _, (text, notes) in checked.run(functools.partial(annotate_game, options=options, variant=variant,
+                                                              strict=strict)):
+            checked.terminal.out(text, end="")
+            for note in notes:
+                checked.terminal.note(note)
+        code = checked.done()
+    sys.exit(code)
 
 
 @cli.command()
 @click.argument("path", default="-")
 @click.option("--game", "number", type=click.IntRange(1), default=1, show_default=True, help="Game of PATH.")
 @click.option("--ply", type=click.IntRange(0), help="Plies played: 0 is the start  [default: the last].")
-@click.option("--format", "fmt", type=click.Choice(["svg", "png", "txt"]),
-              help="Picture or text board  [default: from the suffix of -o FILE (.svg, .png), else txt].")
+@click.option("--format", "fmt", type=click.Choice(["text", "svg", "png"]),
+              help="Text board or picture  [default: from the suffix of -o FILE (.svg, .png), else text].")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), help="File to write (atomically).")
 @click.option("--size", type=click.IntRange(64, 8192), metavar="PIXELS",
               help="Width of the picture  [default: 50 pixels a square].")
@@ -359,6 +363,10 @@ def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, 
 def diagram(path: str, number: int, ply: int | None, fmt: str | None, output: str | None, size: int | None,
             labels: str | None, flip: bool, strict: bool, encoding: str | None, variant: Variant | None) -> None:
     """Draw the position after a ply of one game of PATH (a file or - for stdin)."""
+    if os.path.isdir(path):
+        raise click.BadParameter(f"{path} is a folder: name one file", param_hint="PATH")
+    if path == "-" and sys.stdin.isatty():
+        raise click.UsageError("name the file to draw from (or - for stdin)")
     inputs = batch.Inputs((path,), encoding=encoding)
     found = next(itertools.islice(inputs.raw_games(), number - 1, None), None)
     if found is None:
@@ -430,11 +438,7 @@ def _result(ctx: click.Context, param: click.Parameter, value: str | None) -> st
     return value
 
 
-@cli.command("list", epilog="""\b
-Examples:
-  pdn list OCA_2.0.pdn | sort -t$'\\t' -k4 | less -S     # by White
-  pdn list --format csv archive/ -o games.csv
-  pdn list --format jsonl games.pdn.gz | jq -r .Event | sort | uniq -c""")
+@cli.command("list")
 @_paths
 @click.option("--format", "fmt", type=click.Choice(["tsv", "csv", "jsonl"]), default="tsv", show_default=True,
               help="Tab-separated with a header row, CSV with a header row, or one JSON object per game.")
@@ -541,32 +545,35 @@ def _check_fen(fen: str, variant: Variant | None) -> None:
 @click.option("--by", type=click.Choice(["moves", "moves+tags"]), default="moves", show_default=True,
               help="Games are the same when their moves are, or their moves and tags.")
 @click.option("--report", "listing", is_flag=True, help="List the duplicates instead of dropping them.")
+@output_option
 @strict_option
 @encoding_option
 @variant_option
 @jobs_option
-def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: bool, strict: bool, encoding: str | None,
-           variant: Variant | None, jobs: int) -> None:
+def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: bool, output: str | None, strict: bool,
+           encoding: str | None, variant: Variant | None, jobs: int) -> None:
     """Write the games of PATHS without repeats (the first of each kept), or list the repeats."""
     seen: dict[bytes, str] = {}         # hash -> the first game's place (kept for --report only)
-    checked = _Checked(paths, globs, jobs, strict, encoding)
     work = functools.partial(archive.dedupe_game, with_tags=by == "moves+tags", variant=variant, strict=strict)
-    for record, (digest, text) in checked.run(work):
-        where = f"{record['file']}:{record['line']}: game {record['game']}"
-        if digest not in seen:
-            seen[digest] = where if listing else ""
-            if not listing:
-                checked.terminal.out(text, end="")
-        elif listing:
-            checked.terminal.out(f"{where}: duplicate of {seen[digest]}")
-    checked.exit()
+    with _writing(output) as out:
+        checked = _Checked(paths, globs, jobs, strict, encoding, out)
+        for record, (digest, text) in checked.run(work):
+            where = f"{record['file']}:{record['line']}: game {record['game']}"
+            if digest not in seen:
+                seen[digest] = where if listing else ""
+                if not listing:
+                    checked.terminal.out(text, end="")
+            elif listing:
+                checked.terminal.out(f"{where}: duplicate of {seen[digest]}")
+        code = checked.done()
+    sys.exit(code)
 
 
 @cli.command()
 @_paths
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "html"]), default="text", show_default=True,
               help="Lines, one JSON object, or a self-contained HTML page with charts.")
-@click.option("--output", "-o", metavar="FILE", help="With --format html: the page's file (written atomically).")
+@output_option
 @strict_option
 @encoding_option
 @variant_option
@@ -574,20 +581,17 @@ def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: boo
 def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str | None, strict: bool,
           encoding: str | None, variant: Variant | None, jobs: int) -> None:
     """Count the games of PATHS per variant, result and year, with validity and average length."""
-    if output is not None and fmt != "html":
-        raise click.UsageError("-o goes with --format html (redirect the other reports)")
     totals = archive.Stats()
     checked = _Checked(paths, globs, jobs, strict, encoding)
     for record, year in checked.run(functools.partial(archive.stats_game, variant=variant, strict=strict)):
         totals.add(record, year)
+    code = checked.done()
     if fmt == "html":
-        checked.terminal.close()
         _write_page(output, functools.partial(html_report.stats_page, totals))
-        checked.exit()
-    lines = [report.json_line(totals.as_dict())] if fmt == "json" else totals.lines()
-    for line in lines:
-        checked.terminal.out(line)
-    checked.exit()
+    else:
+        lines = [report.json_line(totals.as_dict())] if fmt == "json" else totals.lines()
+        _write_page(output, lambda out: out.writelines(line + "\n" for line in lines))
+    sys.exit(code)
 
 
 @cli.command()
@@ -596,13 +600,22 @@ def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str 
               help="Folder for the files (made if missing).")
 @click.option("--per", type=click.IntRange(1), default=1, show_default=True, help="Games per file.")
 @click.option("--prefix", default="game", show_default=True, help="File names: PREFIX-00001.pdn, ...")
+@click.option("--force", is_flag=True, help="Replace the parts of an earlier split in the folder.")
 @strict_option
 @encoding_option
 @variant_option
 @jobs_option
-def split(paths: tuple[str, ...], globs: tuple[str, ...], folder: str, per: int, prefix: str, strict: bool,
-          encoding: str | None, variant: Variant | None, jobs: int) -> None:
-    """Write the games of PATHS into files of PER games each, atomically; print each file's path."""
+def split(paths: tuple[str, ...], globs: tuple[str, ...], folder: str, per: int, prefix: str, force: bool,
+          strict: bool, encoding: str | None, variant: Variant | None, jobs: int) -> None:
+    """Write the games of PATHS into files of PER games each, atomically; print each file's path.
+
+    A folder that holds parts of an earlier split (PREFIX-NNNNN.pdn) is refused unless --force:
+    then the parts this split does not write again are removed at the end."""
+    earlier = archive.earlier_parts(folder, prefix)
+    if earlier and not force:
+        shown = ", ".join(os.path.basename(name) for name in earlier[:3]) + (", ..." if len(earlier) > 3 else "")
+        raise click.UsageError(f"{folder} holds {len(earlier)} parts of an earlier split ({shown}): "
+                               "--force to replace them, or choose another folder or --prefix")
     try:
         os.makedirs(folder, exist_ok=True)
     except OSError as error:
@@ -625,7 +638,41 @@ def split(paths: tuple[str, ...], globs: tuple[str, ...], folder: str, per: int,
             flush()
     if texts:
         flush()
+    fresh = {os.path.join(folder, f"{prefix}-{number:05d}.pdn") for number in range(1, written + 1)}
+    for name in set(earlier) - fresh:           # parts of the earlier split this one did not replace
+        os.unlink(name)
     checked.exit()
+
+
+EXAMPLES = {
+    "validate": ["pdn validate games.pdn archive/            # errors, and warnings counted per file",
+                 "pdn validate --warnings each --ignore inferred-variant OCA_2.0.pdn",
+                 "pdn validate --format jsonl --summary --jobs 2 archive/ -o report.jsonl"],
+    "list": ["pdn list OCA_2.0.pdn | sort -t$'\\t' -k4 | less -S     # by White",
+             "pdn list --format csv archive/ -o games.csv",
+             "pdn list --format jsonl games.pdn.gz | jq -r .Event | sort | uniq -c"],
+    "filter": ["pdn filter --player sijbrands --result 2-0 archive/ -o won.pdn   # also finds 1-0",
+               "pdn filter --tag 'Event=world|wk' --min-plies 40 --valid archive.pdn",
+               "pdn filter --position 'B:W29,31-33,35-50:B1-20' archive.pdn"],
+    "convert": ["pdn convert games.pdn -o clean.pdn                 # canonical PDN 3.0",
+                "pdn convert --to jsonl --jobs 2 folder/ > games.jsonl",
+                "pdn convert --fix-results games.pdn -o fixed.pdn"],
+    "annotate": ["pdn annotate --all games.pdn -o annotated.pdn",
+                 "pdn annotate --fen --forced --result - < games.pdn"],
+    "diagram": ["pdn diagram games.pdn --game 3 --ply 24             # text board after ply 24 of game 3",
+                "pdn diagram games.pdn --game 3 -o final.svg"],
+    "dedupe": ["pdn dedupe a.pdn b.pdn -o merged.pdn",
+               "pdn dedupe --report --by moves+tags archive/"],
+    "stats": ["pdn stats archive/",
+              "pdn stats --format json OCA_2.0.pdn | jq .outcomes",
+              "pdn stats --format html -o stats.html archive/"],
+    "split": ["pdn split --per 100 -o parts/ archive.pdn",
+              "pdn split --force --prefix round -o parts/ tournament.pdn"],
+    "perft": ["pdn perft --variant international --depth 6",
+              "pdn perft --variant english --depth 3 --fen 'B:W18:B14' --divide"],
+}
+for _name, _examples in EXAMPLES.items():
+    cli.commands[_name].epilog = "\b\nExamples:\n" + "\n".join("  " + example for example in _examples)
 
 
 def main() -> None:

@@ -161,8 +161,8 @@ def test_html_report_to_stdout_and_usage_errors():
     result = run("validate", "--format", "html", "-", input='[GameType "20"]\n1. 32-28 *\n')
     assert result.exit_code == 0 and result.stdout.startswith("<!DOCTYPE html>")
     assert "1</span> games" in result.stdout and "Every game is valid." in result.stdout
-    result = run("validate", "-o", "x.html", "-", input="*\n")
-    assert result.exit_code == 2 and "-o goes with --format html" in result.output
+    result = run("validate", "--show-board", "--format", "html", "-", input="*\n")
+    assert result.exit_code == 2 and "--show-board goes with --format text" in result.output
 
 
 def test_an_unwritable_report_is_a_usage_error(tmp_path):

@@ -10,6 +10,7 @@ import csv
 import hashlib
 import io
 import json
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -245,6 +246,14 @@ class Stats:
 
 
 # ---- split ---------------------------------------------------------------------------------------
+
+def earlier_parts(folder: str, prefix: str) -> list[str]:
+    """The files of an earlier `split` with this prefix in `folder` (PREFIX-00001.pdn, ...), in order."""
+    part = re.compile(re.escape(prefix) + r"-\d{5,}\.pdn")
+    if not os.path.isdir(folder):
+        return []
+    return sorted(os.path.join(folder, name) for name in os.listdir(folder) if part.fullmatch(name))
+
 
 def pass_game(game: Game | ReadError, variant: Variant | None = None, strict: bool = False) -> tuple[dict, str]:
     """The game's record and its text, for passing it on unchanged."""

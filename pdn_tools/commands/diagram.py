@@ -497,12 +497,12 @@ def _pieces(position: Position) -> list[tuple[int, str]]:
 def format_for(output: str | None) -> str:
     """The format a file name asks for: its suffix when .svg or .png, else a text board."""
     suffix = os.path.splitext(output or "")[1].lower()
-    return {".svg": "svg", ".png": "png"}.get(suffix, "txt")
+    return {".svg": "svg", ".png": "png"}.get(suffix, "text")
 
 
 def picture(result: Replay, board: Board, fmt: str, ply: int | None = None, width: int | None = None) -> str | bytes:
-    """The board after `ply` of a replayed game as 'txt', 'svg' or 'png' (bytes), with its caption."""
-    if fmt == "txt":
+    """The board after `ply` of a replayed game as 'text', 'svg' or 'png' (bytes), with its caption."""
+    if fmt == "text":
         return text(board, caption(result, ply))
     drawing = svg(board, caption(result, ply), caption_lines(result, ply), width)
     return png(drawing) if fmt == "png" else drawing
