@@ -262,6 +262,9 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
     work = functools.partial(conversion.convert, options=options)
     inputs, terminal = _inputs(paths, globs, progress=False, encoding=encoding)
     note = terminal.note
+    if fix_results and to == "pdn" and not (captures or squares or separator or drop):
+        failed = _fix_results_only(inputs, terminal, output, in_place, variant, strict, encoding)
+        sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_INVALID if failed else EXIT_OK)
     try:
         if in_place:
             failed = conversion.rewrite_files(inputs, work, jobs, strict, keep_invalid, note)
@@ -274,6 +277,31 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
         note(f"pdn: cannot write {error.filename or output}: {error.strerror or error}")
         sys.exit(EXIT_USAGE)
     sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_INVALID if failed else EXIT_OK)
+
+
+def _fix_results_only(inputs: batch.Inputs, terminal: Terminal, output: str | None, in_place: bool,
+                      variant: Variant | None, strict: bool, encoding: str | None) -> int:
+    """convert --fix-results with no other change: each file's bytes with only its wrong results
+    rewritten, to stdout, -o FILE or (--in-place, only when something changed) the file itself;
+    the number of games left with an error."""
+    from pdn_tools.commands.fix_results import fix_file
+
+    failed = 0
+    with _writing(None if in_place else output) as out:
+        for path, data in inputs.contents():
+            fixed = fix_file(data, "<stdin>" if path == "-" else path, variant, strict, encoding)
+            for line in fixed.report_lines():
+                terminal.note(line)
+            failed += fixed.failed
+            if not in_place:
+                out.flush()
+                out.buffer.write(fixed.data)          # type: ignore[attr-defined]
+            elif fixed.data != data and batch.compressed(path):
+                terminal.note(f"pdn: {path} is compressed: left unchanged (write the fixed games with -o)")
+                failed += 1
+            elif fixed.data != data:
+                _write(path, [fixed.data])
+    return failed
 
 
 # ---- annotate, diagram and the archive tools ---------------------------------------------------

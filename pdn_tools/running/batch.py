@@ -65,6 +65,13 @@ def decompressed(raw: BinaryIO) -> BinaryIO:
     return cast(BinaryIO, stream)
 
 
+def compressed(path: str) -> bool:
+    """Whether the file `path` holds gzip, bzip2 or xz data."""
+    with open(path, "rb") as raw:
+        head = raw.read(8)
+    return any(head.startswith(magic) for magic, _ in _DECOMPRESSORS)
+
+
 def _buffered(stream: BinaryIO | io.BufferedIOBase) -> io.BufferedReader:
     """`stream` with peek(): itself when it has it."""
     if isinstance(stream, io.BufferedReader):
@@ -150,6 +157,23 @@ class Inputs:
             yield raw, index, notes
         if games.codec != "utf-8":
             self.codecs[path] = games.codec
+
+    def contents(self) -> Iterator[tuple[str, bytes]]:
+        """(path, its whole content, decompressed) for each input, for commands that rewrite files."""
+        for path in self.files():
+            try:
+                if path == "-":
+                    yield path, decompressed(sys.stdin.buffer).read()
+                    continue
+                with open(path, "rb") as raw:
+                    data = decompressed(raw).read()
+                yield path, data
+            except NotPdn as error:
+                self.unreadable += 1
+                self.note(f"pdn: cannot read {path}: {error}")
+            except (OSError, EOFError, lzma.LZMAError) as error:
+                self.unreadable += 1
+                self.note(f"pdn: cannot read {path}: {getattr(error, 'strerror', None) or error}")
 
     def bytes_read(self) -> int:
         """Bytes read so far of the named files (on disk: compressed bytes for compressed files)."""

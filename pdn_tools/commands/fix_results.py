@@ -1,0 +1,146 @@
+"""`convert --fix-results` alone: the file as it was, but for the Result tag and terminator of
+the games whose result the final position (or a draw rule) settles otherwise.
+
+Every other byte stays: the file is decoded so that it encodes back to the same bytes, each
+fix replaces the old result text where the reader found it, and the new result is written in
+the game's own style (`1-0`, `2-0` or `1:0` families) so that tag and terminator agree.
+"""
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from pdn_tools.commands import report
+from pdn_tools.play.notation import fix_notes, result_fixes
+from pdn_tools.rules.variants import Variant
+from pdn_tools.text.model import Diagnostic, Game
+from pdn_tools.text.reader import RawGame, parse_raw, read_raw
+from pdn_tools.text.results import Outcome, outcome
+
+# Result spellings by family: first player's win, second player's win, draw.
+_STYLES = (("1-0", "0-1", "1/2-1/2"), ("2-0", "0-2", "1-1"), ("1:0", "0:1", "1/2:1/2"))
+_RESULT_TAG = re.compile(r'\[[ \t]*Result[ \t]*"([^"]*)"')
+_LINE_END = re.compile(r"(\r\n|\r|\n)")
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace `old` by `new` at (line, column) of the file (1-based); insert when `old` is ''."""
+
+    line: int
+    column: int
+    old: str
+    new: str
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """One game's edits, with the record and notes to report."""
+
+    edits: tuple[Edit, ...]
+    record: dict[str, Any]
+    notes: tuple[Diagnostic, ...]
+
+
+def in_style(result: str, game: Game) -> str:
+    """`result` (a settled result) as the game writes it: the tag's or terminator's spelling when
+    one of them already says it, else in the family of the game's spellings (`1-0`, `2-0`, `1:0`)."""
+    stated = outcome(result)
+    written = [seen for seen in (game.tag("Result"), game.result) if seen is not None]
+    for seen in written:
+        if stated is not None and outcome(seen) == stated:
+            return seen
+    for seen in written:
+        for style in _STYLES:
+            if seen in style and stated is not None:
+                return style[[Outcome.FIRST, Outcome.SECOND, Outcome.DRAW].index(stated)]
+    return result
+
+
+def fix_game(raw: RawGame, index: int, notes: list[Diagnostic], variant: Variant | None,
+             strict: bool) -> Fixed:
+    """The edits that give one game the Result tag and terminator its position settles (none for
+    a game with another error, or whose result is right); a missing tag or terminator stays so."""
+    game = parse_raw(raw, index, strict, notes)
+    record, replayed = report.checked(game, variant, strict)
+    wrong_result_only = all(error["code"] == "wrong-result" for error in record["errors"])
+    if not isinstance(game, Game) or replayed is None or not wrong_result_only:
+        return Fixed((), record, ())
+    new_tag, new_end = result_fixes(game, replayed)
+    if new_tag is None and new_end is None:
+        return Fixed((), record, ())
+    settled = in_style(new_tag or new_end or "", game)
+    tag = game.tag("Result")
+    terminator = next((t for t in reversed(raw.tokens) if t.type in ("RESULT", "STAR")), None)
+    edits = []
+    if tag is not None and tag != settled:
+        line, column = game.tag_position("Result")
+        edits.append(Edit(line, column, tag, settled))
+    if terminator is not None and str(terminator) != settled:
+        edits.append(Edit(terminator.line or 0, terminator.column or 0, str(terminator), settled))
+    changed = (settled if tag is not None and tag != settled else None,
+               settled if terminator is not None and str(terminator) != settled else None)
+    return Fixed(tuple(edits), record, tuple(fix_notes(game, changed)))
+
+
+def apply(text: str, edits: list[Edit]) -> tuple[str, list[Edit]]:
+    """`text` with the edits made, and the edits that did not find their old text (not made).
+    Line numbers count CRLF, CR and LF line ends as the reader does; a BOM is not a column."""
+    parts = _LINE_END.split(text)
+    lines, ends = parts[0::2], parts[1::2] + [""]
+    shift = 1 if text.startswith("\ufeff") else 0
+    missed = []
+    for edit in sorted(edits, key=lambda e: (e.line, e.column), reverse=True):
+        if not 0 < edit.line <= len(lines):
+            missed.append(edit)
+            continue
+        row = lines[edit.line - 1]
+        start = edit.column - 1 + (shift if edit.line == 1 else 0)
+        if edit.old and row.startswith("[", start):          # a tag: its value inside the brackets
+            match = _RESULT_TAG.match(row, start)
+            if match is None or match.group(1) != edit.old:
+                missed.append(edit)
+                continue
+            start = match.start(1)
+        if not row.startswith(edit.old, start):
+            missed.append(edit)
+            continue
+        lines[edit.line - 1] = row[:start] + edit.new + row[start + len(edit.old):]
+    return "".join(line + end for line, end in zip(lines, ends)), missed
+
+
+@dataclass(frozen=True)
+class FileFix:
+    """A file with its results fixed: its new bytes, each game's fix, and edits not made."""
+
+    data: bytes
+    games: tuple[Fixed, ...]
+    missed: tuple[Edit, ...]
+
+    def report_lines(self) -> list[str]:
+        """Each game's errors other than its result, and each result changed, as validate says them."""
+        lines = []
+        for game in self.games:
+            errors = [error for error in game.record["errors"] if error["code"] != "wrong-result" or not game.notes]
+            lines += report.text_lines({**game.record, "errors": errors, "warnings": [n.as_dict() for n in game.notes]})
+        name = self.games[0].record["file"] if self.games else ""
+        lines += [f"{name}:{edit.line}:{edit.column}: {edit.old!r} not changed: the text there is not what was read"
+                  for edit in self.missed]
+        return lines
+
+    @property
+    def failed(self) -> int:
+        """Games left with an error (another than a result fixed), and results that could not be fixed."""
+        return sum(1 for game in self.games if not game.record["ok"] and not game.notes) + len(self.missed)
+
+
+def fix_file(data: bytes, name: str, variant: Variant | None = None, strict: bool = False,
+             encoding: str | None = None) -> FileFix:
+    """The bytes of a PDN file with only the wrong results changed (see the module's note)."""
+    games = read_raw(io.BytesIO(data), name=name, encoding=encoding)
+    fixed = tuple(fix_game(raw, index, notes, variant, strict) for index, (raw, notes) in enumerate(games, 1))
+    codec = games.codec
+    text, missed = apply(data.decode(codec, "surrogateescape"), [edit for game in fixed for edit in game.edits])
+    return FileFix(text.encode(codec, "surrogateescape"), fixed, tuple(missed))
