@@ -1,8 +1,9 @@
 """Draughts FEN (PDN 3.0 §2.1 of the reference): `W:W31-35,K12:B1,2`.
 
 Reading accepts ranges (a `K` before a range crowns the whole range), either section order, an
-empty side (`W:W:B1`), an empty board (`W::`, `W::.`: no colour at all), a `?` side to move (taken as the variant's first player), algebraic
-squares, blanks between tokens, a trailing dot and lidraughts' extra `:H0:F1` fields (ignored).
+empty side (`W:W:B1`), an empty board (`W::`, `W::.`: sections with no colour at all), a `?`
+side to move (taken as the variant's first player), algebraic squares, blanks between tokens, a
+trailing dot and lidraughts' extra `:H0:F1` fields (ignored).
 Writing is canonical: side to move, then the White and the Black section, squares in ascending
 number order with `K` before kings, no ranges, no trailing dot.
 """
