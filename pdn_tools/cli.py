@@ -267,12 +267,12 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
         sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_INVALID if failed else EXIT_OK)
     try:
         if in_place:
-            failed = conversion.rewrite_files(inputs, work, jobs, strict, keep_invalid, note)
+            failed = conversion.rewrite_files(inputs, work, jobs, strict, note)
         elif output in (None, "-"):
-            failed = conversion.write_all(batch.run(inputs, work, jobs, strict), sys.stdout, note)
+            failed = conversion.write_all(batch.run(inputs, work, jobs, strict), sys.stdout, note).failed
         else:
             with atomic_output(output) as out:
-                failed = conversion.write_all(batch.run(inputs, work, jobs, strict), out, note)
+                failed = conversion.write_all(batch.run(inputs, work, jobs, strict), out, note).failed
     except OSError as error:
         note(f"pdn: cannot write {error.filename or output}: {error.strerror or error}")
         sys.exit(EXIT_USAGE)

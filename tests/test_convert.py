@@ -34,7 +34,8 @@ def test_canonical_pdn_orders_tags_and_numbers_moves():
 def test_jsonl_gives_the_replayed_path_of_a_short_capture():
     result = invoke(["convert", "--to", "jsonl", "-"], input=KING.replace("47x38x24x13x36", "47x38x24x36"))
     [record] = [json.loads(line) for line in result.stdout.splitlines()]
-    assert set(record) == {"file", "game", "tags", "variant", "fen", "moves", "result"}
+    assert set(record) == {"file", "game", "tags", "variant", "fen", "moves", "result", "errors"}
+    assert record["errors"] == []
     assert record["tags"] == {"GameType": "20", "FEN": "W:WK47:B14,19,29,31,42"}
     assert (record["variant"], record["fen"], record["result"]) == ("international", "W:WK47:B14,19,29,31,42", "*")
     assert record["moves"] == [{"ply": 1, "text": "47x38x24x36", "path": [47, 38, 24, 13, 36],
@@ -66,9 +67,13 @@ def test_keep_invalid_passes_the_games_through_unchanged():
 
 
 def test_plain_pdn_needs_no_replay_but_an_unreadable_game_is_left_out():
+    """The game with a bad square is written (plain PDN needs no replay), its problem on stderr."""
     result = invoke(["convert", "-"], input=BAD + UNREADABLE)
     assert result.exit_code == 1 and "28x51" in result.stdout and ")" not in result.stdout
-    assert result.stderr.splitlines() == ["<stdin>:4:10: game 2: unexpected ')' (')' without '(') [syntax]"]
+    assert result.stderr.splitlines() == [
+        "<stdin>:2:19: game 1, ply 3 (move 2. 28x51): '51' is not a square of the international board "
+        "[bad-square]",
+        "<stdin>:4:10: game 2: unexpected ')' (')' without '(') [syntax]"]
 
 
 def test_unreadable_input_exits_2_and_the_batch_goes_on(tmp_path):
@@ -216,3 +221,53 @@ def test_russian_games_go_from_algebraic_to_numeric_and_back(tmp_path):
     back = invoke(["convert", "--squares", "alpha", "--separator", ":", str(numeric)])
     assert back.exit_code == 0 and back.stdout == alpha
     assert _validate(numeric) == _validate(source)
+
+
+# White's 28x19 takes Black's last piece: White has won, the Result says Black did.
+GAME = '[GameType "20"]\n[Result "*"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n'
+WRONG_RESULT = '[GameType "20"]\n[FEN "W:W28:B23"]\n[Result "0-2"]\n1. 28x19 0-2\n\n'
+WRONG_RESULT_LINE = ("{file}:7:1: game 2: Result '0-2', but White has won (the side to move has no move) "
+                     "[wrong-result]")
+
+
+# ---- convert keeps a game whose only error is its Result ------------------------------------------
+
+@pytest.mark.parametrize("to", ["pdn", "jsonl", "fen"])
+def test_convert_writes_a_game_whose_only_error_is_its_result(tmp_path, to):
+    source = tmp_path / "games.pdn"
+    source.write_text(GAME + WRONG_RESULT + GAME)
+    result = invoke(["convert", "--to", to, str(source)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [WRONG_RESULT_LINE.format(file=source)]
+    if to == "pdn":
+        assert result.stdout.count("[GameType") == 3            # games in = games out
+        assert '[Result "0-2"]' in result.stdout and "1. 28x19 0-2" in result.stdout   # the stated Result
+    elif to == "jsonl":
+        records = [json.loads(line) for line in result.stdout.splitlines()]
+        assert [r["game"] for r in records] == [1, 2, 3]
+        assert records[1]["result"] == "0-2" and records[1]["moves"][0]["path"] == [28, 19]
+        assert [e["code"] for e in records[1]["errors"]] == ["wrong-result"]
+        assert (records[1]["errors"][0]["line"], records[1]["errors"][0]["column"]) == (7, 1)
+        assert records[0]["errors"] == [] and records[2]["errors"] == []
+    else:
+        assert {line.split("\t")[0] for line in result.stdout.splitlines()} == {
+            f"{source}:1", f"{source}:2", f"{source}:3"}
+
+
+def test_convert_with_a_style_keeps_the_game_but_leaves_out_one_that_does_not_replay(tmp_path):
+    source = tmp_path / "games.pdn"
+    source.write_text(WRONG_RESULT + BAD + "\n")
+    result = invoke(["convert", "--captures", "full", str(source)])
+    assert result.exit_code == 1
+    assert "1. 28x19 0-2" in result.stdout and "28x51" not in result.stdout
+    assert [line.rsplit("[", 1)[1] for line in result.stderr.splitlines()] == ["wrong-result]", "bad-square]"]
+
+
+def test_in_place_rewrites_a_file_whose_only_error_is_a_result(tmp_path):
+    source = tmp_path / "games.pdn"
+    source.write_text(GAME + WRONG_RESULT.replace("1. 28x19", "1.28x19"))
+    result = invoke(["convert", "--in-place", str(source)])
+    assert result.exit_code == 1 and "left unchanged" not in result.stderr
+    assert "[wrong-result]" in result.stderr
+    text = source.read_text()
+    assert text.count("[GameType") == 2 and "1. 28x19 0-2" in text and '[Result "0-2"]' in text

@@ -29,17 +29,26 @@ class Options:
 
 @dataclass(frozen=True)
 class Converted:
-    """One game's output: its text ('' when left out), notes for stderr, and whether it converted."""
+    """One game's output: its text ('' when left out), notes for stderr, and whether it
+    converted without a problem (a game written with a wrong Result did not)."""
 
     text: str
     notes: tuple[str, ...]
     ok: bool
     plies: int = 0
 
+    @property
+    def left_out(self) -> bool:
+        return not self.text
+
+
+RESULT_ERRORS = frozenset({"wrong-result"})      # errors about the Result: the moves replay
+
 
 def convert(game: Game | ReadError, options: Options) -> Converted:
-    """Convert one game; a game that cannot be read, or that does not replay when the output
-    needs a replay, is reported and left out (passed through with `keep_invalid`)."""
+    """Convert one game.  A game that cannot be read, or whose moves do not replay when the
+    output needs a replay, is reported and left out (passed through with `keep_invalid`);
+    any other game is written, its problems (a wrong Result) reported."""
     try:
         return _convert(game, options)
     except Exception as error:           # a bug must not end the batch: say which game
@@ -52,77 +61,88 @@ def _convert(game: Game | ReadError, options: Options) -> Converted:
     style = options.style
     if style.fix_results:
         record["errors"] = [e for e in record["errors"] if e["code"] != "wrong-result"]
+    problems = tuple(report.text_lines(record, warnings=False))
+    replays = all(error["code"] in RESULT_ERRORS for error in record["errors"])
     needs_replay = options.to != "pdn" or style.needs_replay
-    if isinstance(game, ReadError) or (needs_replay and record["errors"]):
-        notes = tuple(report.text_lines(record, warnings=False))
+    if isinstance(game, ReadError) or replayed is None or (needs_replay and not replays):
         if not options.keep_invalid:
-            return Converted("", notes, False)
+            return Converted("", problems, False)
         text = game.text.rstrip("\n") + "\n\n" if isinstance(game, ReadError) else writer.write_game(game)
-        return Converted(text, notes, False)
-    notes: tuple[str, ...] = ()
+        return Converted(text, problems, False)
+    notes = problems
     if style.fix_results:
         fixes = fix_notes(game, result_fixes(game, replayed))
-        notes = tuple(report.text_lines({**record, "errors": [], "warnings": [d.as_dict() for d in fixes]}))
+        notes += tuple(report.text_lines({**record, "errors": [], "warnings": [d.as_dict() for d in fixes]}))
     canonical = canonical_game(game, replayed, style)
     if options.to == "jsonl":
-        text = json_game(canonical, replayed)
+        text = json_game(canonical, replayed, record["errors"])
     elif options.to == "fen":
         text = fen_lines(canonical, replayed)
     else:
         text = writer.write_game(canonical)
-    return Converted(text, notes, True, len(replayed.plies))
+    return Converted(text, notes, not record["errors"], len(replayed.plies))
 
 
 Note = Callable[[str], None]
 
 
-def write_all(results: Iterable[Converted], out: IO[str], note: Note) -> int:
-    """Write each game's text and pass on its notes; the number of games that did not convert."""
-    failed = 0
+@dataclass
+class Tally:
+    """Games that did not convert without a problem, and of those the games left out."""
+
+    failed: int = 0
+    left_out: int = 0
+
+
+def write_all(results: Iterable[Converted], out: IO[str], note: Note) -> Tally:
+    """Write each game's text and pass on its notes."""
+    tally = Tally()
     for converted in results:
         for line in converted.notes:
             note(line)
         out.write(converted.text)
-        failed += not converted.ok
-    return failed
+        tally.failed += not converted.ok
+        tally.left_out += converted.left_out
+    return tally
 
 
 class _Unchanged(Exception):
-    """A file to rewrite in place had a game that did not convert, or could not be read through."""
+    """A file to rewrite in place had a game left out, or could not be read through."""
 
 
-def rewrite_files(inputs: batch.Inputs, work: batch.Work, jobs: int, strict: bool, keep_invalid: bool,
-                  note: Note) -> int:
-    """Convert each input file into itself, atomically; a file with a game that does not convert
-    is left unchanged unless `keep_invalid`.  The number of games that did not convert."""
+def rewrite_files(inputs: batch.Inputs, work: batch.Work, jobs: int, strict: bool, note: Note) -> int:
+    """Convert each input file into itself, atomically; a file with a game left out (one that
+    cannot be read) is left unchanged (none is with `Options.keep_invalid`).  The number of
+    games that did not convert without a problem."""
     failed = 0
     for path in inputs.files():
         single = batch.Inputs((path,), encoding=inputs.encoding)
-        count = 0
+        tally = Tally()
         try:
             with atomic_output(path) as out:
-                count = write_all(batch.run(single, work, jobs, strict), out, note)
-                if single.unreadable or (count and not keep_invalid):
+                tally = write_all(batch.run(single, work, jobs, strict), out, note)
+                if single.unreadable or tally.left_out:
                     raise _Unchanged
             if path in single.codecs:
                 note(f"pdn: {path} was {single.codecs[path]}: rewritten as UTF-8")
         except _Unchanged:
             note(f"pdn: {path} left unchanged")
-        failed += count
+        failed += tally.failed
         inputs.unreadable += single.unreadable
     return failed
 
 
-def json_game(game: Game, replayed: Replay) -> str:
-    """One JSON line: tags (the first of each name), variant, start FEN and every main-line
-    ply with the squares of the legal move it stands for, in the variant's numbering."""
+def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | None = None) -> str:
+    """One JSON line: tags (the first of each name), variant, start FEN, every main-line
+    ply with the squares of the legal move it stands for, in the variant's numbering, the
+    result as stated, and the game's errors (as `validate` gives them: a wrong Result)."""
     tags: dict[str, str] = {}
     for name, value in game.tags:
         tags.setdefault(name, value)
     moves = [{"ply": ply.number, "text": ply.notated.text, "path": [ply.move.start, *ply.move.path],
               "captured": list(ply.move.captured), "fen": to_fen(ply.after)} for ply in replayed.plies]
     record = {"file": game.file, "game": game.index, "tags": tags, "variant": replayed.variant.name,
-              "fen": to_fen(replayed.start), "moves": moves, "result": writer.result(game)}
+              "fen": to_fen(replayed.start), "moves": moves, "result": writer.result(game), "errors": errors or []}
     return json.dumps(record, ensure_ascii=False) + "\n"
 
 
