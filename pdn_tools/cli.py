@@ -21,7 +21,8 @@ from pdn_tools.commands import diagram as diagrams
 from pdn_tools.commands import html_report, report
 from pdn_tools.commands.annotate import Options as Annotations, annotate_game
 from pdn_tools.commands.archive import Criteria
-from pdn_tools.running.output import atomic_output, game_text
+from pdn_tools.running import output as streams
+from pdn_tools.running.output import atomic_output, game_text, printable
 from pdn_tools.running.terminal import Terminal
 from pdn_tools.text.codes import Code, Severity
 from pdn_tools.text.model import ReadError
@@ -33,6 +34,7 @@ from pdn_tools.rules.variants import VARIANTS, Variant, variant_by_name
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 WARNING_CODES = [code.value for code in Code if code.severity == Severity.WARNING]
+EXIT_CLOSED_PIPE = 128 + 13             # as a process ended by SIGPIPE
 
 
 def _variant(ctx, param, value: str | None) -> Variant | None:
@@ -265,17 +267,16 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
     if fix_results and to == "pdn" and not (captures or squares or separator or drop):
         failed = _fix_results_only(inputs, terminal, output, in_place, variant, strict, encoding)
         sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_INVALID if failed else EXIT_OK)
-    try:
-        if in_place:
-            failed = conversion.rewrite_files(inputs, work, jobs, strict, note)
-        elif output in (None, "-"):
-            failed = conversion.write_all(batch.run(inputs, work, jobs, strict), sys.stdout, note).failed
-        else:
+    if in_place:
+        failed = conversion.rewrite_files(inputs, work, jobs, strict, note)
+    elif output in (None, "-"):
+        failed = conversion.write_all(batch.run(inputs, work, jobs, strict), sys.stdout, note).failed
+    else:
+        try:
             with atomic_output(output) as out:
                 failed = conversion.write_all(batch.run(inputs, work, jobs, strict), out, note).failed
-    except OSError as error:
-        note(f"pdn: cannot write {error.filename or output}: {error.strerror or error}")
-        sys.exit(EXIT_USAGE)
+        except OSError as error:
+            _cannot_write(output, error)
     sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_INVALID if failed else EXIT_OK)
 
 
@@ -441,7 +442,7 @@ def _write(path: str, texts: list[str] | list[str | bytes]) -> None:
 
 
 def _cannot_write(path: str, error: OSError) -> NoReturn:
-    click.echo(f"pdn: cannot write {path}: {error.strerror or error}", err=True)
+    click.echo(f"pdn: cannot write {printable(path)}: {error.strerror or error}", err=True)
     sys.exit(EXIT_USAGE)
 
 
@@ -586,7 +587,7 @@ def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: boo
     with _writing(output) as out:
         checked = _Checked(paths, globs, jobs, strict, encoding, out)
         for record, (digest, text) in checked.run(work):
-            where = f"{record['file']}:{record['line']}: game {record['game']}"
+            where = f"{printable(record['file'])}:{record['line']}: game {record['game']}"
             if digest not in seen:
                 seen[digest] = where if listing else ""
                 if not listing:
@@ -622,12 +623,22 @@ def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str 
     sys.exit(code)
 
 
+def _file_prefix(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A prefix that keeps the files in the -o folder: a name, with no folder part (so neither
+    `../x` nor `/abs/x`)."""
+    if any(separator in value for separator in {os.sep, os.altsep or os.sep}):
+        raise click.BadParameter(f"{printable(value)!r} would write outside the -o folder; give a file name "
+                                 f"prefix without '/'")
+    return value
+
+
 @cli.command()
 @_paths
 @click.option("--out", "-o", "folder", required=True, type=click.Path(file_okay=False),
               help="Folder for the files (made if missing).")
 @click.option("--per", type=click.IntRange(1), default=1, show_default=True, help="Games per file.")
-@click.option("--prefix", default="game", show_default=True, help="File names: PREFIX-00001.pdn, ...")
+@click.option("--prefix", default="game", show_default=True, callback=_file_prefix,
+              help="File names: PREFIX-00001.pdn, ... (a name, not a path: files stay in the folder)")
 @click.option("--force", is_flag=True, help="Replace the parts of an earlier split in the folder.")
 @strict_option
 @encoding_option
@@ -658,7 +669,7 @@ def split(paths: tuple[str, ...], globs: tuple[str, ...], folder: str, per: int,
         target = os.path.join(folder, f"{prefix}-{written:05d}.pdn")
         _write(target, texts)
         texts.clear()
-        checked.terminal.out(target)
+        checked.terminal.out(printable(target))
 
     for _, text in checked.run(functools.partial(archive.pass_game, variant=variant, strict=strict)):
         texts.append(text)
@@ -704,7 +715,11 @@ for _name, _examples in EXAMPLES.items():
 
 
 def main() -> None:
-    """Entry point: quiet on a closed pipe (`pdn ... | head`) and on Ctrl-C."""
+    """Entry point.  A closed pipe (`pdn ... | head`) ends quietly with 141, as by SIGPIPE;
+    stdout that cannot be written (a full disk) is one line naming <stdout>, exit 2; Ctrl-C
+    ends quietly with 130; SIGTERM and SIGHUP remove temporary files, then end the process."""
+    streams.name_stdout_errors()
+    streams.clean_up_on_signals()
     try:
         try:
             cli.main(standalone_mode=False)
@@ -717,8 +732,15 @@ def main() -> None:
         sys.exit(EXIT_USAGE)
     except click.Abort:
         sys.exit(130)
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(EXIT_INVALID)
+    except (streams.ClosedPipe, BrokenPipeError):
+        streams.discard_stdout()
+        sys.exit(EXIT_CLOSED_PIPE)
+    except streams.CannotWrite as error:
+        if error.filename == streams.STDOUT:
+            streams.discard_stdout()
+        click.echo(f"pdn: cannot write {printable(error.filename)}: {error.strerror}", err=True)
+        sys.exit(EXIT_USAGE)
     except KeyboardInterrupt:
         sys.exit(130)
+    except streams.Terminated as stop:
+        streams.end_by_signal(stop.signum)

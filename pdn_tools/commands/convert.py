@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
 from typing import IO, Callable, Iterable
 
@@ -10,7 +11,7 @@ from pdn_tools.commands import report
 from pdn_tools.text import writer
 from pdn_tools.text.model import Game, ReadError
 from pdn_tools.play.notation import Style, canonical_game, fix_notes, result_fixes
-from pdn_tools.running.output import atomic_output
+from pdn_tools.running.output import CannotWrite, atomic_output, printable
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.variants import Variant
 from pdn_tools.play.replay import Replay
@@ -112,24 +113,38 @@ class _Unchanged(Exception):
 
 def rewrite_files(inputs: batch.Inputs, work: batch.Work, jobs: int, strict: bool, note: Note) -> int:
     """Convert each input file into itself, atomically; a file with a game left out (one that
-    cannot be read) is left unchanged (none is with `Options.keep_invalid`).  The number of
-    games that did not convert without a problem."""
+    cannot be read) is left unchanged (none is with `Options.keep_invalid`), and one that
+    cannot be written is reported (the batch goes on, counted with the unreadable inputs).
+    The number of games that did not convert without a problem."""
     failed = 0
     for path in inputs.files():
         single = batch.Inputs((path,), encoding=inputs.encoding)
         tally = Tally()
+        links = _hard_links(path)
         try:
             with atomic_output(path) as out:
                 tally = write_all(batch.run(single, work, jobs, strict), out, note)
                 if single.unreadable or tally.left_out:
                     raise _Unchanged
             if path in single.codecs:
-                note(f"pdn: {path} was {single.codecs[path]}: rewritten as UTF-8")
+                note(f"pdn: {printable(path)} was {single.codecs[path]}: rewritten as UTF-8")
+            if links > 1:       # the file written is a new one: the other names keep the old text
+                note(f"pdn: {printable(path)} is a new file; its {links - 1} other hard link(s) keep the old text")
         except _Unchanged:
-            note(f"pdn: {path} left unchanged")
+            note(f"pdn: {printable(path)} left unchanged")
+        except CannotWrite as error:
+            note(f"pdn: cannot write {printable(path)}: {error.strerror}; left unchanged")
+            single.unreadable += 1
         failed += tally.failed
         inputs.unreadable += single.unreadable
     return failed
+
+
+def _hard_links(path: str) -> int:
+    try:
+        return os.stat(path).st_nlink
+    except OSError:
+        return 1
 
 
 def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | None = None) -> str:
@@ -148,6 +163,6 @@ def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | No
 
 def fen_lines(game: Game, replayed: Replay) -> str:
     """`file:game<TAB>ply<TAB>FEN` for the start position (ply 0) and after every main-line ply."""
-    name = f"{game.file}:{game.index}"
+    name = f"{printable(game.file)}:{game.index}"
     positions = [replayed.start] + [ply.after for ply in replayed.plies]
     return "".join(f"{name}\t{ply}\t{to_fen(position)}\n" for ply, position in enumerate(positions))

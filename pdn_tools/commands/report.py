@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
+from pdn_tools.running.output import printable
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.play.replay import Replay, replay
 from pdn_tools.rules.variants import Variant
@@ -66,7 +67,7 @@ def problem_line(record: dict, entry: dict, warning: bool) -> str:
         where += f", ply {entry['ply']}"
         if "move" in entry:
             where += f" (move {entry['move']})"
-    return (f"{record['file']}:{entry['line']}:{entry['column']}: {where}: "
+    return (f"{printable(record['file'])}:{entry['line']}:{entry['column']}: {where}: "
             f"{'warning: ' if warning else ''}{entry['message']} [{entry['code']}]")
 
 

@@ -13,13 +13,17 @@ import io
 import lzma
 import os
 import signal
+import stat
 import sys
+import threading
+import time
 from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterable, Iterator, TypeVar, cast
 
+from pdn_tools.running.output import ENDING_SIGNALS, printable
 from pdn_tools.text.decoding import sniff
 from pdn_tools.text.grammar import parser
 from pdn_tools.text.model import Diagnostic, Game, ReadError
@@ -28,6 +32,8 @@ from pdn_tools.text.reader import RawGame, parse_raw, read_raw
 T = TypeVar("T")
 Work = Callable[[Game | ReadError], T]
 _BATCH = 200                         # games sent to a worker at a time
+_PR_SET_PDEATHSIG = 1                # prctl option: the signal a process gets when its parent ends
+_WATCH_SECONDS = 0.5                 # how often a worker without that signal looks for its parent
 
 
 DEFAULT_GLOBS = ("*.pdn", "*.pdn.gz", "*.pdn.bz2", "*.pdn.xz")
@@ -104,31 +110,41 @@ class Inputs:
             elif os.path.isfile(path) and os.access(path, os.R_OK):
                 yield path
             else:
-                self.unreadable += 1
-                reason = "no such file" if not os.path.exists(path) else "not readable"
-                self.note(f"pdn: cannot read {path}: {reason}")
+                self.cannot_read(path, "no such file" if not os.path.lexists(path) else
+                                 "not readable" if os.path.isfile(path) else "not a regular file")
+
+    def cannot_read(self, path: str, reason: str) -> None:
+        """Report an input that cannot be read (the batch goes on) and count it."""
+        self.unreadable += 1
+        self.note(f"pdn: cannot read {printable(path)}: {reason}")
 
     def _folder(self, path: str) -> list[str]:
-        chosen, skipped = self._matching(path)
-        if not chosen:
+        chosen, skipped, problems = self._matching(path)
+        for name, reason in problems:
+            self.cannot_read(name, reason)
+        if not chosen and not problems:
             self.unreadable += 1
             names = ", ".join(os.path.relpath(name, path) for name in skipped[:5])
             more = f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""
             found = f"skipped {names}{more}" if skipped else "it holds no files"
-            self.note(f"pdn: nothing to read in {path}: no file matches {' '.join(self.globs)}; {found} "
-                      "(choose with --glob PATTERN)")
+            self.note(f"pdn: nothing to read in {printable(path)}: no file matches {' '.join(self.globs)}; "
+                      f"{found} (choose with --glob PATTERN)")
         return chosen
 
-    def _matching(self, folder: str) -> tuple[list[str], list[str]]:
-        """(files below `folder` that match a glob, files that do not), sorted."""
+    def _matching(self, folder: str) -> tuple[list[str], list[str], list[tuple[str, str]]]:
+        """(files below `folder` that match a glob, files that do not, and the matching entries
+        and subfolders that cannot be read with the reason), sorted."""
         chosen: list[str] = []
         skipped: list[str] = []
-        for found in sorted(Path(folder).rglob("*")):
-            if found.is_file():
-                name = found.name.lower()
-                wanted = any(fnmatch.fnmatchcase(name, pattern.lower()) for pattern in self.globs)
+        problems: list[tuple[str, str]] = []
+        for found, kind, reason in walk(folder):
+            name = found.name.lower()
+            wanted = any(fnmatch.fnmatchcase(name, pattern.lower()) for pattern in self.globs)
+            if kind == "file":
                 (chosen if wanted else skipped).append(str(found))
-        return chosen, skipped
+            elif kind == "folder" or (kind == "other" and wanted):
+                problems.append((str(found), reason))
+        return chosen, skipped, problems
 
     def raw_games(self) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
         for path in self.files():
@@ -142,12 +158,10 @@ class Inputs:
                     yield from self._games(decompressed(raw), path)
                     self._done += os.fstat(raw.fileno()).st_size
             except NotPdn as error:
-                self.unreadable += 1
-                self.note(f"pdn: cannot read {path}: {error}")
+                self.cannot_read(path, str(error))
             except (OSError, EOFError, lzma.LZMAError) as error:
-                self.unreadable += 1
                 reason = getattr(error, "strerror", None) or error or "truncated compressed data"
-                self.note(f"pdn: cannot read {path}: {reason}")
+                self.cannot_read(path, str(reason))
             finally:
                 self._reading = None
 
@@ -192,6 +206,40 @@ class Inputs:
         return self._total or None
 
 
+def walk(folder: str) -> list[tuple[Path, str, str]]:
+    """Every entry below `folder` but its subfolders, sorted, as (path, kind, reason): kind
+    'file' (a regular file or a link to one), 'link' (a link to a folder: not followed),
+    'other' (a FIFO, a device, a broken link: the reason says which), or 'folder' for a
+    subfolder that cannot be listed (the reason says why).  The walk keeps its own stack:
+    no depth is too deep."""
+    found: list[tuple[Path, str, str]] = []
+    stack = [Path(folder)]
+    while stack:
+        current = stack.pop()
+        try:
+            with os.scandir(current) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(current / entry.name)
+                    else:
+                        found.append((current / entry.name, *_kind(entry)))
+        except OSError as error:
+            found.append((current, "folder", error.strerror or str(error)))
+    return sorted(found)
+
+
+def _kind(entry: os.DirEntry[str]) -> tuple[str, str]:
+    try:
+        mode = entry.stat().st_mode
+    except FileNotFoundError:
+        return "other", "no such file (a broken link)"
+    except OSError as error:
+        return "other", error.strerror or str(error)
+    if stat.S_ISREG(mode):
+        return "file", ""
+    return ("link", "") if stat.S_ISDIR(mode) else ("other", "not a regular file")
+
+
 def run_batch(work: Work, strict: bool, batch: list[tuple[RawGame, int, list]]) -> list:
     return [work(parse_raw(raw, index, strict, notes)) for raw, index, notes in batch]
 
@@ -215,7 +263,7 @@ def run(inputs: Inputs, work: Work, jobs: int = 1, strict: bool = False) -> Iter
             yield work(parse_raw(raw, index, strict, notes))
         return
     parser()            # built once here, so that workers started by fork inherit it
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_leave_interrupts)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),))
     pending: deque = deque()
     try:
         for batch in batches(games, _BATCH):
@@ -230,6 +278,37 @@ def run(inputs: Inputs, work: Work, jobs: int = 1, strict: bool = False) -> Iter
     pool.shutdown()
 
 
-def _leave_interrupts() -> None:
-    """Workers ignore Ctrl-C, which the main process handles (no traceback from each worker)."""
+def _start_worker(parent: int) -> None:
+    """Workers ignore Ctrl-C, which the main process handles (no traceback from each worker),
+    end by SIGTERM and SIGHUP as usual, and end when the main process does."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in ENDING_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL)
+    end_with_parent(parent)
+
+
+def end_with_parent(parent: int, kernel: bool = True) -> None:
+    """End this process (a worker) when `parent` ends, even by SIGKILL: by the kernel's
+    parent-death signal on Linux (`kernel`), else by a thread that watches for a new parent."""
+    if not (kernel and _parent_death_signal()):
+        threading.Thread(target=_watch_parent, args=(parent,), name="parent-watch", daemon=True).start()
+    if os.getppid() != parent:              # the parent ended before either was in place
+        os._exit(1)
+
+
+def _parent_death_signal() -> bool:
+    """Ask Linux for SIGKILL when the parent ends (prctl PR_SET_PDEATHSIG); whether it agreed."""
+    if not sys.platform.startswith("linux"):
+        return False
+    import ctypes
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return int(libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(_WATCH_SECONDS)
+    os._exit(1)

@@ -1,13 +1,29 @@
-"""Output: files replaced atomically, and a game's PDN text as passed on unchanged."""
+"""Output: files replaced atomically, streams whose errors name the user's path, signals that
+leave no temporary file behind, names made safe for line-based reports, and a game's PDN text
+as passed on unchanged."""
 from __future__ import annotations
 
 import contextlib
+import errno
+import io
 import os
+import signal
+import stat
+import sys
 import tempfile
-from typing import IO, Iterator
+import unicodedata
+from types import FrameType
+from typing import IO, TYPE_CHECKING, Callable, Iterator, NoReturn
 
 from pdn_tools.text.model import Game, ReadError
 from pdn_tools.text.writer import write_game
+
+if TYPE_CHECKING:
+    from _typeshed import ReadableBuffer
+
+STDOUT = "<stdout>"
+_TEMPORARY: set[str] = set()        # temporary files being written, removed on SIGTERM and SIGHUP
+ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
 def game_text(game: Game | ReadError) -> str:
@@ -17,25 +33,244 @@ def game_text(game: Game | ReadError) -> str:
     return write_game(game)
 
 
+# ---- errors that name what the user named ----------------------------------------------------------
+
+class CannotWrite(OSError):
+    """A failed write; `filename` is the user's path (or <stdout>), never a temporary file."""
+
+
+class ClosedPipe(Exception):
+    """The reader of a pipe went away (`pdn ... | head`): the command ends quietly.
+    Not an OSError, so that click does not turn it into exit 1."""
+
+
+def cannot_write(error: OSError, path: str, reason: str | None = None) -> CannotWrite:
+    """`error` as a CannotWrite naming `path`."""
+    return CannotWrite(error.errno, reason or error.strerror or str(error), path)
+
+
+class _NamedWriter(io.RawIOBase):
+    """A raw writer on a file descriptor whose errors name `name`; a closed pipe is a ClosedPipe."""
+
+    def __init__(self, descriptor: int, name: str, owned: bool) -> None:
+        super().__init__()
+        self.descriptor, self.name, self.owned = descriptor, name, owned
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.descriptor
+
+    def isatty(self) -> bool:
+        return os.isatty(self.descriptor)
+
+    def write(self, data: ReadableBuffer, /) -> int:
+        try:
+            return os.write(self.descriptor, data)
+        except BrokenPipeError:
+            raise ClosedPipe(self.name) from None
+        except OSError as error:
+            raise cannot_write(error, self.name) from None
+
+    def close(self) -> None:
+        if not self.closed and self.owned:
+            os.close(self.descriptor)
+        super().close()
+
+
+def _text_stream(descriptor: int, name: str, owned: bool, encoding: str = "utf-8", errors: str = "strict",
+                 line_buffering: bool = False) -> io.TextIOWrapper:
+    buffer = io.BufferedWriter(_NamedWriter(descriptor, name, owned))
+    return io.TextIOWrapper(buffer, encoding=encoding, errors=errors, line_buffering=line_buffering)
+
+
+def name_stdout_errors() -> None:
+    """Replace sys.stdout by a stream like it whose failures say `<stdout>` (a full disk is a
+    CannotWrite, a closed pipe a ClosedPipe).  Left as it is when it is not a real descriptor."""
+    current = sys.stdout
+    try:
+        descriptor = current.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+    current.flush()
+    sys.stdout = _text_stream(descriptor, STDOUT, False, current.encoding, current.errors or "strict",
+                              bool(current.line_buffering))
+
+
+def discard_stdout() -> None:
+    """Send what is left in stdout's buffer nowhere (after a closed pipe or a full disk), so
+    that the interpreter's last flush does not fail again."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+# ---- files -----------------------------------------------------------------------------------------
+
 @contextlib.contextmanager
 def atomic_output(path: str) -> Iterator[IO[str]]:
-    """A text file that replaces `path` only when the block ends without an error
-    (written beside it, then renamed); on an error nothing is left behind."""
-    folder = os.path.dirname(os.path.abspath(path))
-    handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=folder, prefix=".pdn-", suffix=".tmp",
-                                         delete=False)
+    """A UTF-8 text stream written to `path`.
+
+    A regular file (or a symbolic link to one: the target is written, the link kept) is
+    replaced only when the block ends without an error: written beside it, given its owner,
+    group and mode, then renamed over it; on an error or a SIGTERM/SIGHUP nothing is left
+    behind.  Anything else (a device such as /dev/null, a FIFO, /dev/stdout) is written
+    straight, never replaced.  Errors are CannotWrite naming `path`.
+    """
     try:
-        with handle:
-            yield handle
-        os.chmod(handle.name, os.stat(path).st_mode & 0o7777 if os.path.exists(path) else 0o666 & ~_umask())
-        os.replace(handle.name, path)
+        descriptor = _descriptor_of(path)
+        target = None if descriptor is not None else _replaceable(path)
+    except OSError as error:
+        raise cannot_write(error, path) from None
+    if target is None:
+        with _straight(path, descriptor) as stream:
+            yield stream
+    else:
+        with _replacing(path, target) as stream:
+            yield stream
+
+
+def _descriptor_of(path: str) -> int | None:
+    """The standard descriptor (1 or 2) already open on `path` (`-o /dev/stdout`), if any:
+    written through, so that `>>` appends and nothing is truncated or replaced."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    for descriptor in (1, 2):
+        with contextlib.suppress(OSError):
+            if os.path.samestat(info, os.fstat(descriptor)):
+                return descriptor
+    return None
+
+
+def _replaceable(path: str) -> str | None:
+    """The regular file to replace for `path`: itself, or the file a link leads to; None for
+    anything that must be written straight (not a regular file)."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return os.path.realpath(path)
+    return os.path.realpath(path) if stat.S_ISREG(info.st_mode) else None
+
+
+@contextlib.contextmanager
+def _straight(path: str, descriptor: int | None) -> Iterator[IO[str]]:
+    try:
+        opened = os.dup(descriptor) if descriptor is not None else os.open(path, os.O_WRONLY)
+    except OSError as error:
+        raise cannot_write(error, path) from None
+    with _text_stream(opened, path, True) as stream:
+        yield stream
+
+
+@contextlib.contextmanager
+def _replacing(path: str, target: str) -> Iterator[IO[str]]:
+    try:
+        descriptor, temporary = tempfile.mkstemp(prefix=".pdn-", suffix=".tmp", dir=os.path.dirname(target))
+    except OSError as error:
+        raise cannot_write(error, path) from None
+    _TEMPORARY.add(temporary)
+    try:
+        with _text_stream(descriptor, path, True) as stream:
+            yield stream
+            stream.flush()
+            _commit_step(os.fsync, path, descriptor)
+        _keep_owner_and_mode(temporary, target, path)
+        _commit_step(os.replace, path, temporary, target)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
-            os.unlink(handle.name)
+            os.unlink(temporary)
         raise
+    finally:
+        _TEMPORARY.discard(temporary)
+
+
+def _commit_step(step: Callable[..., object], path: str, *args: object) -> None:
+    try:
+        step(*args)
+    except OSError as error:
+        raise cannot_write(error, path) from None
+
+
+def _keep_owner_and_mode(temporary: str, target: str, path: str) -> None:
+    """Give the new file the owner, group and mode of the one it replaces (a new file: the
+    mode open() would give it).  A file whose owner cannot be kept is not replaced."""
+    try:
+        old = os.stat(target)
+    except FileNotFoundError:
+        _commit_step(os.chmod, path, temporary, 0o666 & ~_umask())
+        return
+    new = os.stat(temporary)
+    if (new.st_uid, new.st_gid) != (old.st_uid, old.st_gid):
+        try:
+            os.chown(temporary, old.st_uid, old.st_gid)
+        except OSError as error:
+            raise cannot_write(error, path, f"cannot keep its owner and group ({error.strerror})") from None
+    _commit_step(os.chmod, path, temporary, stat.S_IMODE(old.st_mode))
 
 
 def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
+
+
+# ---- signals ---------------------------------------------------------------------------------------
+
+class Terminated(BaseException):
+    """SIGTERM or SIGHUP arrived: the blocks under way unwind (temporary files removed,
+    workers stopped), then the process ends by that signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def clean_up_on_signals() -> None:
+    """Turn SIGTERM and SIGHUP into Terminated (unless they are ignored, as under nohup)."""
+    for signum in ENDING_SIGNALS:
+        if signal.getsignal(signum) == signal.SIG_DFL:
+            signal.signal(signum, _terminate)
+
+
+def _terminate(signum: int, frame: FrameType | None) -> NoReturn:
+    for other in ENDING_SIGNALS:           # a second signal must not interrupt the clean-up
+        signal.signal(other, signal.SIG_IGN)
+    for temporary in list(_TEMPORARY):
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+    raise Terminated(signum)
+
+
+def end_by_signal(signum: int) -> NoReturn:
+    """End the process by `signum`, as it would have ended without a handler."""
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+    sys.exit(128 + signum)                  # not reached where the signal ends the process
+
+
+# ---- names in line-based reports -------------------------------------------------------------------
+
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def printable(name: str) -> str:
+    """`name` with control characters and line separators escaped (`\\n`, `\\x1b`, `\\u2028`),
+    so that a file name cannot forge lines or columns in a text report.  Bytes that were not
+    valid in the file system's encoding show as `\\xNN`."""
+    if name.isprintable():
+        return name
+    return "".join(_escape(char) for char in name)
+
+
+def _escape(char: str) -> str:
+    if char in _ESCAPES:
+        return _ESCAPES[char]
+    category = unicodedata.category(char)
+    if category == "Cs" and 0xDC80 <= ord(char) <= 0xDCFF:     # an undecodable byte (surrogateescape)
+        return f"\\x{ord(char) - 0xDC00:02x}"
+    if category in ("Cc", "Cs", "Zl", "Zp"):
+        code = ord(char)
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return char

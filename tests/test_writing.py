@@ -1,0 +1,245 @@
+"""Nothing lost, nothing damaged when writing: folders walked whole,
+outputs that are not regular files, --in-place through links, signals, split's prefix."""
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pdn_tools.cli import cli
+from pdn_tools.running.output import printable
+
+PDN = [sys.executable, "-m", "pdn_tools"]
+GOOD = '[GameType "20"]\n[Result "*"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n'
+BAD = '[GameType "20"]\n1. 32-28 19-23 2. 28x51 *\n\n'
+
+
+def invoke(args, input=None):
+    return CliRunner().invoke(cli, args, input=input)
+
+
+def wait_for(condition, seconds=30.0):
+    """Poll `condition` until it holds or `seconds` pass; whether it held."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return condition()
+
+
+# ---- folders ------------------------------------------------------------------------------------
+
+def test_a_fifo_in_a_folder_is_reported_and_the_batch_goes_on(tmp_path):
+    (tmp_path / "a.pdn").write_text(GOOD)
+    os.mkfifo(tmp_path / "b.pdn")
+    done = subprocess.run(PDN + ["validate", "--format", "jsonl", str(tmp_path)], capture_output=True,
+                          timeout=60, text=True)
+    assert done.returncode == 2
+    assert done.stderr == f"pdn: cannot read {tmp_path / 'b.pdn'}: not a regular file\n"
+    assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [str(tmp_path / "a.pdn")]
+
+
+def _without_root_reading_rights():
+    """In the child, before exec: root loses the rights to read what its mode forbids
+    (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH dropped from the bounding set); others have none."""
+    if os.geteuid() == 0:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        for capability in (1, 2):                       # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
+            assert libc.prctl(24, capability, 0, 0, 0) == 0     # PR_CAPBSET_DROP
+
+
+def test_an_unreadable_subfolder_is_reported_like_an_unreadable_file(tmp_path):
+    (tmp_path / "a.pdn").write_text(GOOD)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    (locked / "c.pdn").write_text(GOOD)
+    locked.chmod(0)
+    try:
+        done = subprocess.run(PDN + ["validate", "--format", "jsonl", str(tmp_path)], capture_output=True,
+                              timeout=60, text=True, preexec_fn=_without_root_reading_rights)
+    finally:
+        locked.chmod(0o755)
+    assert done.returncode == 2
+    assert done.stderr == f"pdn: cannot read {locked}: Permission denied\n"
+    assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [str(tmp_path / "a.pdn")]
+
+
+def test_a_folder_990_levels_deep_is_walked_without_recursion(tmp_path):
+    deepest = str(tmp_path)
+    for _ in range(990):
+        deepest = os.path.join(deepest, "d")
+        os.mkdir(deepest)
+    Path(deepest, "deep.pdn").write_text(BAD)
+    (tmp_path / "top.pdn").write_text(GOOD)
+    try:
+        result = invoke(["validate", "--format", "jsonl", str(tmp_path)])
+        assert result.exit_code == 1, result.output
+        records = [json.loads(line) for line in result.stdout.splitlines()]
+        assert [(r["file"], r["ok"]) for r in records] == [
+            (os.path.join(deepest, "deep.pdn"), False), (str(tmp_path / "top.pdn"), True)]
+    finally:                                   # rmtree recurses: take the tree down from the bottom
+        os.unlink(os.path.join(deepest, "deep.pdn"))
+        while deepest != str(tmp_path):
+            os.rmdir(deepest)
+            deepest = os.path.dirname(deepest)
+
+
+def test_a_newline_in_a_file_name_cannot_forge_report_lines(tmp_path):
+    forged = tmp_path / "a.pdn\nb.pdn:1:1: game 1: all fine"
+    forged.mkdir()
+    (forged / "x\ty.pdn").write_text(BAD)
+    result = invoke(["validate", str(tmp_path)])
+    shown = f"{tmp_path}/a.pdn\\nb.pdn:1:1: game 1: all fine/x\\ty.pdn"
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [
+        f"{shown}:2:19: game 1, ply 3 (move 2. 28x51): '51' is not a square of the international board "
+        "[bad-square]"]
+    jsonl = invoke(["validate", "--format", "jsonl", str(tmp_path)])
+    assert json.loads(jsonl.stdout)["file"] == str(forged / "x\ty.pdn")      # JSON keeps the real name
+    missing = invoke(["validate", str(tmp_path / "new\nline.pdn")])
+    assert missing.exit_code == 2
+    assert missing.stderr == f"pdn: cannot read {tmp_path}/new\\nline.pdn: no such file\n"
+
+
+def test_printable_escapes_controls_separators_and_undecodable_bytes():
+    assert printable("plain name.pdn") == "plain name.pdn"
+    assert printable("a\nb\rc\td") == "a\\nb\\rc\\td"
+    assert printable("esc\x1b[31m\x7f\x85") == "esc\\x1b[31m\\x7f\\x85"
+    assert printable("line\u2028sep") == "line\\u2028sep"
+    assert printable(os.fsdecode(b"caf\xe9.pdn")) == "caf\\xe9.pdn"
+    assert printable("Coração №5.pdn") == "Coração №5.pdn"
+
+
+# ---- outputs that are not regular files ----------------------------------------------------------
+
+def test_a_fifo_given_as_output_is_written_straight_not_replaced(tmp_path):
+    (tmp_path / "a.pdn").write_text(GOOD)
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()), daemon=True)
+    reader.start()
+    done = subprocess.run(PDN + ["convert", str(tmp_path / "a.pdn"), "-o", str(fifo)], capture_output=True,
+                          timeout=60, text=True)
+    reader.join(timeout=30)
+    assert done.returncode == 0 and done.stderr == ""
+    assert received == ["[Result \"*\"]\n[GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n\n"]
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".pdn-")] == []
+
+
+def test_dev_null_stays_a_device(tmp_path):
+    """Run as root, the rename used to put a regular file in place of /dev/null."""
+    (tmp_path / "a.pdn").write_text(GOOD)
+    before = os.lstat("/dev/null")
+    done = subprocess.run(PDN + ["convert", str(tmp_path / "a.pdn"), "-o", "/dev/null"], capture_output=True,
+                          timeout=60)
+    after = os.lstat("/dev/null")
+    assert done.returncode == 0 and done.stderr == b""
+    assert stat.S_ISCHR(after.st_mode) and (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
+
+
+def test_dev_stdout_writes_through_stdout_a_pipe_or_an_appended_file(tmp_path):
+    (tmp_path / "a.pdn").write_text(GOOD)
+    link = os.readlink("/dev/stdout")
+    piped = subprocess.run(PDN + ["convert", str(tmp_path / "a.pdn"), "-o", "/dev/stdout"], capture_output=True,
+                           timeout=60, text=True)
+    assert piped.returncode == 0 and piped.stdout.endswith("1. 32-28 19-23 2. 28x19 14x23 *\n\n")
+    log = tmp_path / "log.txt"
+    log.write_text("kept\n")
+    with open(log, "a") as appended:                    # `>> log`: what was there stays
+        done = subprocess.run(PDN + ["convert", str(tmp_path / "a.pdn"), "-o", "/dev/stdout"], stdout=appended,
+                              stderr=subprocess.PIPE, timeout=60)
+    assert done.returncode == 0 and log.read_text() == "kept\n" + piped.stdout
+    assert os.readlink("/dev/stdout") == link
+
+
+# ---- --in-place: links, owner, group, mode -------------------------------------------------------
+
+def test_in_place_through_a_symlink_converts_the_target_and_keeps_the_link(tmp_path):
+    target = tmp_path / "real.pdn"
+    target.write_text(GOOD.replace("1. 32-28", "1.32-28"))
+    link = tmp_path / "link.pdn"
+    link.symlink_to(target)
+    result = invoke(["convert", "--in-place", str(link)])
+    assert result.exit_code == 0 and result.stderr == ""
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert target.read_text() == '[Result "*"]\n[GameType "20"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n\n'
+
+
+def test_in_place_keeps_owner_group_and_mode(tmp_path):
+    source = tmp_path / "a.pdn"
+    source.write_text(GOOD.replace("1. 32-28", "1.32-28"))
+    owner = (1234, 5678) if os.geteuid() == 0 else (os.getuid(), os.getgid())
+    os.chown(source, *owner)
+    source.chmod(0o640)
+    result = invoke(["convert", "--in-place", str(source)])
+    info = os.stat(source)
+    assert result.exit_code == 0 and "1. 32-28" in source.read_text()
+    assert ((info.st_uid, info.st_gid), stat.S_IMODE(info.st_mode)) == (owner, 0o640)
+
+
+def test_in_place_gives_a_new_file_other_hard_links_keep_the_old_text(tmp_path):
+    """As documented in the README: the file is replaced atomically, so a hard link to it
+    still shows the old text, and stderr says so."""
+    old = GOOD.replace("1. 32-28", "1.32-28")
+    source = tmp_path / "a.pdn"
+    source.write_text(old)
+    other = tmp_path / "b.pdn"
+    os.link(source, other)
+    result = invoke(["convert", "--in-place", str(source)])
+    assert result.exit_code == 0
+    assert result.stderr == f"pdn: {source} is a new file; its 1 other hard link(s) keep the old text\n"
+    assert "1. 32-28" in source.read_text() and other.read_text() == old
+    assert os.stat(source).st_nlink == 1
+
+
+def test_a_write_error_names_the_users_path_not_the_temporary_file(tmp_path):
+    (tmp_path / "a.pdn").write_text(GOOD)
+    target = tmp_path / "missing-folder" / "out.pdn"
+    done = subprocess.run(PDN + ["convert", str(tmp_path / "a.pdn"), "-o", str(target)], capture_output=True,
+                          timeout=60, text=True)
+    assert done.returncode == 2
+    assert done.stderr == f"pdn: cannot write {target}: No such file or directory\n"
+
+
+# ---- signals leave no temporary file -------------------------------------------------------------
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_a_signal_while_writing_leaves_no_temporary_file(tmp_path, signum):
+    out = tmp_path / "out.pdn"
+    out.write_text("the old output\n")
+    producer = subprocess.Popen(PDN + ["convert", "-", "-o", str(out)], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        producer.stdin.write(GOOD.encode() * 50)
+        producer.stdin.flush()                      # stdin stays open: the conversion is under way
+        assert wait_for(lambda: any(tmp_path.glob(".pdn-*.tmp")))
+        producer.send_signal(signum)
+        _, err = producer.communicate(timeout=60)
+    finally:
+        producer.kill()
+    assert producer.returncode == -signum and b"Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out.pdn"]
+    assert out.read_text() == "the old output\n"
+
+
+# ---- split --prefix ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("prefix", ["../x", "/abs/x", "sub/x"])
+def test_split_refuses_a_prefix_that_leaves_the_folder(tmp_path, prefix):
+    (tmp_path / "a.pdn").write_text(GOOD)
+    folder = tmp_path / "out"
+    result = invoke(["split", str(tmp_path / "a.pdn"), "-o", str(folder), "--prefix", prefix])
+    assert result.exit_code == 2
+    assert f"Invalid value for '--prefix': '{prefix}' would write outside the -o folder" in result.stderr
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.pdn"]
