@@ -55,8 +55,8 @@ def main() -> None:
     corpus = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "corpus"
     pdn("diagram", str(HERE / "capture.pdn"), "--ply", "3", "-o", str(HERE / "capture.svg"))
     pdn("diagram", str(HERE / "canadian-kings.pdn"), "-o", str(HERE / "canadian-kings.svg"))
-    terminal_svg("$ pdn validate --show-board samples/pictures/capture-required.pdn\n"
-                 + pdn("validate", "--show-board", "samples/pictures/capture-required.pdn"),
+    terminal_svg("$ pdn validate --show-board tests/data/show-board.pdn\n"
+                 + pdn("validate", "--show-board", "tests/data/show-board.pdn"),
                  HERE / "show-board.svg")
     with tempfile.TemporaryDirectory() as folder:
         audit = Path(folder) / "audit.html"
