@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus import CORPUS
+from corpus import CORPUS, needs_corpus
 from pdn_tools.running.batch import end_with_parent
 
 PDN = [sys.executable, "-m", "pdn_tools"]
@@ -32,6 +32,7 @@ def valid(tmp_path):
 
 # ---- a closed stdout (`pdn ... | head`) ----------------------------------------------------------
 
+@needs_corpus
 @pytest.mark.parametrize("command", [
     ["convert"], ["convert", "--to", "jsonl"], ["convert", "--jobs", "2"], ["validate", "--format", "jsonl"],
     ["filter"], ["dedupe"], ["annotate", "--ply-count"], ["split", "-o", "{tmp}"],
