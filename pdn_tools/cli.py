@@ -11,7 +11,7 @@ import itertools
 import os
 import re
 import sys
-from typing import IO, Any, Callable, Iterator, NoReturn, TextIO, cast
+from typing import IO, Any, Callable, Iterator, NoReturn, TextIO, TypeVar, cast
 
 import click
 
@@ -30,23 +30,31 @@ from pdn_tools.text.results import RESULTS, Outcome
 from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.rules.movegen import Position, divide, perft as count_leaves
 from pdn_tools.text.reader import parse_raw
+from pdn_tools.play.check import Checked, Record, check
 from pdn_tools.rules.variants import VARIANTS, Variant, variant_by_name
+from pdn_tools.running.batch import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+T = TypeVar("T")
 WARNING_CODES = [code.value for code in Code if code.severity == Severity.WARNING]
 EXIT_CLOSED_PIPE = 128 + 13             # as a process ended by SIGPIPE
 
 
-def _variant(ctx, param, value: str | None) -> Variant | None:
-    if value is None:
-        return None
-    variant = variant_by_name(value)
-    if variant is None:
-        raise click.BadParameter(f"unknown variant {value!r}; known: {', '.join(sorted(VARIANTS))}")
-    return variant
+class VariantType(click.ParamType):
+    """A variant named by name, alias or GameType number (`--variant` of every command)."""
+
+    name = "variant"
+
+    def convert(self, value: str | Variant, param: click.Parameter | None, ctx: click.Context | None) -> Variant:
+        if isinstance(value, Variant):
+            return value
+        variant = variant_by_name(value)
+        if variant is None:
+            self.fail(f"unknown variant {value!r}; known: {', '.join(sorted(VARIANTS))}", param, ctx)
+        return variant
 
 
-variant_option = click.option("--variant", callback=_variant, metavar="NAME",
+VARIANT = VariantType()
+variant_option = click.option("--variant", type=VARIANT, metavar="NAME",
                               help="Rules to use instead of the GameType tag (name or GameType number).")
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
                            help="Worker processes; output keeps the input order.")
@@ -140,22 +148,20 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
         raise click.UsageError("--show-board goes with --format text")
     if fmt == "html":
         inputs, terminal = _inputs(paths, globs, encoding=encoding)
-        work = functools.partial(html_report.audit_game, variant=variant, strict=strict)
-        page = _audit_page(inputs, terminal, work, jobs, strict, output)
-        sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_OK if page.valid == page.games else EXIT_INVALID)
+        runner = batch.Runner(inputs, jobs, strict, variant)
+        _audit_page(runner, terminal, output)
+        sys.exit(runner.exit_code())
     totals = report.Summary()
     text = report.TextReport("none" if quiet else warning_mode, frozenset(ignore))
-    check = diagrams.checked_with_boards if show_board else report.check
-    work = functools.partial(check, variant=variant, strict=strict)
     with _writing(output) as out:
         inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out)
-        for item in batch.run(inputs, work, jobs, strict):
-            record, boards = item if show_board else (item, [])
+        runner = batch.Runner(inputs, jobs, strict, variant)
+        for record, boards in runner.run(diagrams.boards_at_errors if show_board else batch.no_work):
             totals.add(record)
             if fmt == "jsonl":
                 terminal.out(report.json_line(record))
             else:
-                for line in text.lines(record, functools.partial(diagrams.lines_with_boards, boards=boards)):
+                for line in text.lines(record, functools.partial(diagrams.lines_with_boards, boards=boards or [])):
                     terminal.out(line)
             terminal.game_done()
         for line in text.close() if fmt == "text" else []:
@@ -164,14 +170,13 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
             for line in [report.json_line({"summary": totals.as_dict()})] if fmt == "jsonl" else totals.lines():
                 terminal.out(line)
         terminal.close()
-    sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_OK if totals.valid == totals.games else EXIT_INVALID)
+    sys.exit(runner.exit_code())
 
 
-def _audit_page(inputs: batch.Inputs, terminal: Terminal, work: batch.Work, jobs: int, strict: bool,
-                output: str | None) -> report.Summary:
+def _audit_page(runner: batch.Runner, terminal: Terminal, output: str | None) -> report.Summary:
     """Validate into the HTML audit page, written to `output` (else stdout); its counts."""
     page = html_report.AuditPage()
-    for record, game in batch.run(inputs, work, jobs, strict):
+    for record, game in runner.run(html_report.audit_game):
         page.add(record, game)
         terminal.game_done()
     terminal.close()
@@ -192,7 +197,7 @@ def _write_page(output: str | None, write: Callable[[IO[str]], None]) -> None:
 
 
 @cli.command()
-@click.option("--variant", callback=_variant, required=True, metavar="NAME", help="Variant name or number.")
+@click.option("--variant", type=VARIANT, required=True, metavar="NAME", help="Variant name or number.")
 @click.option("--depth", type=click.IntRange(0), required=True, help="Plies to search.")
 @click.option("--fen", help="Start position (default: the variant's initial position).")
 @click.option("--divide", "split", is_flag=True, help="Also count below each first move.")
@@ -261,12 +266,12 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
         raise click.UsageError("--keep-invalid passes games through as PDN: only with --to pdn")
     options = conversion.Options(to, Style(captures, squares, separator, drop, fix_results), keep_invalid,
                                  variant, strict)
-    work = functools.partial(conversion.convert, options=options)
+    work = functools.partial(conversion.convert_game, options=options)
     inputs, terminal = _inputs(paths, globs, progress=False, encoding=encoding)
     note = terminal.note
     if fix_results and to == "pdn" and not (captures or squares or separator or drop):
         failed = _fix_results_only(inputs, terminal, output, in_place, variant, strict, encoding)
-        sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_INVALID if failed else EXIT_OK)
+        sys.exit(batch.exit_code(inputs.unreadable, failed))
     if in_place:
         failed = conversion.rewrite_files(inputs, work, jobs, strict, note)
     elif output in (None, "-"):
@@ -277,7 +282,7 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
                 failed = conversion.write_all(batch.run(inputs, work, jobs, strict), out, note).failed
         except OSError as error:
             _cannot_write(output, error)
-    sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_INVALID if failed else EXIT_OK)
+    sys.exit(batch.exit_code(inputs.unreadable, failed))
 
 
 def _fix_results_only(inputs: batch.Inputs, terminal: Terminal, output: str | None, in_place: bool,
@@ -307,30 +312,27 @@ def _fix_results_only(inputs: batch.Inputs, terminal: Terminal, output: str | No
 
 # ---- annotate, diagram and the archive tools ---------------------------------------------------
 
-class _Checked:
-    """Per-game work over PATHS with validate's reporting: errors on stderr (in file order, games
-    named), a progress line on a terminal, validate's exit code."""
+class _Reported:
+    """A command's per-game work over PATHS with validate's reporting: errors on stderr (in file
+    order, games named), a progress line on a terminal; the runner's exit code."""
 
     def __init__(self, paths: tuple[str, ...], globs: tuple[str, ...], jobs: int = 1, strict: bool = False,
-                 encoding: str | None = None, out: TextIO | None = None) -> None:
-        self.inputs, self.terminal = _inputs(paths, globs, encoding=encoding, out=out)
-        self.jobs, self.strict = jobs, strict
-        self.games = self.valid = 0
+                 variant: Variant | None = None, encoding: str | None = None, out: TextIO | None = None) -> None:
+        inputs, self.terminal = _inputs(paths, globs, encoding=encoding, out=out)
+        self.runner = batch.Runner(inputs, jobs, strict, variant)
 
-    def run(self, work: batch.Work) -> Iterator[tuple[dict, Any]]:
-        """(record, payload) for each game, from `work(game)` returning them."""
-        for record, payload in batch.run(self.inputs, work, self.jobs, self.strict):
-            self.games += 1
-            self.valid += record["ok"]
+    def run(self, work: Callable[[Checked], T]) -> Iterator[tuple[Record, T]]:
+        """(record, work(checked)) for each game."""
+        for record, value in self.runner.run(work):
             for line in report.text_lines(record, warnings=False):
                 self.terminal.note(line)
-            yield record, payload
+            yield record, value
             self.terminal.game_done()
 
     def done(self) -> int:
         """The exit code, once the output is complete."""
         self.terminal.close()
-        return EXIT_USAGE if self.inputs.unreadable else EXIT_OK if self.valid == self.games else EXIT_INVALID
+        return self.runner.exit_code()
 
     def exit(self) -> NoReturn:
         sys.exit(self.done())
@@ -364,9 +366,8 @@ def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, 
         raise click.UsageError("choose what to annotate: --fen, --moves, --forced, --captures, --draws, "
                                "--ply-count, --result, --gametype or --all")
     with _writing(output) as out:
-        checked = _Checked(paths, globs, jobs, strict, encoding, out)
-        for _, (text, notes) in checked.run(functools.partial(annotate_game, options=options, variant=variant,
-                                                              strict=strict)):
+        checked = _Reported(paths, globs, jobs, strict, variant, encoding, out)
+        for _, (text, notes) in checked.run(functools.partial(annotate_game, options=options)):
             checked.terminal.out(text, end="")
             for note in notes:
                 checked.terminal.note(note)
@@ -403,7 +404,8 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, output: st
             sys.exit(EXIT_USAGE)
         raise click.BadParameter(f"{path} has fewer than {number} games", param_hint="--game")
     game = parse_raw(found[0], found[1], strict, found[2])
-    record, replayed = report.checked(game, variant, strict)
+    checked = check(game, variant, strict)
+    record, replayed = checked.record, checked.replay
     for line in report.text_lines(record, warnings=False):
         click.echo(line, err=True)
     if replayed is None:
@@ -424,7 +426,7 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, output: st
         sys.stdout.buffer.write(picture)
     else:
         click.echo(picture, nl=False)
-    sys.exit(EXIT_OK if record["ok"] else EXIT_INVALID)
+    sys.exit(EXIT_OK if record.ok else EXIT_INVALID)
 
 
 def _write(path: str, texts: list[str] | list[str | bytes]) -> None:
@@ -487,7 +489,7 @@ def list_command(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, outpu
             terminal.out(rows.row(archive.listing_row(raw, index)), end="")
             terminal.game_done()
         terminal.close()
-    sys.exit(EXIT_USAGE if inputs.unreadable else EXIT_OK)
+    sys.exit(batch.exit_code(inputs.unreadable, 0))
 
 
 def _compile(pattern: str, param) -> re.Pattern:
@@ -504,33 +506,37 @@ def _compile(pattern: str, param) -> re.Pattern:
 @click.option("--player", callback=_pattern, metavar="REGEX", help="Keep games where White or Black matches.")
 @click.option("--result", callback=_result, metavar="RESULT",
               help="Keep games with this outcome, however written: 2-0 finds 1-0 and 1:0 too; or first, second, draw.")
-@click.option("--variant", "wanted", callback=_variant, metavar="NAME", help="Keep games of this variant.")
+@click.option("--replayed-as", "wanted", type=VARIANT, metavar="NAME",
+              help="Keep games replayed as this variant (their GameType, else inferred, else --variant).")
 @click.option("--valid/--invalid", default=None, help="Keep only valid, or only invalid, games.")
 @click.option("--min-plies", type=click.IntRange(0), help="Keep games at least this long.")
 @click.option("--max-plies", type=click.IntRange(0), help="Keep games at most this long.")
 @click.option("--position", metavar="FEN", help="Keep games whose main line reaches this position.")
 @output_option
 @strict_option
+@variant_option
 @encoding_option
 @jobs_option
-def filter_command(paths: tuple[str, ...], globs: tuple[str, ...], tags, player, result: str | None,
-                   wanted: Variant | None, valid: bool | None, min_plies: int | None, max_plies: int | None,
-                   position: str | None, output: str | None, strict: bool, encoding: str | None, jobs: int) -> None:
+def filter_command(paths: tuple[str, ...], globs: tuple[str, ...], tags: tuple[tuple[str, re.Pattern[str]], ...],
+                   player: re.Pattern[str] | None, result: str | None, wanted: Variant | None,
+                   valid: bool | None, min_plies: int | None, max_plies: int | None, position: str | None,
+                   output: str | None, strict: bool, variant: Variant | None, encoding: str | None,
+                   jobs: int) -> None:
     """Write the games of PATHS that meet every criterion given, as PDN.
 
     Criteria on tags, players and result read the tags alone: only the games that meet them
-    are parsed, none is replayed or checked.  The others (--variant, --valid/--invalid,
+    are parsed, none is replayed or checked.  The others (--replayed-as, --valid/--invalid,
     --min/max-plies, --position) replay every game and report invalid ones on stderr.
     """
     if position is not None:
-        _check_fen(position, wanted)
+        _check_fen(position, variant or wanted)
     criteria = Criteria(tags, player, result, wanted, valid, min_plies, max_plies, position)
     with _writing(output) as out:
         if criteria.needs_game() and not criteria.needs_replay():
             code = _filter_by_tags(paths, globs, criteria, strict, encoding, out)
         else:
-            checked = _Checked(paths, globs, jobs, strict, encoding, out)
-            for _, text in checked.run(functools.partial(archive.filter_game, criteria=criteria, strict=strict)):
+            checked = _Reported(paths, globs, jobs, strict, variant, encoding, out)
+            for _, text in checked.run(functools.partial(archive.filter_game, criteria=criteria)):
                 if text is not None:
                     checked.terminal.out(text, end="")
             code = checked.done()
@@ -547,13 +553,13 @@ def _filter_by_tags(paths: tuple[str, ...], globs: tuple[str, ...], criteria: Cr
         game = archive.tag_filtered(raw, index, notes, criteria, strict)
         if isinstance(game, ReadError):
             unread += 1
-            for line in report.text_lines(report.check(game), warnings=False):
+            for line in report.text_lines(check(game).record, warnings=False):
                 terminal.note(line)
         elif game is not None:
             terminal.out(game_text(game), end="")
         terminal.game_done()
     terminal.close()
-    return EXIT_USAGE if inputs.unreadable else EXIT_INVALID if unread else EXIT_OK
+    return batch.exit_code(inputs.unreadable, unread)
 
 
 def _check_fen(fen: str, variant: Variant | None) -> None:
@@ -583,11 +589,11 @@ def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: boo
            encoding: str | None, variant: Variant | None, jobs: int) -> None:
     """Write the games of PATHS without repeats (the first of each kept), or list the repeats."""
     seen: dict[bytes, str] = {}         # hash -> the first game's place (kept for --report only)
-    work = functools.partial(archive.dedupe_game, with_tags=by == "moves+tags", variant=variant, strict=strict)
+    work = functools.partial(archive.dedupe_game, with_tags=by == "moves+tags")
     with _writing(output) as out:
-        checked = _Checked(paths, globs, jobs, strict, encoding, out)
+        checked = _Reported(paths, globs, jobs, strict, variant, encoding, out)
         for record, (digest, text) in checked.run(work):
-            where = f"{printable(record['file'])}:{record['line']}: game {record['game']}"
+            where = f"{printable(record.file)}:{record.line}: game {record.game}"
             if digest not in seen:
                 seen[digest] = where if listing else ""
                 if not listing:
@@ -611,8 +617,8 @@ def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str 
           encoding: str | None, variant: Variant | None, jobs: int) -> None:
     """Count the games of PATHS per variant, result and year, with validity and average length."""
     totals = archive.Stats()
-    checked = _Checked(paths, globs, jobs, strict, encoding)
-    for record, year in checked.run(functools.partial(archive.stats_game, variant=variant, strict=strict)):
+    checked = _Reported(paths, globs, jobs, strict, variant, encoding)
+    for record, year in checked.run(archive.stats_game):
         totals.add(record, year)
     code = checked.done()
     if fmt == "html":
@@ -659,7 +665,7 @@ def split(paths: tuple[str, ...], globs: tuple[str, ...], folder: str, per: int,
         os.makedirs(folder, exist_ok=True)
     except OSError as error:
         _cannot_write(folder, error)
-    checked = _Checked(paths, globs, jobs, strict, encoding)
+    checked = _Reported(paths, globs, jobs, strict, variant, encoding)
     texts: list[str] = []
     written = 0
 
@@ -671,7 +677,7 @@ def split(paths: tuple[str, ...], globs: tuple[str, ...], folder: str, per: int,
         texts.clear()
         checked.terminal.out(printable(target))
 
-    for _, text in checked.run(functools.partial(archive.pass_game, variant=variant, strict=strict)):
+    for _, text in checked.run(archive.pass_game):
         texts.append(text)
         if len(texts) == per:
             flush()

@@ -39,7 +39,7 @@ def test_filter_by_tag_player_and_result():
 
 @needs_corpus
 def test_filter_by_variant_length_and_validity_across_files():
-    result = invoke("filter", "--variant", "italian", "--min-plies", "60", "--max-plies", "80", DOUAI, FERO)
+    result = invoke("filter", "--replayed-as", "italian", "--min-plies", "60", "--max-plies", "80", DOUAI, FERO)
     games = read_text(result.stdout)
     assert games and all(60 <= len(g.main_line()) <= 80 for g in games)
     expected = [g for g in read_games(FERO) if 60 <= len(g.main_line()) <= 80]

@@ -127,3 +127,38 @@ def test_the_projects_own_fixtures_cover_every_variant_and_every_fault():
     quirks = {w["code"] for r in records if r["file"].endswith("quirks.pdn") for w in r["warnings"]}
     assert quirks >= {"loose-tag", "tag-name", "placeholder", "prose", "literal-escape", "forced-mark",
                       "dangling-number", "zero-padded", "unterminated", "glued-result", "inferred-variant"}
+
+
+# ---- --variant means the same in every command; one exit-code policy ------------------------------
+
+ENGLISH_GAME = "1. 11-15 23-19 2. 8-11 22-17 *\n"       # no GameType: inferred as English anyway
+RULES_COMMANDS = [["validate"], ["convert", "--to", "jsonl"], ["annotate", "--fen"], ["filter"], ["dedupe"], ["stats"],
+                  ["split", "-o", "{tmp}"], ["diagram"]]
+
+
+@pytest.mark.parametrize("command", RULES_COMMANDS, ids=lambda c: c[0])
+def test_variant_selects_the_rules_in_every_command(command, tmp_path):
+    """English moves replayed with the international rules: 11-15 is a backward move for
+    White there, so every command reports the game invalid (exit 1); with English rules, 0."""
+    def run(variant):
+        args = [arg.format(tmp=tmp_path / variant) for arg in command]
+        return invoke([*args, "--variant", variant, "-"], input=ENGLISH_GAME)
+
+    english, international = run("english"), run("20")
+    assert english.exit_code == 0, english.output
+    assert international.exit_code == 1, international.output
+    unknown = run("nonsense")
+    assert unknown.exit_code == 2 and "Invalid value for '--variant': unknown variant 'nonsense'" in unknown.output
+
+
+def test_filter_keeps_games_replayed_as_a_variant():
+    text = ENGLISH_GAME + '\n[GameType "20"]\n1. 32-28 *\n'
+    kept = invoke(["filter", "--replayed-as", "english", "-"], input=text)
+    assert kept.exit_code == 0 and kept.output.count("11-15") == 1 and "32-28" not in kept.output
+    assert "32-28" in invoke(["filter", "--replayed-as", "international", "-"], input=text).output
+
+
+@pytest.mark.parametrize("unreadable, failed, code", [(0, 0, 0), (0, 3, 1), (1, 0, 2), (1, 3, 2)])
+def test_one_exit_code_policy(unreadable, failed, code):
+    from pdn_tools.running import batch
+    assert batch.exit_code(unreadable, failed) == code

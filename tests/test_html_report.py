@@ -149,10 +149,11 @@ def test_report_sections_wait_in_a_file_not_in_memory(tmp_path):
     page = html_report.AuditPage()
     source = tmp_path / "bad.pdn"
     source.write_text('[GameType "20"]\n1. 32-26 *\n')
+    from pdn_tools.play.check import check
     from pdn_tools.text.reader import read_games
     [game] = read_games(str(source))
-    record, invalid = html_report.audit_game(game)
-    page.add(record, invalid)
+    checked = check(game)
+    page.add(checked.record, html_report.audit_game(checked))
     assert page.spool.tell() > 1000 and page.spool.fileno() >= 0           # written out as it came
     assert not [value for value in vars(page).values() if isinstance(value, list)]
 

@@ -17,7 +17,7 @@ from pdn_tools import ReadError, read_games
 from pdn_tools.cli import cli
 from pdn_tools.text.grammar import HOLD
 from pdn_tools.text.model import Game
-from pdn_tools.commands.report import check
+from pdn_tools.play.check import Problem, check
 from pdn_tools.text.writer import write_game
 
 SOURCES = [
@@ -82,9 +82,9 @@ def _content(game: Game | ReadError) -> tuple:
     return game.tags, game.elements, game.result
 
 
-def _located(problem: dict) -> bool:
-    return isinstance(problem["line"], int) and isinstance(problem["column"], int) and problem["line"] >= 1 \
-        and problem["column"] >= 1 and bool(problem["message"])
+def _located(problem: Problem) -> bool:
+    return isinstance(problem.line, int) and isinstance(problem.column, int) and problem.line >= 1 \
+        and problem.column >= 1 and bool(problem.message)
 
 
 def _cli(args: list[str], data: bytes):
@@ -106,8 +106,8 @@ def test_damaged_games_are_reported_and_located(sample):
         assert isinstance(game, (Game, ReadError))
         if isinstance(game, ReadError):
             assert game.line >= 1 and game.column >= 1 and str(game).startswith("damaged.pdn:")
-        record = check(game)
-        assert all(_located(problem) for problem in record["errors"])
+        record = check(game).record
+        assert all(_located(problem) for problem in record.errors)
     before = list(read_games(io.BytesIO(first)))
     if before and getattr(before[-1], "result", None) is not None:    # damage after a result stays after it
         assert [_content(g) for g in games[:len(before)]] == [_content(g) for g in before]
@@ -125,7 +125,7 @@ def test_ten_thousand_nested_variations_read_validate_and_convert():
     text = _nested(10_000) + _nested(2)
     games = list(read_games(io.BytesIO(text.encode())))
     assert [type(g) for g in games] == [Game, Game]
-    assert check(games[0])["ok"] and check(games[1])["ok"]
+    assert check(games[0]).ok and check(games[1]).ok
     assert write_game(games[0]).count("(") == 10_000
     records = _cli(["validate", "--format", "jsonl", "-"], text.encode()).output.splitlines()
     assert len(records) == 2 and all(json.loads(line)["ok"] for line in records)
@@ -137,7 +137,7 @@ def test_unclosed_deep_nesting_is_a_located_error_and_the_next_game_is_read():
     text = _nested(10_000, closed=False) + _nested(1)
     games = list(read_games(io.BytesIO(text.encode())))
     assert isinstance(games[0], ReadError) and games[0].line == 2 and "unexpected" in games[0].message
-    assert isinstance(games[1], Game) and check(games[1])["ok"]
+    assert isinstance(games[1], Game) and check(games[1]).ok
 
 
 def test_a_50_megabyte_line_is_read_as_one_game():
@@ -148,7 +148,7 @@ def test_a_50_megabyte_line_is_read_as_one_game():
     del text, comment
     games = list(read_games(io.BytesIO(data)))
     assert [type(g) for g in games] == [Game, Game]
-    assert len(games[0].elements[2].text) == size and check(games[0])["ok"]
+    assert len(games[0].elements[2].text) == size and check(games[0]).ok
 
 
 def test_an_unclosed_comment_does_not_hold_the_rest_of_a_large_file():
@@ -158,7 +158,7 @@ def test_an_unclosed_comment_does_not_hold_the_rest_of_a_large_file():
     start = time.process_time()
     games = list(read_games(io.BytesIO(data)))
     assert time.process_time() - start < 30
-    assert len(games) == 2 and all(check(g)["ok"] for g in games)
+    assert len(games) == 2 and all(check(g).ok for g in games)
     assert (games[0].warnings[0].code, games[0].warnings[0].line) == ("unclosed", 1)
 
 

@@ -11,15 +11,14 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from pdn_tools.commands import report
+from pdn_tools.play.check import Checked
 from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
-from pdn_tools.text.model import Comment, Element, Game, Move, Nag, ReadError
+from pdn_tools.text.model import Comment, Element, Game, Move, Nag
 from pdn_tools.rules.movegen import Position
 from pdn_tools.running.output import game_text
 from pdn_tools.play.replay import Replay
-from pdn_tools.rules.variants import Variant
 from pdn_tools.text.writer import write_game
 
 FORCED = 7                      # NAG $7: the only move
@@ -151,13 +150,12 @@ def _tags(game: Game, result: Replay, options: Options) -> list[str]:
     return notes
 
 
-def annotate_game(game: Game | ReadError, options: Options, variant: Variant | None = None,
-                  strict: bool = False) -> tuple[dict, tuple[str, list[str]]]:
-    """The game's record, and its annotated text with notes on changed tags; a game that is
-    not valid is passed on unchanged."""
-    record, result = report.checked(game, variant, strict)
+def annotate_game(checked: Checked, options: Options) -> tuple[str, list[str]]:
+    """The game's annotated text with notes on changed tags; a game that is not valid is
+    passed on unchanged."""
+    game, result = checked.game, checked.replay
     if result is None or not result.ok:
-        return record, (game_text(game), [])
+        return game_text(game), []
     annotated, notes = annotate(result, options)
     where = f"{game.file}:{game.line}: game {game.index}: "
-    return record, (write_game(annotated), [where + note for note in notes])
+    return write_game(annotated), [where + note for note in notes]

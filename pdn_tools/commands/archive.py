@@ -16,6 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pdn_tools.commands import report
+from pdn_tools.play.check import Checked, Record
 from pdn_tools.rules.fen import FenError, parse_fen, to_fen
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.reader import RawGame, parse_raw
@@ -54,9 +55,10 @@ class Criteria:
                     or self.min_plies is not None or self.max_plies is not None)
 
 
-def matches(game: Game | ReadError, record: dict, result: Replay | None, criteria: Criteria) -> bool:
+def matches(checked: Checked, criteria: Criteria) -> bool:
     """Whether a checked game meets `criteria`."""
-    if criteria.valid is not None and record["ok"] != criteria.valid:
+    game, result = checked.game, checked.replay
+    if criteria.valid is not None and checked.ok != criteria.valid:
         return False
     if not criteria.needs_game():
         return True
@@ -66,7 +68,7 @@ def matches(game: Game | ReadError, record: dict, result: Replay | None, criteri
         return False
     if criteria.variant is not None and result.variant != criteria.variant:
         return False
-    plies = record["plies"]
+    plies = checked.record.plies
     if criteria.min_plies is not None and plies < criteria.min_plies:
         return False
     if criteria.max_plies is not None and plies > criteria.max_plies:
@@ -148,10 +150,9 @@ def reaches(result: Replay, fen: str) -> bool:
     return result.start == wanted or any(ply.after == wanted for ply in result.plies)
 
 
-def filter_game(game: Game | ReadError, criteria: Criteria, strict: bool = False) -> tuple[dict, str | None]:
-    """The game's record, and its text when it meets `criteria`."""
-    record, result = report.checked(game, None, strict)
-    return record, game_text(game) if matches(game, record, result, criteria) else None
+def filter_game(checked: Checked, criteria: Criteria) -> str | None:
+    """The game's text when it meets `criteria`."""
+    return game_text(checked.game) if matches(checked, criteria) else None
 
 
 # ---- dedupe ---------------------------------------------------------------------------------------
@@ -174,24 +175,23 @@ def _written(squares: tuple[str, ...], capture: bool) -> str:
     return ("x" if capture else "-").join(names)
 
 
-def dedupe_game(game: Game | ReadError, with_tags: bool, variant: Variant | None = None,
-                strict: bool = False) -> tuple[dict, tuple[bytes, str]]:
-    """The game's record, a hash of its moves (and tags), and its text."""
-    record, result = report.checked(game, variant, strict)
-    key = moves_key(game, result)
+def dedupe_game(checked: Checked, with_tags: bool) -> tuple[bytes, str]:
+    """A hash of the game's moves (and tags), and its text."""
+    game = checked.game
+    key = moves_key(game, checked.replay)
     if with_tags and isinstance(game, Game):
         key += "\n" + "\n".join(sorted(f"{name}={value}" for name, value in game.tags))
-    return record, (hashlib.blake2b(key.encode("utf-8"), digest_size=16).digest(), game_text(game))
+    return hashlib.blake2b(key.encode("utf-8"), digest_size=16).digest(), game_text(game)
 
 
 # ---- stats ---------------------------------------------------------------------------------------
 
-def stats_game(game: Game | ReadError, variant: Variant | None = None, strict: bool = False) -> tuple[dict, str]:
-    """The game's record and the year of its Date tag ('unknown' without one)."""
-    record = report.check(game, variant, strict)
+def stats_game(checked: Checked) -> str:
+    """The year of the game's Date tag ('unknown' without one)."""
+    game = checked.game
     date = game.tag("Date", "") if isinstance(game, Game) else ""
     year = _YEAR.match(date or "")
-    return record, year.group(1) if year else "unknown"
+    return year.group(1) if year else "unknown"
 
 
 @dataclass
@@ -199,15 +199,15 @@ class Stats:
     """Counts over an archive: validity, variants, results, years and length."""
 
     summary: report.Summary = field(default_factory=report.Summary)
-    results: Counter = field(default_factory=Counter)
-    years: Counter = field(default_factory=Counter)
+    results: Counter[str] = field(default_factory=Counter)
+    years: Counter[str] = field(default_factory=Counter)
     plies: int = 0
 
-    def add(self, record: dict, year: str) -> None:
+    def add(self, record: Record, year: str) -> None:
         self.summary.add(record)
-        self.results[record["result"] or "none"] += 1
+        self.results[record.result or "none"] += 1
         self.years[year] += 1
-        self.plies += record["plies"]
+        self.plies += record.plies
 
     def as_dict(self) -> dict:
         games = self.summary.games
@@ -255,6 +255,6 @@ def earlier_parts(folder: str, prefix: str) -> list[str]:
     return sorted(os.path.join(folder, name) for name in os.listdir(folder) if part.fullmatch(name))
 
 
-def pass_game(game: Game | ReadError, variant: Variant | None = None, strict: bool = False) -> tuple[dict, str]:
-    """The game's record and its text, for passing it on unchanged."""
-    return report.check(game, variant, strict), game_text(game)
+def pass_game(checked: Checked) -> str:
+    """The game's text, for passing it on unchanged."""
+    return game_text(checked.game)

@@ -3,20 +3,20 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import IO, Callable, Iterable
 
 from pdn_tools.running import batch
 from pdn_tools.commands import report
+from pdn_tools.play.check import Checked, check, problem
 from pdn_tools.text import writer
+from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Game, ReadError
 from pdn_tools.play.notation import Style, canonical_game, fix_notes, result_fixes
 from pdn_tools.running.output import CannotWrite, atomic_output, printable
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.variants import Variant
 from pdn_tools.play.replay import Replay
-
-FORMATS = ("pdn", "jsonl", "fen")
 
 
 @dataclass(frozen=True)
@@ -43,27 +43,28 @@ class Converted:
         return not self.text
 
 
-RESULT_ERRORS = frozenset({"wrong-result"})      # errors about the Result: the moves replay
+RESULT_ERRORS = frozenset({Code.WRONG_RESULT})      # errors about the Result: the moves replay
 
 
-def convert(game: Game | ReadError, options: Options) -> Converted:
-    """Convert one game.  A game that cannot be read, or whose moves do not replay when the
-    output needs a replay, is reported and left out (passed through with `keep_invalid`);
-    any other game is written, its problems (a wrong Result) reported."""
+def convert_game(game: Game | ReadError, options: Options) -> Converted:
+    """Check and convert one game (the work `pdn convert` hands to `batch.run`)."""
     try:
-        return _convert(game, options)
+        return convert(check(game, options.variant, options.strict), options)
     except Exception as error:           # a bug must not end the batch: say which game
         where = f"{game.file}:{game.line}: game {game.index}"
         return Converted("", (f"{where}: cannot convert ({type(error).__name__}: {error}) [internal]",), False)
 
 
-def _convert(game: Game | ReadError, options: Options) -> Converted:
-    record, replayed = report.checked(game, options.variant, options.strict)
+def convert(checked: Checked, options: Options) -> Converted:
+    """Convert one checked game.  A game that cannot be read, or whose moves do not replay when
+    the output needs a replay, is reported and left out (passed through with `keep_invalid`);
+    any other game is written, its problems (a wrong Result) reported."""
+    game, replayed, record = checked.game, checked.replay, checked.record
     style = options.style
     if style.fix_results:
-        record["errors"] = [e for e in record["errors"] if e["code"] != "wrong-result"]
+        record = replace(record, errors=tuple(e for e in record.errors if e.code != Code.WRONG_RESULT))
     problems = tuple(report.text_lines(record, warnings=False))
-    replays = all(error["code"] in RESULT_ERRORS for error in record["errors"])
+    replays = all(error.code in RESULT_ERRORS for error in record.errors)
     needs_replay = options.to != "pdn" or style.needs_replay
     if isinstance(game, ReadError) or replayed is None or (needs_replay and not replays):
         if not options.keep_invalid:
@@ -73,15 +74,15 @@ def _convert(game: Game | ReadError, options: Options) -> Converted:
     notes = problems
     if style.fix_results:
         fixes = fix_notes(game, result_fixes(game, replayed))
-        notes += tuple(report.text_lines({**record, "errors": [], "warnings": [d.as_dict() for d in fixes]}))
+        notes += tuple(report.text_lines(replace(record, errors=(), warnings=tuple(map(problem, fixes)))))
     canonical = canonical_game(game, replayed, style)
     if options.to == "jsonl":
-        text = json_game(canonical, replayed, record["errors"])
+        text = json_game(canonical, replayed, [error.as_dict() for error in record.errors])
     elif options.to == "fen":
         text = fen_lines(canonical, replayed)
     else:
         text = writer.write_game(canonical)
-    return Converted(text, notes, not record["errors"], len(replayed.plies))
+    return Converted(text, notes, not record.errors, len(replayed.plies))
 
 
 Note = Callable[[str], None]

@@ -15,17 +15,16 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
 from xml.sax.saxutils import escape
 
 from pdn_tools.commands import report
-from pdn_tools.commands.report import move_label
+from pdn_tools.play.check import Checked, Record, move_label
 from pdn_tools.play.notation import Style, move_text
 from pdn_tools.play.replay import Replay
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.variants import Variant
-from pdn_tools.text.model import Diagnostic, Element, Game, Move as Notated, ReadError, Variation
+from pdn_tools.text.model import Diagnostic, Element, Move as Notated, Variation
 
 UNIT = 40                                   # drawing units per square
 DEFAULT_SQUARE_PIXELS = 50                  # a square's size in the picture unless a width is asked for
@@ -240,14 +239,12 @@ def _moves(position: Position, notated: Notated) -> bool:
     return piece is not None and (piece in "wW") == (position.turn == "W")
 
 
-def checked_with_boards(game: Game | ReadError, variant: Variant | None = None,
-                        strict: bool = False) -> tuple[dict[str, Any], list[ErrorBoard]]:
-    """A game's validation record and the boards at its move errors (work for `batch.run`)."""
-    record, result = report.checked(game, variant, strict)
-    return record, error_boards(result)
+def boards_at_errors(checked: Checked) -> list[ErrorBoard]:
+    """The boards at a checked game's move errors (work for `batch.Runner`)."""
+    return error_boards(checked.replay)
 
 
-def lines_with_boards(record: dict[str, Any], boards: list[ErrorBoard], warnings: bool = True) -> list[str]:
+def lines_with_boards(record: Record, boards: list[ErrorBoard], warnings: bool = True) -> list[str]:
     """`validate`'s text lines, each move error followed by its board and the legal moves."""
     at_error = {board.error: board for board in boards}
     out = []

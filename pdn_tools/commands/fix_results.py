@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
 
 from pdn_tools.commands import report
+from pdn_tools.play.check import Record, check, problem
 from pdn_tools.play.notation import fix_notes, result_fixes
 from pdn_tools.rules.variants import Variant
+from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic, Game
 from pdn_tools.text.reader import RawGame, parse_raw, read_raw
 from pdn_tools.text.results import Outcome, outcome
@@ -40,7 +41,7 @@ class Fixed:
     """One game's edits, with the record and notes to report."""
 
     edits: tuple[Edit, ...]
-    record: dict[str, Any]
+    record: Record
     notes: tuple[Diagnostic, ...]
 
 
@@ -64,8 +65,9 @@ def fix_game(raw: RawGame, index: int, notes: list[Diagnostic], variant: Variant
     """The edits that give one game the Result tag and terminator its position settles (none for
     a game with another error, or whose result is right); a missing tag or terminator stays so."""
     game = parse_raw(raw, index, strict, notes)
-    record, replayed = report.checked(game, variant, strict)
-    wrong_result_only = all(error["code"] == "wrong-result" for error in record["errors"])
+    checked = check(game, variant, strict)
+    record, replayed = checked.record, checked.replay
+    wrong_result_only = all(error.code == Code.WRONG_RESULT for error in record.errors)
     if not isinstance(game, Game) or replayed is None or not wrong_result_only:
         return Fixed((), record, ())
     new_tag, new_end = result_fixes(game, replayed)
@@ -123,9 +125,9 @@ class FileFix:
         """Each game's errors other than its result, and each result changed, as validate says them."""
         lines = []
         for game in self.games:
-            errors = [error for error in game.record["errors"] if error["code"] != "wrong-result" or not game.notes]
-            lines += report.text_lines({**game.record, "errors": errors, "warnings": [n.as_dict() for n in game.notes]})
-        name = self.games[0].record["file"] if self.games else ""
+            errors = tuple(error for error in game.record.errors if error.code != Code.WRONG_RESULT or not game.notes)
+            lines += report.text_lines(replace(game.record, errors=errors, warnings=tuple(map(problem, game.notes))))
+        name = self.games[0].record.file if self.games else ""
         lines += [f"{name}:{edit.line}:{edit.column}: {edit.old!r} not changed: the text there is not what was read"
                   for edit in self.missed]
         return lines
@@ -133,7 +135,7 @@ class FileFix:
     @property
     def failed(self) -> int:
         """Games left with an error (another than a result fixed), and results that could not be fixed."""
-        return sum(1 for game in self.games if not game.record["ok"] and not game.notes) + len(self.missed)
+        return sum(1 for game in self.games if not game.record.ok and not game.notes) + len(self.missed)
 
 
 def fix_file(data: bytes, name: str, variant: Variant | None = None, strict: bool = False,

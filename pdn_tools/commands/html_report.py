@@ -21,7 +21,8 @@ from html import escape
 from typing import IO, Any, Iterable
 
 from pdn_tools.commands import archive, diagram, report
-from pdn_tools.rules.variants import Variant, variant_by_name
+from pdn_tools.play.check import Checked, Record
+from pdn_tools.rules.variants import variant_by_name
 from pdn_tools.text.model import Game, ReadError
 from pdn_tools.text.results import Outcome, outcome
 
@@ -47,16 +48,15 @@ class InvalidGame:
     moves: str              # the main line as far as it was replayed
 
 
-def audit_game(game: Game | ReadError, variant: Variant | None = None,
-               strict: bool = False) -> tuple[dict[str, Any], InvalidGame | None]:
-    """A game's validation record, and for an invalid game what its section of the report shows."""
-    record, result = report.checked(game, variant, strict)
-    if record["ok"]:
-        return record, None
+def audit_game(checked: Checked) -> InvalidGame | None:
+    """For an invalid game, what its section of the report shows (work for `batch.Runner`)."""
+    game, result = checked.game, checked.replay
+    if checked.ok:
+        return None
     if result is None or isinstance(game, ReadError) or result.variant is None:
         tags = game if isinstance(game, Game) else None
-        return record, InvalidGame(_tag(tags, "White"), _tag(tags, "Black"), _tag(tags, "Event"),
-                                   _tag(tags, "Date"), record["variant"], False, (), "", "", "")
+        return InvalidGame(_tag(tags, "White"), _tag(tags, "Black"), _tag(tags, "Event"),
+                           _tag(tags, "Date"), checked.record.variant, False, (), "", "", "")
     boards = tuple(diagram.error_boards(result, with_svg=True))
     alpha = result.variant.alpha
     moves = game.main_line()
@@ -68,8 +68,8 @@ def audit_game(game: Game | ReadError, variant: Variant | None = None,
         final = diagram.svg(board, "last position", shared=True)
         label = diagram.caption_lines(result)[1]
     replayed = diagram.moves_text(result, len(result.plies)) if result.plies else ""
-    return record, InvalidGame(_tag(game, "White"), _tag(game, "Black"), _tag(game, "Event"), _tag(game, "Date"),
-                               result.variant.name, alpha, boards, final, label, replayed)
+    return InvalidGame(_tag(game, "White"), _tag(game, "Black"), _tag(game, "Event"), _tag(game, "Date"),
+                       result.variant.name, alpha, boards, final, label, replayed)
 
 
 def _tag(game: Game | None, name: str) -> str:
@@ -95,12 +95,12 @@ class AuditPage:
     defined: set[str] = field(default_factory=set)
     spool: IO[str] = field(default_factory=lambda: tempfile.TemporaryFile("w+", encoding="utf-8"))
 
-    def add(self, record: dict[str, Any], game: InvalidGame | None) -> None:
+    def add(self, record: Record, game: InvalidGame | None) -> None:
         """Count a game; an invalid one gets its section (one line of the spool)."""
         self.summary.add(record)
-        counts = self.files.setdefault(record["file"], _FileCounts())
+        counts = self.files.setdefault(record.file, _FileCounts())
         counts.games += 1
-        counts.valid += record["ok"]
+        counts.valid += record.ok
         if game is None:
             return
         self.invalid += 1
@@ -162,18 +162,18 @@ def _audit_summary(page: AuditPage) -> str:
     return "\n".join(parts) + "\n"
 
 
-def _game_section(number: int, record: dict[str, Any], game: InvalidGame, later: bool) -> str:
+def _game_section(number: int, record: Record, game: InvalidGame, later: bool) -> str:
     """One invalid game, on one line: a collapsed <details> whose summary names it; `later`
     games keep their boards in templates until opened."""
-    first = record["errors"][0] if record["errors"] else {"code": "", "message": ""}
-    place = f"{record['file']}:{record['line']}"
+    code, message = (record.errors[0].code, record.errors[0].message) if record.errors else ("", "")
+    place = f"{record.file}:{record.line}"
     players = f"{game.white or '?'} \u2013 {game.black or '?'}"
     opened = " open" if number <= OPEN_GAMES else ""
-    head = (f'<details class="game" id="game-{number}" data-code="{escape(first["code"])}"{opened}>'
+    head = (f'<details class="game" id="game-{number}" data-code="{escape(code)}"{opened}>'
             f'<summary><span class="number">{number}</span> <span class="place">{escape(place)}</span> '
-            f'<span class="players">{escape(players)}</span> <span class="code">{escape(first["code"])}</span> '
-            f'<span class="message">{escape(_short(first["message"]))}</span></summary>')
-    about = [f"game {record['game']} of {escape(record['file'])}", escape(game.variant)]
+            f'<span class="players">{escape(players)}</span> <span class="code">{escape(code)}</span> '
+            f'<span class="message">{escape(_short(message))}</span></summary>')
+    about = [f"game {record.game} of {escape(record.file)}", escape(game.variant)]
     about += [escape(value) for value in (game.event, game.date) if value]
     body = [f'<p class="about">{_DOT.join(about)}</p>', _errors(record)]
     body += [_board_block(board, later) for board in game.boards]
@@ -189,14 +189,14 @@ def _game_section(number: int, record: dict[str, Any], game: InvalidGame, later:
 _DOT = " \u00b7 "
 
 
-def _errors(record: dict[str, Any]) -> str:
+def _errors(record: Record) -> str:
     items = []
-    for entry in record["errors"]:
-        where = f"{record['file']}:{entry['line']}:{entry['column']}"
-        move = f" (move {entry['move']})" if "move" in entry else ""
+    for problem in record.errors:
+        where = f"{record.file}:{problem.line}:{problem.column}"
+        move = f" (move {problem.move})" if problem.move is not None else ""
         items.append(f'<li><code class="where">{escape(where)}</code>{escape(move)}: '
-                     f'<span class="text">{escape(entry["message"])}</span> '
-                     f'<span class="code">[{escape(entry["code"])}]</span></li>')
+                     f'<span class="text">{escape(problem.message)}</span> '
+                     f'<span class="code">[{escape(problem.code)}]</span></li>')
     return f'<ul class="errors">{"".join(items)}</ul>'
 
 

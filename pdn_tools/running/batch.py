@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bz2
 import fnmatch
+import functools
 import gzip
 import io
 import lzma
@@ -25,6 +26,8 @@ from typing import BinaryIO, Callable, Iterable, Iterator, TypeVar, cast
 
 from pdn_tools.running.output import ENDING_SIGNALS, printable
 from pdn_tools.text.decoding import sniff
+from pdn_tools.play.check import Checked, Record, check
+from pdn_tools.rules.variants import Variant
 from pdn_tools.text.grammar import parser
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.reader import RawGame, parse_raw, read_raw
@@ -34,6 +37,13 @@ Work = Callable[[Game | ReadError], T]
 _BATCH = 200                         # games sent to a worker at a time
 _PR_SET_PDEATHSIG = 1                # prctl option: the signal a process gets when its parent ends
 _WATCH_SECONDS = 0.5                 # how often a worker without that signal looks for its parent
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+def exit_code(unreadable: int, failed: int) -> int:
+    """The exit code of every command: 2 when an input could not be read, else 1 when some
+    game failed (was invalid, or did not convert), else 0."""
+    return EXIT_USAGE if unreadable else EXIT_INVALID if failed else EXIT_OK
 
 
 DEFAULT_GLOBS = ("*.pdn", "*.pdn.gz", "*.pdn.bz2", "*.pdn.xz")
@@ -276,6 +286,42 @@ def run(inputs: Inputs, work: Work, jobs: int = 1, strict: bool = False) -> Iter
         pool.shutdown(wait=False, cancel_futures=True)      # workers end after their batch
         raise
     pool.shutdown()
+
+
+def checked_work(game: Game | ReadError, work: Callable[[Checked], T], variant: Variant | None,
+                 strict: bool) -> tuple[Record, T]:
+    """Check one game and run `work` on it; only the record and the work's result travel back."""
+    checked = check(game, variant, strict)
+    return checked.record, work(checked)
+
+
+def no_work(checked: Checked) -> None:
+    """The work of a command that needs only the record (validate)."""
+
+
+class Runner:
+    """A command's per-game work over many inputs: every game checked (with `variant`'s rules
+    when given), the work run on it, and the exit code of the whole run."""
+
+    def __init__(self, inputs: Inputs, jobs: int = 1, strict: bool = False, variant: Variant | None = None) -> None:
+        self.inputs = inputs
+        self.jobs, self.strict, self.variant = jobs, strict, variant
+        self.games = self.failed = 0
+
+    def run(self, work: Callable[[Checked], T]) -> Iterator[tuple[Record, T]]:
+        """(record, work(checked)) for each game, in input order; an invalid game counts as failed."""
+        task = functools.partial(checked_work, work=work, variant=self.variant, strict=self.strict)
+        for record, value in run(self.inputs, task, self.jobs, self.strict):
+            self.games += 1
+            self.failed += not record.ok
+            yield record, value
+
+    def exit_code(self) -> int:
+        return exit_code(self.inputs.unreadable, self.failed)
+
+
+def _leave_interrupts() -> None:
+    """Workers ignore Ctrl-C, which the main process handles (no traceback from each worker)."""
 
 
 def _start_worker(parent: int) -> None:

@@ -22,7 +22,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from pdn_tools.running import batch
-from pdn_tools.commands import report
+from pdn_tools.play.check import Record, record_of
 from pdn_tools.rules.variants import Variant
 
 if TYPE_CHECKING:
@@ -32,11 +32,11 @@ SHARD_GAMES = 1000                   # games per shard: large enough to hide the
 
 
 def validate(client: Client, paths: Iterable[str], variant: Variant | None = None, strict: bool = False,
-             shard_games: int = SHARD_GAMES, in_flight: int | None = None) -> Iterator[dict]:
+             shard_games: int = SHARD_GAMES, in_flight: int | None = None) -> Iterator[Record]:
     """The validation record of every game of `paths` (files or folders of *.pdn), in order,
     computed on the workers of the Dask `client`."""
     inputs = batch.Inputs(tuple(paths))
-    work = functools.partial(report.check, variant=variant, strict=strict)
+    work = functools.partial(record_of, variant=variant, strict=strict)
     limit = in_flight or 2 * max(1, len(client.nthreads()))
     pending: deque = deque()
     try:

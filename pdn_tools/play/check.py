@@ -1,0 +1,112 @@
+"""Checking one game: read, replayed against its variant, and the record `validate` reports.
+
+`check(game)` gives a `Checked`: the game (or the ReadError it could not be read as),
+its `Replay` (None for a game that could not be read) and its `Record`, the object
+`pdn validate --format jsonl` writes.  Every command works from a Checked.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from pdn_tools.play.replay import Replay, replay
+from pdn_tools.rules.variants import Variant
+from pdn_tools.text.codes import Code
+from pdn_tools.text.model import Diagnostic, Game, ReadError
+from pdn_tools.text.tags import game_name, tag_pairs
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """A diagnostic as reported: located, with the move it is about when it has a ply."""
+
+    code: Code
+    message: str
+    line: int
+    column: int
+    ply: int | None = None
+    move: str | None = None             # '12... 28x19', numbered from the first player
+
+    def as_dict(self) -> dict[str, object]:
+        entry: dict[str, object] = {"code": self.code, "message": self.message, "line": self.line,
+                                    "column": self.column, "ply": self.ply}
+        if self.move is not None:
+            entry["move"] = self.move
+        return entry
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """What validation says about one game (the JSON object of `validate --format jsonl`)."""
+
+    file: str
+    game: int                           # 1-based in its file
+    name: str                           # 'White – Black, Event round N' as far as the tags tell
+    line: int
+    variant: str                        # the variant's name, "unknown" when none
+    ok: bool
+    plies: int                          # main-line moves read
+    result: str                         # the Result tag, else the terminator, else ""
+    errors: tuple[Problem, ...] = ()
+    warnings: tuple[Problem, ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        return {"file": self.file, "game": self.game, "name": self.name, "line": self.line, "variant": self.variant, "ok": self.ok,
+                "plies": self.plies, "result": self.result, "errors": [e.as_dict() for e in self.errors],
+                "warnings": [w.as_dict() for w in self.warnings]}
+
+    def with_errors(self, errors: tuple[Problem, ...]) -> Record:
+        return replace(self, errors=errors)
+
+
+@dataclass(frozen=True, slots=True)
+class Checked:
+    """One game checked: the game, its replay (None when it could not be read) and its record."""
+
+    game: Game | ReadError
+    replay: Replay | None
+    record: Record
+
+    @property
+    def ok(self) -> bool:
+        return self.record.ok
+
+
+def check(game: Game | ReadError, variant: Variant | None = None, strict: bool = False) -> Checked:
+    """Replay `game` (with `variant`'s rules, else those its tags or moves name) and report on it."""
+    if isinstance(game, ReadError):
+        error = Problem(game.code, game.message, game.line, game.column)
+        name = game_name(dict(reversed(tag_pairs(game.text))))
+        record = Record(game.file, game.index, name, game.line, "unknown", False, 0, "", (error,),
+                        tuple(problem(w) for w in game.warnings))
+        return Checked(game, None, record)
+    result = replay(game, variant, strict)
+    record = Record(
+        game.file, game.index, game_name(dict(reversed(game.tags))), game.line, result.variant.name if result.variant else "unknown", result.ok,
+        len(result.plies) if result.complete else len(game.main_line()), game.tag("Result") or game.result or "",
+        tuple(problem(d, result) for d in result.errors),
+        tuple(problem(d, result) for d in game.warnings + result.warnings))
+    return Checked(game, result, record)
+
+
+def record_of(game: Game | ReadError, variant: Variant | None = None, strict: bool = False) -> Record:
+    """The record alone (work whose result travels between processes or machines)."""
+    return check(game, variant, strict).record
+
+
+def problem(diagnostic: Diagnostic, result: Replay | None = None) -> Problem:
+    """A diagnostic as reported, with its move's label when it has a ply of a replayed game."""
+    move = None
+    if result is not None and result.variant is not None and diagnostic.ply:
+        move = move_label(result, diagnostic.ply)
+    return Problem(diagnostic.code, diagnostic.message, diagnostic.line, diagnostic.column, diagnostic.ply, move)
+
+
+def move_label(result: Replay, ply: int) -> str:
+    """'12... 28x19' for main-line ply `ply` (1-based), numbered from the first player."""
+    assert result.variant is not None
+    offset = 0 if result.start is None or result.start.turn == result.variant.first else 1
+    index = ply - 1 + offset
+    number = index // 2 + 1
+    moves = result.game.main_line()
+    text = moves[ply - 1].text if ply <= len(moves) else "?"
+    return f"{number}{'...' if index % 2 else '.'} {text}"
