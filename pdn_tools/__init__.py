@@ -1,21 +1,54 @@
-"""pdn-tools: read, validate and convert draughts games in PDN.
+"""pdn-tools: read, validate and convert draughts games in PDN; a typed library of boards and rules.
 
 The names below load their modules on first use, so that starting the command line
-(and a Ctrl-C while it starts) does not wait for the parser to load.
+(and a Ctrl-C while it starts) does not wait for the parser to load.  The board API:
+`Position.initial(variant)` or `parse_fen(variant, fen)`, `position.legal_moves()`,
+`position.play(move)`, `move_text(position, move, Style(...))`, `to_fen(position)`,
+`perft(position, depth)`, `svg(Board(position))`; `replay(game)` gives the plies with
+their positions, `check(game)` the record `pdn validate` reports.
 """
-from importlib import import_module
+from __future__ import annotations
+
+from importlib import import_module, metadata
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pdn_tools.commands.diagram import Board, svg
+    from pdn_tools.play.check import Checked, Record, check
+    from pdn_tools.play.notation import Style, move_text
+    from pdn_tools.play.replay import Ply, Replay, full_path, replay
+    from pdn_tools.rules.fen import FenError, parse_fen, to_fen
+    from pdn_tools.rules.movegen import Move as LegalMove, Position, perft
+    from pdn_tools.rules.variants import VARIANTS, Variant, variant_by_name
+    from pdn_tools.text.codes import Code
+    from pdn_tools.text.model import (Comment, Game, Move, MoveNumber, Nag, Placeholder, ReadError, Setup,
+                                      Variation)
+    from pdn_tools.text.reader import read_games, read_text
+
+try:
+    __version__ = metadata.version("pdn-tools")
+except metadata.PackageNotFoundError:          # running from a source tree that is not installed
+    __version__ = "0.0.0"
 
 _HOMES = {"Comment": "text.model", "Game": "text.model", "Move": "text.model", "MoveNumber": "text.model", "Nag": "text.model",
           "Placeholder": "text.model", "ReadError": "text.model", "Setup": "text.model", "Variation": "text.model",
-          "read_games": "text.reader", "read_text": "text.reader"}
-__all__ = list(_HOMES)
+          "read_games": "text.reader", "read_text": "text.reader", "Code": "text.codes",
+          "Variant": "rules.variants", "VARIANTS": "rules.variants", "variant_by_name": "rules.variants",
+          "Position": "rules.movegen", "perft": "rules.movegen",
+          "FenError": "rules.fen", "parse_fen": "rules.fen", "to_fen": "rules.fen",
+          "replay": "play.replay", "Replay": "play.replay", "Ply": "play.replay", "full_path": "play.replay",
+          "Style": "play.notation", "move_text": "play.notation",
+          "check": "play.check", "Checked": "play.check", "Record": "play.check",
+          "Board": "commands.diagram", "svg": "commands.diagram"}
+_RENAMED = {"LegalMove": ("rules.movegen", "Move")}      # a legal move, apart from a notated Move
+__all__ = [*_HOMES, *_RENAMED, "__version__"]
 
 
-def __getattr__(name: str):
-    home = _HOMES.get(name)
+def __getattr__(name: str) -> object:
+    home, attribute = _RENAMED.get(name) or (_HOMES.get(name), name)
     if home is None:
         raise AttributeError(f"module 'pdn_tools' has no attribute {name!r}")
-    value = globals()[name] = getattr(import_module(f".{home}", __name__), name)
+    value = globals()[name] = getattr(import_module(f".{home}", __name__), attribute)
     return value
 
 

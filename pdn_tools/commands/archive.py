@@ -35,8 +35,8 @@ _YEAR = re.compile(r"\s*(\d{4})")
 class Criteria:
     """What `pdn filter` keeps; a game must meet every criterion given."""
 
-    tags: tuple[tuple[str, re.Pattern], ...] = ()   # tag name, pattern searched in its value
-    player: re.Pattern | None = None                # searched in White and Black
+    tags: tuple[tuple[str, re.Pattern[str]], ...] = ()   # tag name, pattern searched in its value
+    player: re.Pattern[str] | None = None                # searched in White and Black
     result: str | None = None
     variant: Variant | None = None
     valid: bool | None = None
@@ -209,7 +209,7 @@ class Stats:
         self.years[year] += 1
         self.plies += record.plies
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         games = self.summary.games
         return {"games": games, "valid": self.summary.valid, "invalid": games - self.summary.valid,
                 "average_plies": round(self.plies / games, 1) if games else 0.0,

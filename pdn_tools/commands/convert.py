@@ -112,7 +112,7 @@ class _Unchanged(Exception):
     """A file to rewrite in place had a game left out, or could not be read through."""
 
 
-def rewrite_files(inputs: batch.Inputs, work: batch.Work, jobs: int, strict: bool, note: Note) -> int:
+def rewrite_files(inputs: batch.Inputs, work: batch.Work[Converted], jobs: int, strict: bool, note: Note) -> int:
     """Convert each input file into itself, atomically; a file with a game left out (one that
     cannot be read) is left unchanged (none is with `Options.keep_invalid`), and one that
     cannot be written is reported (the batch goes on, counted with the unreadable inputs).
@@ -155,6 +155,7 @@ def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | No
     tags: dict[str, str] = {}
     for name, value in game.tags:
         tags.setdefault(name, value)
+    assert replayed.variant is not None and replayed.start is not None     # a replayed game
     moves = [{"ply": ply.number, "text": ply.notated.text, "path": [ply.move.start, *ply.move.path],
               "captured": list(ply.move.captured), "fen": to_fen(ply.after)} for ply in replayed.plies]
     record = {"file": game.file, "game": game.index, "tags": tags, "variant": replayed.variant.name,
@@ -165,5 +166,6 @@ def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | No
 def fen_lines(game: Game, replayed: Replay) -> str:
     """`file:game<TAB>ply<TAB>FEN` for the start position (ply 0) and after every main-line ply."""
     name = f"{printable(game.file)}:{game.index}"
+    assert replayed.start is not None                                      # a replayed game
     positions = [replayed.start] + [ply.after for ply in replayed.plies]
     return "".join(f"{name}\t{ply}\t{to_fen(position)}\n" for ply, position in enumerate(positions))

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Callable, Sequence
 
 from pdn_tools.play.check import Problem, Record
 from pdn_tools.running.output import printable
@@ -122,7 +122,7 @@ class Summary:
                 "warnings": dict(self.warnings)}
 
 
-def table(header: tuple[str, ...], rows: list[tuple[str | int, ...]]) -> list[str]:
+def table(header: tuple[str, ...], rows: Sequence[tuple[str | int, ...]]) -> list[str]:
     """`rows` aligned in columns under `header`: numbers (with thousands separators) to the
     right, text to the left."""
     numeric = [bool(rows) and all(isinstance(row[i], int) for row in rows) for i in range(len(header))]

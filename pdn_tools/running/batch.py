@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterable, Iterator, TypeVar, cast
@@ -33,6 +33,7 @@ from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.reader import RawGame, parse_raw, read_raw
 
 T = TypeVar("T")
+Item = TypeVar("Item")
 Work = Callable[[Game | ReadError], T]
 _BATCH = 200                         # games sent to a worker at a time
 _PR_SET_PDEATHSIG = 1                # prctl option: the signal a process gets when its parent ends
@@ -250,12 +251,12 @@ def _kind(entry: os.DirEntry[str]) -> tuple[str, str]:
     return ("link", "") if stat.S_ISDIR(mode) else ("other", "not a regular file")
 
 
-def run_batch(work: Work, strict: bool, batch: list[tuple[RawGame, int, list]]) -> list:
+def run_batch(work: Work[T], strict: bool, batch: list[tuple[RawGame, int, list[Diagnostic]]]) -> list[T]:
     return [work(parse_raw(raw, index, strict, notes)) for raw, index, notes in batch]
 
 
-def batches(items: Iterable, size: int) -> Iterator[list]:
-    batch = []
+def batches(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    batch: list[Item] = []
     for item in items:
         batch.append(item)
         if len(batch) == size:
@@ -265,7 +266,7 @@ def batches(items: Iterable, size: int) -> Iterator[list]:
         yield batch
 
 
-def run(inputs: Inputs, work: Work, jobs: int = 1, strict: bool = False) -> Iterator[T]:
+def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False) -> Iterator[T]:
     """`work(game)` for every game of `inputs`, in input order."""
     games = inputs.raw_games()
     if jobs <= 1:
@@ -274,7 +275,7 @@ def run(inputs: Inputs, work: Work, jobs: int = 1, strict: bool = False) -> Iter
         return
     parser()            # built once here, so that workers started by fork inherit it
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),))
-    pending: deque = deque()
+    pending: deque[Future[list[T]]] = deque()
     try:
         for batch in batches(games, _BATCH):
             pending.append(pool.submit(run_batch, work, strict, batch))
@@ -310,7 +311,8 @@ class Runner:
 
     def run(self, work: Callable[[Checked], T]) -> Iterator[tuple[Record, T]]:
         """(record, work(checked)) for each game, in input order; an invalid game counts as failed."""
-        task = functools.partial(checked_work, work=work, variant=self.variant, strict=self.strict)
+        task: Work[tuple[Record, T]] = functools.partial(checked_work, work=work, variant=self.variant,
+                                                         strict=self.strict)
         for record, value in run(self.inputs, task, self.jobs, self.strict):
             self.games += 1
             self.failed += not record.ok

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import functools
 from collections import deque
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from pdn_tools.running import batch
 from pdn_tools.play.check import Record, record_of
@@ -37,8 +37,8 @@ def validate(client: Client, paths: Iterable[str], variant: Variant | None = Non
     computed on the workers of the Dask `client`."""
     inputs = batch.Inputs(tuple(paths))
     work = functools.partial(record_of, variant=variant, strict=strict)
-    limit = in_flight or 2 * max(1, len(client.nthreads()))
-    pending: deque = deque()
+    limit = in_flight or 2 * max(1, len(client.nthreads()))  # type: ignore[no-untyped-call]
+    pending: deque[Any] = deque()
     try:
         for shard in batch.batches(inputs.raw_games(), shard_games):
             pending.append(client.submit(batch.run_batch, work, strict, shard, pure=False))
@@ -47,5 +47,5 @@ def validate(client: Client, paths: Iterable[str], variant: Variant | None = Non
         while pending:
             yield from pending.popleft().result()
     finally:
-        client.cancel(list(pending))
+        client.cancel(list(pending))  # type: ignore[no-untyped-call]
 

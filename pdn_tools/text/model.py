@@ -85,7 +85,7 @@ class Diagnostic:
     column: int
     ply: int | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         return {"code": self.code, "message": self.message, "line": self.line,
                 "column": self.column, "ply": self.ply}
 

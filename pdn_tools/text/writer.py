@@ -1,7 +1,7 @@
 """Writing games back as PDN text, losing nothing the model holds."""
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from pdn_tools.text.results import RESULTS
 from pdn_tools.text.model import Comment, Element, Game, Move, MoveNumber, Nag, Placeholder, Setup, Variation
@@ -23,7 +23,7 @@ def _comment(comment: Comment) -> str:
 def _atoms(elements: Iterable[Element]) -> Iterable[str]:
     """The movetext as a run of unbreakable pieces (variations followed with an explicit
     stack, so any depth of nesting is written)."""
-    stack = [(iter(elements), None)]              # (elements, the variation they belong to)
+    stack: list[tuple[Iterator[Element], Variation | None]] = [(iter(elements), None)]              # (elements, the variation they belong to)
     while stack:
         items, variation = stack[-1]
         for element in items:
