@@ -35,6 +35,7 @@ import json, os, resource, sys, time
 mode, jobs, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
 wall, cpu = time.perf_counter(), time.process_time()
 games = plies = 0
+report = sys.stdout
 if mode == "read":
     from pdn_tools import read_games
     try:
@@ -47,7 +48,8 @@ if mode == "read":
             plies += len(game.main_line()) if hasattr(game, "main_line") else 0
 else:
     from pdn_tools.cli import main
-    sys.stdout = open(os.devnull, "w")
+    report = os.fdopen(os.dup(1), "w")         # the figures go here; the command's output to /dev/null
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
     sys.argv = ["pdn", mode, "--jobs", jobs, *(["--format", "jsonl"] if mode == "validate" else []), *paths]
     try:
         main()
@@ -56,7 +58,7 @@ else:
 own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"games": games, "plies": plies, "wall": time.perf_counter() - wall,
                   "cpu": time.process_time() - cpu + children.ru_utime + children.ru_stime,
-                  "rss": max(own.ru_maxrss, children.ru_maxrss) / 1024}), file=sys.__stdout__)
+                  "rss": max(own.ru_maxrss, children.ru_maxrss) / 1024}), file=report, flush=True)
 '''
 
 # Runs in a peer's virtualenv: stdin = {"variant", "texts"}; replays each game, prints one JSON object.
