@@ -13,6 +13,7 @@ from importlib import import_module, metadata
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    __version__: str
     from pdn_tools.commands.diagram import Board, svg
     from pdn_tools.play.check import Checked, Record, check
     from pdn_tools.play.notation import Style, move_text
@@ -24,11 +25,6 @@ if TYPE_CHECKING:
     from pdn_tools.text.model import (Comment, Game, Move, MoveNumber, Nag, Placeholder, ReadError, Setup,
                                       Variation)
     from pdn_tools.text.reader import read_games, read_text
-
-try:
-    __version__ = metadata.version("pdn-tools")
-except metadata.PackageNotFoundError:          # running from a source tree that is not installed
-    __version__ = "0.0.0"
 
 _HOMES = {"Comment": "text.model", "Game": "text.model", "Move": "text.model", "MoveNumber": "text.model", "Nag": "text.model",
           "Placeholder": "text.model", "ReadError": "text.model", "Setup": "text.model", "Variation": "text.model",
@@ -44,7 +40,18 @@ _RENAMED = {"LegalMove": ("rules.movegen", "Move")}      # a legal move, apart f
 __all__ = [*_HOMES, *_RENAMED, "__version__"]
 
 
+def _version() -> str:
+    """The installed distribution's version (looked up on first use: reading metadata is slow)."""
+    try:
+        return metadata.version("pdn-tools")
+    except metadata.PackageNotFoundError:      # a source tree that is not installed
+        return "0.0.0"
+
+
 def __getattr__(name: str) -> object:
+    if name == "__version__":
+        version = globals()[name] = _version()
+        return version
     home, attribute = _RENAMED.get(name) or (_HOMES.get(name), name)
     if home is None:
         raise AttributeError(f"module 'pdn_tools' has no attribute {name!r}")

@@ -22,15 +22,17 @@ from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterable, Iterator, TypeVar, cast
+from typing import TYPE_CHECKING, BinaryIO, Callable, Iterable, Iterator, TypeVar, cast
 
 from pdn_tools.running.output import ENDING_SIGNALS, printable
 from pdn_tools.text.decoding import sniff
-from pdn_tools.play.check import Checked, Record, check
-from pdn_tools.rules.variants import Variant
 from pdn_tools.text.grammar import parser
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.reader import RawGame, parse_raw, read_raw
+
+if TYPE_CHECKING:        # reading inputs does not load the rules: check is imported by the work
+    from pdn_tools.play.check import Checked, Record
+    from pdn_tools.rules.variants import Variant
 
 T = TypeVar("T")
 Item = TypeVar("Item")
@@ -292,6 +294,8 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False) -> I
 def checked_work(game: Game | ReadError, work: Callable[[Checked], T], variant: Variant | None,
                  strict: bool) -> tuple[Record, T]:
     """Check one game and run `work` on it; only the record and the work's result travel back."""
+    from pdn_tools.play.check import check
+
     checked = check(game, variant, strict)
     return checked.record, work(checked)
 
