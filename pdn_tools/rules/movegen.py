@@ -758,9 +758,11 @@ class Position:
         return hash((self._white, self._black, self._kings, self.turn))
 
     def __repr__(self) -> str:
-        from pdn_tools.rules.fen import to_fen
-
-        return f"Position({self.variant.name}, {to_fen(self)!r})"
+        """The constructor call that makes this position (FEN text is the business of `fen`,
+        which builds on this module)."""
+        pieces = {square: self.piece_at(square) for square in range(1, self.variant.num_squares + 1)
+                  if self.piece_at(square)}
+        return f"Position(VARIANTS[{self.variant.name!r}], {self.turn!r}, {pieces!r})"
 
 
 def perft(position: Position, depth: int, keep_duplicates: bool = False) -> int:

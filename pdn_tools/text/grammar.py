@@ -282,7 +282,6 @@ _ZERO_PADDED = re.compile(r"0(?<![0-9]0)[0-9]")      # a 0 after no digit, then 
 _PIECES_KEPT = 4096
 _PADDED = re.compile(r"(?:^|[-xX:] ?)0[0-9]")
 _UPPER = re.compile(r"[A-LX]")
-_SEPARATORS = re.compile(r"[-xX:]")
 _ALPHA_SQUARE = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])")
 
 

@@ -1,0 +1,49 @@
+"""Data flows one way: text -> rules -> play -> commands -> running -> cli.  A module imports
+only from its own layer and the layers below it (function-level imports included), so
+there is no import cycle such as the one fen and movegen had."""
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "pdn_tools"
+LAYERS = ["text", "rules", "play", "commands", "running", "cli"]
+# Within rules: variants hold their draw rules and laws; movegen builds on variants; fen on movegen.
+RULES_ORDER = ["laws", "draws", "variants", "movegen", "fen"]
+
+
+def _layer(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def _imports(path: Path) -> set[str]:
+    """The pdn_tools names a module imports at run time (not those for type checkers only)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and getattr(node.test, "id", "") == "TYPE_CHECKING":
+            node.body = []
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pdn_tools"):
+            names |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
+        elif isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names if alias.name.startswith("pdn_tools")}
+    return names
+
+
+# The data path's core; commands still use running/output.py (atomic files, game text), a step to come.
+MODULES = sorted(p for layer in ("text", "rules", "play") for p in (PACKAGE / layer).glob("*.py"))
+
+
+@pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_imports_go_down_the_layers(path):
+    layer = path.parent.name
+    for name in _imports(path):
+        used = _layer(name)
+        if used in LAYERS:
+            assert LAYERS.index(used) <= LAYERS.index(layer), f"{path.name} imports {name}"
+        if layer == used == "rules":
+            own, other = path.stem, name.split(".")[2] if len(name.split(".")) > 2 else ""
+            if other in RULES_ORDER and own in RULES_ORDER:
+                assert RULES_ORDER.index(other) <= RULES_ORDER.index(own), f"{path.name} imports {name}"
