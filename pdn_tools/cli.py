@@ -303,7 +303,7 @@ def _fix_results_only(inputs: batch.Inputs, terminal: Terminal, output: str | No
                 out.flush()
                 out.buffer.write(fixed.data)          # type: ignore[attr-defined]
             elif fixed.data != data and batch.compressed(path):
-                terminal.note(f"pdn: {path} is compressed: left unchanged (write the fixed games with -o)")
+                terminal.note(f"pdn: {printable(path)} is compressed: left unchanged (write the fixed games with -o)")
                 failed += 1
             elif fixed.data != data:
                 _write(path, [fixed.data])

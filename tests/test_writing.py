@@ -203,6 +203,41 @@ def test_in_place_gives_a_new_file_other_hard_links_keep_the_old_text(tmp_path):
     assert os.stat(source).st_nlink == 1
 
 
+def test_a_file_whose_owner_cannot_be_kept_is_left_unchanged_and_the_batch_goes_on(tmp_path, monkeypatch):
+    """Not root: the new file cannot be given the old one's owner and group.  Replacing it
+    would change them silently, so it stays as it was; the next file is converted."""
+    old = GOOD.replace("1. 32-28", "1.32-28")
+    first, second = tmp_path / "a.pdn", tmp_path / "b.pdn"
+    first.write_text(old)
+    second.write_text(old)
+    before = os.stat(first)
+
+    def refuse(path, uid, gid):
+        raise PermissionError(1, "Operation not permitted", path)
+
+    monkeypatch.setattr(os, "stat", _owned_by_someone_else(first, os.stat))
+    monkeypatch.setattr(os, "chown", refuse)
+    result = invoke(["convert", "--in-place", str(first), str(second)])
+    assert result.exit_code == 2
+    assert result.stderr == (f"pdn: cannot write {first}: cannot keep its owner and group (Operation not "
+                             f"permitted); left unchanged\n")
+    assert first.read_text() == old and os.lstat(first).st_ino == before.st_ino
+    assert "1. 32-28" in second.read_text()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pdn", "b.pdn"]
+
+
+def _owned_by_someone_else(path, real_stat):
+    """os.stat, but `path` seems to belong to uid/gid 4321."""
+    def fake(target, *args, **kwargs):
+        info = real_stat(target, *args, **kwargs)
+        if str(target) == str(path):
+            fields = list(info)
+            fields[4], fields[5] = 4321, 4321
+            return os.stat_result(fields)
+        return info
+    return fake
+
+
 def test_a_write_error_names_the_users_path_not_the_temporary_file(tmp_path):
     (tmp_path / "a.pdn").write_text(GOOD)
     target = tmp_path / "missing-folder" / "out.pdn"

@@ -196,11 +196,9 @@ class Inputs:
                     data = decompressed(raw).read()
                 yield path, data
             except NotPdn as error:
-                self.unreadable += 1
-                self.note(f"pdn: cannot read {path}: {error}")
+                self.cannot_read(path, str(error))
             except (OSError, EOFError, lzma.LZMAError) as error:
-                self.unreadable += 1
-                self.note(f"pdn: cannot read {path}: {getattr(error, 'strerror', None) or error}")
+                self.cannot_read(path, str(getattr(error, "strerror", None) or error))
 
     def bytes_read(self) -> int:
         """Bytes read so far of the named files (on disk: compressed bytes for compressed files)."""
