@@ -186,14 +186,8 @@ def _audit_page(runner: batch.Runner, terminal: Terminal, output: str | None) ->
 
 def _write_page(output: str | None, write: Callable[[IO[str]], None]) -> None:
     """Write a page to stdout, or atomically to the file `output`."""
-    if output in (None, "-"):
-        write(sys.stdout)
-        return
-    try:
-        with atomic_output(output) as stream:
-            write(stream)
-    except OSError as error:
-        _cannot_write(output, error)
+    with _writing(output) as out:
+        write(out)
 
 
 @cli.command()
