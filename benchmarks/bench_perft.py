@@ -1,6 +1,8 @@
 """Perft benchmark: asserts published leaf counts (reference §6) and prints nodes per second.
 
-    python benchmarks/bench_perft.py            # international d6, english d8, move-gen timings
+    python benchmarks/bench_perft.py            # international d6, english d8, move-gen timings,
+                                                # then both jobs on the compiled core and the pure
+                                                # engine (child processes), with the ratio
     python benchmarks/bench_perft.py --deep     # also the deeper oracle counts (several minutes)
     python benchmarks/bench_perft.py --peers    # also py-draughts and pydraughts, with ratios
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import subprocess
 import sys
@@ -23,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pdn_tools.rules import core  # noqa: E402
 from pdn_tools.rules.fen import parse_fen  # noqa: E402
 from pdn_tools.rules.movegen import Position, perft  # noqa: E402
 from pdn_tools.rules.variants import VARIANTS  # noqa: E402
@@ -104,6 +108,46 @@ def move_gen_timings() -> None:
                 plies += 1
         dt = time.perf_counter() - t
         print(f"  {name:13} {plies / dt:>10,.0f} plies/s")
+
+
+# -- compiled core against the pure engine ---------------------------------------------------
+
+# Runs in a child process: argv = variant, depth, keep; prints the engine, nodes and seconds.
+ENGINE_SCRIPT = r'''
+import json, sys, time
+from pdn_tools.rules import core
+from pdn_tools.rules.movegen import Position, perft
+from pdn_tools.rules.variants import VARIANTS
+pos = Position.initial(VARIANTS[sys.argv[1]])
+best = None
+for _ in range(3):
+    t = time.perf_counter()
+    nodes = perft(pos, int(sys.argv[2]), sys.argv[3] == "keep")
+    dt = time.perf_counter() - t
+    best = dt if best is None else min(best, dt)
+print(json.dumps({"engine": core.ENGINE, "nodes": nodes, "seconds": best}))
+'''
+
+
+def engine_perft(name: str, depth: int, keep: bool, pure: bool) -> dict:
+    env = dict(os.environ, PDN_TOOLS_PURE="1" if pure else "0")
+    proc = subprocess.run([sys.executable, "-c", ENGINE_SCRIPT, name, str(depth),
+                           "keep" if keep else "drop"], env=env, cwd=ROOT, capture_output=True,
+                          text=True, check=True)
+    return json.loads(proc.stdout)
+
+
+def compare_engines(jobs: list[tuple[str, int, bool, int]]) -> None:
+    print("compiled core against the pure engine (best of 3 in each child process):")
+    for name, depth, keep, expected in jobs:
+        fast, slow = engine_perft(name, depth, keep, False), engine_perft(name, depth, keep, True)
+        if fast["engine"] != "compiled":
+            raise SystemExit("the compiled core is not built: pip install -e . with a C compiler")
+        for res in (fast, slow):
+            if res["nodes"] != expected:
+                raise SystemExit(f"perft mismatch for {name} depth {depth} ({res['engine']})")
+        print(f"  {name:13} d{depth}: compiled {fast['seconds'] * 1e3:8.1f} ms, pure "
+              f"{slow['seconds'] * 1e3:8.1f} ms: {slow['seconds'] / fast['seconds']:5.1f}x")
 
 
 # -- peers -------------------------------------------------------------------------------------
@@ -203,10 +247,11 @@ def main() -> None:
     parser.add_argument("--deep", action="store_true", help="deeper published counts too")
     parser.add_argument("--peers", action="store_true", help="compare with py-draughts, pydraughts")
     args = parser.parse_args()
-    print(f"pdn_tools perft (Python {sys.version.split()[0]}):")
+    print(f"pdn_tools perft (Python {sys.version.split()[0]}, {core.ENGINE} engine):")
     for job in QUICK + (DEEP if args.deep else []):
         run_perft(*job)
     move_gen_timings()
+    compare_engines(QUICK)
     if args.peers:
         run_peers()
 

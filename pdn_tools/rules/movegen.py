@@ -4,15 +4,20 @@ Boards are bitboards in Python ints.  A square at (row, col) of the White-at-bot
 ``row * (cols + 2) + col``; the two spare columns per row make every direction a constant bit
 offset that never wraps onto a playable square, so whole piece sets can be shifted at once.
 The variant's rule switches are read once into a `_Rules` object with per-square ray tables and
-precomputed `Move` objects for every quiet move.
+precomputed `Move` objects for every quiet move.  When the compiled core is built (see `core`),
+`_Rules.core` holds the same tables in C and the capture generator and perft run there; the
+pure functions below stay the reference.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 
+from pdn_tools.rules import core as _engine
 from pdn_tools.rules import laws
+from pdn_tools.rules.core import CompiledRules, compile_rules
 from pdn_tools.rules.variants import Variant
 
 __all__ = ["Move", "Position", "perft", "divide"]
@@ -56,7 +61,7 @@ class _Rules:
         "variant", "valid", "bit_of", "num_of", "rays", "ray_bits", "jumps", "shift", "promo",
         "man_steps", "man_step_split", "man_jump_split", "king_dirs", "king_jumps",
         "king_step_split", "king_jump_split", "king_moves", "flying", "land_behind",
-        "immediate", "reverse", "passing", "men_take_kings", "law", "limit",
+        "immediate", "reverse", "passing", "men_take_kings", "law", "limit", "core",
     )
 
     def __init__(self, v: Variant) -> None:
@@ -122,6 +127,24 @@ class _Rules:
         self.king_moves = [
             [self._king_step_entries(d, b) for b in range(size)] for d in range(len(vectors))
         ]
+        self.core = self.compiled(_engine.ACTIVE)
+
+    def compiled(self, module: ModuleType | None) -> CompiledRules | None:
+        """These tables in the compiled `module` (squares as dense indices), or None."""
+        v = self.variant
+        man_jumps = tuple(tuple(rel[d] for d in v.man_jumps) for rel in _RELATIVE)
+        dense = [-1] * len(self.num_of)
+        for n in range(1, v.num_squares + 1):
+            dense[self.bit_of[n]] = n - 1
+        bits = self.bit_of[1:]
+        rays = [[[dense[b] for b in per_square[bit]] for bit in bits] for per_square in self.rays]
+        promo = tuple([dense[b] for b in bits if self.promo[ci] >> b & 1] for ci in (0, 1))
+        man_steps = tuple(tuple(rel[d] for d in v.man_steps) for rel in _RELATIVE)
+        switches = (self.flying, self.land_behind, self.immediate, self.reverse, self.passing,
+                    self.men_take_kings, self.law, self.limit)
+        return compile_rules(bits, rays, (promo[0], promo[1]), (man_jumps[0], man_jumps[1]),
+                             (man_steps[0], man_steps[1]), self.king_dirs, self.king_jumps, switches,
+                             module)
 
     def _jump_table(self, dirs: tuple[int, ...], size: int) -> list[tuple[tuple[int, ...], ...]]:
         table = []
@@ -176,6 +199,13 @@ def _rules(variant: Variant) -> _Rules:
 
 def _has_capture(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> bool:
     """True if the side owning `own` (colour index `ci`) has any capture."""
+    if rl.core is not None:
+        return rl.core.has_capture(ci, own, opp, kings)
+    return _pure_has_capture(rl, ci, own, opp, kings)
+
+
+def _pure_has_capture(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> bool:
+    """_has_capture in Python."""
     empty = rl.valid & ~(own | opp)
     men = own & ~kings
     if men:
@@ -215,6 +245,14 @@ def _capture_records(rl: _Rules, ci: int, own: int, opp: int, kings: int, starts
 
     A record is (start, path, captured, promotes, with_king, captured_mask) in internal bits.
     """
+    if rl.core is not None:
+        return rl.core.capture_records(ci, own, opp, kings, None if starts == -1 else starts, False)
+    return _pure_capture_records(rl, ci, own, opp, kings, starts)
+
+
+def _pure_capture_records(rl: _Rules, ci: int, own: int, opp: int, kings: int,
+                          starts: int = -1) -> list[tuple]:
+    """_capture_records in Python."""
     out: list[tuple] = []
     rays, ray_bits = rl.rays, rl.ray_bits
     promo = rl.promo[ci]
@@ -384,6 +422,9 @@ def _count_quiet(rl: _Rules, ci: int, own: int, opp: int, kings: int, ctr: int) 
 
 
 def _legal_records(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> list[tuple]:
+    """The captures the precedence law allows, [] when there is none."""
+    if rl.core is not None:
+        return rl.core.legal_records(ci, own, opp, kings)
     if not _has_capture(rl, ci, own, opp, kings):
         return []
     return laws.lawful(rl.law, _capture_records(rl, ci, own, opp, kings), kings)
@@ -772,6 +813,10 @@ def perft(position: Position, depth: int, keep_duplicates: bool = False) -> int:
         return 1
     ci, own, opp = position._sides()
     c_opp = position._ctr[ci ^ 1]
+    core = position._rl.core
+    if core is not None:
+        return core.perft(ci, own, opp, position._kings, position._ctr[ci], c_opp, depth,
+                          keep_duplicates)
     return _perft(position._rl, ci, own, opp, position._kings, position._ctr[ci], c_opp, depth,
                   keep_duplicates)
 

@@ -1,0 +1,1058 @@
+/* Compiled move core: capture generation with every capture law, quiet moves and perft for
+ * every variant, driven by the tables and rule switches movegen._Rules derives from a Variant.
+ *
+ * One generator serves all variants: the board is a set of squares in an unsigned 128-bit
+ * set, with per-square rays in the eight absolute directions of movegen.  A square's index is
+ * its padded bit (movegen's layout) when the board fits in 128 bits, so whole sets shift one
+ * step in a direction at once ("bulk" counting, as the pure engine does); on the 12x12 board
+ * (168 padded bits) it is the square number - 1 and everything goes square by square.  The
+ * Python side keeps its own bitboards (padded bits); this module converts at its boundary and
+ * answers in that layout, in exactly the order the pure generator produces, so both engines
+ * give the same records.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef unsigned __int128 u128;
+
+#define MAX_SQ 72
+#define MAX_IDX 128
+#define MAX_RAY 12
+#define MAX_PATH 72
+#define MAX_BITS 192
+#define NO_DIR 8
+
+enum { LAW_FREE, LAW_COUNT, LAW_COUNT_KINGS, LAW_ITALIAN, LAW_FRISIAN, LAW_KING };
+
+static const int REVERSE[9] = {3, 2, 1, 0, 5, 4, 7, 6, 9};
+
+typedef struct {
+    PyObject_HEAD
+    int n;                              /* squares */
+    int nbytes;                         /* bytes of a padded Python bitboard */
+    int bulk;                           /* indices are padded bits: sets shift by direction */
+    int shift[8];                       /* with bulk: index offset of one step per direction */
+    u128 valid;                         /* indices of the squares */
+    int8_t ray[8][MAX_IDX][MAX_RAY];    /* squares along each direction, nearest first */
+    uint8_t raylen[8][MAX_IDX];
+    int order[MAX_SQ];                  /* squares in the pure engine's (padded bit) order */
+    int bit_of[MAX_IDX];                /* padded bit of each square */
+    int8_t sq_of_bit[MAX_BITS];         /* square of each padded bit, else -1 */
+    u128 promo[2];                      /* crowning squares of White, Black men */
+    u128 jump_over[2][MAX_IDX];         /* squares a man may jump over, with a square behind */
+    int man_jump[2][8], n_man_jump[2];  /* absolute directions, per colour */
+    int man_step[2][8], n_man_step[2];
+    int king_step[8], n_king_step;
+    int king_jump[8], n_king_jump;
+    int flying, land_behind, immediate, reverse, passing, men_take_kings, law, limit;
+} Rules;
+
+/* A complete capture: landing squares, captured squares in order, and its outcome. */
+typedef struct {
+    int8_t start, len, promotes, with_king;
+    int8_t path[MAX_PATH];
+    int8_t caps[MAX_PATH];
+    u128 capm;
+} Record;
+
+typedef struct {
+    Record *items;
+    Py_ssize_t count, size;
+    int failed;                          /* out of memory */
+} Records;
+
+#define BIT(sq) (((u128)1) << (sq))
+#define HAS(set, sq) ((int)(((set) >> (sq)) & 1))
+
+static int popcount128(u128 x) {
+    return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
+}
+
+static int lowest(u128 x) {
+    uint64_t lo = (uint64_t)x;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+
+static Record *push_record(Records *out) {
+    if (out->count == out->size) {
+        Py_ssize_t size = out->size ? out->size * 2 : 16;
+        Record *items = PyMem_Realloc(out->items, (size_t)size * sizeof(Record));
+        if (items == NULL) {
+            out->failed = 1;
+            return NULL;
+        }
+        out->items = items;
+        out->size = size;
+    }
+    return &out->items[out->count++];
+}
+
+/* ---- capture generation (mirrors movegen._capture_records) ---------------------------- */
+
+typedef struct {
+    const Rules *r;
+    Records *out;
+    int start;
+    u128 opp, men_prey, promo;
+    int8_t path[MAX_PATH], caps[MAX_PATH];
+} Search;
+
+static void emit(Search *s, int depth, u128 capm, int promotes, int with_king) {
+    Record *rec = push_record(s->out);
+    if (rec == NULL)
+        return;
+    rec->start = (int8_t)s->start;
+    rec->len = (int8_t)depth;
+    rec->promotes = (int8_t)promotes;
+    rec->with_king = (int8_t)with_king;
+    memcpy(rec->path, s->path, (size_t)depth);
+    memcpy(rec->caps, s->caps, (size_t)depth);
+    rec->capm = capm;
+}
+
+static int flying(Search *s, int sq, u128 free, u128 capm, int depth, int last, int crowned,
+                  int behind);
+
+/* Short jumps from `sq`; `dirs` are the jump directions of the piece. */
+static int shortj(Search *s, int sq, const int *dirs, int ndirs, u128 prey, u128 free, u128 capm,
+                  int depth, int is_king) {
+    const Rules *r = s->r;
+    int found = 0;
+    if (depth >= MAX_PATH)
+        return 0;
+    for (int i = 0; i < ndirs; i++) {
+        int d = dirs[i];
+        if (r->raylen[d][sq] < 2)
+            continue;
+        int mid = r->ray[d][sq][0], land = r->ray[d][sq][1];
+        if (!HAS(prey, mid) || HAS(capm, mid) || !HAS(free, land))
+            continue;
+        found = 1;
+        u128 nfree = r->immediate ? free | BIT(mid) : free;
+        u128 ncapm = capm | BIT(mid);
+        s->path[depth] = (int8_t)land;
+        s->caps[depth] = (int8_t)mid;
+        if (is_king) {
+            if (!shortj(s, land, dirs, ndirs, prey, nfree, ncapm, depth + 1, 1))
+                emit(s, depth + 1, ncapm, 0, 1);
+        } else if (HAS(s->promo, land) && r->passing) {
+            if (!flying(s, land, nfree, ncapm, depth + 1, d, 1, 1))
+                emit(s, depth + 1, ncapm, 1, 0);
+        } else if (!shortj(s, land, dirs, ndirs, prey, nfree, ncapm, depth + 1, 0)) {
+            emit(s, depth + 1, ncapm, HAS(s->promo, land), 0);
+        }
+    }
+    return found;
+}
+
+/* Flying-king jumps from `sq`; going on in the last jump's own direction only from the
+ * square directly behind the jumped piece (`behind`), as the pure engine does. */
+static int flying(Search *s, int sq, u128 free, u128 capm, int depth, int last, int crowned,
+                  int behind) {
+    const Rules *r = s->r;
+    int found = 0;
+    int back = r->reverse ? 9 : REVERSE[last];
+    if (depth >= MAX_PATH)
+        return 0;
+    for (int k = 0; k < r->n_king_jump; k++) {
+        int d = r->king_jump[k];
+        if (d == back || (d == last && !behind))
+            continue;
+        const int8_t *ray = r->ray[d][sq];
+        int n = r->raylen[d][sq], i = 0;
+        while (i < n && HAS(free, ray[i]))
+            i++;
+        if (i + 1 >= n)
+            continue;
+        int mid = ray[i];
+        if (!HAS(s->opp, mid) || HAS(capm, mid))
+            continue;
+        u128 nfree = r->immediate ? free | BIT(mid) : free;
+        i++;
+        if (!HAS(nfree, ray[i]))
+            continue;
+        found = 1;
+        u128 ncapm = capm | BIT(mid);
+        s->caps[depth] = (int8_t)mid;
+        int stops[MAX_RAY], nstops = 0, more = 0, first = 1;
+        while (i < n && HAS(nfree, ray[i])) {
+            int land = ray[i];
+            s->path[depth] = (int8_t)land;
+            s->caps[depth] = (int8_t)mid;
+            if (flying(s, land, nfree, ncapm, depth + 1, d, crowned, first))
+                more = 1;
+            else if (!more)
+                stops[nstops++] = land;
+            if (r->land_behind)
+                break;
+            first = 0;
+            i++;
+        }
+        if (!more) {
+            s->caps[depth] = (int8_t)mid;
+            for (int j = 0; j < nstops; j++) {
+                s->path[depth] = (int8_t)stops[j];
+                emit(s, depth + 1, ncapm, crowned, !crowned);
+            }
+        }
+    }
+    return found;
+}
+
+static u128 empty_squares(const Rules *r, u128 own, u128 opp) {
+    return r->valid & ~(own | opp);
+}
+
+/* With bulk indices: the set moved one step in direction `d` (squares leaving the board or
+ * landing on a spare column are dropped by the masks the callers apply). */
+static inline u128 step_set(const Rules *r, u128 set, int d) {
+    int s = r->shift[d];
+    return s >= 0 ? set << s : set >> -s;
+}
+
+/* Flying kings: every square reached through empty squares in direction `d`, and the kings. */
+static inline u128 reach_set(const Rules *r, u128 k, u128 empty, int d) {
+    u128 reach = k, y = step_set(r, k, d) & empty;
+    while (y) {
+        reach |= y;
+        y = step_set(r, y, d) & empty;
+    }
+    return reach;
+}
+
+static int has_capture_bulk(const Rules *r, int ci, u128 own, u128 opp, u128 kings) {
+    u128 empty = empty_squares(r, own, opp);
+    u128 men = own & ~kings, k = own & kings;
+    u128 prey = r->men_take_kings ? opp : opp & ~kings;
+    if (men)
+        for (int i = 0; i < r->n_man_jump[ci]; i++) {
+            int d = r->man_jump[ci][i];
+            if (step_set(r, step_set(r, men, d) & prey, d) & empty)
+                return 1;
+        }
+    if (k)
+        for (int i = 0; i < r->n_king_jump; i++) {
+            int d = r->king_jump[i];
+            u128 reach = r->flying ? reach_set(r, k, empty, d) : k;
+            if (step_set(r, step_set(r, reach, d) & opp, d) & empty)
+                return 1;
+        }
+    return 0;
+}
+
+/* Every complete capture by the pieces on `starts`, no precedence law. */
+static void capture_records(const Rules *r, int ci, u128 own, u128 opp, u128 kings, u128 starts,
+                            Records *out) {
+    Search s;
+    s.r = r;
+    s.out = out;
+    s.opp = opp;
+    s.men_prey = r->men_take_kings ? opp : opp & ~kings;
+    s.promo = r->promo[ci];
+    u128 free0 = empty_squares(r, own, opp);
+    u128 men = own & ~kings & starts, k = own & kings & starts;
+    for (int i = 0; i < r->n && men; i++) {
+        int sq = r->order[i];
+        if (!HAS(men, sq))
+            continue;
+        s.start = sq;
+        shortj(&s, sq, r->man_jump[ci], r->n_man_jump[ci], s.men_prey, free0 | BIT(sq), 0, 0, 0);
+    }
+    for (int i = 0; i < r->n && k; i++) {
+        int sq = r->order[i];
+        if (!HAS(k, sq))
+            continue;
+        s.start = sq;
+        if (r->flying)
+            flying(&s, sq, free0 | BIT(sq), 0, 0, NO_DIR, 0, 1);
+        else
+            shortj(&s, sq, r->king_jump, r->n_king_jump, opp, free0 | BIT(sq), 0, 0, 1);
+    }
+}
+
+static int has_capture(const Rules *r, int ci, u128 own, u128 opp, u128 kings) {
+    if (r->bulk)
+        return has_capture_bulk(r, ci, own, opp, kings);
+    u128 empty = empty_squares(r, own, opp);
+    u128 men = own & ~kings, k = own & kings;
+    u128 prey = r->men_take_kings ? opp : opp & ~kings;
+    while (men) {
+        int sq = lowest(men);
+        men &= men - 1;
+        if (!(r->jump_over[ci][sq] & prey))
+            continue;
+        for (int i = 0; i < r->n_man_jump[ci]; i++) {
+            int d = r->man_jump[ci][i];
+            if (r->raylen[d][sq] >= 2 && HAS(prey, r->ray[d][sq][0]) && HAS(empty, r->ray[d][sq][1]))
+                return 1;
+        }
+    }
+    while (k) {
+        int sq = lowest(k);
+        k &= k - 1;
+        for (int j = 0; j < r->n_king_jump; j++) {
+            int d = r->king_jump[j];
+            const int8_t *ray = r->ray[d][sq];
+            int n = r->raylen[d][sq], i = 0;
+            if (r->flying)
+                while (i < n && HAS(empty, ray[i]))
+                    i++;
+            if (i + 1 < n && HAS(opp, ray[i]) && HAS(empty, ray[i + 1]))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- precedence laws (mirrors movegen._apply_law) ------------------------------------- */
+
+typedef struct {
+    int64_t a, b, c, d;
+} Key;
+
+static Key law_key(const Rules *r, const Record *rec, u128 kings) {
+    Key key = {rec->len, 0, 0, 0};
+    int nk = popcount128(rec->capm & kings);
+    switch (r->law) {
+    case LAW_COUNT_KINGS:
+        key.b = nk;
+        break;
+    case LAW_FRISIAN:
+        key.a = (int64_t)(rec->len + nk) * 64 - nk;
+        key.b = rec->with_king;
+        break;
+    case LAW_ITALIAN: {
+        int64_t order = 0;
+        for (int i = 0; i < rec->len; i++)
+            if (HAS(kings, rec->caps[i]))
+                order += (int64_t)1 << (31 - i);
+        key.b = rec->with_king;
+        key.c = nk;
+        key.d = order;
+        break;
+    }
+    default:
+        break;
+    }
+    return key;
+}
+
+static int key_cmp(Key x, Key y) {
+    if (x.a != y.a) return x.a < y.a ? -1 : 1;
+    if (x.b != y.b) return x.b < y.b ? -1 : 1;
+    if (x.c != y.c) return x.c < y.c ? -1 : 1;
+    if (x.d != y.d) return x.d < y.d ? -1 : 1;
+    return 0;
+}
+
+/* Keep, in order, the records the law allows. */
+static void apply_law(const Rules *r, Records *recs, u128 kings) {
+    Py_ssize_t n = recs->count, kept = 0;
+    if (r->law == LAW_FREE || n < 2)
+        return;
+    if (r->law == LAW_KING) {
+        int any = 0;
+        for (Py_ssize_t i = 0; i < n; i++)
+            any |= recs->items[i].with_king;
+        if (!any)
+            return;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (recs->items[i].with_king)
+                recs->items[kept++] = recs->items[i];
+        recs->count = kept;
+        return;
+    }
+    Key best = law_key(r, &recs->items[0], kings);
+    for (Py_ssize_t i = 1; i < n; i++) {
+        Key key = law_key(r, &recs->items[i], kings);
+        if (key_cmp(key, best) > 0)
+            best = key;
+    }
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (key_cmp(law_key(r, &recs->items[i], kings), best) == 0)
+            recs->items[kept++] = recs->items[i];
+    recs->count = kept;
+}
+
+/* Lawful captures (none when there is no capture). */
+static void legal_records(const Rules *r, int ci, u128 own, u128 opp, u128 kings, Records *out) {
+    out->count = 0;
+    if (!has_capture(r, ci, own, opp, kings))
+        return;
+    capture_records(r, ci, own, opp, kings, ~(u128)0, out);
+    apply_law(r, out, kings);
+}
+
+/* ---- quiet moves (mirrors movegen._quiet_entries) -------------------------------------- */
+
+typedef struct {
+    int8_t from, to;
+} Step;
+
+/* The king excluded by the Frisian limit on successive king moves, else -1.  A counter is
+ * (square << 3) | moves made in a row by the king now on that square. */
+static int limited_king(const Rules *r, int ctr, u128 men) {
+    if (ctr && men && (ctr & 7) >= r->limit)
+        return ctr >> 3;
+    return -1;
+}
+
+/* Quiet moves in the pure engine's order; returns how many (at most `cap`). */
+static int quiet_moves(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int ctr, Step *out,
+                       int cap) {
+    u128 empty = empty_squares(r, own, opp);
+    u128 men = own & ~kings, k = own & kings;
+    int n = 0;
+    if (men) {
+        for (int j = 0; j < r->n_man_step[ci]; j++) {
+            int d = r->man_step[ci][j];
+            /* Destinations in padded-bit order, as the pure engine's shifted sets give them. */
+            for (int i = 0; i < r->n; i++) {
+                int to = r->order[i];
+                if (!HAS(empty, to))
+                    continue;
+                int back = REVERSE[d];
+                if (r->raylen[back][to] == 0)
+                    continue;
+                int from = r->ray[back][to][0];
+                if (HAS(men, from) && n < cap) {
+                    out[n].from = (int8_t)from;
+                    out[n].to = (int8_t)to;
+                    n++;
+                }
+            }
+        }
+    }
+    if (k) {
+        int skip = limited_king(r, ctr, men);
+        for (int i = 0; i < r->n; i++) {
+            int sq = r->order[i];
+            if (!HAS(k, sq) || sq == skip)
+                continue;
+            for (int j = 0; j < r->n_king_step; j++) {
+                int d = r->king_step[j];
+                int len = r->flying ? r->raylen[d][sq] : (r->raylen[d][sq] > 0);
+                for (int t = 0; t < len; t++) {
+                    int to = r->ray[d][sq][t];
+                    if (!HAS(empty, to))
+                        break;
+                    if (n < cap) {
+                        out[n].from = (int8_t)sq;
+                        out[n].to = (int8_t)to;
+                        n++;
+                    }
+                }
+            }
+        }
+    }
+    return n;
+}
+
+/* The number of quiet moves, whole sets at a time (bulk indices). */
+static int count_quiet_bulk(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int ctr) {
+    u128 empty = empty_squares(r, own, opp);
+    u128 men = own & ~kings, k = own & kings;
+    int n = 0;
+    if (men)
+        for (int j = 0; j < r->n_man_step[ci]; j++)
+            n += popcount128(step_set(r, men, r->man_step[ci][j]) & empty);
+    if (k) {
+        int skip = limited_king(r, ctr, men);
+        if (skip >= 0)
+            k &= ~BIT(skip);
+    }
+    if (k)
+        for (int j = 0; j < r->n_king_step; j++) {
+            int d = r->king_step[j];
+            u128 y = step_set(r, k, d) & empty;
+            if (!r->flying) {
+                n += popcount128(y);
+                continue;
+            }
+            while (y) {
+                n += popcount128(y);
+                y = step_set(r, y, d) & empty;
+            }
+        }
+    return n;
+}
+
+/* Quiet moves in any order (perft's): men by square, each in its step directions. */
+static int quiet_moves_fast(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int ctr,
+                            Step *out, int cap, int count_only) {
+    u128 empty = empty_squares(r, own, opp);
+    u128 men = own & ~kings, k = own & kings, m = men;
+    int n = 0;
+    while (m) {
+        int sq = lowest(m);
+        m &= m - 1;
+        for (int j = 0; j < r->n_man_step[ci]; j++) {
+            int d = r->man_step[ci][j];
+            if (r->raylen[d][sq] && HAS(empty, r->ray[d][sq][0])) {
+                if (!count_only && n < cap) {
+                    out[n].from = (int8_t)sq;
+                    out[n].to = r->ray[d][sq][0];
+                }
+                n++;
+            }
+        }
+    }
+    if (k) {
+        int skip = limited_king(r, ctr, men);
+        if (skip >= 0)
+            k &= ~BIT(skip);
+    }
+    while (k) {
+        int sq = lowest(k);
+        k &= k - 1;
+        for (int j = 0; j < r->n_king_step; j++) {
+            int d = r->king_step[j];
+            int len = r->flying ? r->raylen[d][sq] : (r->raylen[d][sq] > 0);
+            for (int t = 0; t < len; t++) {
+                int to = r->ray[d][sq][t];
+                if (!HAS(empty, to))
+                    break;
+                if (!count_only && n < cap) {
+                    out[n].from = (int8_t)sq;
+                    out[n].to = (int8_t)to;
+                }
+                n++;
+            }
+        }
+    }
+    return n < cap || count_only ? n : cap;
+}
+
+static int next_counter(const Rules *r, int ctr, int from, int to, int king) {
+    if (!r->limit || !king)
+        return 0;
+    int n = (ctr && (ctr >> 3) == from) ? (ctr & 7) + 1 : 1;
+    return (to << 3) | (n < 7 ? n : 7);
+}
+
+/* ---- perft ---------------------------------------------------------------------------- */
+
+#define MAX_QUIET 2048
+#define MAX_DEPTH 64
+
+typedef struct {
+    const Rules *r;
+    int keep;
+    Records recs[MAX_DEPTH];
+} Perft;
+
+static void after_capture(const Record *rec, u128 *own, u128 *opp, u128 *kings) {
+    int end = rec->path[rec->len - 1];
+    int king = HAS(*kings, rec->start);
+    *own = (*own & ~BIT(rec->start)) | BIT(end);
+    *opp &= ~rec->capm;
+    *kings &= ~rec->capm;           /* taken first: the end may be a square taken on the way */
+    if (king || rec->promotes)
+        *kings = (*kings & ~BIT(rec->start)) | BIT(end);
+}
+
+/* Drop captures with the same start, end, captured set and crowning as an earlier one. */
+static void drop_duplicates(Records *recs) {
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < recs->count; i++) {
+        const Record *a = &recs->items[i];
+        int dup = 0;
+        for (Py_ssize_t j = 0; j < kept && !dup; j++) {
+            const Record *b = &recs->items[j];
+            dup = a->start == b->start && a->path[a->len - 1] == b->path[b->len - 1]
+                  && a->capm == b->capm && a->promotes == b->promotes;
+        }
+        if (!dup)
+            recs->items[kept++] = *a;
+    }
+    recs->count = kept;
+}
+
+static long long perft_node(Perft *p, int ci, u128 own, u128 opp, u128 kings, int c_own, int c_opp,
+                            int depth) {
+    const Rules *r = p->r;
+    Records *recs = &p->recs[depth];
+    legal_records(r, ci, own, opp, kings, recs);
+    if (recs->failed)
+        return -1;
+    if (recs->count) {
+        if (!p->keep && recs->count > 1)
+            drop_duplicates(recs);
+        if (depth == 1)
+            return recs->count;
+        long long total = 0;
+        for (Py_ssize_t i = 0; i < recs->count; i++) {
+            u128 o = own, q = opp, k = kings;
+            after_capture(&recs->items[i], &o, &q, &k);
+            long long sub = perft_node(p, ci ^ 1, q, o, k, c_opp, 0, depth - 1);
+            if (sub < 0)
+                return -1;
+            total += sub;
+        }
+        return total;
+    }
+    if (depth == 1)
+        return r->bulk ? count_quiet_bulk(r, ci, own, opp, kings, c_own)
+                       : quiet_moves_fast(r, ci, own, opp, kings, c_own, NULL, 0, 1);
+    Step steps[MAX_QUIET];
+    int n = quiet_moves_fast(r, ci, own, opp, kings, c_own, steps, MAX_QUIET, 0);
+    long long total = 0;
+    for (int i = 0; i < n; i++) {
+        int from = steps[i].from, to = steps[i].to;
+        int king = HAS(kings, from);
+        u128 k = kings;
+        if (king || HAS(r->promo[ci], to))
+            k = (k & ~BIT(from)) | BIT(to);
+        int ctr = r->limit ? next_counter(r, c_own, from, to, king) : 0;
+        long long sub = perft_node(p, ci ^ 1, opp, (own & ~BIT(from)) | BIT(to), k, c_opp, ctr,
+                                   depth - 1);
+        if (sub < 0)
+            return -1;
+        total += sub;
+    }
+    return total;
+}
+
+/* ---- conversion at the Python boundary ------------------------------------------------- */
+
+static int to_set(const Rules *r, PyObject *value, u128 *out) {
+    unsigned char buf[MAX_BITS / 8];
+    if (!PyLong_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "a bitboard must be an int");
+        return -1;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    if (_PyLong_AsByteArray((PyLongObject *)value, buf, (size_t)r->nbytes, 1, 0, 1) < 0)
+        return -1;
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)value, buf, (size_t)r->nbytes, 1, 0) < 0)
+        return -1;
+#endif
+    u128 set = 0;
+    for (int i = 0; i < r->nbytes; i++) {
+        unsigned b = buf[i];
+        while (b) {
+            int bit = i * 8 + __builtin_ctz(b);
+            b &= b - 1;
+            int sq = r->sq_of_bit[bit];
+            if (sq < 0) {
+                PyErr_SetString(PyExc_ValueError, "a bitboard holds a bit that is not a square");
+                return -1;
+            }
+            set |= BIT(sq);
+        }
+    }
+    *out = set;
+    return 0;
+}
+
+static PyObject *from_set(const Rules *r, u128 set) {
+    unsigned char buf[MAX_BITS / 8];
+    memset(buf, 0, sizeof buf);
+    while (set) {
+        int sq = lowest(set);
+        set &= set - 1;
+        int bit = r->bit_of[sq];
+        buf[bit >> 3] |= (unsigned char)(1u << (bit & 7));
+    }
+    return _PyLong_FromByteArray(buf, (size_t)r->nbytes, 1, 0);
+}
+
+/* A Frisian counter between the padded layout (bit << 3 | n) and squares (sq << 3 | n). */
+static int counter_in(const Rules *r, long ctr) {
+    if (ctr <= 0 || (ctr >> 3) >= MAX_BITS)
+        return 0;
+    int sq = r->sq_of_bit[ctr >> 3];
+    return sq < 0 ? 0 : (sq << 3) | (int)(ctr & 7);
+}
+
+static PyObject *record_tuple(const Rules *r, const Record *rec) {
+    PyObject *path = PyTuple_New(rec->len), *caps = PyTuple_New(rec->len);
+    if (path == NULL || caps == NULL) {
+        Py_XDECREF(path);
+        Py_XDECREF(caps);
+        return NULL;
+    }
+    for (int i = 0; i < rec->len; i++) {
+        PyTuple_SET_ITEM(path, i, PyLong_FromLong(r->bit_of[(int)rec->path[i]]));
+        PyTuple_SET_ITEM(caps, i, PyLong_FromLong(r->bit_of[(int)rec->caps[i]]));
+    }
+    PyObject *capm = from_set(r, rec->capm);
+    if (capm == NULL) {
+        Py_DECREF(path);
+        Py_DECREF(caps);
+        return NULL;
+    }
+    return Py_BuildValue("(iNNOON)", r->bit_of[(int)rec->start], path, caps,
+                         rec->promotes ? Py_True : Py_False, rec->with_king ? Py_True : Py_False,
+                         capm);
+}
+
+static PyObject *records_list(const Rules *r, const Records *recs) {
+    PyObject *list = PyList_New(recs->count);
+    if (list == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < recs->count; i++) {
+        PyObject *item = record_tuple(r, &recs->items[i]);
+        if (item == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
+static int side_args(Rules *r, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, int *ci,
+                     u128 *own, u128 *opp, u128 *kings) {
+    if (nargs != want) {
+        PyErr_Format(PyExc_TypeError, "expected %zd arguments, got %zd", want, nargs);
+        return -1;
+    }
+    long colour = PyLong_AsLong(args[0]);
+    if (colour == -1 && PyErr_Occurred())
+        return -1;
+    if (colour != 0 && colour != 1) {
+        PyErr_SetString(PyExc_ValueError, "colour index must be 0 or 1");
+        return -1;
+    }
+    *ci = (int)colour;
+    if (to_set(r, args[1], own) < 0 || to_set(r, args[2], opp) < 0 || to_set(r, args[3], kings) < 0)
+        return -1;
+    return 0;
+}
+
+/* ---- the Rules type -------------------------------------------------------------------- */
+
+static int read_dirs(PyObject *seq, int *dirs, int *count, int limit) {
+    PyObject *fast = PySequence_Fast(seq, "directions must be a sequence");
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > limit) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "too many directions");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long d = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (d < 0 || d > 7) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a direction is 0..7");
+            return -1;
+        }
+        dirs[i] = (int)d;
+    }
+    *count = (int)n;
+    Py_DECREF(fast);
+    return 0;
+}
+
+static int read_squares(PyObject *seq, int n, int *out, Py_ssize_t *count, Py_ssize_t limit) {
+    PyObject *fast = PySequence_Fast(seq, "squares must be a sequence");
+    if (fast == NULL)
+        return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
+    if (len > limit) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "too many squares");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v < 0 || v >= n) {
+            Py_DECREF(fast);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a square index is out of range");
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    *count = len;
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* Rules(bits, rays, promo, man_jumps, man_steps, king_steps, king_jumps, switches)
+ *   bits: padded bit of each square (dense index = square number - 1)
+ *   rays: 8 directions x squares -> dense squares along the ray, nearest first
+ *   promo: (White's crowning squares, Black's) as dense indices
+ *   man_jumps, man_steps: per colour, absolute directions in the pure engine's order
+ *   switches: (flying, land_behind, immediate, reverse, passing, men_take_kings, law, limit) */
+static int Rules_init(Rules *self, PyObject *args, PyObject *kwds) {
+    PyObject *bits, *rays, *promo, *man_jumps, *man_steps, *king_steps, *king_jumps;
+    int sw[8];
+    if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
+        PyErr_SetString(PyExc_TypeError, "Rules takes no keyword arguments");
+        return -1;
+    }
+    if (!PyArg_ParseTuple(args, "OOOOOOO(iiiiiiii)", &bits, &rays, &promo, &man_jumps, &man_steps,
+                          &king_steps, &king_jumps, &sw[0], &sw[1], &sw[2], &sw[3], &sw[4], &sw[5],
+                          &sw[6], &sw[7]))
+        return -1;
+    Py_ssize_t n = PySequence_Size(bits);
+    if (n < 1 || n > MAX_SQ) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "a board has 1 to 72 squares");
+        return -1;
+    }
+    self->n = (int)n;
+    int tmp[MAX_SQ], dense_bit[MAX_SQ], idx[MAX_SQ];
+    Py_ssize_t count;
+    if (read_squares(bits, MAX_BITS, dense_bit, &count, MAX_SQ) < 0)
+        return -1;
+    int top = 0;
+    for (int sq = 0; sq < self->n; sq++)
+        if (dense_bit[sq] > top)
+            top = dense_bit[sq];
+    self->bulk = top < MAX_IDX;
+    memset(self->sq_of_bit, -1, sizeof self->sq_of_bit);
+    self->valid = 0;
+    for (int sq = 0; sq < self->n; sq++) {
+        idx[sq] = self->bulk ? dense_bit[sq] : sq;
+        self->bit_of[idx[sq]] = dense_bit[sq];
+        self->sq_of_bit[dense_bit[sq]] = (int8_t)idx[sq];
+        self->valid |= BIT(idx[sq]);
+    }
+    self->nbytes = top / 8 + 1;
+    int k = 0;
+    for (int bit = 0; bit <= top; bit++)
+        if (self->sq_of_bit[bit] >= 0)
+            self->order[k++] = self->sq_of_bit[bit];
+    if (PySequence_Size(rays) != 8) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "rays must have 8 directions");
+        return -1;
+    }
+    for (int d = 0; d < 8; d++) {
+        PyObject *per_square = PySequence_GetItem(rays, d);
+        if (per_square == NULL)
+            return -1;
+        if (PySequence_Size(per_square) != n) {
+            Py_DECREF(per_square);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "a ray table must cover every square");
+            return -1;
+        }
+        self->shift[d] = 0;
+        for (int sq = 0; sq < self->n; sq++) {
+            PyObject *ray = PySequence_GetItem(per_square, sq);
+            int failed = ray == NULL || read_squares(ray, self->n, tmp, &count, MAX_RAY) < 0;
+            Py_XDECREF(ray);
+            if (failed) {
+                Py_DECREF(per_square);
+                return -1;
+            }
+            self->raylen[d][idx[sq]] = (uint8_t)count;
+            for (Py_ssize_t i = 0; i < count; i++)
+                self->ray[d][idx[sq]][i] = (int8_t)idx[tmp[i]];
+            if (count)
+                self->shift[d] = idx[tmp[0]] - idx[sq];
+        }
+        Py_DECREF(per_square);
+    }
+    for (int ci = 0; ci < 2; ci++) {
+        PyObject *squares = PySequence_GetItem(promo, ci);
+        int failed = squares == NULL || read_squares(squares, self->n, tmp, &count, MAX_SQ) < 0;
+        Py_XDECREF(squares);
+        if (failed)
+            return -1;
+        self->promo[ci] = 0;
+        for (Py_ssize_t i = 0; i < count; i++)
+            self->promo[ci] |= BIT(idx[tmp[i]]);
+        PyObject *jumps = PySequence_GetItem(man_jumps, ci);
+        failed = jumps == NULL || read_dirs(jumps, self->man_jump[ci], &self->n_man_jump[ci], 8) < 0;
+        Py_XDECREF(jumps);
+        if (failed)
+            return -1;
+        PyObject *steps = PySequence_GetItem(man_steps, ci);
+        failed = steps == NULL || read_dirs(steps, self->man_step[ci], &self->n_man_step[ci], 8) < 0;
+        Py_XDECREF(steps);
+        if (failed)
+            return -1;
+    }
+    for (int ci = 0; ci < 2; ci++)
+        for (int i = 0; i < self->n; i++) {
+            int sq = self->order[i];
+            self->jump_over[ci][sq] = 0;
+            for (int i = 0; i < self->n_man_jump[ci]; i++) {
+                int d = self->man_jump[ci][i];
+                if (self->raylen[d][sq] >= 2)
+                    self->jump_over[ci][sq] |= BIT(self->ray[d][sq][0]);
+            }
+        }
+    if (read_dirs(king_steps, self->king_step, &self->n_king_step, 8) < 0
+        || read_dirs(king_jumps, self->king_jump, &self->n_king_jump, 8) < 0)
+        return -1;
+    self->flying = sw[0];
+    self->land_behind = sw[1];
+    self->immediate = sw[2];
+    self->reverse = sw[3];
+    self->passing = sw[4];
+    self->men_take_kings = sw[5];
+    self->law = sw[6];
+    self->limit = sw[7];
+    if (self->law < LAW_FREE || self->law > LAW_KING) {
+        PyErr_SetString(PyExc_ValueError, "unknown capture law");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *Rules_has_capture(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
+    int ci;
+    u128 own, opp, kings;
+    if (side_args(self, args, nargs, 4, &ci, &own, &opp, &kings) < 0)
+        return NULL;
+    return PyBool_FromLong(has_capture(self, ci, own, opp, kings));
+}
+
+/* capture_records(ci, own, opp, kings, starts, law) -> records in the pure engine's form */
+static PyObject *Rules_capture_records(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
+    int ci;
+    u128 own, opp, kings, starts = ~(u128)0;
+    if (side_args(self, args, nargs, 6, &ci, &own, &opp, &kings) < 0)
+        return NULL;
+    if (args[4] != Py_None && to_set(self, args[4], &starts) < 0)
+        return NULL;
+    int law = PyObject_IsTrue(args[5]);
+    if (law < 0)
+        return NULL;
+    Records recs = {NULL, 0, 0, 0};
+    capture_records(self, ci, own, opp, kings, starts, &recs);
+    if (law && !recs.failed)
+        apply_law(self, &recs, kings);
+    PyObject *result = recs.failed ? PyErr_NoMemory() : records_list(self, &recs);
+    PyMem_Free(recs.items);
+    return result;
+}
+
+/* legal_records(ci, own, opp, kings) -> lawful captures, [] when none */
+static PyObject *Rules_legal_records(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
+    int ci;
+    u128 own, opp, kings;
+    if (side_args(self, args, nargs, 4, &ci, &own, &opp, &kings) < 0)
+        return NULL;
+    Records recs = {NULL, 0, 0, 0};
+    legal_records(self, ci, own, opp, kings, &recs);
+    PyObject *result = recs.failed ? PyErr_NoMemory() : records_list(self, &recs);
+    PyMem_Free(recs.items);
+    return result;
+}
+
+/* quiet_moves(ci, own, opp, kings, counter) -> [(from bit, to bit)] in the pure engine's order */
+static PyObject *Rules_quiet_moves(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
+    int ci;
+    u128 own, opp, kings;
+    if (side_args(self, args, nargs, 5, &ci, &own, &opp, &kings) < 0)
+        return NULL;
+    long ctr = PyLong_AsLong(args[4]);
+    if (ctr == -1 && PyErr_Occurred())
+        return NULL;
+    Step steps[MAX_QUIET];
+    int n = quiet_moves(self, ci, own, opp, kings, counter_in(self, ctr), steps, MAX_QUIET);
+    PyObject *list = PyList_New(n);
+    if (list == NULL)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *item = Py_BuildValue("(ii)", self->bit_of[(int)steps[i].from],
+                                       self->bit_of[(int)steps[i].to]);
+        if (item == NULL) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, item);
+    }
+    return list;
+}
+
+/* perft(ci, own, opp, kings, own counter, opponent's counter, depth, keep) -> leaf count */
+static PyObject *Rules_perft(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
+    int ci;
+    u128 own, opp, kings;
+    if (side_args(self, args, nargs, 8, &ci, &own, &opp, &kings) < 0)
+        return NULL;
+    long c_own = PyLong_AsLong(args[4]), c_opp = PyLong_AsLong(args[5]);
+    long depth = PyLong_AsLong(args[6]);
+    int keep = PyObject_IsTrue(args[7]);
+    if (PyErr_Occurred() || keep < 0)
+        return NULL;
+    if (depth <= 0)
+        return PyLong_FromLong(1);
+    if (depth >= MAX_DEPTH) {
+        PyErr_SetString(PyExc_ValueError, "perft depth must be below 64");
+        return NULL;
+    }
+    Perft *p = PyMem_Calloc(1, sizeof(Perft));
+    if (p == NULL)
+        return PyErr_NoMemory();
+    p->r = self;
+    p->keep = keep;
+    long long nodes;
+    Py_BEGIN_ALLOW_THREADS
+    nodes = perft_node(p, ci, own, opp, kings, counter_in(self, c_own), counter_in(self, c_opp),
+                       (int)depth);
+    Py_END_ALLOW_THREADS
+    for (int d = 0; d < MAX_DEPTH; d++)
+        PyMem_Free(p->recs[d].items);
+    PyMem_Free(p);
+    if (nodes < 0)
+        return PyErr_NoMemory();
+    return PyLong_FromLongLong(nodes);
+}
+
+static PyMethodDef Rules_methods[] = {
+    {"has_capture", (PyCFunction)(void (*)(void))Rules_has_capture, METH_FASTCALL,
+     "has_capture(ci, own, opp, kings): whether the side owning `own` must capture"},
+    {"capture_records", (PyCFunction)(void (*)(void))Rules_capture_records, METH_FASTCALL,
+     "capture_records(ci, own, opp, kings, starts, law): complete captures as records"},
+    {"legal_records", (PyCFunction)(void (*)(void))Rules_legal_records, METH_FASTCALL,
+     "legal_records(ci, own, opp, kings): the captures the law allows, [] when none"},
+    {"quiet_moves", (PyCFunction)(void (*)(void))Rules_quiet_moves, METH_FASTCALL,
+     "quiet_moves(ci, own, opp, kings, counter): (from bit, to bit) of each quiet move"},
+    {"perft", (PyCFunction)(void (*)(void))Rules_perft, METH_FASTCALL,
+     "perft(ci, own, opp, kings, counter, opponent counter, depth, keep): leaf nodes"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject RulesType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "pdn_tools.rules._core.Rules",
+    .tp_doc = "A variant's tables and rule switches for the compiled move core.",
+    .tp_basicsize = sizeof(Rules),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Rules_init,
+    .tp_methods = Rules_methods,
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "_core", "Compiled move core of pdn_tools.rules.movegen.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&RulesType) < 0)
+        return NULL;
+    PyObject *module = PyModule_Create(&core_module);
+    if (module == NULL)
+        return NULL;
+    Py_INCREF(&RulesType);
+    if (PyModule_AddObject(module, "Rules", (PyObject *)&RulesType) < 0) {
+        Py_DECREF(&RulesType);
+        Py_DECREF(module);
+        return NULL;
+    }
+    if (PyModule_AddIntConstant(module, "LAW_FREE", LAW_FREE) < 0
+        || PyModule_AddIntConstant(module, "LAW_COUNT", LAW_COUNT) < 0
+        || PyModule_AddIntConstant(module, "LAW_COUNT_KINGS", LAW_COUNT_KINGS) < 0
+        || PyModule_AddIntConstant(module, "LAW_ITALIAN", LAW_ITALIAN) < 0
+        || PyModule_AddIntConstant(module, "LAW_FRISIAN", LAW_FRISIAN) < 0
+        || PyModule_AddIntConstant(module, "LAW_KING", LAW_KING) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

@@ -1,0 +1,27 @@
+"""Types of the compiled move core (pdn_tools/rules/_core.c); see pdn_tools.rules.core."""
+
+from collections.abc import Sequence
+
+Record = tuple[int, tuple[int, ...], tuple[int, ...], bool, bool, int]
+
+class Rules:
+    def __init__(self, bits: Sequence[int], rays: Sequence[Sequence[Sequence[int]]],
+                 promo: Sequence[Sequence[int]], man_jumps: Sequence[Sequence[int]],
+                 man_steps: Sequence[Sequence[int]], king_steps: Sequence[int],
+                 king_jumps: Sequence[int],
+                 switches: tuple[int, int, int, int, int, int, int, int], /) -> None: ...
+    def has_capture(self, ci: int, own: int, opp: int, kings: int, /) -> bool: ...
+    def capture_records(self, ci: int, own: int, opp: int, kings: int, starts: int | None,
+                        law: bool, /) -> list[Record]: ...
+    def legal_records(self, ci: int, own: int, opp: int, kings: int, /) -> list[Record]: ...
+    def quiet_moves(self, ci: int, own: int, opp: int, kings: int, counter: int, /
+                    ) -> list[tuple[int, int]]: ...
+    def perft(self, ci: int, own: int, opp: int, kings: int, counter: int, opp_counter: int,
+              depth: int, keep: bool, /) -> int: ...
+
+LAW_FREE: int
+LAW_COUNT: int
+LAW_COUNT_KINGS: int
+LAW_ITALIAN: int
+LAW_FRISIAN: int
+LAW_KING: int

@@ -1,0 +1,40 @@
+"""Builds the optional compiled move core (pdn_tools/rules/_core.c); the metadata is in pyproject.toml.
+
+The extension is optional: without a C compiler or Python headers the build warns and the
+package installs with the pure-Python engine, which gives the same answers, only slower.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+PURE_WARNING = ("WARNING: pdn-tools: the compiled move core could not be built ({}); "
+                "the pure-Python engine is used (same results, slower)")
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that warns instead of failing when the extension cannot be compiled."""
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except Exception as error:  # no compiler, no headers: any build failure
+            print(PURE_WARNING.format(error), file=sys.stderr)
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as error:
+            print(PURE_WARNING.format(error), file=sys.stderr)
+
+
+setup(
+    ext_modules=[
+        Extension("pdn_tools.rules._core", ["pdn_tools/rules/_core.c"], optional=True,
+                  extra_compile_args=["-O3"]),
+    ],
+    cmdclass={"build_ext": OptionalBuildExt},
+)
