@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from functools import cache
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdn_tools.rules import core
 from pdn_tools.rules.laws import lawful
+from pdn_tools.rules.fen import parse_fen
 from pdn_tools.rules.movegen import (Position, _perft, _pure_capture_records, _pure_has_capture,
-                                     _quiet_entries, _rules)
+                                     _quiet_entries, _rules, _Rules)
+from pdn_tools.rules.movegen import Move
 from pdn_tools.rules.variants import VARIANTS, Variant
+from pdn_tools.text.model import Comment, MoveNumber, Nag, Variation
+from pdn_tools.text.model import Move as Notated
 
 COMPILED = core.compiled_module()
 # A piece per square: mostly empty, so pieces can move and jump; kings often, for the laws.
@@ -58,7 +63,7 @@ def sides(position: Position) -> tuple[int, int, int, int]:
     return ci, own, opp, position._kings
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(positions())
 def test_captures_match_the_pure_engine(case: tuple[Position, int]) -> None:
     position, _ = case
@@ -75,7 +80,7 @@ def test_captures_match_the_pure_engine(case: tuple[Position, int]) -> None:
         assert compiled.capture_records(ci, own, opp, kings, 1 << start, False) == mine
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=400, deadline=None)
 @given(positions())
 def test_quiet_moves_match_the_pure_engine(case: tuple[Position, int]) -> None:
     position, counter = case
@@ -95,6 +100,88 @@ def test_perft_matches_the_pure_engine(case: tuple[Position, int], keep: bool) -
     for depth in (1, 2, 3):
         assert compiled.perft(ci, own, opp, kings, counter, 0, depth, keep) == \
             _perft(rl, ci, own, opp, kings, counter, 0, depth, keep)
+
+
+@cache
+def tables(variant: Variant, compiled: bool) -> _Rules:
+    """Fresh tables of `variant` with the compiled core or without it."""
+    rl = _Rules(variant)
+    rl.use_core(COMPILED if compiled else None)
+    return rl
+
+
+def on_engine(position: Position, compiled: bool) -> Position:
+    """The same position on the tables with the compiled core or without it."""
+    rl = tables(position.variant, compiled)
+    twin = Position.__new__(Position)
+    twin._set(position.variant, position.turn, rl, position._white, position._black, position._kings,
+              position._ctr)
+    return twin
+
+
+SKIPPED = (MoveNumber, Comment, Nag)
+
+
+def notated(start: int, end: int, capture: bool) -> Notated:
+    return Notated(f"{start}{'x' if capture else '-'}{end}", (str(start), str(end)), capture)
+
+
+def run_one(position: Position, start: int, end: int, capture: bool
+            ) -> tuple[Move, Position, bool] | None:
+    """Position.run on the compiled core over one notated move, in quiet_step's answer form."""
+    known = {str(n): n for n in range(1, position.variant.num_squares + 1)}
+    element = notated(start, end, capture)
+    index, played = position.run([element], 0, known, (Notated, *SKIPPED))
+    if not played:
+        assert index == 0
+        return None
+    assert index == 1 and len(played) == 1 and played[0][0] is element
+    return played[0][1], played[0][2], played[0][3]
+
+
+@settings(max_examples=400, deadline=None)
+@given(positions(), st.lists(st.tuples(st.integers(0, 80), st.integers(0, 80)), max_size=4))
+def test_replay_runs_match_the_pure_steps(case: tuple[Position, int],
+                                          extra: list[tuple[int, int]]) -> None:
+    """Position.run (the replayer's per-move work on the core) plays a move exactly when the
+    pure quiet_step / capture_step do, with the same move, position after it and king flag:
+    every legal move, every capture the law forbids and a few arbitrary square pairs."""
+    position, _ = case
+    pure, fast = on_engine(position, False), on_engine(position, True)
+    pairs = {(m.start, m.end) for m in pure.legal_moves() + pure.captures(law=False)} | set(extra)
+    for start, end in sorted(pairs):
+        for capture in (False, True):
+            if position.variant.king_move_limit:          # Frisian stays on the pure path
+                assert fast.run([notated(start, end, capture)], 0, {}, (Notated,)) == (0, [])
+                continue
+            expected = pure.capture_step(start, end) if capture else pure.quiet_step(start, end)
+            got = run_one(fast, start, end, capture)
+            assert got == expected, (start, end, capture)
+            if got is not None and expected is not None:
+                assert (got[1]._white, got[1]._black, got[1]._kings, got[1].turn) == \
+                    (expected[1]._white, expected[1]._black, expected[1]._kings, expected[1].turn)
+
+
+def test_a_run_goes_on_over_numbers_comments_and_nags_and_stops_at_the_rest() -> None:
+    position = on_engine(Position.initial(VARIANTS["international"]), True)
+    known = {str(n): n for n in range(1, 51)}
+    line = [MoveNumber(1, False), notated(32, 28, False), Comment("c"), notated(19, 23, False),
+            Nag(1), notated(28, 19, True), Variation([]), notated(14, 23, True)]
+    index, played = position.run(line, 0, known, (Notated, *SKIPPED))
+    assert index == 6 and [str(move) for _, move, _, _ in played] == ["32-28", "19-23", "28x19"]
+    assert played[-1][2].piece_at(19) == "w" and played[-1][2].piece_at(23) is None
+    unknown = [notated(32, 28, False)]
+    assert position.run(unknown, 0, {}, (Notated, *SKIPPED)) == (0, [])      # squares not cached
+    assert position.run([notated(32, 27, True)], 0, known, (Notated,)) == (0, [])  # not a capture
+
+
+def test_a_king_ending_on_a_square_it_took_stays_a_king() -> None:
+    """Turkish removes a taken piece at once, so a king may come back to land on its square:
+    the core keeps its crown, as the pure engine does."""
+    pos = parse_fen(VARIANTS["turkish"], "W:WK1,K2,16,17,18,19,24,25,26,27,28,29,32:B6,14,15,34,49,K58")
+    step = run_one(on_engine(pos, True), 2, 6, True)
+    assert step is not None and step[1].piece_at(6) == "W"
+    assert step == on_engine(pos, False).capture_step(2, 6)
 
 
 def test_every_variant_has_compiled_rules() -> None:

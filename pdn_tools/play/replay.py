@@ -241,7 +241,20 @@ def _main_line(result: Replay, tracker: DrawTracker, strict: bool) -> None:
     previous = position                 # the position a variation after the last move starts from
     plies = result.plies
     known = _SQUARES.setdefault(result.variant.name, {})
-    for element in result.game.elements:
+    elements = result.game.elements
+    index = 0
+    while index < len(elements):
+        # The compiled core plays the common moves of a run; what it leaves comes here.
+        index, played = position.run(elements, index, known, _CORE_KINDS)
+        for element, move, after, king in played:
+            ply = len(plies) + 1
+            plies.append(Ply(ply, element, move, position, after))
+            tracker.update(ply, after, king, bool(move.captured))
+            previous, position = position, after
+        if index == len(elements):
+            break
+        element = elements[index]
+        index += 1
         kind = type(element)
         if kind is Notated:
             ply = len(plies) + 1
@@ -272,6 +285,10 @@ def _main_line(result: Replay, tracker: DrawTracker, strict: bool) -> None:
             result.warnings.append(Diagnostic(Code.UNKNOWN_MOVE, "unknown move: the rest of the game is not checked",
                                               element.line, element.column, len(result.plies) + 1))
             raise _Stop
+
+
+# For Position.run: the notated move's type, then the elements skipped in the main line.
+_CORE_KINDS = (Notated, MoveNumber, Comment, Nag)
 
 
 class _Stop(Exception):

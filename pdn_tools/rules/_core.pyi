@@ -1,6 +1,7 @@
 """Types of the compiled move core (pdn_tools/rules/_core.c); see pdn_tools.rules.core."""
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 Record = tuple[int, tuple[int, ...], tuple[int, ...], bool, bool, int]
 
@@ -16,6 +17,10 @@ class Rules:
     def legal_records(self, ci: int, own: int, opp: int, kings: int, /) -> list[Record]: ...
     def quiet_moves(self, ci: int, own: int, opp: int, kings: int, counter: int, /
                     ) -> list[tuple[int, int]]: ...
+    def run(self, elements: Sequence[object], index: int, position: Any,
+            known: Mapping[str, int | None], kinds: tuple[type, ...],
+            quiet_move_of: Mapping[int, Any], move_type: type, /
+            ) -> tuple[int, list[tuple[Any, Any, Any, bool]]]: ...
     def perft(self, ci: int, own: int, opp: int, kings: int, counter: int, opp_counter: int,
               depth: int, keep: bool, /) -> int: ...
 

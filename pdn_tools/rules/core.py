@@ -8,9 +8,9 @@ pure engine (the reference; both give the same answers, which the tests check).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import ModuleType
-from typing import Protocol
+from typing import Any, Protocol
 
 from pdn_tools.rules import laws
 from pdn_tools.rules.laws import Law
@@ -32,6 +32,11 @@ class CompiledRules(Protocol):
 
     def quiet_moves(self, ci: int, own: int, opp: int, kings: int, counter: int, /
                     ) -> list[tuple[int, int]]: ...
+
+    def run(self, elements: Sequence[object], index: int, position: Any,
+            known: Mapping[str, int | None], kinds: tuple[type, ...],
+            quiet_move_of: Mapping[int, Any], move_type: type, /
+            ) -> tuple[int, list[tuple[Any, Any, Any, bool]]]: ...
 
     def perft(self, ci: int, own: int, opp: int, kings: int, counter: int, opp_counter: int,
               depth: int, keep: bool, /) -> int: ...

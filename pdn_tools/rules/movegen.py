@@ -11,7 +11,7 @@ pure functions below stay the reference.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -61,7 +61,7 @@ class _Rules:
         "variant", "valid", "bit_of", "num_of", "rays", "ray_bits", "jumps", "shift", "promo",
         "man_steps", "man_step_split", "man_jump_split", "king_dirs", "king_jumps",
         "king_step_split", "king_jump_split", "king_moves", "flying", "land_behind",
-        "immediate", "reverse", "passing", "men_take_kings", "law", "limit", "core",
+        "immediate", "reverse", "passing", "men_take_kings", "law", "limit", "core", "quiet_move_of",
     )
 
     def __init__(self, v: Variant) -> None:
@@ -127,7 +127,17 @@ class _Rules:
         self.king_moves = [
             [self._king_step_entries(d, b) for b in range(size)] for d in range(len(vectors))
         ]
-        self.core = self.compiled(_engine.ACTIVE)
+        self.core: CompiledRules | None = None
+        self.quiet_move_of: dict[int, Move] = {}
+        self.use_core(_engine.ACTIVE)
+
+    def use_core(self, module: ModuleType | None) -> None:
+        """Run on the compiled `module` (None: the pure engine)."""
+        self.core = self.compiled(module)
+        # The precomputed quiet Move by (from bit << 9 | to bit << 1 | promotes), for Position.run.
+        self.quiet_move_of = {
+            ((entry[1] ^ 1 << entry[3]).bit_length() - 1) << 9 | entry[3] << 1 | entry[0].promotes: entry[0]
+            for entry in self._quiet_table_entries()} if self.core is not None else {}
 
     def compiled(self, module: ModuleType | None) -> CompiledRules | None:
         """These tables in the compiled `module` (squares as dense indices), or None."""
@@ -145,6 +155,13 @@ class _Rules:
         return compile_rules(bits, rays, (promo[0], promo[1]), (man_jumps[0], man_jumps[1]),
                              (man_steps[0], man_steps[1]), self.king_dirs, self.king_jumps, switches,
                              module)
+
+    def _quiet_table_entries(self) -> list[tuple[Move, int, int, int]]:
+        """Every precomputed quiet-move entry: men of both colours, then kings."""
+        entries = [entry for steps in self.man_steps for _, table in steps for entry in table
+                   if entry is not None]
+        return entries + [entry for per_dir in self.king_moves for per_square in per_dir
+                          for entry in per_square]
 
     def _jump_table(self, dirs: tuple[int, ...], size: int) -> list[tuple[tuple[int, ...], ...]]:
         table = []
@@ -698,6 +715,20 @@ class Position:
         num = rl.num_of
         move = Move(start, tuple([num[x] for x in record[1]]), tuple([num[x] for x in record[2]]), record[3])
         return move, self._after(ci, *_after_capture(record, own, opp, kings)), bool(kings >> sb & 1)
+
+    def run(self, elements: Sequence[object], index: int, known: Mapping[str, int | None],
+            kinds: tuple[type, ...]) -> tuple[int, list[tuple[object, Move, Position, bool]]]:
+        """The replayer's common path on the compiled core: from `elements[index]` on, skip the
+        elements of `kinds[1:]` and play each notated move (of type `kinds[0]`) whose two
+        squares `known` gives and that quiet_step / capture_step would play.  Returns the index
+        of the first element left to the caller and (element, move, position after, whether a
+        king moved) for each move played; nothing on the pure engine or under a king-move
+        limit."""
+        rl = self._rl
+        core = rl.core
+        if core is None or rl.limit:
+            return index, []
+        return core.run(elements, index, self, known, kinds, rl.quiet_move_of, Move)
 
     def _single_jump(self, ci: int, own: int, opp: int, kings: int, sb: int, eb: int) -> tuple | None:
         """capture_step's answer for a man taking one piece from bit `sb` to bit `eb` with no
