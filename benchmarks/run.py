@@ -2,6 +2,7 @@
 
     python benchmarks/run.py                    # OCA and the international files, jobs 1 and 2
     python benchmarks/run.py --baseline REF     # also the same runs on git REF, with ratios
+    python benchmarks/run.py --pure             # baseline: this tree on the pure engine (PDN_TOOLS_PURE=1)
     python benchmarks/run.py --peers            # also pydraughts and py-draughts on the same games
     python benchmarks/run.py --quick            # the first 3,000 games of OCA only
 
@@ -102,9 +103,11 @@ print(json.dumps({"games": games, "failed": failed, "plies": plies, "cpu": time.
 '''
 
 
-def measure(tree: Path, mode: str, paths: list[str], jobs: int = 1, stdin: list[str] | None = None) -> dict:
-    """One child-process run of `mode` over `paths` with the pdn_tools of `tree`."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+def measure(tree: Path, mode: str, paths: list[str], jobs: int = 1, stdin: list[str] | None = None,
+            pure: bool = False) -> dict:
+    """One child-process run of `mode` over `paths` with the pdn_tools of `tree` (on the pure
+    engine when `pure`)."""
+    env = {**os.environ, "PYTHONPATH": str(tree), "PDN_TOOLS_PURE": "1" if pure else "0"}
     command = [sys.executable, "-c", DRIVER, mode, str(jobs), *paths]
     child = subprocess.Popen(command, env=env, cwd=tree, stdout=subprocess.PIPE,
                              stdin=subprocess.PIPE if stdin else None)
@@ -123,9 +126,9 @@ def _feed(pipe, files: list[str]) -> None:
                     pipe.write(block)
 
 
-def best(tree: Path, mode: str, paths: list[str], jobs: int, repeat: int) -> dict:
+def best(tree: Path, mode: str, paths: list[str], jobs: int, repeat: int, pure: bool = False) -> dict:
     """The run with the least wall time out of `repeat` (the others were disturbed more)."""
-    return min((measure(tree, mode, paths, jobs) for _ in range(repeat)), key=lambda r: r["wall"])
+    return min((measure(tree, mode, paths, jobs, pure=pure) for _ in range(repeat)), key=lambda r: r["wall"])
 
 
 def line(label: str, result: dict, counts: dict, base: dict | None = None) -> str:
@@ -181,6 +184,8 @@ def baseline_tree(ref: str, folder: str) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", metavar="REF", help="git commit to compare with")
+    parser.add_argument("--pure", action="store_true",
+                        help="baseline: this tree on the pure-Python engine (PDN_TOOLS_PURE=1)")
     parser.add_argument("--peers", action="store_true", help="pydraughts and py-draughts too")
     parser.add_argument("--quick", action="store_true", help="the first 3,000 games of OCA only")
     parser.add_argument("--repeat", type=int, default=1, help="runs of each measurement (best is kept)")
@@ -193,12 +198,15 @@ def main() -> None:
             oca = str(quick)
         sets = [("OCA", [oca])] + ([] if args.quick else [("international", [str(CORPUS / "international")])])
         base = baseline_tree(args.baseline, tempfile.mkdtemp(dir=folder)) if args.baseline else None
+        if args.pure:
+            base = base or ROOT
+            print(f"baseline: {'git ' + args.baseline if args.baseline else 'this tree'} on the pure engine")
         for name, paths in sets:
             counts = measure(ROOT, "read", paths)
             print(f"{name}: {counts['games']} games, {counts['plies']} plies")
             for label, mode, jobs in (("read", "read", 1), ("validate --jobs 1", "validate", 1),
                                       ("validate --jobs 2", "validate", 2), ("convert --jobs 1", "convert", 1)):
-                reference = best(base, mode, paths, jobs, args.repeat) if base else None
+                reference = best(base, mode, paths, jobs, args.repeat, args.pure) if base else None
                 print(line(label, best(ROOT, mode, paths, jobs, args.repeat), counts, reference))
         print("streaming (validate -, jobs 1): peak memory by number of games")
         for times in (1, 5):
