@@ -14,6 +14,7 @@ from typing import Iterable, NamedTuple
 from pdn_tools.rules.draws import CLAIMED, DrawEvent, DrawTracker
 from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.text.codes import Code
+from pdn_tools.text.numbers import number as read_number
 from pdn_tools.text.results import Outcome, outcome
 from pdn_tools.text.model import Comment, Diagnostic, Game, Move as Notated, MoveNumber, Nag, Placeholder, Setup, Variation
 from pdn_tools.rules.movegen import Move, Position
@@ -106,9 +107,10 @@ def choose_variant(game: Game, override: Variant | None = None) -> Choice:
     gametype = game.tag("GameType")
     if gametype is not None:
         match = _GAMETYPE.match(gametype)
-        number = (match or _GAMETYPE_NUMBER.match(gametype))
-        variant = variant_by_gametype(int(number.group(1))) if number else None
-        lidraughts = lidraughts_variant(int(number.group(1))) if number else None
+        found = (match or _GAMETYPE_NUMBER.match(gametype))
+        gametype_number = read_number(found.group(1), 9) if found else None
+        variant = None if gametype_number is None else variant_by_gametype(gametype_number)
+        lidraughts = None if gametype_number is None else lidraughts_variant(gametype_number)
         if lidraughts is not None:
             rules, entry = lidraughts
             note = f"lidraughts GameType {gametype!r} ({entry.title}): moves checked by {rules.name} rules"
@@ -120,7 +122,8 @@ def choose_variant(game: Game, override: Variant | None = None) -> Choice:
             return Choice([variant], [Diagnostic(Code.GAMETYPE, f"malformed GameType {gametype!r}; read as "
                                                  f"{variant.name}", line, column)])
         warnings = []
-        if match.group(3) and (int(match.group(3)), int(match.group(4))) != (variant.cols, variant.rows):
+        if match.group(3) and (read_number(match.group(3), 9), read_number(match.group(4), 9)) != (variant.cols,
+                                                                                         variant.rows):
             warnings.append(Diagnostic(Code.GAMETYPE, f"GameType {gametype!r}: board size does not match "
                                        f"{variant.name} ({variant.cols}x{variant.rows})", line, column))
         return Choice([variant], warnings)

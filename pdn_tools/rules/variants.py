@@ -22,6 +22,7 @@ from typing import NamedTuple
 from pdn_tools.rules import draws, laws
 from pdn_tools.rules.draws import DrawRules
 from pdn_tools.rules.laws import Law
+from pdn_tools.text.numbers import number
 
 # Direction names relative to the moving player: diagonal forward/backward left/right and the
 # orthogonal forward, backward, left, right (on dark-square boards an orthogonal step skips the
@@ -135,8 +136,8 @@ class Variant:
         """
         text = text.strip()
         if text.isdigit():
-            num = int(text)
-            return num if 1 <= num <= self.num_squares else None
+            num = number(text, 9)
+            return num if num is not None and 1 <= num <= self.num_squares else None
         m = _ALGEBRAIC.fullmatch(text.lower())
         if not m:
             return None
@@ -298,7 +299,8 @@ def variant_by_name(name: str) -> Variant | None:
     """Look a variant up by name or alias (case-insensitive) or by GameType number text."""
     key = " ".join(name.strip().lower().replace("_", " ").replace("-", " ").split())
     if key.isdigit():
-        return variant_by_gametype(int(key))
+        gametype = number(key, 9)
+        return None if gametype is None else variant_by_gametype(gametype)
     found = _BY_NAME.get(key)
     if found is None:
         for suffix in (" draughts", " checkers", " dama", " damas"):

@@ -260,7 +260,7 @@ def _advance(line: int, column: int, text: str) -> tuple[int, int]:
 def _cut(data: bytes, final: bool) -> tuple[bytes, bytes]:
     """`data` cut after its last line end, else before a UTF-8 character that the end of
     `data` splits: whole lines (or characters) decode on their own."""
-    end = data.rfind(b"\n") + 1
+    end = data.rfind(b"\n", max(0, len(data) - BLOCK)) + 1      # no more than a block waits
     if final or end:
         return (data, b"") if final else (data[:end], data[end:])
     lead = len(data)

@@ -19,6 +19,7 @@ from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer
 
 from pdn_tools.text.codes import Code
+from pdn_tools.text.numbers import LONGEST, number
 from pdn_tools.text.model import (Comment, Diagnostic, Game, Move, MoveNumber, Nag, Placeholder,
                     Setup, Variation)
 
@@ -204,7 +205,9 @@ class _Builder(Transformer):
                 value = move.squares, move.capture
             elif kind == "MOVENUMBER":
                 digits = text.rstrip(".")
-                value = int(digits), text.endswith("..."), len(digits) > 1 and digits[0] == "0"
+                count = number(digits)
+                # a number too long to read goes the slow way, which reports it
+                value = count, text.endswith("..."), count is None or (len(digits) > 1 and digits[0] == "0")
             items.append((match.start(), kind, text, value))
         if len(self._pieces) >= _PIECES_KEPT:
             self._pieces.clear()
@@ -220,7 +223,7 @@ class _Builder(Transformer):
         elif kind == "STRENGTH":
             self._strength(out, text, line, column)
         elif kind == "NAG":
-            out.append(Nag(int(text[1:])))
+            out.append(Nag(_read_number(text[1:], "NAG", line, column)))
         elif kind == "ELLIPSIS":
             out.append(MoveNumber(0, True, text, line, column))
         else:
@@ -263,9 +266,10 @@ class _Builder(Transformer):
 
     def _move_number(self, text: str, line: int, column: int) -> MoveNumber:
         digits = text.rstrip(".")
+        count = _read_number(digits, "move number", line, column)
         if len(digits) > 1 and digits[0] == "0":
             self._quirk(line, column, Code.ZERO_PADDED, f"zero-padded move number {text!r}")
-        return MoveNumber(int(digits), text.endswith("..."), text, line, column)
+        return MoveNumber(count, text.endswith("..."), text, line, column)
 
     def _setup(self, token: Token) -> Setup:
         inner = token[1:-1].strip()
@@ -283,6 +287,15 @@ _PIECES_KEPT = 4096
 _PADDED = re.compile(r"(?:^|[-xX:] ?)0[0-9]")
 _UPPER = re.compile(r"[A-LX]")
 _ALPHA_SQUARE = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])")
+
+
+def _read_number(digits: str, what: str, line: int, column: int) -> int:
+    """The value of a move number's or NAG's digits; too many digits make the game unreadable."""
+    value = number(digits)
+    if value is None:
+        raise _StrictError(Diagnostic(Code.SYNTAX, f"{what} of {len(digits)} digits (at most {LONGEST})",
+                                      line, column))
+    return value
 
 
 class _StrictError(Exception):
@@ -310,6 +323,8 @@ class PdnParser:
         text = _grammar_path().read_text(encoding="utf-8")
         probe = Lark(text, parser="lalr", lexer="basic", start=["start", "tags", "moves"])
         regex = {t.name: t.pattern.to_regexp() for t in probe.terminals}
+        for name in ("TAGS", "MOVES", "_WHITESPACE"):
+            regex[name] = _possessive(regex[name])
         coarse = ["TAGS", "COMMENT", "LINE_COMMENT", "SETUP", "RESULT", "STAR", "MOVES", "LPAR", "RPAR"]
         self.scanner = re.compile(_alternatives({"WS": regex["_WHITESPACE"]}, regex, coarse)
                                   + rf"|(?P<{ERROR}>[^\s{{}}\[\]()/]+|.)")
@@ -473,6 +488,14 @@ def unreadable(token: Token, strict: bool = False) -> Diagnostic:
 
 
 _GLUED_RESULT = re.compile(r"(2-0|0-2|1-1|0-0|1-0|0-1|1:0|0:1|½-½|0\.5-0\.5)(?=[A-Za-z])")
+
+
+def _possessive(pattern: str) -> str:
+    """`pattern` (a run: 'X(...)*' or '(...)+' as Lark writes it) with its last repetition made
+    possessive: nothing follows it, so the match is the same, and the regular expression engine
+    keeps no backtracking state per item (a long run used to cost hundreds of bytes per character)."""
+    assert pattern.endswith((")*", ")+")), pattern
+    return pattern + "+"
 
 
 def _alternatives(first: dict[str, str], regex: dict[str, str], names: list[str]) -> str:
