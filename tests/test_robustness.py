@@ -1,5 +1,6 @@
 """Damaged input never breaks reading, validating or converting: every game is reported,
 problems are located errors, and the games around a damaged one are read as before."""
+import dataclasses
 import io
 import json
 import os
@@ -18,7 +19,7 @@ from pdn_tools.cli import cli
 from pdn_tools.text.grammar import HOLD
 from pdn_tools.text.model import Game
 from pdn_tools.play.check import Problem, check
-from pdn_tools.text.writer import write_game
+from pdn_tools.text.writer import terminator, write_game
 
 SOURCES = [
     "english/OCA_2.0.pdn", "english/shashkispark-generated_here_1.pdn", "english/raven-sample.pdn",
@@ -26,7 +27,9 @@ SOURCES = [
     "international/horizon-bd-truus20090418-1.pdn", "russian/games-checkers-abatsiev.pdn",
     "frisian/py-draughts-lidraughts-frisian.pdn", "czech/wiegerw-succeed-mrcd2006.pdn",
 ]
-FUZZ = settings(max_examples=200, derandomize=True, deadline=None, database=None,
+# The long fuzz: PDN_FUZZ_EXAMPLES=20000 pytest tests/test_robustness.py tests/test_round_trip.py (README).
+EXAMPLES = int(os.environ.get("PDN_FUZZ_EXAMPLES", "200"))
+FUZZ = settings(max_examples=EXAMPLES, derandomize=EXAMPLES <= 200, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
@@ -112,7 +115,11 @@ def test_damaged_games_are_reported_and_located(sample):
     if before and getattr(before[-1], "result", None) is not None:    # damage after a result stays after it
         assert [_content(g) for g in games[:len(before)]] == [_content(g) for g in before]
     records = [json.loads(line) for line in _cli(["validate", "--format", "jsonl", "-"], data).output.splitlines()]
-    assert [r["game"] for r in records] == list(range(1, len(games) + 1))
+    assert [r["game"] for r in records] == list(range(1, len(games) + 1))      # games in = games reported
+    for game in games:                                                      # write, read: the same game
+        if isinstance(game, Game):
+            again = list(read_games(io.BytesIO(write_game(game).encode())))
+            assert again == [dataclasses.replace(game, result=terminator(game))], write_game(game)
     assert "Traceback" not in _cli(["convert", "--keep-invalid", "-"], data).output
 
 

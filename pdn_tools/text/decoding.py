@@ -21,6 +21,7 @@ from pdn_tools.text.model import Diagnostic
 BLOCK = 1 << 18                  # bytes read at a time
 WINDOW = 1 << 24                 # bytes of a pipe looked at to guess its code page
 _SNIFFED = 4096                 # first bytes looked at for a byte order mark or UTF-16's NUL bytes
+_WIDE_NULS = 16                  # NUL bytes on one side that make a file UTF-16 without a mark
 _MARKED_WARNINGS = 20            # bad bytes reported one by one in a file, then a summary
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
          (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
@@ -146,25 +147,26 @@ class Decoder:
     # ---- UTF-8, else a legacy code page ----------------------------------------------------
 
     def _utf8_or_legacy(self, head: bytes) -> Iterator[str]:
-        pending = head
+        pending, data = b"", head
         ahead: list[bytes] = []          # blocks read while guessing a pipe's code page
-        while True:
-            data = ahead.pop(0) if ahead else self.stream.read(BLOCK)
-            if not data and not pending:
-                break
+        while data or pending:
             block, pending = _cut(pending + data, final=not data)
-            if self._codec is None and not block.isascii():
-                try:
-                    text = block.decode("utf-8")
-                except UnicodeDecodeError as error:
-                    self._codec = self._guess(block, ahead)
-                    self._warn_codec(block, error.start)
-                else:
-                    self._utf8_extra += len(block) - len(text)
-                    yield from self._text(text)
-                    continue
-            yield from self._text(self._decode(block))
+            yield from self._text(self._block_text(block, ahead))
+            data = ahead.pop(0) if ahead else self.stream.read(BLOCK)
         yield from self._text("", final=True)
+
+    def _block_text(self, block: bytes, ahead: list[bytes]) -> str:
+        """A block decoded; the codec is decided at the first block that is not UTF-8."""
+        if self._codec is None and not block.isascii():
+            try:
+                text = block.decode("utf-8")
+            except UnicodeDecodeError as error:
+                self._codec = self._guess(block, ahead)
+                self._warn_codec(block, error.start)
+            else:
+                self._utf8_extra += len(block) - len(text)
+                return text
+        return self._decode(block)
 
     def _guess(self, block: bytes, ahead: list[bytes]) -> str:
         """The codec of the rest of the file, from this block and every byte after it."""
@@ -281,13 +283,13 @@ def sniff(head: bytes) -> tuple[str | None, int]:
             return codec, len(bom)
     sample = head[:_SNIFFED]
     pairs = len(sample) // 2
-    if pairs:
-        even = sample[0::2].count(0)
-        odd = sample[1::2].count(0)
-        if odd > pairs * 0.3 and even < odd * 0.1:
-            return "utf-16-le", 0
-        if even > pairs * 0.3 and odd < even * 0.1:
-            return "utf-16-be", 0
+    even, odd = sample[0::2].count(0), sample[1::2].count(0)
+    # UTF-16 text with no mark: ASCII characters (most of PDN) give a NUL byte in every
+    # other place, on one side only; a few NUL bytes in a small file are not enough.
+    if odd >= max(_WIDE_NULS, pairs // 2) and not even:
+        return "utf-16-le", 0
+    if even >= max(_WIDE_NULS, pairs // 2) and not odd:
+        return "utf-16-be", 0
     return None, 0
 
 

@@ -310,9 +310,11 @@ def unescape(value: str) -> str:
     return re.sub(r'\\(["\\])', r"\1", value)
 
 
-# One tag pair: [Name "quoted value"], or leniently [Name loose value].
-TAG_PAIR = re.compile(r'\[[ \t]*(?:(?P<name>[^\s"\[\]]+(?:[ \t]+[^\s"\[\]]+)*)[ \t]*'
-                      r'"(?P<quoted>[^"\\]*(?:\\.[^"\\]*)*)"|(?P<word>[^\s"\[\]]+)[ \t]*'
+# One tag pair: [Name "quoted value"], or leniently [Name loose value].  A name is made of
+# the words of the grammar's LOOSE_TAG (no '{', '}', '(' or ')'): the name read is one the
+# writer can write back.
+TAG_PAIR = re.compile(r'\[[ \t]*(?:(?P<name>[^\s"\[\]{}()]+(?:[ \t]+[^\s"\[\]{}()]+)*)[ \t]*'
+                      r'"(?P<quoted>[^"\\]*(?:\\.[^"\\]*)*)"|(?P<word>[^\s"\[\]{}()]+)[ \t]*'
                       r'(?P<loose>[^\]\n]*))[ \t]*\]')
 
 
@@ -354,6 +356,7 @@ class PdnParser:
         blank_before = False
         gap, gap_end = None, -1      # (start, line, line_start, tokens kept) of the last white space
         next_bracket = -1            # offset of the next ']' after the last '[' looked at
+        last_newline = -2            # offset of the last line end (-1: none), found when first needed
         scanner, segment_end, pos = self.scanner, stop, 0
         while pos < stop:
             resume = stop
@@ -367,6 +370,14 @@ class PdnParser:
                     return Scanned(out, start, line, start - line_start + 1,
                                    None if kind == "WS" else WHITE_SPACE)
                 value = match.group()
+                if kind == "LINE_COMMENT" and more:         # it ends at a line end, not at a block end
+                    if last_newline == -2:
+                        last_newline = text.rfind("\n", 0, stop)
+                    if start > last_newline:
+                        if gap is not None and gap_end == start:
+                            start, line, line_start, kept = gap
+                            del out[kept:]
+                        return Scanned(out, start, line, start - line_start + 1, _LINE_END)
                 if kind == "WS":
                     gap, gap_end = (start, line, line_start, len(out)), match.end()
                     if "\\" in value:
@@ -510,7 +521,8 @@ _NEXT_GAME = r'[ \t\f]*\n[ \t\f]*\[[ \t]*[A-Za-z][A-Za-z0-9_]*[ \t]*"'
 _OPENERS = {"{", "[", "/"}
 _CLOSERS = {"{": re.compile(r"\}|\n(?=" + _NEXT_GAME + ")"), "/": re.compile(r"/|\n(?=" + _NEXT_GAME + ")"),
             "[": re.compile(r"[\]\n]")}
-WHITE_SPACE = re.compile(r"\s")   # what a token cut by the end of a block waits for
+WHITE_SPACE = re.compile(r"\s")
+_LINE_END = re.compile(r"\n")   # what a token cut by the end of a block waits for
 
 
 @dataclass(slots=True)

@@ -79,7 +79,10 @@ def scan(blocks: Iterable[str]) -> Iterator[Token]:
     line, column = 1, 1
     waiting: re.Pattern | None = None
     multiline = False             # the waiting text holds a line end
-    for block in blocks:
+    for block, last in _with_last(blocks):
+        if last:
+            yield from pdn.tokens("".join(pending) + block, line, column).tokens
+            return
         closing = False           # the block may close the construct that waits
         if waiting is not None:
             tail = pending[-1][-_OVERLAP:] if pending else ""
@@ -98,17 +101,35 @@ def scan(blocks: Iterable[str]) -> Iterator[Token]:
         pending, size = ([rest], len(rest)) if rest else ([], 0)
         line, column, waiting = scanned.line, scanned.column, scanned.waiting
         multiline = waiting is not None and "\n" in rest
-    if pending:
-        yield from pdn.tokens("".join(pending), line, column).tokens
+
+
+def _with_last(blocks: Iterable[str]) -> Iterator[tuple[str, bool]]:
+    """Each block, and whether it is the last one."""
+    previous: str | None = None
+    for block in blocks:
+        if previous is not None:
+            yield previous, False
+        previous = block
+    if previous is not None:
+        yield previous, True
 
 
 def _scan_end(text: str, new: int) -> int:
     """Where to stop scanning `text` (whose last `len(text) - new` characters are new): after
-    its last line end, else after its last white space, else at its end."""
+    its last line end, else after its last white space that cannot be inside a move or a
+    placeholder (`1- 6`, `28x 19`, `- -` hold one), else at its end."""
     end = text.rfind("\n", new) + 1
-    if not end:
-        end = max(text.rfind(" ", new), text.rfind("\t", new)) + 1
-    return end or len(text)
+    if end:
+        return end
+    cut = None
+    for cut in _CUT.finditer(text, new):
+        pass
+    return cut.start() + 1 if cut is not None else len(text)
+
+
+# White space that starts a run after a character that cannot join it to an item (`1- 6`,
+# `28x 19` and `- -` hold white space).
+_CUT = re.compile(r"(?<![-xX: \t\f])[ \t\f]")
 
 
 # ---- splitting into games -------------------------------------------------------
