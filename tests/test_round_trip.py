@@ -57,6 +57,12 @@ def test_every_tag_name_and_value_read_writes_back(tags, movetext):
     assert_round_trip(text)
 
 
+def test_found_by_the_long_fuzz():
+    """A move number 0 is not the ellipsis; a comment after a line comment after the result."""
+    for text in ["0.", "1. 32-28 0. 19-23 *", "*%\n[", "1. 32-28 * % one\n{two} ;three\n{four}"]:
+        assert_round_trip(text)
+
+
 def test_tag_names_holding_braces_and_parentheses_are_written_readably():
     for text in ['[Na}me 17]\n1. 32-28 *', '[A(b) 1]\n1. 32-28 *', '[x) y]\n1. 32-28 *', '[Na}me "v"]\n*',
                  '[Type de jeu "20"]\n1. 32-28 *', '[Round 17]\n*']:

@@ -30,7 +30,7 @@ def _atoms(elements: Iterable[Element]) -> Iterable[str]:
             if isinstance(element, Move):
                 yield element.text + element.strength
             elif isinstance(element, MoveNumber):
-                if element.number == 0:
+                if element.number == 0 and element.black:     # '...' (or '0...')
                     yield "..."
                 else:
                     yield f"{element.number}..." if element.black else f"{element.number}."
@@ -92,9 +92,17 @@ def write_game(game: Game, width: int = WIDTH) -> str:
         parts.append(f'[{name} "{escape(value)}"]')
     if game.tags:
         parts.append("")
-    tail = " ".join([terminator(game)] + [_comment(c).rstrip("\n") for c in game.after])
-    parts.append(wrap([*_atoms(game.elements), tail], width))
+    parts.append(wrap([*_atoms(game.elements), _tail(game)], width))
     return "\n".join(parts) + "\n\n"
+
+
+def _tail(game: Game) -> str:
+    """The terminator and the comments after it, on its line (unbreakable); a line comment
+    ends the line, so what follows it goes on the next one."""
+    tail = terminator(game)
+    for comment in game.after:
+        tail += ("" if tail.endswith("\n") else " ") + _comment(comment)
+    return tail.rstrip("\n")
 
 
 def result(game: Game) -> str:
