@@ -71,6 +71,9 @@ def _encoding(ctx, param, value: str | None) -> str | None:
 
 encoding_option = click.option("--encoding", callback=_encoding, metavar="NAME",
                                help="Read the input in this encoding instead of detecting it.")
+dask_option = click.option("--dask", metavar="ADDRESS",
+                           help="Run on a Dask cluster: its scheduler (tcp://host:8786), or local[:N] for N "
+                                "local workers; the workers read the files (same paths, or URLs).")
 strict_option = click.option("--strict", is_flag=True,
                              help="Report tolerated quirks of real files as errors.")
 
@@ -112,6 +115,35 @@ def _writing(output: str | None) -> Iterator[TextIO]:
 output_option = click.option("--output", "-o", metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
 
 
+def _runner(inputs: batch.Inputs, jobs: int, strict: bool, variant: Variant | None, dask: str | None,
+            terminal: Terminal) -> batch.Runner:
+    """The command's runner: on this machine, or on a Dask cluster when --dask names one."""
+    return batch.Runner(inputs, jobs, strict, variant, _backend(dask, terminal) if dask else None)
+
+
+def _backend(dask: str | None, terminal: Terminal) -> batch.Backend:
+    """`batch.run`, or the same results from a Dask cluster when --dask names one."""
+    if dask is None:
+        return batch.run
+
+    def on_dask(inputs: batch.Inputs, work: batch.Work[Any], jobs: int, strict: bool) -> Iterator[Any]:
+        from pdn_tools.running import distributed
+
+        if jobs > 1:
+            raise click.UsageError("--dask runs on the cluster's workers: not with --jobs")
+        if not inputs.paths or "-" in inputs.paths:
+            raise click.UsageError("--dask: the workers read files by name, not standard input")
+        progress = distributed.Progress(inputs)
+        terminal.source = progress              # the progress line follows the ranges that came back
+        try:
+            with distributed.connect(dask) as client:
+                yield from distributed.run(client, inputs, work, strict, progress=progress)
+        except distributed.DaskError as error:
+            click.echo(f"pdn: {error}", err=True)
+            sys.exit(EXIT_USAGE)
+    return on_dask
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pdn-tools")
 def cli() -> None:
@@ -136,9 +168,10 @@ def cli() -> None:
               help="Under each move error, the board before the move and the legal moves there.")
 @output_option
 @jobs_option
+@dask_option
 def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: bool, encoding: str | None,
              variant: Variant | None, warning_mode: str, quiet: bool, ignore: tuple[str, ...], summary: bool,
-             show_board: bool, output: str | None, jobs: int) -> None:
+             show_board: bool, output: str | None, jobs: int, dask: str | None) -> None:
     """Check every game of PATHS (files, folders, or - for stdin): each move legal, the result right.
 
     Text output gives every error, in file order, and by default one line per warning code
@@ -148,14 +181,14 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
         raise click.UsageError("--show-board goes with --format text")
     if fmt == "html":
         inputs, terminal = _inputs(paths, globs, encoding=encoding)
-        runner = batch.Runner(inputs, jobs, strict, variant)
+        runner = _runner(inputs, jobs, strict, variant, dask, terminal)
         _audit_page(runner, terminal, output)
         sys.exit(runner.exit_code())
     totals = report.Summary()
     text = report.TextReport("none" if quiet else warning_mode, frozenset(ignore))
     with _writing(output) as out:
         inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out)
-        runner = batch.Runner(inputs, jobs, strict, variant)
+        runner = _runner(inputs, jobs, strict, variant, dask, terminal)
         for record, boards in runner.run(diagrams.boards_at_errors if show_board else batch.no_work):
             totals.add(record)
             if fmt == "jsonl":
@@ -242,9 +275,11 @@ def _drop(ctx, param, value: str | None) -> frozenset[str]:
 @encoding_option
 @variant_option
 @jobs_option
+@dask_option
 def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: str | None, squares: str | None,
             separator: str | None, fix_results: bool, drop: frozenset[str], keep_invalid: bool, output: str | None,
-            in_place: bool, strict: bool, encoding: str | None, variant: Variant | None, jobs: int) -> None:
+            in_place: bool, strict: bool, encoding: str | None, variant: Variant | None, jobs: int,
+            dask: str | None) -> None:
     """Convert every game of PATHS (files, folders of *.pdn, or - for stdin), game by game.
 
     A game that cannot be read, or that does not replay when the output needs a replay
@@ -258,22 +293,26 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
         raise click.UsageError("--in-place rewrites the PDN files named: not with -o, --to jsonl/fen or stdin")
     if keep_invalid and to != "pdn":
         raise click.UsageError("--keep-invalid passes games through as PDN: only with --to pdn")
+    if in_place and dask:
+        raise click.UsageError("--in-place rewrites files here: not with --dask")
     options = conversion.Options(to, Style(captures, squares, separator, drop, fix_results), keep_invalid,
                                  variant, strict)
     work = functools.partial(conversion.convert_game, options=options)
     inputs, terminal = _inputs(paths, globs, progress=False, encoding=encoding)
     note = terminal.note
     if fix_results and to == "pdn" and not (captures or squares or separator or drop):
+        if dask:
+            raise click.UsageError("--fix-results alone rewrites the bytes of each file here: not with --dask")
         failed = _fix_results_only(inputs, terminal, output, in_place, variant, strict, encoding)
         sys.exit(batch.exit_code(inputs.unreadable, failed))
     if in_place:
         failed = conversion.rewrite_files(inputs, work, jobs, strict, note)
     elif output in (None, "-"):
-        failed = conversion.write_all(batch.run(inputs, work, jobs, strict), sys.stdout, note).failed
+        failed = conversion.write_all(_backend(dask, terminal)(inputs, work, jobs, strict), sys.stdout, note).failed
     else:
         try:
             with atomic_output(output) as out:
-                failed = conversion.write_all(batch.run(inputs, work, jobs, strict), out, note).failed
+                failed = conversion.write_all(_backend(dask, terminal)(inputs, work, jobs, strict), out, note).failed
         except OSError as error:
             _cannot_write(output, error)
     sys.exit(batch.exit_code(inputs.unreadable, failed))
@@ -311,9 +350,10 @@ class _Reported:
     order, games named), a progress line on a terminal; the runner's exit code."""
 
     def __init__(self, paths: tuple[str, ...], globs: tuple[str, ...], jobs: int = 1, strict: bool = False,
-                 variant: Variant | None = None, encoding: str | None = None, out: TextIO | None = None) -> None:
+                 variant: Variant | None = None, encoding: str | None = None, out: TextIO | None = None,
+                 dask: str | None = None) -> None:
         inputs, self.terminal = _inputs(paths, globs, encoding=encoding, out=out)
-        self.runner = batch.Runner(inputs, jobs, strict, variant)
+        self.runner = _runner(inputs, jobs, strict, variant, dask, self.terminal)
 
     def run(self, work: Callable[[Checked], T]) -> Iterator[tuple[Record, T]]:
         """(record, work(checked)) for each game."""
@@ -607,11 +647,12 @@ def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: boo
 @encoding_option
 @variant_option
 @jobs_option
+@dask_option
 def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str | None, strict: bool,
-          encoding: str | None, variant: Variant | None, jobs: int) -> None:
+          encoding: str | None, variant: Variant | None, jobs: int, dask: str | None) -> None:
     """Count the games of PATHS per variant, result and year, with validity and average length."""
     totals = archive.Stats()
-    checked = _Reported(paths, globs, jobs, strict, variant, encoding)
+    checked = _Reported(paths, globs, jobs, strict, variant, encoding, dask=dask)
     for record, year in checked.run(archive.stats_game):
         totals.add(record, year)
     code = checked.done()

@@ -1,41 +1,190 @@
-"""Validating on a Dask cluster gives the records of `pdn validate --format jsonl`."""
+"""--dask: the workers read their own byte ranges; records come back in input order, the same as --jobs 1."""
+import gzip
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 from click.testing import CliRunner
 
-from corpus import CORPUS, needs_corpus
+from corpus import CORPUS, DATA, needs_corpus
 from pdn_tools.cli import cli
 
 distributed = pytest.importorskip(
     "distributed", reason="dask.distributed is not installed (pip install 'pdn-tools[dask]')")
 
-from pdn_tools.running.distributed import validate  # noqa: E402
+from pdn_tools.running import batch, distributed as on_dask  # noqa: E402
+from pdn_tools.commands import report  # noqa: E402
+from pdn_tools.play.check import record_of  # noqa: E402
 
-PATHS = [str(CORPUS / "international" / "horizon-bd-oud-wk2003.pdn"),
-         str(CORPUS / "english" / "wiegerw-succeed-goulds.pdn"),
-         str(CORPUS / "international" / "games-checkers-Cannes_Open_Tournament_2002.pdn")]
+OWN = [str(DATA / "faults.pdn"), str(DATA / "legacy-cp1252-crlf.pdn"), str(DATA / "quirks.pdn")]
+CORPUS_PATHS = [str(CORPUS / "international" / "horizon-bd-oud-wk2003.pdn"),
+                str(CORPUS / "english" / "wiegerw-succeed-goulds.pdn"),
+                str(CORPUS / "international" / "games-checkers-Cannes_Open_Tournament_2002.pdn")]
+
+
+def invoke(*args):
+    result = CliRunner().invoke(cli, [str(a) for a in args])
+    return result
 
 
 @pytest.fixture(scope="module")
-def client():
+def local_client():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         yield client
 
 
-@needs_corpus
-def test_shards_give_the_records_of_validate_in_order(client):
-    expected = [json.loads(line) for line in
-                CliRunner().invoke(cli, ["validate", "--format", "jsonl", *PATHS]).output.splitlines()]
-    records = list(validate(client, PATHS, shard_games=37, in_flight=3))
-    assert len(records) == 190 + 262 + 50
-    assert [record.as_dict() for record in records] == expected
+@pytest.fixture(scope="module")
+def scheduler(tmp_path_factory):
+    """A scheduler and two workers started as separate processes on loopback; its address."""
+    folder = tmp_path_factory.mktemp("cluster")
+    started = []
+
+    def start(*args):
+        started.append(subprocess.Popen([sys.executable, "-m", *args], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL, start_new_session=True))
+        return started[-1]
+
+    scheduler_file = folder / "scheduler.json"
+    start("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+          "--scheduler-file", str(scheduler_file))
+    try:
+        for _ in range(2):
+            start("distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file), "--host", "127.0.0.1",
+                  "--nthreads", "1", "--no-dashboard")
+        deadline = time.monotonic() + 60
+        while not scheduler_file.exists():
+            assert time.monotonic() < deadline, "the scheduler did not start within 60 s"
+            time.sleep(0.1)
+        address = json.loads(scheduler_file.read_text())["address"]
+        with distributed.Client(address, timeout=30) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield address, start, scheduler_file
+    finally:
+        for process in reversed(started):
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in started:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=20)
+
+
+def dicts(records):
+    return [record.as_dict() for record in records]
+
+
+def jsonl(result):
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def test_local_cluster_gives_the_records_of_jobs_1_in_order(local_client):
+    expected = jsonl(invoke("validate", "--format", "jsonl", *OWN))
+    records = dicts(on_dask.validate(local_client, OWN, range_bytes=700, in_flight=3))
+    assert [r["file"] for r in records] == [r["file"] for r in expected]
+    assert records == expected
 
 
 @needs_corpus
-def test_strict_and_folders(client):
+def test_many_small_ranges_of_real_files(local_client):
+    expected = jsonl(invoke("validate", "--format", "jsonl", *CORPUS_PATHS))
+    assert len(expected) == 190 + 262 + 50
+    assert dicts(on_dask.validate(local_client, CORPUS_PATHS, range_bytes=5000, in_flight=4)) == expected
+
+
+@needs_corpus
+def test_strict_and_folders(local_client):
     folder = str(CORPUS / "czech")
-    expected = [json.loads(line) for line in
-                CliRunner().invoke(cli, ["validate", "--strict", "--format", "jsonl", folder]).output.splitlines()]
-    assert [r.as_dict() for r in validate(client, [folder], strict=True, shard_games=50)] == expected
+    expected = jsonl(invoke("validate", "--strict", "--format", "jsonl", folder))
+    assert dicts(on_dask.validate(local_client, [folder], strict=True, range_bytes=4000)) == expected
+
+
+def test_a_missing_file_is_reported_and_the_rest_goes_on(local_client, tmp_path, capsys):
+    gone = str(tmp_path / "gone.pdn")
+    inputs = batch.Inputs((gone, OWN[0]))
+    records = dicts(on_dask.run(local_client, inputs, record_of))
+    assert records == jsonl(invoke("validate", "--format", "jsonl", OWN[0]))
+    assert inputs.unreadable == 1
+    assert f"pdn: cannot read {gone}: no such file" in capsys.readouterr().err
+
+
+def test_a_range_a_worker_cannot_read_is_reported_once_per_file(local_client, capsys):
+    inputs = batch.Inputs(())
+    span = on_dask._Span("/nowhere/x.pdn", "x.pdn", 0, 0, 10, None)
+    failed = set()
+    for _ in range(2):
+        future = local_client.submit(open, "/nowhere/x.pdn", pure=False)
+        assert on_dask._collect(span, future, inputs, failed, on_dask.Progress(inputs)) == []
+    assert inputs.unreadable == 1
+    assert capsys.readouterr().err == "pdn: cannot read x.pdn: No such file or directory\n"
+
+
+def test_compressed_binary_and_legacy_files_are_read_whole_by_one_worker(local_client, tmp_path):
+    text = "".join(f'[Event "{i}"]\n[White "Müller"]\n1. 32-28 19-23 *\n\n' for i in range(400))
+    (tmp_path / "big.pdn.gz").write_bytes(gzip.compress(text.encode()))
+    (tmp_path / "latin.pdn").write_bytes(text.encode("cp1252"))
+    (tmp_path / "plain.pdn").write_bytes(text.encode())
+    (tmp_path / "binary.pdn").write_bytes(bytes(range(256)) * 40)
+    truncated = gzip.compress(text.encode())
+    (tmp_path / "truncated.pdn.gz").write_bytes(truncated[:len(truncated) // 2])
+    expected = invoke("validate", "--format", "jsonl", tmp_path)
+    inputs = batch.Inputs((str(tmp_path),))
+    notes = []
+    inputs.note = notes.append
+    records = list(on_dask.run(local_client, inputs, record_of, range_bytes=3000))
+    assert [report.json_line(r) + "\n" for r in records] == expected.stdout.splitlines(keepends=True)
+    assert len(records) >= 400 * 3
+    assert "\n".join(notes) + "\n" == expected.stderr
+    assert inputs.unreadable == 2 and expected.exit_code == 2
+
+
+def test_commands_on_a_cluster_started_as_separate_processes(scheduler):
+    address = scheduler[0]
+    for args in (["validate", "--format", "jsonl", "--summary"], ["convert", "--to", "jsonl"],
+                 ["convert", "--to", "fen"], ["stats", "--format", "json"], ["validate"]):
+        expected = invoke(*args, *OWN)
+        result = invoke(*args, "--dask", address, *OWN)
+        assert (result.exit_code, result.stdout, result.stderr) == \
+               (expected.exit_code, expected.stdout, expected.stderr), args
+        assert result.stdout
+
+
+def test_a_lost_worker_s_ranges_are_recomputed(scheduler, tmp_path):
+    address, start, scheduler_file = scheduler
+    text = "".join(f'[Event "{i}"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n' for i in range(3000))
+    path = tmp_path / "many.pdn"
+    path.write_text(text)
+    expected = jsonl(invoke("validate", "--format", "jsonl", path))
+    doomed = start("distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file), "--host", "127.0.0.1",
+                   "--nthreads", "1", "--no-dashboard")
+    with distributed.Client(address, timeout=30) as client:
+        client.wait_for_workers(3, timeout=60)
+        records = []
+        for record in on_dask.validate(client, [str(path)], range_bytes=4000, in_flight=12):
+            records.append(record.as_dict())
+            if len(records) == 50:
+                os.killpg(doomed.pid, signal.SIGKILL)
+        doomed.wait(timeout=20)
+    assert records == expected
+
+
+def test_usage_errors():
+    assert "not standard input" in invoke("validate", "--dask", "local:1").stderr
+    assert "not with --jobs" in invoke("validate", "--dask", "local:1", "--jobs", "2", OWN[0]).stderr
+    assert "not with --dask" in invoke("convert", "--in-place", "--dask", "local:1", OWN[0]).stderr
+    assert "not with --dask" in invoke("convert", "--fix-results", "--dask", "local:1", OWN[0]).stderr
+    bad = invoke("validate", "--dask", "local:0", OWN[0])
+    assert bad.exit_code == 2 and "local:N needs a number of workers N >= 1, not '0'" in bad.stderr
+
+
+def test_an_unreachable_scheduler_is_one_clear_error():
+    result = invoke("validate", "--dask", "tcp://127.0.0.1:9", OWN[0])
+    assert result.exit_code == 2
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -47,10 +47,11 @@ def read_in_ranges(path, cuts):
     bounds = [0, *sorted(set(c for c in cuts if 0 < c < size)), size]
     spans = list(zip(bounds, bounds[1:])) or [(0, 0)]
     facts = [ranges.facts(str(path), start, end) for start, end in spans]
-    whole = not all(f.utf8 for f in facts)
+    if not all(f.plain for f in facts):
+        return sequential(path)                   # read whole, as the runners do
     games, first_line = [], 1
     for (start, end), fact in zip(spans, facts):
-        games += ranges.read_range(str(path), start, end, first_line, "shown.pdn", whole)
+        games += ranges.read_range(str(path), start, end, first_line, "shown.pdn")
         first_line += fact.line_breaks
     return games
 
@@ -68,7 +69,9 @@ MOVETEXT = st.sampled_from([
     "1. 32-28 {[Event \"not a tag\"]} 18-23", "1. 32-28 % line comment [Event \"x\"]\n19-23",
     "1. 32-28 ; semicolon comment\n19-23", "1. 32-28 (1. 33-29 {var}) 19-23",
     "{comment with a blank line\n\ninside} 1. 32-28", "1. 32-28 /FEN \"W:W31:B1\"/ 19-23", "1. 32-28 ?? $4",
-    "1. 32-28\n\n19-23 2. 38-32", "1. 32-28 1-0[", "prose that is no move 1. 32-28"])
+    "1. 32-28\n\n19-23 2. 38-32", "1. 32-28 1-0[", "prose that is no move 1. 32-28",
+    "1. 32-28 {never closed", "1. 32-28 /FEN never closed", "1. 32-28 {closed\n\n[Event \"later\"]}",
+    "1. 32-28 [Event \"stray\"] 19-23", "1. 32-28 (1. 33-29 (1. 34-30", "1-0Z 2-0"])
 ENDINGS = st.sampled_from([" 1-0", " 0-1", " *", " 2-0", "", " 1-0 {after}", " 1-0 % after"])
 GAP = st.sampled_from(["\n", "\n\n", "\n\n\n", "\n  \n", "\n\t\n", "\n{between games}\n\n", "\n% note\n\n", " "])
 
@@ -83,7 +86,7 @@ def pdn_files(draw):
     text = "".join(parts)
     if draw(st.booleans()):
         text = text.replace("\n", "\r\n")
-    data = text.encode(draw(st.sampled_from(["utf-8", "utf-8-sig", "cp1252"])), "replace")
+    data = text.encode(draw(st.sampled_from(["utf-8", "utf-8-sig", "cp1252", "utf-16"])), "replace")
     return data
 
 
@@ -127,13 +130,17 @@ def test_sync_points_found_backwards_forwards_and_while_reading_agree(tmp_path):
         assert anchors.lines == [1 + ranges.line_breaks(data[:p]) for p in [0, *expected]]
 
 
-def test_a_file_that_is_not_utf8_is_read_whole_by_the_first_range(tmp_path):
+def test_facts_tell_a_file_that_is_not_plain_utf8(tmp_path):
     path = tmp_path / "latin.pdn"
     path.write_bytes('[Event "a"]\n1. 32-28 *\n\n[White "Coração"]\n1. 33-29 *\n'.encode("latin-1"))
     spans = ranges.cut(path.stat().st_size, 4)
-    assert [ranges.facts(str(path), *span).utf8 for span in spans].count(False) == 1
-    assert described(read_in_ranges(path, [s for s, _ in spans])) == described(sequential(path))
-    assert ranges.read_range(str(path), spans[1][0], spans[1][1], whole=True) == []
+    assert [ranges.facts(str(path), *span).plain for span in spans] == [True, True, False, True]
+    path.write_bytes('[Event "a"]\n1. 32-28 *\n'.encode("utf-16-le"))     # no byte order mark: NUL bytes
+    assert [ranges.facts(str(path), *span).plain for span in ranges.cut(path.stat().st_size, 3)] == \
+        [False, True, True]
+    path.write_bytes("[Event \"é\"]".encode())
+    assert [ranges.facts(str(path), start, end).plain for start, end in [(0, 9), (9, 10), (10, 13)]] == \
+        [True, True, True]                                                     # a character cut in two
 
 
 def test_line_breaks_count_lf_crlf_and_lone_cr_once():

@@ -22,7 +22,7 @@ from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, BinaryIO, Callable, Iterable, Iterator, TypeVar, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator, TypeVar, cast
 
 from pdn_tools.running.output import ENDING_SIGNALS, printable
 from pdn_tools.text.decoding import sniff
@@ -37,6 +37,8 @@ if TYPE_CHECKING:        # reading inputs does not load the rules: check is impo
 T = TypeVar("T")
 Item = TypeVar("Item")
 Work = Callable[[Game | ReadError], T]
+# What runs the work over the inputs: `run` here, or the same on a cluster (running/distributed.py).
+Backend = Callable[["Inputs", Work[Any], int, bool], Iterator[Any]]
 _BATCH = 200                         # games sent to a worker at a time
 _PR_SET_PDEATHSIG = 1                # prctl option: the signal a process gets when its parent ends
 _WATCH_SECONDS = 0.5                 # how often a worker without that signal looks for its parent
@@ -306,16 +308,18 @@ class Runner:
     """A command's per-game work over many inputs: every game checked (with `variant`'s rules
     when given), the work run on it, and the exit code of the whole run."""
 
-    def __init__(self, inputs: Inputs, jobs: int = 1, strict: bool = False, variant: Variant | None = None) -> None:
+    def __init__(self, inputs: Inputs, jobs: int = 1, strict: bool = False, variant: Variant | None = None,
+                 backend: Backend | None = None) -> None:
         self.inputs = inputs
         self.jobs, self.strict, self.variant = jobs, strict, variant
+        self.backend: Backend = backend or run
         self.games = self.failed = 0
 
     def run(self, work: Callable[[Checked], T]) -> Iterator[tuple[Record, T]]:
         """(record, work(checked)) for each game, in input order; an invalid game counts as failed."""
         task: Work[tuple[Record, T]] = functools.partial(checked_work, work=work, variant=self.variant,
                                                          strict=self.strict)
-        for record, value in run(self.inputs, task, self.jobs, self.strict):
+        for record, value in self.backend(self.inputs, task, self.jobs, self.strict):
             self.games += 1
             self.failed += not record.ok
             yield record, value

@@ -1,4 +1,4 @@
-"""Validating huge archives on several machines with Dask (`pip install 'pdn-tools[dask]'`).
+"""Running per-game work on a Dask cluster (`pip install 'pdn-tools[dask]'`); workers read the files.
 
     from distributed import Client
     from pdn_tools.running.distributed import validate
@@ -7,45 +7,273 @@
         for record in validate(client, ["archive/"]):
             print(report.json_line(record))
 
-The machine that calls `validate` reads the files and cuts them into shards of whole
-games (the reader's own splitter finds the game boundaries, so no game is cut and
-the workers need no access to the files); each shard is parsed and checked on a
-worker.  Records come back in input order and are the records of
-`pdn validate --format jsonl`: the same file names, game numbers, lines and
-diagnostics.  At most `in_flight` shards are out at once, so memory stays bounded
-on the calling machine however large the archive.
+The client sends only file names and byte ranges.  For each range, on the workers: `facts` counts its line
+ends and checks its UTF-8 (a byte pass), `read_range` reads the games anchored in it (text/ranges.py) and
+keeps them on the worker, a tiny task counts them, and the work task — on the same worker, given the
+number of games before the range through a chain of tiny sums — parses and works on each game with its true
+game number and lines.  Results come back in input order, the same as `--jobs 1`; at most `in_flight`
+ranges are out at once, so memory stays bounded on the client and the workers.  A range whose worker is
+lost is recomputed by Dask from the file.  Paths must be readable by the workers under the same name
+(shared storage); URLs (s3://...) are read through fsspec with the filesystem's package installed.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+import logging
+import lzma
+import operator
+import os
 from collections import deque
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TypeVar
 
-from pdn_tools.running import batch
 from pdn_tools.play.check import Record, record_of
 from pdn_tools.rules.variants import Variant
+from pdn_tools.running import batch
+from pdn_tools.text import ranges
+from pdn_tools.text.reader import parse_raw, read_raw
 
 if TYPE_CHECKING:
-    from distributed import Client
+    from distributed import Client, Future
 
-SHARD_GAMES = 1000                   # games per shard: large enough to hide the scheduling cost
+T = TypeVar("T")
+RANGE_BYTES = 2 << 20          # about 4,000 games of 500 bytes: seconds of work, milliseconds of scheduling
+
+
+class DaskError(Exception):
+    """The cluster cannot be used: dask is not installed, or the scheduler cannot be reached."""
+
+
+@dataclass(frozen=True)
+class _Span:
+    """One byte range of one file, as the client plans it."""
+
+    location: str              # what the workers open: an absolute path or a URL
+    shown: str                 # the file name in reports, as given on the command line
+    number: int                # the range's place in its file
+    start: int
+    end: int
+    encoding: str | None       # --encoding, else detected
+
+
+def _spans(inputs: batch.Inputs, range_bytes: int) -> Iterator[list[_Span]]:
+    """The ranges of each input file, file by file (sizes come from the client's view of the files)."""
+    for shown in _files(inputs):
+        try:
+            size = _size(shown)
+        except OSError as error:
+            inputs.unreadable += 1
+            inputs.note(f"pdn: cannot read {shown}: {error.strerror or error}")
+            continue
+        location = shown if "://" in shown else os.path.abspath(shown)
+        cuts = ranges.cut(size, -(-size // range_bytes))
+        yield [_Span(location, shown, number, start, end, inputs.encoding) for number, (start, end) in enumerate(cuts)]
+
+
+def _files(inputs: batch.Inputs) -> Iterator[str]:
+    """Local files as `batch.Inputs` expands them (unreadable ones noted); URLs through fsspec (a folder
+    gives its *.pdn files)."""
+    for path in inputs.paths:
+        if "://" in path:
+            yield from _url_files(path)
+            continue
+        local = batch.Inputs((path,), inputs.globs, inputs.note)
+        yield from local.files()
+        inputs.unreadable += local.unreadable
+
+
+def _url_files(url: str) -> Iterator[str]:
+    import fsspec  # type: ignore[import-untyped]
+
+    filesystem, _, (root,) = fsspec.get_fs_token_paths(url)
+    if not filesystem.isdir(root):
+        yield url
+        return
+    protocol = url.split("://", 1)[0]
+    for name in sorted(filesystem.find(root)):
+        if name.lower().endswith(".pdn"):
+            yield name if "://" in name else f"{protocol}://{name}"
+
+
+def _size(shown: str) -> int:
+    if "://" in shown:
+        import fsspec
+
+        filesystem, _, (path,) = fsspec.get_fs_token_paths(shown)
+        return int(filesystem.size(path))
+    return os.path.getsize(shown)
+
+
+# ---- what runs on the workers ---------------------------------------------------------------------------
+
+Read = tuple[ranges.Games, str | None]        # a range's games, and why reading stopped early (if it did)
+
+
+def _plan(span: _Span, *facts: ranges.Facts) -> tuple[bool, list[int]]:
+    """From a file's range facts: whether it must be read whole (compressed, not text, not plain UTF-8:
+    its decoding depends on all of it; or named another encoding), and the line at each range's start."""
+    lines, line = [], 1
+    for fact in facts:
+        lines.append(line)
+        line += fact.line_breaks
+    plain = all(fact.plain for fact in facts) and span.encoding in (None, "utf-8")
+    return not plain or not _plain_file(span.location), lines
+
+
+def _plain_file(location: str) -> bool:
+    """Whether the file is read as it is on disk (not decompressed, not refused as binary data)."""
+    with ranges.open_binary(location) as raw:
+        try:
+            stream = batch.decompressed(raw)
+        except batch.NotPdn:
+            return False
+        return stream is raw or getattr(stream, "raw", None) is raw
+
+
+def _read(span: _Span, plan: tuple[bool, list[int]]) -> Read:
+    whole, lines = plan
+    if whole:
+        return _read_whole(span) if span.start == 0 else ([], None)
+    return ranges.read_range(span.location, span.start, span.end, lines[span.number], span.shown, span.encoding), \
+        None
+
+
+def _read_whole(span: _Span) -> Read:
+    """A file read from its start as `pdn` reads a file on its own (decompressed when it is compressed);
+    the games read before a problem are kept."""
+    games: ranges.Games = []
+    try:
+        with ranges.open_binary(span.location) as raw:
+            games.extend(read_raw(batch.decompressed(raw), span.shown, span.encoding))
+    except batch.NotPdn as error:
+        return games, str(error)
+    except (OSError, EOFError, lzma.LZMAError) as error:
+        return games, str(getattr(error, "strerror", None) or error or "truncated compressed data")
+    return games, None
+
+
+def _count(read: Read) -> int:
+    return len(read[0])
+
+
+def _read_and_work(span: _Span, work: Callable[[Any], T], strict: bool) -> tuple[list[T], str | None]:
+    """A file of one range, read and worked on."""
+    return _work(_read_whole(span), 0, work, strict)
+
+
+def _work(read: Read, before: int, work: Callable[[Any], T], strict: bool) -> tuple[list[T], str | None]:
+    """`work` on each game of a range, numbered after the `before` games of the earlier ranges."""
+    games, problem = read
+    return [work(parse_raw(raw, before + index, strict, notes)) for index, (raw, notes) in enumerate(games, 1)], \
+        problem
+
+
+# ---- the client ----------------------------------------------------------------------------------------
+
+class Progress:
+    """How far the results have come (a ByteSource for the progress line): the file of the last range
+    collected, and the bytes of the ranges collected."""
+
+    def __init__(self, inputs: batch.Inputs) -> None:
+        self.inputs = inputs
+        self.current = ""
+        self.done = 0
+
+    def bytes_read(self) -> int:
+        return self.done
+
+    def total_bytes(self) -> int | None:
+        return self.inputs.total_bytes()
+
+
+def run(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], strict: bool = False,
+        range_bytes: int = RANGE_BYTES, in_flight: int | None = None,
+        progress: Progress | None = None) -> Iterator[T]:
+    """`work(game)` for every game of `inputs`, in input order, computed on the workers of `client`;
+    `progress` follows the ranges collected."""
+    limit = in_flight or 2 * max(1, len(client.nthreads()))  # type: ignore[no-untyped-call]
+    shown = progress or Progress(inputs)
+    pending: deque[tuple[_Span, Future[Any]]] = deque()
+    failed: set[str] = set()
+    try:
+        for file_spans in _spans(inputs, range_bytes):
+            for span, future in _submit_file(client, file_spans, work, strict):
+                pending.append((span, future))
+                if len(pending) > limit:
+                    yield from _collect(*pending.popleft(), inputs, failed, shown)
+        while pending:
+            yield from _collect(*pending.popleft(), inputs, failed, shown)
+    finally:
+        client.cancel([future for _, future in pending])  # type: ignore[no-untyped-call]
+
+
+def _submit_file(client: Client, spans: list[_Span], work: Callable[[Any], T],
+                 strict: bool) -> Iterator[tuple[_Span, Future[Any]]]:
+    """The work futures of one file's ranges, submitted as the caller asks for them.  A file of one
+    range is one task."""
+    if len(spans) == 1:
+        yield spans[0], client.submit(_read_and_work, spans[0], work, strict, pure=False)
+        return
+    facts = [client.submit(ranges.facts, s.location, s.start, s.end, pure=False) for s in spans]
+    plan = client.submit(_plan, spans[0], *facts, pure=False)
+    before: Any = 0
+    for span in spans:
+        games = client.submit(_read, span, plan, pure=False)
+        yield span, client.submit(_work, games, before, work, strict, pure=False)
+        if span is not spans[-1]:
+            before = client.submit(operator.add, before, client.submit(_count, games, pure=False), pure=False)
+
+
+def _collect(span: _Span, future: Future[Any], inputs: batch.Inputs, failed: set[str],
+             progress: Progress) -> list[Any]:
+    """A range's results; a file that cannot be read (or not to its end) is noted once."""
+    progress.current, progress.done = span.shown, progress.done + span.end - span.start
+    try:
+        results, problem = future.result()
+    except OSError as error:
+        results, problem = [], error.strerror or str(error)
+    if problem is not None and span.shown not in failed:
+        failed.add(span.shown)
+        inputs.unreadable += 1
+        inputs.note(f"pdn: cannot read {span.shown}: {problem}")
+    return list(results)
+
+
+@contextlib.contextmanager
+def connect(address: str) -> Iterator[Client]:
+    """A client of the scheduler at `address`, or of a local cluster for `local` / `local:N` (N workers)."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise DaskError("--dask needs the dask extra: pip install 'pdn-tools[dask]'") from None
+    if address == "local" or address.startswith("local:"):
+        workers = _local_workers(address)
+        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
+                          dashboard_address=None, silence_logs=logging.ERROR) as cluster, \
+                Client(cluster) as client:  # type: ignore[no-untyped-call]
+            yield client
+        return
+    try:
+        client = Client(address, timeout=10)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError) as error:
+        raise DaskError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+    with client:
+        yield client
+
+
+def _local_workers(address: str) -> int:
+    count = address.partition(":")[2]
+    if not count:
+        return os.cpu_count() or 1
+    if not count.isdigit() or int(count) < 1:
+        raise DaskError(f"local:N needs a number of workers N >= 1, not {count!r}")
+    return int(count)
 
 
 def validate(client: Client, paths: Iterable[str], variant: Variant | None = None, strict: bool = False,
-             shard_games: int = SHARD_GAMES, in_flight: int | None = None) -> Iterator[Record]:
-    """The validation record of every game of `paths` (files or folders of *.pdn), in order,
-    computed on the workers of the Dask `client`."""
-    inputs = batch.Inputs(tuple(paths))
+             range_bytes: int = RANGE_BYTES, in_flight: int | None = None) -> Iterator[Record]:
+    """The validation record of every game of `paths` (files or folders of *.pdn), in order, computed on
+    the workers of the Dask `client` (the records of `pdn validate --format jsonl`)."""
     work = functools.partial(record_of, variant=variant, strict=strict)
-    limit = in_flight or 2 * max(1, len(client.nthreads()))  # type: ignore[no-untyped-call]
-    pending: deque[Any] = deque()
-    try:
-        for shard in batch.batches(inputs.raw_games(), shard_games):
-            pending.append(client.submit(batch.run_batch, work, strict, shard, pure=False))
-            if len(pending) > limit:
-                yield from pending.popleft().result()
-        while pending:
-            yield from pending.popleft().result()
-    finally:
-        client.cancel(list(pending))  # type: ignore[no-untyped-call]
-
+    return run(client, batch.Inputs(tuple(paths)), work, strict, range_bytes, in_flight)

@@ -12,7 +12,8 @@ Every game is *anchored* at the last sync point (or 0) at or before the line of 
 the comments that go to its first game are seen), leaves the games anchored before start, and stops at the
 first game anchored at or after end: over any cut of a file into ranges each game is read exactly once, with
 the text, lines and columns of a sequential read.  A file with no sync point (only games without tags, line
-ends that are lone CRs) is read whole by the range holding offset 0.
+ends that are lone CRs, UTF-16) is read whole by the range holding offset 0.  A file that is not plain UTF-8
+must be read whole by the caller: its decoding depends on all of it.
 
 Line numbers need the line ends before the range: `facts` counts them for each range (a byte count, no
 scanning), and the caller passes the sum of the earlier ranges' counts.  Game numbers need the games of the
@@ -42,16 +43,17 @@ _IS_BLANK = re.compile(_BLANK + rb"\Z")
 _BEFORE = 1 + 80 + 2
 _AFTER = 1 + 64 + 8 + 1 + 1024 + 1 + 8 + 1
 _BLOCK = 1 << 20
+_SNIFFED = 4096                 # first bytes of a file the reader looks at for UTF-16's NUL bytes
 
 Games = list[tuple[RawGame, list[Diagnostic]]]
 
 
 @dataclass(frozen=True)
 class Facts:
-    """What a byte count learns about one range: its line ends, and whether it is plain UTF-8."""
+    """What a byte pass learns about one range: its line ends, and whether it is plain UTF-8."""
 
     line_breaks: int
-    utf8: bool
+    plain: bool
 
 
 def open_binary(location: str) -> BinaryIO:
@@ -76,19 +78,20 @@ def line_breaks(data: bytes, next_byte: bytes = b"") -> int:
 
 
 def facts(location: str, start: int, end: int) -> Facts:
-    """Line ends in [start, end), and whether the characters that begin in it are valid UTF-8 (a file is
-    plain UTF-8 when all its ranges are: each range checks from its first character start to the end of
-    the character cut by `end`)."""
+    """Line ends in [start, end), and whether the range decodes on its own as the file does when the
+    file is plain UTF-8: its characters are valid UTF-8 (from its first character start to the end of
+    the character cut by `end`), and for the range at 0, no NUL byte where the reader looks for UTF-16."""
     with open_binary(location) as stream:
         stream.seek(start)
         data = stream.read(end - start)
-        following = stream.read(4)
-    piece = data[_continuation_bytes(data):] + following[:_continuation_bytes(following)]
+        following = stream.read(_SNIFFED)
+    piece = data[_continuation_bytes(data):] + following[:_continuation_bytes(following[:4])]
+    plain = not (start == 0 and b"\x00" in (data + following)[:_SNIFFED])
     try:
         piece.decode("utf-8")
     except UnicodeDecodeError:
-        return Facts(line_breaks(data, following[:1]), False)
-    return Facts(line_breaks(data, following[:1]), True)
+        plain = False
+    return Facts(line_breaks(data, following[:1]), plain)
 
 
 def _continuation_bytes(data: bytes) -> int:
@@ -163,14 +166,10 @@ class _Anchors:
 
 
 def read_range(location: str, start: int, end: int, first_line: int = 1, name: str | None = None,
-               whole: bool = False) -> Games:
-    """The games of `location` anchored in [start, end), split but not parsed, each with its file notes,
-    numbered from 1; `first_line` is the line number at `start` (1 + the line ends before it).
-    `whole` (a file that is not plain UTF-8, whose decoding depends on all of it): the range holding
-    offset 0 reads the whole file and the others nothing."""
-    shown = name or location
-    if whole:
-        return list(read_raw(location, shown)) if start == 0 else []
+               encoding: str | None = None) -> Games:
+    """The games of `location` anchored in [start, end), split but not parsed, each with its file notes;
+    `first_line` is the line number at `start` (1 + the line ends before it).  Unless `start` is 0, the
+    file must be plain UTF-8 (`facts`) or be read in `encoding`, a codec that decodes line by line."""
     with open_binary(location) as stream, open_binary(location) as looking:
         if start > 0 and first_sync_from(stream, start, end) is None:
             return []
@@ -180,7 +179,7 @@ def read_range(location: str, start: int, end: int, first_line: int = 1, name: s
         stream.seek(origin)
         anchors = _Anchors(looking, origin)
         owned: Games = []
-        for raw, notes in read_raw(stream, shown):
+        for raw, notes in read_raw(stream, name or location, encoding or ("utf-8" if origin else None)):
             anchor = anchors.anchor(_line(raw.tokens[0]))
             if anchor >= end:
                 break
