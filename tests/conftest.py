@@ -1,13 +1,22 @@
 """Test set-up: the tests' own helpers (tests/corpus.py) are importable; a PDN_CORPUS that
-names no folder stops the run (see tests/corpus.py)."""
+names no folder stops the run (see tests/corpus.py); hypothesis draws repeatable examples."""
+import os
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
 
 sys.path.insert(0, str(Path(__file__).parent))
 
 from corpus import AVAILABLE, CORPUS, EXPLICIT  # noqa: E402
+
+# Every run draws the same examples, so a test passes or fails for the code, not for the draw;
+# HYPOTHESIS_PROFILE=explore draws new ones (the long fuzz in README's "Fuzzing" does too).
+settings.register_profile("repeatable", derandomize=True, database=None)
+settings.register_profile("explore")
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 def pytest_configure(config: pytest.Config) -> None:

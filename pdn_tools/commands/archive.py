@@ -9,7 +9,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-import json
 import os
 import re
 from collections import Counter
@@ -127,7 +126,7 @@ class Rows:
 
     def row(self, row: dict[str, str | int]) -> str:
         if self.fmt == "jsonl":
-            return json.dumps(row, ensure_ascii=False) + "\n"
+            return report.json_text(row) + "\n"
         return self._line(list(row.values()))
 
     def _line(self, values: list[str | int]) -> str:

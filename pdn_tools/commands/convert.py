@@ -1,7 +1,6 @@
 """Converting one game at a time (the work `pdn convert` hands to `batch.run`), and atomic output."""
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, replace
 from typing import IO, Callable, Iterable
@@ -160,7 +159,7 @@ def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | No
               "captured": list(ply.move.captured), "fen": to_fen(ply.after)} for ply in replayed.plies]
     record = {"file": game.file, "game": game.index, "tags": tags, "variant": replayed.variant.name,
               "fen": to_fen(replayed.start), "moves": moves, "result": writer.result(game), "errors": errors or []}
-    return json.dumps(record, ensure_ascii=False) + "\n"
+    return report.json_text(record) + "\n"
 
 
 def fen_lines(game: Game, replayed: Replay) -> str:

@@ -71,9 +71,18 @@ class TextReport:
         return lines
 
 
+# Line breaks that JSON leaves raw but `str.splitlines` and other line readers break on.
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def json_text(value: object) -> str:
+    """`value` as JSON on one line, whatever line reader splits it (UTF-8 kept as it is)."""
+    return json.dumps(value, ensure_ascii=False).translate(_LINE_BREAKS)
+
+
 def json_line(record: Record | dict[str, object]) -> str:
     """One JSON line: a record as `validate --format jsonl` writes it, or a summary."""
-    return json.dumps(record.as_dict() if isinstance(record, Record) else record, ensure_ascii=False)
+    return json_text(record.as_dict() if isinstance(record, Record) else record)
 
 
 @dataclass

@@ -1,0 +1,23 @@
+"""JSON lines stay one line a record for every line reader, whatever the games' text holds."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from pdn_tools.cli import cli
+
+# U+0085, U+2028 and U+2029 are valid raw in JSON, but str.splitlines (and many line readers)
+# break on them: in a tag value they cut a record in two.
+GAMES = "".join(f'[Event "a{char}b"]\n[GameType "20"]\n1. 32-28 19-23 *\n\n' for char in "\x85\u2028\u2029")
+
+
+@pytest.mark.parametrize("arguments", [["validate", "--format", "jsonl"], ["convert", "--to", "jsonl"],
+                                       ["list", "--format", "jsonl"]])
+def test_each_record_is_one_line_for_any_line_reader(arguments: list[str]) -> None:
+    result = CliRunner().invoke(cli, [*arguments, "-"], input=GAMES.encode())
+    lines = result.output.splitlines()
+    assert len(lines) == 3
+    assert [json.loads(line)["game"] for line in lines] == [1, 2, 3]
+    assert "\\u2028" in lines[1]
