@@ -38,6 +38,14 @@ def local_client():
         yield client
 
 
+def _written_address(scheduler_file):
+    """The scheduler's address once its file is written whole (it exists empty at first)."""
+    try:
+        return json.loads(scheduler_file.read_text())["address"]
+    except (OSError, ValueError, KeyError):
+        return None
+
+
 @pytest.fixture(scope="module")
 def scheduler(tmp_path_factory):
     """A scheduler and two workers started as separate processes on loopback; its address."""
@@ -53,14 +61,13 @@ def scheduler(tmp_path_factory):
     start("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
           "--scheduler-file", str(scheduler_file))
     try:
-        for _ in range(2):
-            start("distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file), "--host", "127.0.0.1",
-                  "--nthreads", "1", "--no-dashboard")
         deadline = time.monotonic() + 60
-        while not scheduler_file.exists():
+        while not (address := _written_address(scheduler_file)):
             assert time.monotonic() < deadline, "the scheduler did not start within 60 s"
             time.sleep(0.1)
-        address = json.loads(scheduler_file.read_text())["address"]
+        for _ in range(2):      # once the file is whole: a worker reading it empty would stop
+            start("distributed.cli.dask_worker", "--scheduler-file", str(scheduler_file), "--host", "127.0.0.1",
+                  "--nthreads", "1", "--no-dashboard")
         with distributed.Client(address, timeout=30) as client:
             client.wait_for_workers(2, timeout=60)
         yield address, start, scheduler_file
