@@ -729,47 +729,24 @@ static int side_args(Rules *r, PyObject *const *args, Py_ssize_t nargs, Py_ssize
 
 /* ---- the Rules type -------------------------------------------------------------------- */
 
-static int read_dirs(PyObject *seq, int *dirs, int *count, int limit) {
-    PyObject *fast = PySequence_Fast(seq, "directions must be a sequence");
-    if (fast == NULL)
-        return -1;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    if (n > limit) {
-        Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "too many directions");
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long d = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (d < 0 || d > 7) {
-            Py_DECREF(fast);
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "a direction is 0..7");
-            return -1;
-        }
-        dirs[i] = (int)d;
-    }
-    *count = (int)n;
-    Py_DECREF(fast);
-    return 0;
-}
-
-static int read_squares(PyObject *seq, int n, int *out, Py_ssize_t *count, Py_ssize_t limit) {
-    PyObject *fast = PySequence_Fast(seq, "squares must be a sequence");
+/* Reads a sequence of at most `limit` integers in 0..bound-1 into `out`; `what` names one in errors. */
+static int read_ints(PyObject *seq, long bound, int *out, Py_ssize_t *count, Py_ssize_t limit,
+                     const char *what) {
+    PyObject *fast = PySequence_Fast(seq, "expected a sequence of integers");
     if (fast == NULL)
         return -1;
     Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
     if (len > limit) {
         Py_DECREF(fast);
-        PyErr_SetString(PyExc_ValueError, "too many squares");
+        PyErr_Format(PyExc_ValueError, "too many values: a %s list holds at most %zd", what, limit);
         return -1;
     }
     for (Py_ssize_t i = 0; i < len; i++) {
         long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
-        if (v < 0 || v >= n) {
+        if (v < 0 || v >= bound) {
             Py_DECREF(fast);
             if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_ValueError, "a square index is out of range");
+                PyErr_Format(PyExc_ValueError, "a %s is out of range 0..%ld", what, bound - 1);
             return -1;
         }
         out[i] = (int)v;
@@ -777,6 +754,18 @@ static int read_squares(PyObject *seq, int n, int *out, Py_ssize_t *count, Py_ss
     *count = len;
     Py_DECREF(fast);
     return 0;
+}
+
+static int read_dirs(PyObject *seq, int *dirs, int *count, int limit) {
+    Py_ssize_t n;
+    if (read_ints(seq, 8, dirs, &n, limit, "direction") < 0)
+        return -1;
+    *count = (int)n;
+    return 0;
+}
+
+static int read_squares(PyObject *seq, int n, int *out, Py_ssize_t *count, Py_ssize_t limit) {
+    return read_ints(seq, n, out, count, limit, "square index");
 }
 
 /* Rules(bits, rays, promo, man_jumps, man_steps, king_steps, king_jumps, switches)
