@@ -116,10 +116,12 @@ def test_damaged_games_are_reported_and_located(sample):
         assert [_content(g) for g in games[:len(before)]] == [_content(g) for g in before]
     records = [json.loads(line) for line in _cli(["validate", "--format", "jsonl", "-"], data).output.splitlines()]
     assert [r["game"] for r in records] == list(range(1, len(games) + 1))      # games in = games reported
-    for game in games:                                                      # write, read: the same game
-        if isinstance(game, Game):
-            again = list(read_games(io.BytesIO(write_game(game).encode())))
-            assert again == [dataclasses.replace(game, result=terminator(game))], write_game(game)
+    read_back = [dataclasses.replace(game, result=terminator(game)) for game in games if isinstance(game, Game)]
+    for game in read_back:                                                  # write, read: the same game
+        again = list(read_games(io.BytesIO(write_game(game).encode())))
+        assert again == [game], write_game(game)
+    written = "".join(write_game(game) for game in read_back * 2)           # and the same games, together
+    assert list(read_games(io.BytesIO(written.encode()))) == read_back * 2, written
     assert "Traceback" not in _cli(["convert", "--keep-invalid", "-"], data).output
 
 

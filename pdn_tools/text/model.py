@@ -97,7 +97,7 @@ class Game:
     tags: list[tuple[str, str]] = field(default_factory=list)
     elements: list[Element] = field(default_factory=list)
     result: str | None = None      # the terminator written after the movetext
-    before: list[Comment] = field(default_factory=list)   # comments before the tags
+    before: list[Comment] = field(default_factory=list)   # comments before the tags (with no tags: in elements)
     after: list[Comment] = field(default_factory=list)    # comments after the terminator
     tag_positions: list[tuple[int, int]] = field(default_factory=list, compare=False)  # (line, column)
     line: int = field(default=0, compare=False)           # first line of the game

@@ -19,7 +19,7 @@ from lark import Token
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.decoding import Decoder
-from pdn_tools.text.grammar import HOLD, WHITE_SPACE as _WHITE_SPACE, parser, unreadable
+from pdn_tools.text.grammar import ESCAPE, HOLD, WHITE_SPACE as _WHITE_SPACE, parser, unreadable
 from pdn_tools.text.model import Comment, Diagnostic, Game, ReadError
 
 Source = Union[str, os.PathLike, BinaryIO, io.TextIOBase]
@@ -137,38 +137,41 @@ _CUT = re.compile(r"(?<![-xX: \t\f])[ \t\f]")
 def split_games(tokens: Iterable[Token]) -> Iterator[RawGame]:
     """Cut the token stream into games.
 
-    A game ends at a terminator outside variations (comments on the same line go
-    with it), or where a tag section starts after movetext, or after a blank line
-    that follows a tag section.
+    A game ends at a terminator outside variations, or where a tag section starts
+    after movetext, or after a blank line that follows a tag section.  The comments
+    that go on from the terminator's line go with it (see `_tail_line`); comments on
+    later lines go to the next game, before its tags, or into its movetext when it has
+    none (as they read when written), or, when only comments follow, to this game.
     """
     game = RawGame()
     depth = 0
-    terminated_line = 0              # line of the terminator once the game has one
+    tail_line = 0                    # once the game has a terminator: the line its comments go on from
     has_tags = has_moves = False
     previous: Token | None = None
 
     held: RawGame | None = None      # the last game cut, held back for trailing comments
 
     def flush() -> Iterator[RawGame]:
-        nonlocal game, held, depth, terminated_line, has_tags, has_moves
+        nonlocal game, held, depth, tail_line, has_tags, has_moves
         if game.tokens or game.before or game.after:
             only_comments = all(t.type in _COMMENTS for t in game.before + game.tokens)
             if only_comments and held is not None:
                 held.after.extend(game.before + game.tokens + game.after)
             else:
-                if not game.tokens:
-                    game.tokens, game.before = game.before, []
+                if not has_tags:
+                    game.tokens, game.before = game.before + game.tokens, []
                 if held is not None:
                     yield held
                 held = game
         game = RawGame()
-        depth, terminated_line, has_tags, has_moves = 0, 0, False, False
+        depth, tail_line, has_tags, has_moves = 0, 0, False, False
 
     for token in tokens:
         kind = token.type
-        if terminated_line:
-            if kind in _COMMENTS and token.line == terminated_line:
+        if tail_line:
+            if kind == ESCAPE or (kind in _COMMENTS and token.line == tail_line):
                 game.after.append(token)
+                tail_line = _tail_line(token, tail_line)
                 previous = token
                 continue
             if kind in _COMMENTS:
@@ -197,7 +200,7 @@ def split_games(tokens: Iterable[Token]) -> Iterator[RawGame]:
             depth -= 1
         elif kind in _TERMINATORS and depth <= 0:
             game.tokens.append(token)
-            terminated_line = token.line
+            tail_line = _tail_line(token, token.line)
             previous = token
             continue
         elif kind not in _COMMENTS:
@@ -207,6 +210,17 @@ def split_games(tokens: Iterable[Token]) -> Iterator[RawGame]:
     yield from flush()
     if held is not None:
         yield held
+
+
+def _tail_line(token: Token, line: int) -> int:
+    """The line on which a comment must start to go on from `token`, the last of a game's
+    tail (its terminator and the comments after it) so far, `line` being the line it went on
+    from: the line where `token` ends, the next one after a line comment (which ends its
+    line), `line` still after white space (its line ends part it from what follows)."""
+    if token.type == ESCAPE:
+        return line
+    end = token.line + str(token).count("\n")
+    return end + 1 if token.type == "LINE_COMMENT" else end
 
 
 # ---- public API ---------------------------------------------------------------------
