@@ -24,7 +24,8 @@ from pdn_tools.play.replay import Replay
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.variants import Variant
-from pdn_tools.text.model import Diagnostic, Element, Move as Notated, Variation
+from pdn_tools.text.model import Diagnostic, Move as Notated, Variation
+from pdn_tools.text.walk import walk
 
 UNIT = 40                                   # drawing units per square
 DEFAULT_SQUARE_PIXELS = 50                  # a square's size in the picture unless a width is asked for
@@ -196,47 +197,22 @@ def _failing_move(result: Replay, error: Diagnostic) -> tuple[Notated, Position,
 
 
 def _in_variations(result: Replay, error: Diagnostic) -> tuple[Notated, Position] | None:
-    """The variation move at the error's place and the position before it, found by following
-    the variations as the replay did: each starts from the position before the move it
-    replaces (or after it, when the mover's colour says it is the next move's alternative),
-    and goes on through the moves the replay resolved."""
-    start = result.start
-    if start is None:
-        return None
-    lines: list[tuple[list[Element], Position, Position]] = []
-    previous = current = start
-    plies = iter(result.plies)
-    for element in result.game.elements:
-        if isinstance(element, Notated):
-            played = next(plies, None)
-            if played is None:
-                break
-            previous, current = played.before, played.after
-        elif isinstance(element, Variation):
-            lines.append((element.elements, previous, current))
-    while lines:
-        elements, before, after = lines.pop()
-        first = next((e for e in elements if isinstance(e, Notated)), None)
-        position = after if first is not None and not _moves(before, first) and _moves(after, first) else before
-        previous = position
-        for element in elements:
-            if isinstance(element, Variation):
-                lines.append((element.elements, previous, position))
-            elif isinstance(element, Notated):
-                if (element.line, element.column) == (error.line, error.column):
-                    return element, position
-                resolved = result.resolved.get(id(element))
-                if resolved is None:
-                    break
-                previous, position = resolved[0], resolved[0].play(resolved[1])
+    """The variation move at the error's place and the position before it, from where the
+    replay started each variation and the moves it resolved."""
+    positions: list[Position | None] = [None]        # per open line; None: not replayed
+    for frame in walk(result.game.elements):
+        element = frame.element
+        if isinstance(element, Variation):
+            if frame.closing:
+                positions.pop()
+            else:
+                positions.append(result.starts.get(frame.path))
+        elif isinstance(element, Notated) and positions[-1] is not None:
+            if (element.line, element.column) == (error.line, error.column):
+                return element, positions[-1]
+            resolved = result.resolved.get(frame.path)
+            positions[-1] = None if resolved is None else resolved[0].play(resolved[1])
     return None
-
-
-def _moves(position: Position, notated: Notated) -> bool:
-    """Whether the piece on the move's first square belongs to the side to move."""
-    square = position.variant.parse_square(notated.squares[0])
-    piece = position.piece_at(square) if square else None
-    return piece is not None and (piece in "wW") == (position.turn == "W")
 
 
 def boards_at_errors(checked: Checked) -> list[ErrorBoard]:

@@ -14,6 +14,7 @@ from pdn_tools.text.model import Comment, Diagnostic, Element, Game, Move as Not
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.play.replay import Replay
 from pdn_tools.text.results import outcome
+from pdn_tools.text.walk import Path, walk
 
 FIRST_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN")
 DROPPABLE = ("comments", "variations", "nags")
@@ -128,53 +129,57 @@ class _Numbering:
     """Elements with move numbers made again (index: plies from the first player's first move)."""
 
     def __init__(self, result: Replay | None, style: Style) -> None:
-        self.resolved = {} if result is None else {
-            id(ply.notated): (ply.before, ply.move) for ply in result.plies} | result.resolved
+        self.resolved = {} if result is None else result.moves()
         self.first = result.variant.first if result is not None and result.variant is not None else None
         self.style = style
 
     def line(self, elements: list[Element], index: int) -> list[Element]:
-        """Variations are followed with an explicit stack, so any depth of nesting converts."""
+        """`elements` numbered again from ply `index`, with what the style drops left out."""
         root: list[Element] = []
-        frames = [[iter(elements), root, index, index]]     # [elements, out, index, last]
-        while frames:
-            frame = frames[-1]
-            items, out = frame[0], frame[1]
-            for element in items:
-                if isinstance(element, (Notated, Placeholder)):
-                    index = self._adjust(element, frame[2])
-                    if index % 2 == 0 or not out or not isinstance(out[-1], (Notated, Placeholder)):
-                        out.append(MoveNumber(index // 2 + 1, index % 2 == 1))
-                    out.append(self._move(element))
-                    frame[3], frame[2] = index, index + 1      # last: the move a variation replaces
-                elif isinstance(element, Variation):
-                    if "variations" not in self.style.drop:
-                        inner: list[Element] = []
-                        out.append(Variation(inner, element.result))
-                        frames.append([iter(element.elements), inner, frame[3], frame[3]])
-                        break
-                elif isinstance(element, Comment):
-                    if "comments" not in self.style.drop:
-                        out.append(element)
-                elif isinstance(element, Nag):
-                    if "nags" not in self.style.drop:
-                        out.append(element)
-                elif not isinstance(element, MoveNumber):
+        outs = [root]               # per open line: the elements written so far
+        shifts = [0]                # per open line: plies the replay added to the text's count
+        drop = self.style.drop
+        lines = walk(elements, ply=index)
+        for frame in lines:
+            element, out = frame.element, outs[-1]
+            if isinstance(element, (Notated, Placeholder)):
+                number = self._adjust(element, frame.path, frame.ply + shifts[-1])
+                shifts[-1] = number - frame.ply
+                if number % 2 == 0 or not out or not isinstance(out[-1], (Notated, Placeholder)):
+                    out.append(MoveNumber(number // 2 + 1, number % 2 == 1))
+                out.append(self._move(element, frame.path))
+            elif isinstance(element, Variation):
+                if frame.closing:
+                    if "variations" not in drop:
+                        outs.pop()
+                        shifts.pop()
+                elif "variations" in drop:
+                    lines.skip()
+                else:
+                    inner: list[Element] = []
+                    out.append(Variation(inner, element.result))
+                    outs.append(inner)
+                    shifts.append(shifts[-1])
+            elif isinstance(element, Comment):
+                if "comments" not in drop:
                     out.append(element)
-            else:
-                frames.pop()
+            elif isinstance(element, Nag):
+                if "nags" not in drop:
+                    out.append(element)
+            elif not isinstance(element, MoveNumber):
+                out.append(element)
         return root
 
-    def _adjust(self, element: Notated | Placeholder, index: int) -> int:
+    def _adjust(self, element: Notated | Placeholder, path: Path, index: int) -> int:
         """Skip a ply when the replay says the other player made this move (after a setup,
         or a variation standing for the next move rather than the one before it)."""
-        known = self.resolved.get(id(element))
+        known = self.resolved.get(path)
         if known is None or self.first is None:
             return index
         return index + ((known[0].turn == self.first) != (index % 2 == 0))
 
-    def _move(self, element: Notated | Placeholder) -> Notated | Placeholder:
-        known = self.resolved.get(id(element))
+    def _move(self, element: Notated | Placeholder, path: Path) -> Notated | Placeholder:
+        known = self.resolved.get(path)
         if known is None or not self.style.rewrites_moves:
             return element
         text = move_text(*known, self.style)

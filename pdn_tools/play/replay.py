@@ -15,6 +15,7 @@ from pdn_tools.rules.draws import CLAIMED, DrawEvent, DrawTracker
 from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.text.codes import Code
 from pdn_tools.text.numbers import number as read_number
+from pdn_tools.text.walk import Path, walk
 from pdn_tools.text.results import Outcome, outcome
 from pdn_tools.text.model import Comment, Diagnostic, Game, Move as Notated, MoveNumber, Nag, Placeholder, Setup, Variation
 from pdn_tools.rules.movegen import Move, Position
@@ -47,12 +48,19 @@ class Replay:
     draw: DrawEvent | None = None               # the draw the rules impose, if any
     claims: list[DrawEvent] = field(default_factory=list)   # draws that had to be claimed, or have no text
     complete: bool = False          # the whole main line was resolved
-    # id(notated move) -> (position before, legal move), for the moves of variations
-    resolved: dict[int, tuple[Position, Move]] = field(default_factory=dict)
+    # path (text.walk) of a variation's move -> (position before, legal move)
+    resolved: dict[Path, tuple[Position, Move]] = field(default_factory=dict)
+    # path of a variation -> the position it starts from, for each variation replayed
+    starts: dict[Path, Position] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return not self.errors
+
+    def moves(self) -> dict[Path, tuple[Position, Move]]:
+        """Every resolved move by its path: the main line's plies, then the variations' moves."""
+        main = (index for index, element in enumerate(self.game.elements) if isinstance(element, Notated))
+        return {(index,): (ply.before, ply.move) for index, ply in zip(main, self.plies)} | self.resolved
 
     @property
     def final(self) -> Position | None:
@@ -281,7 +289,7 @@ def _main_line(result: Replay, tracker: DrawTracker, strict: bool) -> None:
             continue
         elif kind is Variation:
             start = _variation_start(element, previous, position, result.warnings)
-            _variation(element, start, len(result.plies), result, strict)
+            _variation(element, (index - 1,), start, len(result.plies), result, strict)
         elif kind is Setup:
             position = previous = _setup(element, result.variant)
         elif kind is Placeholder:
@@ -318,31 +326,35 @@ def _mover_owns(position: Position, notated: Notated) -> bool:
     return piece is not None and (piece in "wW") == (position.turn == "W")
 
 
-def _variation(variation: Variation, position: Position, ply: int, result: Replay, strict: bool) -> None:
-    """Check a variation: it replaces the move played from `position`.  Nested variations are
-    followed with an explicit stack, so any depth of nesting replays."""
-    frames = [[iter(variation.elements), position, position]]     # [elements, position, previous]
-    while frames:
-        frame = frames[-1]
+def _variation(variation: Variation, path: Path, position: Position, ply: int, result: Replay,
+               strict: bool) -> None:
+    """Check the variation at `path`: it replaces the move played from `position` (`ply`
+    main-line plies were played before it).  A failure ends the line it happens in."""
+    result.starts[path] = position
+    positions = [(position, position)]          # per open line: (position, the one before it)
+    lines = walk(variation.elements, path)
+    for frame in lines:
+        element = frame.element
+        current, previous = positions[-1]
         try:
-            for element in frame[0]:
-                if isinstance(element, Notated):
-                    move = resolve(frame[1], element, None, result.warnings, strict)
-                    result.resolved[id(element)] = frame[1], move
-                    frame[2], frame[1] = frame[1], frame[1].play(move)
-                elif isinstance(element, Variation):
-                    start = _variation_start(element, frame[2], frame[1], result.warnings)
-                    frames.append([iter(element.elements), start, start])
-                    break
-                elif isinstance(element, Setup):
-                    frame[1] = frame[2] = _setup(element, result.variant)
-                elif isinstance(element, Placeholder):
-                    frames.pop()
-                    break
-            else:
-                frames.pop()
+            if isinstance(element, Notated):
+                move = resolve(current, element, None, result.warnings, strict)
+                result.resolved[frame.path] = current, move
+                positions[-1] = current.play(move), current
+            elif isinstance(element, Variation):
+                if frame.closing:
+                    positions.pop()
+                    continue
+                start = _variation_start(element, previous, current, result.warnings)
+                result.starts[frame.path] = start
+                positions.append((start, start))
+            elif isinstance(element, Setup):
+                setup = _setup(element, result.variant)
+                positions[-1] = setup, setup
+            elif isinstance(element, Placeholder):
+                lines.skip()
         except _Failure as failure:
-            frames.pop()
+            lines.skip()
             diagnostic = failure.diagnostic
             diagnostic.message = f"in a variation after ply {ply}: {diagnostic.message}"
             diagnostic.ply = ply or None

@@ -5,6 +5,7 @@ from typing import Iterable, Iterator
 
 from pdn_tools.text.results import RESULTS
 from pdn_tools.text.model import Comment, Element, Game, Move, MoveNumber, Nag, Placeholder, Setup, Variation
+from pdn_tools.text.walk import walk
 
 WIDTH = 80
 
@@ -20,38 +21,38 @@ def _comment(comment: Comment) -> str:
     return comment.kind + comment.text + "\n"      # a line comment ends its line
 
 
-def _atoms(elements: Iterable[Element]) -> Iterable[str]:
-    """The movetext as a run of unbreakable pieces (variations followed with an explicit
-    stack, so any depth of nesting is written)."""
-    stack: list[tuple[Iterator[Element], Variation | None]] = [(iter(elements), None)]              # (elements, the variation they belong to)
-    while stack:
-        items, variation = stack[-1]
-        for element in items:
-            if isinstance(element, Move):
-                yield element.text + element.strength
-            elif isinstance(element, MoveNumber):
-                if element.number == 0 and element.black:     # '...' (or '0...')
-                    yield "..."
-                else:
-                    yield f"{element.number}..." if element.black else f"{element.number}."
-            elif isinstance(element, Comment):
-                yield _comment(element)
-            elif isinstance(element, Nag):
-                yield f"${element.number}"
-            elif isinstance(element, Setup):
-                yield f'/FEN "{element.fen}"/'
-            elif isinstance(element, Placeholder):
-                yield element.text
-            elif isinstance(element, Variation):
+def _atoms(elements: Iterable[Element]) -> Iterator[str]:
+    """The movetext as a run of unbreakable pieces, variations at any depth included."""
+    for frame in walk(elements):
+        element = frame.element
+        if isinstance(element, Variation):
+            if not frame.closing:
                 yield "("
-                stack.append((iter(element.elements), element))
-                break
+                continue
+            if element.result:
+                yield element.result
+            yield ")"
         else:
-            stack.pop()
-            if variation is not None:
-                if variation.result:
-                    yield variation.result
-                yield ")"
+            yield _atom(element)
+
+
+def _atom(element: Element) -> str:
+    """One element other than a variation, as written."""
+    if isinstance(element, Move):
+        return element.text + element.strength
+    if isinstance(element, MoveNumber):
+        if element.number == 0 and element.black:     # '...' (or '0...')
+            return "..."
+        return f"{element.number}..." if element.black else f"{element.number}."
+    if isinstance(element, Comment):
+        return _comment(element)
+    if isinstance(element, Nag):
+        return f"${element.number}"
+    if isinstance(element, Setup):
+        return f'/FEN "{element.fen}"/'
+    if isinstance(element, Placeholder):
+        return element.text
+    raise TypeError(f"not a movetext element: {element!r}")
 
 
 def wrap(atoms: Iterable[str], width: int = WIDTH) -> str:
