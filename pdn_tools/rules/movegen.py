@@ -11,8 +11,9 @@ pure functions below stay the reference.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar, cast
 from types import ModuleType
 
 from pdn_tools.rules import core as _engine
@@ -21,6 +22,14 @@ from pdn_tools.rules.core import CompiledRules, compile_rules
 from pdn_tools.rules.variants import Variant
 
 __all__ = ["Move", "Position", "perft", "divide"]
+
+Jump = tuple[int, int, int, int, int]               # direction, jumped bit, its mask, landing bit, its mask
+JumpTable = list[tuple[Jump, ...]]                  # per square bit
+# A capture in internal bits: (start, path, captured, promotes, with a king, captured mask).
+CaptureRecord = tuple[int, tuple[int, ...], tuple[int, ...], bool, bool, int]
+QuietEntry = tuple["Move", int, int, int]           # the move, own xor, kings xor, landing bit
+Step = tuple["Move", "Position", bool]
+Notated = TypeVar("Notated")                        # Position.run's notated-move type              # a move, the position after it, whether a king moved
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,66 +79,65 @@ class _Rules:
         step = 1 if v.all_squares else 2
         vectors = ((-1, -1), (-1, 1), (1, -1), (1, 1), (-step, 0), (step, 0), (0, -step), (0, step))
         self.shift = tuple(dr * stride + dc for dr, dc in vectors)
-        size = v.rows * stride
-        self.bit_of = [0] * (v.num_squares + 1)
-        self.num_of = [0] * size
-        self.valid = 0
-        for n in range(1, v.num_squares + 1):
-            r, c = v.coords(n)
-            b = r * stride + c
-            self.bit_of[n] = b
+        self.bit_of = [0] + [row * stride + col for row, col in map(v.coords, range(1, v.num_squares + 1))]
+        self.num_of = [0] * (v.rows * stride)
+        for n, b in enumerate(self.bit_of[1:], 1):
             self.num_of[b] = n
-            self.valid |= 1 << b
-        self.rays: list[list[tuple[int, ...]]] = []
-        for dr, dc in vectors:
-            per_square: list[tuple[int, ...]] = [()] * size
-            for n in range(1, v.num_squares + 1):
-                r, c = v.coords(n)
-                ray = []
-                while True:
-                    r, c = r + dr, c + dc
-                    if not (0 <= r < v.rows and 0 <= c < v.cols) or v.square_at(r, c) is None:
-                        break
-                    ray.append(r * stride + c)
-                per_square[self.bit_of[n]] = tuple(ray)
-            self.rays.append(per_square)
-        self.ray_bits = [[tuple(1 << b for b in ray) for ray in per_square]
-                         for per_square in self.rays]
+        self.valid = sum(1 << b for b in self.bit_of[1:])
+        self.rays = [self._rays(dr, dc) for dr, dc in vectors]
+        self.ray_bits = [[tuple(1 << b for b in ray) for ray in per_square] for per_square in self.rays]
         self.promo = tuple(
-            sum(1 << (v.promotion_row(col) * stride + c) for c in range(v.cols)) & self.valid
-            for col in _COLOURS
-        )
-        self.flying = v.flying_kings
-        self.land_behind = v.land_behind
-        self.immediate = v.immediate_removal
-        self.reverse = v.reverse_jumps
-        self.passing = v.promote_in_passing
-        self.men_take_kings = v.men_capture_kings
-        self.law = v.law
-        self.limit = v.king_move_limit
-        man_jumps = tuple(tuple(rel[d] for d in v.man_jumps) for rel in _RELATIVE)
-        # Shift amounts split by sign, (left shifts, right shifts), for whole-set operations.
-        self.man_jump_split = tuple(_split(self.shift[d] for d in dirs) for dirs in man_jumps)
-        self.king_dirs = tuple(_RELATIVE[0][d] for d in v.king_steps)
-        self.king_jumps = tuple(_RELATIVE[0][d] for d in v.king_jumps)
-        # Short jumps per square: (direction, jumped square, its bit, landing square, its bit)
-        # for White men, Black men and short kings.
-        self.jumps = tuple(self._jump_table(dirs, size)
-                           for dirs in (*man_jumps, self.king_jumps))
-        self.king_step_split = _split(self.shift[d] for d in self.king_dirs)
-        self.king_jump_split = _split(self.shift[d] for d in self.king_jumps)
-        # Quiet-move entries: (Move, own_xor, kings_xor, to_bit).
-        self.man_steps = tuple(
-            tuple((self.shift[rel[d]], self._man_step_table(rel[d], ci)) for d in v.man_steps)
-            for ci, rel in enumerate(_RELATIVE)
-        )
-        self.man_step_split = tuple(_split(s for s, _ in steps) for steps in self.man_steps)
-        self.king_moves = [
-            [self._king_step_entries(d, b) for b in range(size)] for d in range(len(vectors))
-        ]
+            sum(1 << (v.promotion_row(colour) * stride + c) for c in range(v.cols)) & self.valid
+            for colour in _COLOURS)
+        self.flying, self.land_behind = v.flying_kings, v.land_behind
+        self.immediate, self.reverse, self.passing = v.immediate_removal, v.reverse_jumps, v.promote_in_passing
+        self.men_take_kings, self.law, self.limit = v.men_capture_kings, v.law, v.king_move_limit
+        self._jump_tables()
+        self._step_tables()
         self.core: CompiledRules | None = None
         self.quiet_move_of: dict[int, Move] = {}
         self.use_core(_engine.ACTIVE)
+
+    def _rays(self, dr: int, dc: int) -> list[tuple[int, ...]]:
+        """Per square bit: the bits of the squares in direction (dr, dc), nearest first."""
+        v = self.variant
+        stride = v.cols + 2
+        per_square: list[tuple[int, ...]] = [()] * len(self.num_of)
+        for n in range(1, v.num_squares + 1):
+            r, c = v.coords(n)
+            ray = []
+            while True:
+                r, c = r + dr, c + dc
+                if not (0 <= r < v.rows and 0 <= c < v.cols) or v.square_at(r, c) is None:
+                    break
+                ray.append(r * stride + c)
+            per_square[self.bit_of[n]] = tuple(ray)
+        return per_square
+
+    def _jump_tables(self) -> None:
+        """Capture directions: men's per colour and kings', as shift splits and jump tables."""
+        v = self.variant
+        man_jumps = tuple(tuple(rel[d] for d in v.man_jumps) for rel in _RELATIVE)
+        # Shift amounts split by sign, (left shifts, right shifts), for whole-set operations.
+        self.man_jump_split = tuple(_split(self.shift[d] for d in dirs) for dirs in man_jumps)
+        self.king_jumps = tuple(_RELATIVE[0][d] for d in v.king_jumps)
+        # Short jumps per square: (direction, jumped square, its bit, landing square, its bit)
+        # for White men, Black men and short kings.
+        self.jumps = tuple(self._jump_table(dirs) for dirs in (*man_jumps, self.king_jumps))
+        self.king_jump_split = _split(self.shift[d] for d in self.king_jumps)
+
+    def _step_tables(self) -> None:
+        """Quiet moves: men's steps per colour and kings' moves, as precomputed entries
+        (Move, own_xor, kings_xor, to_bit), and shift splits."""
+        v = self.variant
+        self.king_dirs = tuple(_RELATIVE[0][d] for d in v.king_steps)
+        self.king_step_split = _split(self.shift[d] for d in self.king_dirs)
+        self.man_steps = tuple(
+            tuple((self.shift[rel[d]], self._man_step_table(rel[d], ci)) for d in v.man_steps)
+            for ci, rel in enumerate(_RELATIVE))
+        self.man_step_split = tuple(_split(s for s, _ in steps) for steps in self.man_steps)
+        self.king_moves = [[self._king_step_entries(d, b) for b in range(len(self.num_of))]
+                           for d in range(len(self.shift))]
 
     def use_core(self, module: ModuleType | None) -> None:
         """Run on the compiled `module` (None: the pure engine)."""
@@ -163,9 +171,9 @@ class _Rules:
         return entries + [entry for per_dir in self.king_moves for per_square in per_dir
                           for entry in per_square]
 
-    def _jump_table(self, dirs: tuple[int, ...], size: int) -> list[tuple[tuple[int, ...], ...]]:
+    def _jump_table(self, dirs: tuple[int, ...]) -> JumpTable:
         table = []
-        for b in range(size):
+        for b in range(len(self.num_of)):
             entries = []
             for d in dirs:
                 ray = self.rays[d][b]
@@ -174,8 +182,8 @@ class _Rules:
             table.append(tuple(entries))
         return table
 
-    def _man_step_table(self, d: int, ci: int) -> list[tuple | None]:
-        table: list[tuple | None] = [None] * len(self.num_of)
+    def _man_step_table(self, d: int, ci: int) -> list[QuietEntry | None]:
+        table: list[QuietEntry | None] = [None] * len(self.num_of)
         for b, ray in enumerate(self.rays[d]):
             if ray:
                 to = ray[0]
@@ -184,7 +192,7 @@ class _Rules:
                 table[to] = (move, (1 << b) | (1 << to), (1 << to) if promotes else 0, to)
         return table
 
-    def _king_step_entries(self, d: int, b: int) -> tuple[tuple, ...]:
+    def _king_step_entries(self, d: int, b: int) -> tuple[QuietEntry, ...]:
         ray = self.rays[d][b]
         if not self.flying:
             ray = ray[:1]
@@ -257,7 +265,8 @@ def _pure_has_capture(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> bo
     return False
 
 
-def _capture_records(rl: _Rules, ci: int, own: int, opp: int, kings: int, starts: int = -1) -> list[tuple]:
+def _capture_records(rl: _Rules, ci: int, own: int, opp: int, kings: int,
+                     starts: int = -1) -> list[CaptureRecord]:
     """All complete captures (by the pieces on the bits of `starts`), no precedence law.
 
     A record is (start, path, captured, promotes, with_king, captured_mask) in internal bits.
@@ -268,20 +277,68 @@ def _capture_records(rl: _Rules, ci: int, own: int, opp: int, kings: int, starts
 
 
 def _pure_capture_records(rl: _Rules, ci: int, own: int, opp: int, kings: int,
-                          starts: int = -1) -> list[tuple]:
+                          starts: int = -1) -> list[CaptureRecord]:
     """_capture_records in Python."""
-    out: list[tuple] = []
-    rays, ray_bits = rl.rays, rl.ray_bits
-    promo = rl.promo[ci]
-    immediate, passing, land_behind = rl.immediate, rl.passing, rl.land_behind
-    reverse = _REVERSE if not rl.reverse else (9,) * 9
-    men_prey = opp if rl.men_take_kings else opp & ~kings
-    king_dirs = rl.king_jumps
-    start = 0
+    search = _CaptureSearch(rl, ci, opp, kings)
+    free = rl.valid & ~(own | opp)
+    men = own & ~kings & starts
+    if men:
+        table = rl.jumps[ci]
+        for start in _bits(_men_next_to_prey(rl, ci, men, search.men_prey, free)):
+            search.start = start
+            search.short(start, table, search.men_prey, free | 1 << start, 0, (), (), False)
+    for start in _bits(own & kings & starts):
+        search.start = start
+        if rl.flying:
+            search.flying(start, free | 1 << start, 0, (), (), 8, False, True)
+        else:
+            search.short(start, rl.jumps[2], opp, free | 1 << start, 0, (), (), True)
+    return search.out
 
-    def short(sq: int, table: list, prey: int, free: int, capm: int, path: tuple[int, ...],
+
+def _bits(mask: int) -> Iterator[int]:
+    """The bit numbers set in `mask`, lowest first."""
+    while mask:
+        low = mask & -mask
+        mask ^= low
+        yield low.bit_length() - 1
+
+
+def _men_next_to_prey(rl: _Rules, ci: int, men: int, prey: int, free: int) -> int:
+    """The men with an adjacent piece they may take and a free square behind it: only
+    they can start a capture."""
+    movable = 0
+    left, right = rl.man_jump_split[ci]
+    for s in left:
+        movable |= (((free >> s) & prey) >> s) & men
+    for s in right:
+        movable |= (((free << s) & prey) << s) & men
+    return movable
+
+
+class _CaptureSearch:
+    """A depth-first search for the complete captures of one side, one starting piece at a
+    time (`start`); the records found gather in `out`."""
+
+    __slots__ = ("out", "start", "rays", "ray_bits", "promo", "immediate", "passing", "land_behind",
+                 "reverse", "opp", "men_prey", "king_dirs")
+
+    def __init__(self, rl: _Rules, ci: int, opp: int, kings: int) -> None:
+        self.out: list[CaptureRecord] = []
+        self.start = 0
+        self.rays, self.ray_bits = rl.rays, rl.ray_bits
+        self.promo = rl.promo[ci]
+        self.immediate, self.passing, self.land_behind = rl.immediate, rl.passing, rl.land_behind
+        self.reverse = _REVERSE if not rl.reverse else (9,) * 9
+        self.opp = opp
+        self.men_prey = opp if rl.men_take_kings else opp & ~kings
+        self.king_dirs = rl.king_jumps
+
+    def short(self, sq: int, table: JumpTable, prey: int, free: int, capm: int, path: tuple[int, ...],
               caps: tuple[int, ...], is_king: bool) -> bool:
+        """Short jumps from `sq` (men, and kings that do not fly); whether there was one."""
         found = False
+        out, promo, immediate = self.out, self.promo, self.immediate
         for d, mid, mbit, land, lbit in table[sq]:
             if not prey & mbit or capm & mbit or not free & lbit:
                 continue
@@ -289,24 +346,26 @@ def _pure_capture_records(rl: _Rules, ci: int, own: int, opp: int, kings: int,
             nfree = free | mbit if immediate else free
             npath, ncaps, ncapm = path + (land,), caps + (mid,), capm | mbit
             if is_king:
-                if not short(land, table, prey, nfree, ncapm, npath, ncaps, True):
-                    out.append((start, npath, ncaps, False, True, ncapm))
-            elif promo & lbit and passing:
-                if not flying(land, nfree, ncapm, npath, ncaps, d, True, True):
-                    out.append((start, npath, ncaps, True, False, ncapm))
-            elif not short(land, table, prey, nfree, ncapm, npath, ncaps, False):
-                out.append((start, npath, ncaps, bool(promo & lbit), False, ncapm))
+                if not self.short(land, table, prey, nfree, ncapm, npath, ncaps, True):
+                    out.append((self.start, npath, ncaps, False, True, ncapm))
+            elif promo & lbit and self.passing:
+                if not self.flying(land, nfree, ncapm, npath, ncaps, d, True, True):
+                    out.append((self.start, npath, ncaps, True, False, ncapm))
+            elif not self.short(land, table, prey, nfree, ncapm, npath, ncaps, False):
+                out.append((self.start, npath, ncaps, bool(promo & lbit), False, ncapm))
         return found
 
-    def flying(sq: int, free: int, capm: int, path: tuple[int, ...], caps: tuple[int, ...],
+    def flying(self, sq: int, free: int, capm: int, path: tuple[int, ...], caps: tuple[int, ...],
                last: int, crowned: bool, behind: bool) -> bool:
-        # Going on in the jump's own direction is done only from the square directly behind
-        # the jumped piece, so a straight stretch yields one path (PDN's canonical one).
+        """Flying-king jumps from `sq`, the last one in direction `last`; whether there was one.
+        Going on in the jump's own direction is done only from the square directly behind
+        the jumped piece (`behind`), so a straight stretch yields one path (PDN's canonical one)."""
         found = False
-        for d in king_dirs:
+        opp, immediate, reverse = self.opp, self.immediate, self.reverse
+        for d in self.king_dirs:
             if d == reverse[last] or (d == last and not behind):
                 continue
-            bits = ray_bits[d][sq]
+            bits = self.ray_bits[d][sq]
             n = len(bits)
             i = 0
             while i < n and free & bits[i]:
@@ -317,63 +376,41 @@ def _pure_capture_records(rl: _Rules, ci: int, own: int, opp: int, kings: int,
             if not opp & mbit or capm & mbit:
                 continue
             nfree = free | mbit if immediate else free
-            i += 1
-            if not nfree & bits[i]:
+            if not nfree & bits[i + 1]:
                 continue
             found = True
-            ray = rays[d][sq]
-            ncaps, ncapm = caps + (ray[i - 1],), capm | mbit
-            stops = []
-            more = False
-            first = True
-            while i < n and nfree & bits[i]:
-                land = ray[i]
-                npath = path + (land,)
-                if flying(land, nfree, ncapm, npath, ncaps, d, crowned, first):
-                    more = True
-                elif not more:
-                    stops.append(npath)
-                if land_behind:
-                    break
-                first = False
-                i += 1
-            if not more:
-                for npath in stops:
-                    out.append((start, npath, ncaps, crowned, not crowned, ncapm))
+            self._land_beyond(d, sq, i + 1, nfree, capm | mbit, path, caps, crowned)
         return found
 
-    free0 = rl.valid & ~(own | opp)
-    men = own & ~kings & starts
-    if men:
-        # Only men with an adjacent enemy and a free square behind it can start a capture.
-        movable = 0
-        left, right = rl.man_jump_split[ci]
-        for s in left:
-            movable |= (((free0 >> s) & men_prey) >> s) & men
-        for s in right:
-            movable |= (((free0 << s) & men_prey) << s) & men
-        table = rl.jumps[ci]
-        while movable:
-            low = movable & -movable
-            movable ^= low
-            start = low.bit_length() - 1
-            short(start, table, men_prey, free0 | low, 0, (), (), False)
-    k = own & kings & starts
-    while k:
-        low = k & -k
-        k ^= low
-        start = low.bit_length() - 1
-        if rl.flying:
-            flying(start, free0 | low, 0, (), (), 8, False, True)
-        else:
-            short(start, rl.jumps[2], opp, free0 | low, 0, (), (), True)
-    return out
+    def _land_beyond(self, d: int, sq: int, i: int, free: int, capm: int, path: tuple[int, ...],
+                     caps: tuple[int, ...], crowned: bool) -> None:
+        """The landing squares beyond a piece jumped in direction `d` from `sq` (the first at
+        ray index `i`): the capture goes on from those where it can, else it ends on each."""
+        bits, ray = self.ray_bits[d][sq], self.rays[d][sq]
+        n = len(bits)
+        ncaps = caps + (ray[i - 1],)
+        stops = []
+        more = False
+        first = True
+        while i < n and free & bits[i]:
+            land = ray[i]
+            npath = path + (land,)
+            if self.flying(land, free, capm, npath, ncaps, d, crowned, first):
+                more = True
+            elif not more:
+                stops.append(npath)
+            if self.land_behind:
+                break
+            first = False
+            i += 1
+        if not more:
+            self.out.extend((self.start, npath, ncaps, crowned, not crowned, capm) for npath in stops)
 
 
-def _quiet_entries(rl: _Rules, ci: int, own: int, opp: int, kings: int, ctr: int) -> list[tuple]:
+def _quiet_entries(rl: _Rules, ci: int, own: int, opp: int, kings: int, ctr: int) -> list[QuietEntry]:
     """Non-capturing moves as precomputed (Move, own_xor, kings_xor, to_bit) entries."""
     empty = rl.valid & ~(own | opp)
-    out: list[tuple] = []
+    out: list[QuietEntry] = []
     men = own & ~kings
     if men:
         for s, table in rl.man_steps[ci]:
@@ -381,7 +418,7 @@ def _quiet_entries(rl: _Rules, ci: int, own: int, opp: int, kings: int, ctr: int
             while t:
                 low = t & -t
                 t ^= low
-                out.append(table[low.bit_length() - 1])
+                out.append(cast(QuietEntry, table[low.bit_length() - 1]))   # a step lands there
     k = own & kings
     if k:
         if ctr and men and (ctr & 7) >= rl.limit:
@@ -438,7 +475,7 @@ def _count_quiet(rl: _Rules, ci: int, own: int, opp: int, kings: int, ctr: int) 
     return n
 
 
-def _legal_records(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> list[tuple]:
+def _legal_records(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> list[CaptureRecord]:
     """The captures the precedence law allows, [] when there is none."""
     if rl.core is not None:
         return rl.core.legal_records(ci, own, opp, kings)
@@ -447,7 +484,7 @@ def _legal_records(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> list[
     return laws.lawful(rl.law, _capture_records(rl, ci, own, opp, kings), kings)
 
 
-def _after_capture(rec: tuple, own: int, opp: int, kings: int) -> tuple[int, int, int]:
+def _after_capture(rec: CaptureRecord, own: int, opp: int, kings: int) -> tuple[int, int, int]:
     """(own, opp, kings) after the capture record `rec`."""
     start, path, _, promotes, _, capm = rec
     sbit, ebit = 1 << start, 1 << path[-1]
@@ -458,7 +495,7 @@ def _after_capture(rec: tuple, own: int, opp: int, kings: int) -> tuple[int, int
     return new_own, opp & ~capm, kings
 
 
-def _next_counter(rl: _Rules, ctr: int, entry: tuple | None) -> int:
+def _next_counter(rl: _Rules, ctr: int, entry: QuietEntry | None) -> int:
     """Frisian king-move counter of the mover after its move (entry None for a capture)."""
     if not rl.limit or entry is None or entry[2] != entry[1]:
         return 0
@@ -602,7 +639,7 @@ class Position:
         ci, own, opp = self._sides()
         return _has_capture(self._rl, ci, own, opp, self._kings)
 
-    def _moves(self, records: list[tuple]) -> list[Move]:
+    def _moves(self, records: list[CaptureRecord]) -> list[Move]:
         num = self._rl.num_of
         return [
             Move(num[s], tuple([num[x] for x in path]), tuple([num[x] for x in caps]), prom)
@@ -665,7 +702,7 @@ class Position:
         entry = self._quiet_entry(ci, own, opp, start, sb, eb)
         return None if entry is None else entry[0]
 
-    def quiet_step(self, start: int, end: int) -> tuple[Move, Position, bool] | None:
+    def quiet_step(self, start: int, end: int) -> Step | None:
         """(move, position after it, whether a king moved) for the legal non-capturing move
         from `start` to `end`, else None: quiet_move() and play() in one, for the replayer."""
         rl = self._rl
@@ -685,7 +722,7 @@ class Position:
             return None
         return entry[0], self._after(ci, own ^ entry[1], opp, kings ^ entry[2]), bool(kings >> sb & 1)
 
-    def capture_step(self, start: int, end: int) -> tuple[Move, Position, bool] | None:
+    def capture_step(self, start: int, end: int) -> Step | None:
         """(move, position after it, whether a king moved) for the one lawful capture from
         `start` to `end`, else None (none, or several taking different pieces): the
         replayer's common capture."""
@@ -717,7 +754,8 @@ class Position:
         return move, self._after(ci, *_after_capture(record, own, opp, kings)), bool(kings >> sb & 1)
 
     def run(self, elements: Sequence[object], index: int, known: Mapping[str, int | None],
-            kinds: tuple[type, ...]) -> tuple[int, list[tuple[object, Move, Position, bool]]]:
+            kinds: tuple[type[Notated], *tuple[type, ...]]
+            ) -> tuple[int, list[tuple[Notated, Move, Position, bool]]]:
         """The replayer's common path on the compiled core: from `elements[index]` on, skip the
         elements of `kinds[1:]` and play each notated move (of type `kinds[0]`) whose two
         squares `known` gives and that quiet_step / capture_step would play.  Returns the index
@@ -730,7 +768,7 @@ class Position:
             return index, []
         return core.run(elements, index, self, known, kinds, rl.quiet_move_of, Move)
 
-    def _single_jump(self, ci: int, own: int, opp: int, kings: int, sb: int, eb: int) -> tuple | None:
+    def _single_jump(self, ci: int, own: int, opp: int, kings: int, sb: int, eb: int) -> Step | None:
         """capture_step's answer for a man taking one piece from bit `sb` to bit `eb` with no
         jump to follow (the commonest capture), else None: the generator decides the rest."""
         rl = self._rl
@@ -763,7 +801,7 @@ class Position:
             after.turn, after._white, after._black = "W", opp, own
         return after
 
-    def _quiet_entry(self, ci: int, own: int, opp: int, start: int, sb: int, eb: int) -> tuple | None:
+    def _quiet_entry(self, ci: int, own: int, opp: int, start: int, sb: int, eb: int) -> QuietEntry | None:
         """The precomputed (Move, own_xor, kings_xor, to_bit) entry of the step from bit `sb`
         to bit `eb` by the piece there, if its geometry allows it (capture duty not checked)."""
         rl = self._rl
@@ -777,9 +815,9 @@ class Position:
                         return entry
             return None
         for _, table in rl.man_steps[ci]:
-            entry = table[eb]
-            if entry is not None and entry[0].start == start:
-                return entry
+            step = table[eb]
+            if step is not None and step[0].start == start:
+                return step
         return None
 
     # -- making moves ----------------------------------------------------------------------
@@ -805,7 +843,7 @@ class Position:
         if is_king or move.promotes:
             kings = (kings & ~sbit) | ebit
         if not move.captured and rl.limit:
-            entry = (None, sbit | ebit, (sbit | ebit) if is_king else 0, bit_of[move.end])
+            entry = (move, sbit | ebit, (sbit | ebit) if is_king else 0, bit_of[move.end])
             ctr[ci] = _next_counter(rl, self._ctr[ci], entry)
         if ci == 0:
             return self._make("B", own, opp, kings, (ctr[0], ctr[1]))
