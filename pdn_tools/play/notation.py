@@ -120,7 +120,7 @@ def canonical_game(game: Game, result: Replay | None = None, style: Style = Styl
 def _start_index(game: Game, result: Replay | None) -> int:
     """0 when the game's first player moves first, 1 when the second player does."""
     if result is not None and result.start is not None:
-        return int(result.start.turn != result.variant.first)
+        return int(result.start.turn != result.start.variant.first)
     first = next((e for e in game.elements if isinstance(e, (MoveNumber, Notated, Placeholder))), None)
     return int(isinstance(first, MoveNumber) and first.black)
 
@@ -180,7 +180,7 @@ class _Numbering:
 
     def _move(self, element: Notated | Placeholder, path: Path) -> Notated | Placeholder:
         known = self.resolved.get(path)
-        if known is None or not self.style.rewrites_moves:
+        if known is None or not self.style.rewrites_moves or not isinstance(element, Notated):
             return element
         text = move_text(*known, self.style)
         return Notated(text, tuple(_SEPARATORS.split(text)), bool(known[1].captured), element.strength,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Iterable, NamedTuple
+from typing import Callable, Iterable, NamedTuple
 
 from pdn_tools.rules.draws import CLAIMED, DrawEvent, DrawTracker
 from pdn_tools.rules.fen import FenError, parse_fen
@@ -80,21 +80,24 @@ class Replay:
         if draw is not None and (draw.ply < len(self.plies) or not game_over):
             return Outcome.DRAW
         if game_over:
-            return Outcome.SECOND if final.turn == self.variant.first else Outcome.FIRST
+            return Outcome.SECOND if final.turn == final.variant.first else Outcome.FIRST
         return None
 
     def computed_result(self) -> str | None:
         """The Result to write when it is certain, in the variant's result style."""
-        outcome = self.outcome()
-        if outcome is None:
+        outcome, final = self.outcome(), self.final
+        if outcome is None or final is None:
             return None
-        win, loss, draw = self.variant.results
+        win, loss, draw = final.variant.results
         return {Outcome.FIRST: win, Outcome.SECOND: loss, Outcome.DRAW: draw}[outcome]
 
 
 class _Failure(Exception):
     def __init__(self, diagnostic: Diagnostic) -> None:
         self.diagnostic = diagnostic
+
+
+Fail = Callable[[Code, str], _Failure]          # a located _Failure for the move being resolved
 
 
 class Choice(NamedTuple):
@@ -249,25 +252,25 @@ def _start_position(game: Game, variant: Variant) -> Position:
 
 def _main_line(result: Replay, tracker: DrawTracker, strict: bool) -> None:
     position = result.start
+    assert position is not None, "_replay sets the start position first"
     previous = position                 # the position a variation after the last move starts from
     plies = result.plies
-    known = _SQUARES.setdefault(result.variant.name, {})
+    known = _SQUARES.setdefault(position.variant.name, {})
     elements = result.game.elements
     index = 0
     while index < len(elements):
         # The compiled core plays the common moves of a run; what it leaves comes here.
         index, played = position.run(elements, index, known, _CORE_KINDS)
-        for element, move, after, king in played:
+        for notated, move, after, king in played:
             ply = len(plies) + 1
-            plies.append(Ply(ply, element, move, position, after))
+            plies.append(Ply(ply, notated, move, position, after))
             tracker.update(ply, after, king, bool(move.captured))
             previous, position = position, after
         if index == len(elements):
             break
         element = elements[index]
         index += 1
-        kind = type(element)
-        if kind is Notated:
+        if isinstance(element, Notated):
             ply = len(plies) + 1
             squares = element.squares
             step = None
@@ -285,14 +288,14 @@ def _main_line(result: Replay, tracker: DrawTracker, strict: bool) -> None:
             plies.append(Ply(ply, element, move, position, after))
             tracker.update(ply, after, king, bool(move.captured))
             previous, position = position, after
-        elif kind is MoveNumber or kind is Comment or kind is Nag:
+        elif isinstance(element, (MoveNumber, Comment, Nag)):
             continue
-        elif kind is Variation:
-            start = _variation_start(element, previous, position, result.warnings)
-            _variation(element, (index - 1,), start, len(result.plies), result, strict)
-        elif kind is Setup:
-            position = previous = _setup(element, result.variant)
-        elif kind is Placeholder:
+        elif isinstance(element, Variation):
+            variation_start = _variation_start(element, previous, position, result.warnings)
+            _variation(element, (index - 1,), variation_start, len(result.plies), result, strict)
+        elif isinstance(element, Setup):
+            position = previous = _setup(element, position.variant)
+        elif isinstance(element, Placeholder):
             result.warnings.append(Diagnostic(Code.UNKNOWN_MOVE, "unknown move: the rest of the game is not checked",
                                               element.line, element.column, len(result.plies) + 1))
             raise _Stop
@@ -349,7 +352,7 @@ def _variation(variation: Variation, path: Path, position: Position, ply: int, r
                 result.starts[frame.path] = start
                 positions.append((start, start))
             elif isinstance(element, Setup):
-                setup = _setup(element, result.variant)
+                setup = _setup(element, current.variant)
                 positions[-1] = setup, setup
             elif isinstance(element, Placeholder):
                 lines.skip()
@@ -386,9 +389,9 @@ def resolve(position: Position, notated: Notated, ply: int | None, warnings: lis
     squares = notated.squares
     if squares[0].isalpha():                          # Russian short algebraic: file + square
         return _resolve_short(position, notated, fail)
-    numbers = [_square(variant, text) for text in squares]
-    if None in numbers:
-        text = squares[numbers.index(None)]
+    numbers = [number for number in (_square(variant, text) for text in squares) if number is not None]
+    if len(numbers) < len(squares):
+        text = next(text for text in squares if _square(variant, text) is None)
         raise fail(Code.BAD_SQUARE, f"{text!r} is not a square of the {variant.name} board")
     start, end, middle = numbers[0], numbers[-1], numbers[1:-1]
     if not middle and not notated.capture:
@@ -457,7 +460,7 @@ def _route(variant: Variant, move: Move) -> list[int]:
     return squares
 
 
-def _resolve_short(position: Position, notated: Notated, fail) -> Move:
+def _resolve_short(position: Position, notated: Notated, fail: Fail) -> Move:
     variant = position.variant
     file_letter, target = notated.squares[0].lower(), variant.parse_square(notated.squares[1])
     if target is None:
@@ -473,7 +476,8 @@ def _resolve_short(position: Position, notated: Notated, fail) -> Move:
     raise fail(Code.ILLEGAL_MOVE, f"no legal move from the {file_letter}-file to {notated.squares[1]}")
 
 
-def _check_separator(notated: Notated, move: Move, ply: int | None, warnings: list, strict: bool) -> None:
+def _check_separator(notated: Notated, move: Move, ply: int | None, warnings: list[Diagnostic],
+                     strict: bool) -> None:
     """A capture written with '-' or a quiet move written with 'x' is flagged (a warning in
     strict mode too: the PDN 3.0 reading grammar does not tell the separators apart)."""
     if notated.capture == bool(move.captured):
@@ -485,7 +489,7 @@ def _check_separator(notated: Notated, move: Move, ply: int | None, warnings: li
     warnings.append(diagnostic)
 
 
-def _explain(position: Position, notated: Notated, numbers: list[int], legal: list[Move], fail) -> _Failure:
+def _explain(position: Position, notated: Notated, numbers: list[int], legal: list[Move], fail: Fail) -> _Failure:
     """The most telling error for a notated move that matches no legal move."""
     variant = position.variant
     alpha = notated.squares[0][0].isalpha()          # answer in the notation the game uses
@@ -551,10 +555,11 @@ def _check_result(result: Replay) -> None:
     if truth is None or claimed is None:
         return
     stated = outcome(claimed)
-    if truth == Outcome.DRAW:
+    first = result.start.variant.first if result.start is not None else "W"
+    if draw is not None and truth == Outcome.DRAW:
         verdict = f"the game is drawn by the {draw.rule} after ply {draw.ply}"
     else:
-        winner = result.variant.first if truth == Outcome.FIRST else ("B" if result.variant.first == "W" else "W")
+        winner = first if truth == Outcome.FIRST else ("B" if first == "W" else "W")
         verdict = f"{'White' if winner == 'W' else 'Black'} has won (the side to move has no move)"
     if stated is None:
         result.warnings.append(Diagnostic(Code.UNFINISHED, f"Result {claimed!r}, but {verdict}", line, column))
