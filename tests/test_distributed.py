@@ -112,6 +112,39 @@ def test_strict_and_folders(local_client):
     assert dicts(on_dask.validate(local_client, [folder], strict=True, range_bytes=4000)) == expected
 
 
+def test_small_files_are_gathered_into_tasks_of_about_a_range_in_input_order():
+    def file(name, size, parts=1):
+        cuts = [(size * i // parts, size * (i + 1) // parts) for i in range(parts)]
+        return [on_dask._Span(name, name, number, start, end, None) for number, (start, end) in enumerate(cuts)]
+
+    files = [file("a", 300), file("b", 500), file("c", 400), file("big", 3000, 3), file("d", 100), file("e", 999)]
+    groups = list(on_dask._groups(files, 1000))
+    assert [[(s.shown, s.number) for s in group] for group in groups] == \
+           [[("a", 0), ("b", 0), ("c", 0)], [("big", 0), ("big", 1), ("big", 2)], [("d", 0), ("e", 0)]]
+
+
+@needs_corpus
+def test_a_folder_of_many_small_files_takes_a_few_tasks(local_client):
+    folder = str(CORPUS / "international")
+    expected = jsonl(invoke("validate", "--format", "jsonl", folder))
+    submitted = []
+
+    def counted(function, *args, **options):
+        submitted.append(function.__name__)
+        return submit(function, *args, **options)
+
+    submit, local_client.submit = local_client.submit, counted
+    try:
+        records = dicts(on_dask.validate(local_client, [folder], range_bytes=200_000))
+    finally:
+        del local_client.submit
+    assert records == expected
+    files = len(list(batch.Inputs((folder,)).files()))
+    size = batch.Inputs((folder,)).total_bytes()
+    assert files > 1000 and size // 200_000 == 15                # every file is smaller than 200 kB
+    assert set(submitted) == {"_work_files"} and len(submitted) <= 15 + 1
+
+
 def test_a_missing_file_is_reported_and_the_rest_goes_on(local_client, tmp_path, capsys):
     gone = str(tmp_path / "gone.pdn")
     inputs = batch.Inputs((gone, OWN[0]))
@@ -127,7 +160,7 @@ def test_a_range_a_worker_cannot_read_is_reported_once_per_file(local_client, ca
     failed = set()
     for _ in range(2):
         future = local_client.submit(open, "/nowhere/x.pdn", pure=False)
-        assert on_dask._collect(span, future, inputs, failed, on_dask.Progress(inputs)) == []
+        assert list(on_dask._collect([span], future, inputs, failed, on_dask.Progress(inputs))) == []
     assert inputs.unreadable == 1
     assert capsys.readouterr().err == "pdn: cannot read x.pdn: No such file or directory\n"
 

@@ -7,14 +7,17 @@
         for record in validate(client, ["archive/"]):
             print(report.json_line(record))
 
-The client sends only file names and byte ranges.  For each range, on the workers: `facts` counts its line
-ends and checks its UTF-8 (a byte pass), `read_range` reads the games anchored in it (text/ranges.py) and
-keeps them on the worker, a tiny task counts them, and the work task — on the same worker, given the
-number of games before the range through a chain of tiny sums — parses and works on each game with its true
-game number and lines.  Results come back in input order, the same as `--jobs 1`; at most `in_flight`
-ranges are out at once, so memory stays bounded on the client and the workers.  A range whose worker is
-lost is recomputed by Dask from the file.  Paths must be readable by the workers under the same name
-(shared storage); URLs (s3://...) are read through fsspec with the filesystem's package installed.
+The client sends only file names and byte ranges, in tasks of about `range_bytes` each (a task costs
+milliseconds of the client's, the scheduler's and a worker's time: the work of one should be seconds).
+Small files are gathered into one task, which reads each whole.  A bigger file is cut into ranges; for
+each, on the workers: `facts` counts its line ends and checks its UTF-8 (a byte pass), `read_range` reads
+the games anchored in it (text/ranges.py) and keeps them on the worker, a tiny task counts them, and the
+work task — on the same worker, given the number of games before the range through a chain of tiny sums —
+parses and works on each game with its true game number and lines.  Results come back in input order, the
+same as `--jobs 1`; at most `in_flight` tasks are out at once, so memory stays bounded on the client and
+the workers.  A task whose worker is lost is recomputed by Dask from the files.  Paths must be readable by
+the workers under the same name (shared storage); URLs (s3://...) are read through fsspec with the
+filesystem's package installed.
 """
 from __future__ import annotations
 
@@ -69,6 +72,28 @@ def _spans(inputs: batch.Inputs, range_bytes: int) -> Iterator[list[_Span]]:
         location = shown if "://" in shown else os.path.abspath(shown)
         cuts = ranges.cut(size, -(-size // range_bytes))
         yield [_Span(location, shown, number, start, end, inputs.encoding) for number, (start, end) in enumerate(cuts)]
+
+
+def _groups(files: Iterable[list[_Span]], range_bytes: int) -> Iterator[list[_Span]]:
+    """The input in groups of about `range_bytes`, in order: the ranges of a file of several ranges, or small
+    files (one range each) gathered until they make about a range, so that each task has seconds of work
+    (a task costs milliseconds of the client's, the scheduler's and a worker's time)."""
+    small: list[_Span] = []
+    size = 0
+    for spans in files:
+        if len(spans) > 1:
+            if small:
+                yield small
+                small, size = [], 0
+            yield spans
+            continue
+        small.append(spans[0])
+        size += spans[0].end
+        if size >= range_bytes:
+            yield small
+            small, size = [], 0
+    if small:
+        yield small
 
 
 def _files(inputs: batch.Inputs) -> Iterator[str]:
@@ -157,12 +182,20 @@ def _count(read: Read) -> int:
     return len(read[0])
 
 
-def _read_and_work(span: _Span, work: Callable[[Any], T], strict: bool) -> tuple[list[T], str | None]:
-    """A file of one range, read and worked on."""
-    return _work(_read_whole(span), 0, work, strict)
+Outcome = tuple[list[T], str | None]     # the results of a file's games in a range, and why reading stopped
 
 
-def _work(read: Read, before: int, work: Callable[[Any], T], strict: bool) -> tuple[list[T], str | None]:
+def _work_files(spans: list[_Span], work: Callable[[Any], T], strict: bool) -> list[Outcome[T]]:
+    """Small files, each read whole and worked on."""
+    return [_work(_read_whole(span), 0, work, strict) for span in spans]
+
+
+def _work_range(read: Read, before: int, work: Callable[[Any], T], strict: bool) -> list[Outcome[T]]:
+    """One range of a file, worked on."""
+    return [_work(read, before, work, strict)]
+
+
+def _work(read: Read, before: int, work: Callable[[Any], T], strict: bool) -> Outcome[T]:
     """`work` on each game of a range, numbered after the `before` games of the earlier ranges."""
     games, problem = read
     return [work(parse_raw(raw, before + index, strict, notes)) for index, (raw, notes) in enumerate(games, 1)], \
@@ -194,12 +227,12 @@ def run(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], strict: 
     `progress` follows the ranges collected."""
     limit = in_flight or 2 * max(1, len(client.nthreads()))  # type: ignore[no-untyped-call]
     shown = progress or Progress(inputs)
-    pending: deque[tuple[_Span, Future[Any]]] = deque()
+    pending: deque[tuple[list[_Span], Future[Any]]] = deque()
     failed: set[str] = set()
     try:
-        for file_spans in _spans(inputs, range_bytes):
-            for span, future in _submit_file(client, file_spans, work, strict):
-                pending.append((span, future))
+        for group in _groups(_spans(inputs, range_bytes), range_bytes):
+            for spans, future in _submit(client, group, work, strict):
+                pending.append((spans, future))
                 if len(pending) > limit:
                     yield from _collect(*pending.popleft(), inputs, failed, shown)
         while pending:
@@ -208,36 +241,37 @@ def run(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], strict: 
         client.cancel([future for _, future in pending])  # type: ignore[no-untyped-call]
 
 
-def _submit_file(client: Client, spans: list[_Span], work: Callable[[Any], T],
-                 strict: bool) -> Iterator[tuple[_Span, Future[Any]]]:
-    """The work futures of one file's ranges, submitted as the caller asks for them.  A file of one
-    range is one task."""
-    if len(spans) == 1:
-        yield spans[0], client.submit(_read_and_work, spans[0], work, strict, pure=False)
+def _submit(client: Client, group: list[_Span], work: Callable[[Any], T],
+            strict: bool) -> Iterator[tuple[list[_Span], Future[Any]]]:
+    """The work futures of a group, submitted as the caller asks for them: one task for small files, and
+    for the ranges of one file a chain (byte facts, plan, read, game counts) ending in a work task each."""
+    if group[-1].number == 0:                   # small files: each one range, numbered 0
+        yield group, client.submit(_work_files, group, work, strict, pure=False)
         return
-    facts = [client.submit(ranges.facts, s.location, s.start, s.end, pure=False) for s in spans]
-    plan = client.submit(_plan, spans[0], *facts, pure=False)
+    facts = [client.submit(ranges.facts, s.location, s.start, s.end, pure=False) for s in group]
+    plan = client.submit(_plan, group[0], *facts, pure=False)
     before: Any = 0
-    for span in spans:
+    for span in group:
         games = client.submit(_read, span, plan, pure=False)
-        yield span, client.submit(_work, games, before, work, strict, pure=False)
-        if span is not spans[-1]:
+        yield [span], client.submit(_work_range, games, before, work, strict, pure=False)
+        if span is not group[-1]:
             before = client.submit(operator.add, before, client.submit(_count, games, pure=False), pure=False)
 
 
-def _collect(span: _Span, future: Future[Any], inputs: batch.Inputs, failed: set[str],
-             progress: Progress) -> list[Any]:
-    """A range's results; a file that cannot be read (or not to its end) is noted once."""
-    progress.current, progress.done = span.shown, progress.done + span.end - span.start
+def _collect(spans: list[_Span], future: Future[Any], inputs: batch.Inputs, failed: set[str],
+             progress: Progress) -> Iterator[Any]:
+    """The results of a task's ranges; a file that cannot be read (or not to its end) is noted once."""
     try:
-        results, problem = future.result()
+        outcomes = future.result()
     except OSError as error:
-        results, problem = [], error.strerror or str(error)
-    if problem is not None and span.shown not in failed:
-        failed.add(span.shown)
-        inputs.unreadable += 1
-        inputs.note(f"pdn: cannot read {span.shown}: {problem}")
-    return list(results)
+        outcomes = [([], error.strerror or str(error))] * len(spans)
+    for span, (results, problem) in zip(spans, outcomes):
+        progress.current, progress.done = span.shown, progress.done + span.end - span.start
+        yield from results
+        if problem is not None and span.shown not in failed:
+            failed.add(span.shown)
+            inputs.unreadable += 1
+            inputs.note(f"pdn: cannot read {span.shown}: {problem}")
 
 
 @contextlib.contextmanager
