@@ -327,7 +327,7 @@ def _fix_results_only(inputs: batch.Inputs, terminal: Terminal, output: str | No
 
     failed = 0
     with _writing(None if in_place else output) as out:
-        for path, data in inputs.contents():
+        for path, data in inputs.contents(streams=not in_place):
             fixed = fix_file(data, "<stdin>" if path == "-" else path, variant, strict, encoding)
             for line in fixed.report_lines():
                 terminal.note(line)

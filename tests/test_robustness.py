@@ -1,12 +1,16 @@
 """Damaged input never breaks reading, validating or converting: every game is reported,
 problems are located errors, and the games around a damaged one are read as before."""
 import dataclasses
+import gzip
 import io
 import json
 import os
+import shutil
 import signal
+import stat
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -259,3 +263,70 @@ def test_ascii_stdout_gets_utf8_not_a_traceback():
     done = subprocess.run([sys.executable, "-m", "pdn_tools", "filter", str(source)], capture_output=True, env=env)
     assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
     assert "[Site \"Лиепая\"]" in done.stdout.decode("utf-8")
+
+
+# ---- files named on the command line that are not regular files ----------------------------------
+
+PDN = [sys.executable, "-m", "pdn_tools"]
+GOOD = '[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n'
+BAD = '[GameType "20"]\n1. 32-28 19-23 2. 28x51 *\n\n'
+
+
+def _feed(fifo, data: bytes) -> threading.Thread:
+    """A thread that writes `data` to the FIFO `fifo` once a reader opens it."""
+    def write() -> None:
+        with open(fifo, "wb") as stream:
+            stream.write(data)
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    return thread
+
+
+def _records(stdout: str) -> list[dict]:
+    return [json.loads(line) for line in stdout.splitlines()]
+
+
+@pytest.mark.parametrize("packed", [False, True])
+def test_a_fifo_named_on_the_command_line_is_read_as_a_stream(tmp_path, packed):
+    """`pdn validate <(zcat x.pdn.gz)` names a FIFO: its games are read (compressed or not),
+    every one reported, errors located in it."""
+    fifo = tmp_path / "games.fifo"
+    os.mkfifo(fifo)
+    data = (GOOD + BAD + GOOD).encode()
+    writer = _feed(fifo, gzip.compress(data) if packed else data)
+    done = subprocess.run(PDN + ["validate", "--format", "jsonl", str(fifo)], capture_output=True, text=True,
+                          timeout=60)
+    writer.join(timeout=60)
+    records = _records(done.stdout)
+    assert (done.returncode, done.stderr) == (1, "")
+    assert [(r["file"], r["game"], r["ok"]) for r in records] == [(str(fifo), 1, True), (str(fifo), 2, False),
+                                                                 (str(fifo), 3, True)]
+    error = records[1]["errors"][0]
+    assert (error["line"], error["column"], error["ply"]) == (5, 19, 3)
+    assert error["message"] == "'51' is not a square of the international board"
+
+
+def test_dev_stdin_and_process_substitution_are_read(tmp_path):
+    source = tmp_path / "games.pdn.gz"
+    source.write_bytes(gzip.compress((GOOD + BAD).encode()))
+    piped = subprocess.run(PDN + ["validate", "/dev/stdin"], input=(BAD + GOOD).encode(), capture_output=True,
+                           timeout=60)
+    assert piped.returncode == 1 and piped.stdout.decode() == ("/dev/stdin:2:19: game 1, ply 3 (move 2. 28x51): "
+                                                               "'51' is not a square of the international board "
+                                                               "[bad-square]\n")
+    if shutil.which("bash"):
+        command = " ".join(PDN) + f" validate --format jsonl <(zcat {source}) {source}"
+        done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=60)
+        records = _records(done.stdout)
+        assert done.returncode == 1 and [r["ok"] for r in records] == [True, False, True, False]
+        assert records[0]["file"].startswith("/dev/fd/") and records[2]["file"] == str(source)
+
+
+def test_a_fifo_is_not_rewritten_in_place_nor_waited_for(tmp_path):
+    """Rewriting needs a regular file: a FIFO named with --in-place is reported, never opened."""
+    fifo = tmp_path / "games.fifo"
+    os.mkfifo(fifo)
+    for args in (["convert", "--in-place"], ["convert", "--in-place", "--fix-results"]):
+        done = subprocess.run(PDN + args + [str(fifo)], capture_output=True, text=True, timeout=60)
+        assert (done.returncode, done.stderr) == (2, f"pdn: cannot read {fifo}: not a regular file\n")
+        assert stat.S_ISFIFO(os.lstat(fifo).st_mode)

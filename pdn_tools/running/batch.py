@@ -116,7 +116,11 @@ class Inputs:
     encoding: str | None = None                    # the codec to read them in, else detected
     codecs: dict[str, str] = field(default_factory=dict)    # files read in another codec than UTF-8
 
-    def files(self) -> Iterator[str]:
+    def files(self, streams: bool = False) -> Iterator[str]:
+        """The files to read, folders expanded.  A file named that is not a regular one (a FIFO
+        such as `<(zcat x.pdn.gz)`, /dev/stdin, a device) is read through once as a stream when
+        `streams`, else reported (rewriting in place or reading by byte ranges needs a regular
+        file); one found in a folder is always reported."""
         for path in self.paths or ("-",):
             if path == "-":
                 yield path
@@ -124,6 +128,8 @@ class Inputs:
                 yield from self._folder(path)
             elif os.path.isfile(path) and os.access(path, os.R_OK):
                 yield path
+            elif streams and os.path.exists(path) and not os.path.isfile(path):
+                yield path                          # opening it says whether it can be read
             else:
                 self.cannot_read(path, "no such file" if not os.path.lexists(path) else
                                  "not readable" if os.path.isfile(path) else "not a regular file")
@@ -162,14 +168,14 @@ class Inputs:
         return chosen, skipped, problems
 
     def raw_games(self) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
-        for path in self.files():
+        for path in self.files(streams=True):
             self.current = "<stdin>" if path == "-" else path
             try:
                 if path == "-":
                     yield from self._games(decompressed(sys.stdin.buffer), path)
                     continue
                 with open(path, "rb") as raw:
-                    self._reading = raw
+                    self._reading = raw if raw.seekable() else None     # a stream has no position
                     yield from self._games(decompressed(raw), path)
                     self._done += os.fstat(raw.fileno()).st_size
             except NotPdn as error:
@@ -187,9 +193,10 @@ class Inputs:
         if games.codec != "utf-8":
             self.codecs[path] = games.codec
 
-    def contents(self) -> Iterator[tuple[str, bytes]]:
-        """(path, its whole content, decompressed) for each input, for commands that rewrite files."""
-        for path in self.files():
+    def contents(self, streams: bool = False) -> Iterator[tuple[str, bytes]]:
+        """(path, its whole content, decompressed) for each input, for commands that rewrite files
+        (named streams read too when `streams`: see `files`)."""
+        for path in self.files(streams):
             try:
                 if path == "-":
                     yield path, decompressed(sys.stdin.buffer).read()
