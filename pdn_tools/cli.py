@@ -757,8 +757,20 @@ for _name, _examples in EXAMPLES.items():
 
 def main() -> None:
     """Entry point.  A closed pipe (`pdn ... | head`) ends quietly with 141, as by SIGPIPE;
-    stdout that cannot be written (a full disk) is one line naming <stdout>, exit 2; Ctrl-C
-    ends quietly with 130; SIGTERM and SIGHUP remove temporary files, then end the process."""
+    stdout that cannot be written (a full disk, closed) is one line naming <stdout>, exit 2;
+    Ctrl-C ends quietly with 130; SIGTERM and SIGHUP remove temporary files, then end the
+    process.  A stderr that cannot be written (closed, full) loses its messages, not the
+    command: the exit code is the command's, or 2 where it would have been 0."""
+    streams.guard_standard_streams()
+    code: int | str | None = 0
+    try:
+        _run()
+    except SystemExit as done:
+        code = done.code
+    sys.exit(EXIT_USAGE if code in (0, None) and streams.stderr_lost() else code)
+
+
+def _run() -> None:
     streams.name_stdout_errors()
     streams.clean_up_on_signals()
     try:

@@ -330,3 +330,57 @@ def test_a_fifo_is_not_rewritten_in_place_nor_waited_for(tmp_path):
         done = subprocess.run(PDN + args + [str(fifo)], capture_output=True, text=True, timeout=60)
         assert (done.returncode, done.stderr) == (2, f"pdn: cannot read {fifo}: not a regular file\n")
         assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+# ---- standard streams closed or full ------------------------------------------------------------
+
+def _started_with(stream: str):
+    """What the child starts with: descriptor 0, 1 or 2 closed (`2>&-`) or stderr on /dev/full."""
+    if stream == "full":
+        return {"stderr": open("/dev/full", "wb")}
+    closing = {"stdin": 0, "stdout": 1, "stderr": 2}[stream]
+    return {"preexec_fn": lambda: os.close(closing)}
+
+
+def _pdn(args: list[str], stream: str, **extra):
+    started = _started_with(stream)
+    if stream != "stdout":
+        extra.setdefault("stdout", subprocess.PIPE)
+    if stream not in ("stderr", "full"):
+        extra.setdefault("stderr", subprocess.PIPE)
+    return subprocess.run(PDN + args, timeout=120, **started, **extra)
+
+
+@pytest.mark.parametrize("stream", ["stderr", "full"])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_closed_or_full_stderr_loses_messages_not_output_nor_the_exit_code(tmp_path, stream, jobs):
+    """stats reports the invalid game on stderr: the message is lost, the table on stdout is
+    whole and the exit code says the game was invalid (no traceback, no hang)."""
+    source = tmp_path / "games.pdn"
+    source.write_text(GOOD + BAD + GOOD)
+    stats = _pdn(["stats", "--jobs", jobs, "--format", "json", str(source)], stream)
+    assert stats.returncode == 1 and json.loads(stats.stdout)["games"] == 3
+    validated = _pdn(["validate", "--jobs", jobs, "--format", "jsonl", str(source)], stream)
+    assert validated.returncode == 1 and [r["ok"] for r in _records(validated.stdout.decode())] == [True, False, True]
+
+
+@pytest.mark.parametrize("stream", ["stderr", "full"])
+def test_a_lost_message_makes_a_successful_run_exit_2_and_damages_nothing(tmp_path, stream):
+    """--in-place says on stderr that a Latin-1 file was rewritten as UTF-8: the file is rewritten
+    whole (no message written into it), and the lost message turns exit 0 into 2 (documented)."""
+    source = tmp_path / "games.pdn"
+    source.write_bytes('[White "Coração"]\n1. 32-28 19-23 *\n'.encode("latin-1"))
+    assert _pdn(["convert", "--in-place", str(source)], stream).returncode == 2
+    assert source.read_text(encoding="utf-8") == '[White "Coração"]\n\n1. 32-28 19-23 *\n\n'
+    quiet = _pdn(["validate", "--format", "jsonl", str(source)], stream)       # nothing for stderr: 0
+    assert quiet.returncode == 0 and _records(quiet.stdout.decode())[0]["ok"]
+
+
+def test_a_closed_stdout_is_one_line_exit_2():
+    done = _pdn(["validate", "--format", "jsonl", "-"], "stdout", input=GOOD.encode())
+    assert (done.returncode, done.stderr) == (2, b"pdn: cannot write <stdout>: Bad file descriptor\n")
+
+
+def test_a_closed_stdin_is_an_unreadable_input():
+    done = _pdn(["validate", "-"], "stdin")
+    assert (done.returncode, done.stdout, done.stderr) == (2, b"", b"pdn: cannot read -: Bad file descriptor\n")

@@ -55,6 +55,7 @@ class _NamedWriter(io.RawIOBase):
     def __init__(self, descriptor: int, name: str, owned: bool) -> None:
         super().__init__()
         self.descriptor, self.name, self.owned = descriptor, name, owned
+        self.dropping = False           # what is left is thrown away (see discard_stdout)
 
     def writable(self) -> bool:
         return True
@@ -66,6 +67,8 @@ class _NamedWriter(io.RawIOBase):
         return os.isatty(self.descriptor)
 
     def write(self, data: ReadableBuffer, /) -> int:
+        if self.dropping:
+            return memoryview(data).nbytes
         try:
             return os.write(self.descriptor, data)
         except BrokenPipeError:
@@ -85,6 +88,93 @@ def _text_stream(descriptor: int, name: str, owned: bool, encoding: str = "utf-8
     return io.TextIOWrapper(buffer, encoding=encoding, errors=errors, line_buffering=line_buffering)
 
 
+class _ForgivingWriter(io.RawIOBase):
+    """A raw writer on stderr's descriptor that never fails the command: what it cannot write
+    (stderr closed, a full disk, a reader gone) is dropped, and counted in `lost`."""
+
+    def __init__(self, descriptor: int) -> None:
+        super().__init__()
+        self.descriptor, self.lost = descriptor, 0
+
+    def writable(self) -> bool:
+        return True
+
+    def fileno(self) -> int:
+        return self.descriptor
+
+    def isatty(self) -> bool:
+        return self.descriptor >= 0 and os.isatty(self.descriptor)
+
+    def write(self, data: ReadableBuffer, /) -> int:
+        try:
+            return os.write(self.descriptor, data)
+        except OSError:
+            self.lost += 1
+            return memoryview(data).nbytes
+
+
+class _ClosedReader(io.RawIOBase):
+    """What stdin reads when it was closed: an error, as a file that cannot be read gives."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: object, /) -> int:
+        raise OSError(errno.EBADF, os.strerror(errno.EBADF), "<stdin>")
+
+
+_STDERR: list[_ForgivingWriter] = []         # the writer under sys.stderr, once guarded
+
+
+def guard_standard_streams() -> None:
+    """Make stdin, stdout and stderr safe in whatever state the command was started with.
+
+    A closed descriptor 0, 1 or 2 is taken by /dev/null, so that no file the command opens
+    gets its number (where reports or messages would be written into it), but stays closed
+    to the command: reading a closed stdin fails as an unreadable file does, and writing a
+    closed stdout as a full disk does (both exit 2, one line).  stderr never fails: what it
+    cannot take (closed, `2>/dev/full`) is dropped, and `stderr_lost` says so.
+    """
+    closed = [descriptor for descriptor in (0, 1, 2) if not _is_open(descriptor)]
+    for descriptor in closed:
+        null = os.open(os.devnull, os.O_RDONLY if descriptor == 0 else os.O_WRONLY)
+        if null != descriptor:          # the lowest free number: a closed one below it is taken first
+            os.dup2(null, descriptor)
+            os.close(null)
+    if 0 in closed:
+        sys.stdin = io.TextIOWrapper(io.BufferedReader(_ClosedReader()), encoding="utf-8")
+    if 1 in closed:
+        sys.stdout = _text_stream(-1, STDOUT, False)
+    current = sys.stderr
+    if current is None or 2 in closed or _descriptor(current) == 2:
+        writer = _ForgivingWriter(-1 if 2 in closed else 2)
+        _STDERR[:] = [writer]
+        sys.stderr = io.TextIOWrapper(io.BufferedWriter(writer), encoding=getattr(current, "encoding", "utf-8"),
+                                      errors="backslashreplace", line_buffering=True)
+
+
+def stderr_lost() -> bool:
+    """Whether something written to stderr could not be (see `guard_standard_streams`)."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stderr.flush()
+    return any(writer.lost for writer in _STDERR)
+
+
+def _is_open(descriptor: int) -> bool:
+    try:
+        os.fstat(descriptor)
+    except OSError:
+        return False
+    return True
+
+
+def _descriptor(stream: IO[str]) -> int | None:
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
 def name_stdout_errors() -> None:
     """Replace sys.stdout by a stream like it whose failures say `<stdout>` (a full disk is a
     CannotWrite, a closed pipe a ClosedPipe).  Left as it is when it is not a real descriptor."""
@@ -101,6 +191,10 @@ def name_stdout_errors() -> None:
 def discard_stdout() -> None:
     """Send what is left in stdout's buffer nowhere (after a closed pipe or a full disk), so
     that the interpreter's last flush does not fail again."""
+    raw = getattr(getattr(sys.stdout, "buffer", None), "raw", None)
+    if isinstance(raw, _NamedWriter):
+        raw.dropping = True
+        return
     with contextlib.suppress(OSError, ValueError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
