@@ -22,7 +22,9 @@ from pdn_tools.commands import html_report, report
 from pdn_tools.commands.annotate import Options as Annotations, annotate_game
 from pdn_tools.commands.archive import Criteria
 from pdn_tools.running import output as streams
-from pdn_tools.running.output import atomic_output, game_text, printable
+from pdn_tools.running.output import atomic_output
+from pdn_tools.text.names import printable
+from pdn_tools.text.writer import game_text
 from pdn_tools.running.terminal import Terminal
 from pdn_tools.text.codes import Code, Severity
 from pdn_tools.text.model import ReadError
@@ -288,6 +290,7 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
     """
     from pdn_tools.commands import convert as conversion
     from pdn_tools.play.notation import Style
+    from pdn_tools.running import writing
 
     if in_place and (output is not None or to != "pdn" or not paths or "-" in paths):
         raise click.UsageError("--in-place rewrites the PDN files named: not with -o, --to jsonl/fen or stdin")
@@ -306,13 +309,13 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
         failed = _fix_results_only(inputs, terminal, output, in_place, variant, strict, encoding)
         sys.exit(batch.exit_code(inputs.unreadable, failed))
     if in_place:
-        failed = conversion.rewrite_files(inputs, work, jobs, strict, note)
+        failed = writing.rewrite_files(inputs, work, jobs, strict, note)
     elif output in (None, "-"):
-        failed = conversion.write_all(_backend(dask, terminal)(inputs, work, jobs, strict), sys.stdout, note).failed
+        failed = writing.write_all(_backend(dask, terminal)(inputs, work, jobs, strict), sys.stdout, note).failed
     else:
         try:
             with atomic_output(output) as out:
-                failed = conversion.write_all(_backend(dask, terminal)(inputs, work, jobs, strict), out, note).failed
+                failed = writing.write_all(_backend(dask, terminal)(inputs, work, jobs, strict), out, note).failed
         except OSError as error:
             _cannot_write(output, error)
     sys.exit(batch.exit_code(inputs.unreadable, failed))

@@ -2,6 +2,7 @@
 only from its own layer and the layers below it (function-level imports included), so
 there is no import cycle such as the one fen and movegen had."""
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -32,8 +33,7 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
-# The data path's core; commands still use running/output.py (atomic files, game text), a step to come.
-MODULES = sorted(p for layer in ("text", "rules", "play") for p in (PACKAGE / layer).glob("*.py"))
+MODULES = sorted(p for layer in LAYERS[:-1] for p in (PACKAGE / layer).glob("*.py"))
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(PACKAGE)))
@@ -47,3 +47,13 @@ def test_imports_go_down_the_layers(path):
             own, other = path.stem, name.split(".")[2] if len(name.split(".")) > 2 else ""
             if other in RULES_ORDER and own in RULES_ORDER:
                 assert RULES_ORDER.index(other) <= RULES_ORDER.index(own), f"{path.name} imports {name}"
+
+
+def test_the_readme_layout_table_names_every_module():
+    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("## Layout"):readme.index("## Adding a variant")]
+    modules = sorted(p.relative_to(PACKAGE.parent) for p in PACKAGE.rglob("*.py") if p.name != "__init__.py")
+    missing = [str(m) for m in modules if f"`{m}`" not in table and f"`{m.name}`" not in table]
+    assert not missing, f"not in README's layout table: {missing}"
+    listed = set(re.findall(r"`(pdn_tools/[^`]+)`", table))
+    assert all((PACKAGE.parent / name).exists() for name in listed), "the table names a file that is gone"

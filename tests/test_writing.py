@@ -14,7 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from pdn_tools.cli import cli
-from pdn_tools.running.output import printable
+from pdn_tools.text.names import printable
 
 PDN = [sys.executable, "-m", "pdn_tools"]
 GOOD = '[GameType "20"]\n[Result "*"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n'

@@ -17,7 +17,7 @@ from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
 from pdn_tools.text.model import Comment, Element, Game, Move, Nag
 from pdn_tools.rules.movegen import Position
-from pdn_tools.running.output import game_text
+from pdn_tools.text.writer import game_text
 from pdn_tools.play.replay import Replay
 from pdn_tools.text.writer import write_game
 

@@ -21,7 +21,7 @@ from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.reader import RawGame, parse_raw
 from pdn_tools.text.results import Outcome, outcome
 from pdn_tools.text.tags import raw_tags, raw_terminator
-from pdn_tools.running.output import game_text
+from pdn_tools.text.writer import game_text
 from pdn_tools.play.replay import Replay
 from pdn_tools.rules.variants import Variant
 

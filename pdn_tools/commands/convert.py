@@ -1,18 +1,15 @@
-"""Converting one game at a time (the work `pdn convert` hands to `batch.run`), and atomic output."""
+"""Converting one game at a time (the work `pdn convert` hands to `batch.run`)."""
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, replace
-from typing import IO, Callable, Iterable
 
-from pdn_tools.running import batch
 from pdn_tools.commands import report
 from pdn_tools.play.check import Checked, check, problem
 from pdn_tools.text import writer
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Game, ReadError
 from pdn_tools.play.notation import Style, canonical_game, fix_notes, result_fixes
-from pdn_tools.running.output import CannotWrite, atomic_output, printable
+from pdn_tools.text.names import printable
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.variants import Variant
 from pdn_tools.play.replay import Replay
@@ -68,8 +65,7 @@ def convert(checked: Checked, options: Options) -> Converted:
     if isinstance(game, ReadError) or replayed is None or (needs_replay and not replays):
         if not options.keep_invalid:
             return Converted("", problems, False)
-        text = game.text.rstrip("\n") + "\n\n" if isinstance(game, ReadError) else writer.write_game(game)
-        return Converted(text, problems, False)
+        return Converted(writer.game_text(game), problems, False)
     notes = problems
     if style.fix_results:
         fixes = fix_notes(game, result_fixes(game, replayed))
@@ -82,69 +78,6 @@ def convert(checked: Checked, options: Options) -> Converted:
     else:
         text = writer.write_game(canonical)
     return Converted(text, notes, not record.errors, len(replayed.plies))
-
-
-Note = Callable[[str], None]
-
-
-@dataclass
-class Tally:
-    """Games that did not convert without a problem, and of those the games left out."""
-
-    failed: int = 0
-    left_out: int = 0
-
-
-def write_all(results: Iterable[Converted], out: IO[str], note: Note) -> Tally:
-    """Write each game's text and pass on its notes."""
-    tally = Tally()
-    for converted in results:
-        for line in converted.notes:
-            note(line)
-        out.write(converted.text)
-        tally.failed += not converted.ok
-        tally.left_out += converted.left_out
-    return tally
-
-
-class _Unchanged(Exception):
-    """A file to rewrite in place had a game left out, or could not be read through."""
-
-
-def rewrite_files(inputs: batch.Inputs, work: batch.Work[Converted], jobs: int, strict: bool, note: Note) -> int:
-    """Convert each input file into itself, atomically; a file with a game left out (one that
-    cannot be read) is left unchanged (none is with `Options.keep_invalid`), and one that
-    cannot be written is reported (the batch goes on, counted with the unreadable inputs).
-    The number of games that did not convert without a problem."""
-    failed = 0
-    for path in inputs.files():
-        single = batch.Inputs((path,), encoding=inputs.encoding)
-        tally = Tally()
-        links = _hard_links(path)
-        try:
-            with atomic_output(path) as out:
-                tally = write_all(batch.run(single, work, jobs, strict), out, note)
-                if single.unreadable or tally.left_out:
-                    raise _Unchanged
-            if path in single.codecs:
-                note(f"pdn: {printable(path)} was {single.codecs[path]}: rewritten as UTF-8")
-            if links > 1:       # the file written is a new one: the other names keep the old text
-                note(f"pdn: {printable(path)} is a new file; its {links - 1} other hard link(s) keep the old text")
-        except _Unchanged:
-            note(f"pdn: {printable(path)} left unchanged")
-        except CannotWrite as error:
-            note(f"pdn: cannot write {printable(path)}: {error.strerror}; left unchanged")
-            single.unreadable += 1
-        failed += tally.failed
-        inputs.unreadable += single.unreadable
-    return failed
-
-
-def _hard_links(path: str) -> int:
-    try:
-        return os.stat(path).st_nlink
-    except OSError:
-        return 1
 
 
 def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | None = None) -> str:

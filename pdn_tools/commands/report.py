@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
 from pdn_tools.play.check import Problem, Record
-from pdn_tools.running.output import printable
+from pdn_tools.text.names import printable
 
 
 def game_label(record: Record) -> str:

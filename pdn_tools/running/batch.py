@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator, TypeVar, cast
 
-from pdn_tools.running.output import ENDING_SIGNALS, printable
+from pdn_tools.running.output import ENDING_SIGNALS
+from pdn_tools.text.names import printable
 from pdn_tools.text.decoding import sniff
 from pdn_tools.text.grammar import parser
 from pdn_tools.text.model import Diagnostic, Game, ReadError

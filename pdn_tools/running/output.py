@@ -1,6 +1,5 @@
-"""Output: files replaced atomically, streams whose errors name the user's path, signals that
-leave no temporary file behind, names made safe for line-based reports, and a game's PDN text
-as passed on unchanged."""
+"""Output: files replaced atomically, streams whose errors name the user's path, and signals that
+leave no temporary file behind."""
 from __future__ import annotations
 
 import contextlib
@@ -11,12 +10,9 @@ import signal
 import stat
 import sys
 import tempfile
-import unicodedata
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Callable, Iterator, NoReturn
 
-from pdn_tools.text.model import Game, ReadError
-from pdn_tools.text.writer import write_game
 
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer
@@ -24,13 +20,6 @@ if TYPE_CHECKING:
 STDOUT = "<stdout>"
 _TEMPORARY: set[str] = set()        # temporary files being written, removed on SIGTERM and SIGHUP
 ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
-
-
-def game_text(game: Game | ReadError) -> str:
-    """PDN for a game passed on: written from the model, or as read when it could not be read."""
-    if isinstance(game, ReadError):
-        return game.text.rstrip("\n") + "\n\n"
-    return write_game(game)
 
 
 # ---- errors that name what the user named ----------------------------------------------------------
@@ -342,29 +331,3 @@ def end_by_signal(signum: int) -> NoReturn:
     signal.signal(signum, signal.SIG_DFL)
     os.kill(os.getpid(), signum)
     sys.exit(128 + signum)                  # not reached where the signal ends the process
-
-
-# ---- names in line-based reports -------------------------------------------------------------------
-
-_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-
-
-def printable(name: str) -> str:
-    """`name` with control characters and line separators escaped (`\\n`, `\\x1b`, `\\u2028`),
-    so that a file name cannot forge lines or columns in a text report.  Bytes that were not
-    valid in the file system's encoding show as `\\xNN`."""
-    if name.isprintable():
-        return name
-    return "".join(_escape(char) for char in name)
-
-
-def _escape(char: str) -> str:
-    if char in _ESCAPES:
-        return _ESCAPES[char]
-    category = unicodedata.category(char)
-    if category == "Cs" and 0xDC80 <= ord(char) <= 0xDCFF:     # an undecodable byte (surrogateescape)
-        return f"\\x{ord(char) - 0xDC00:02x}"
-    if category in ("Cc", "Cs", "Zl", "Zp"):
-        code = ord(char)
-        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-    return char

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from pdn_tools.text.results import RESULTS
-from pdn_tools.text.model import Comment, Element, Game, Move, MoveNumber, Nag, Placeholder, Setup, Variation
+from pdn_tools.text.model import Comment, Element, Game, ReadError, Move, MoveNumber, Nag, Placeholder, Setup, Variation
 from pdn_tools.text.walk import walk
 
 WIDTH = 80
@@ -95,6 +95,13 @@ def write_game(game: Game, width: int = WIDTH) -> str:
         parts.append("")
     parts.append(wrap([*_atoms(game.elements), _tail(game)], width))
     return "\n".join(parts) + "\n\n"
+
+
+def game_text(game: Game | ReadError) -> str:
+    """PDN for a game passed on: written from the model, or as read when it could not be read."""
+    if isinstance(game, ReadError):
+        return game.text.rstrip("\n") + "\n\n"
+    return write_game(game)
 
 
 def _tail(game: Game) -> str:

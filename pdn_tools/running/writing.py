@@ -1,0 +1,73 @@
+"""Writing converted games: to one stream, or each input file into itself, atomically."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import IO, Callable, Iterable
+
+from pdn_tools.commands.convert import Converted
+from pdn_tools.running import batch
+from pdn_tools.running.output import CannotWrite, atomic_output
+from pdn_tools.text.names import printable
+
+Note = Callable[[str], None]
+
+
+@dataclass
+class Tally:
+    """Games that did not convert without a problem, and of those the games left out."""
+
+    failed: int = 0
+    left_out: int = 0
+
+
+def write_all(results: Iterable[Converted], out: IO[str], note: Note) -> Tally:
+    """Write each game's text and pass on its notes."""
+    tally = Tally()
+    for converted in results:
+        for line in converted.notes:
+            note(line)
+        out.write(converted.text)
+        tally.failed += not converted.ok
+        tally.left_out += converted.left_out
+    return tally
+
+
+class _Unchanged(Exception):
+    """A file to rewrite in place had a game left out, or could not be read through."""
+
+
+def rewrite_files(inputs: batch.Inputs, work: batch.Work[Converted], jobs: int, strict: bool, note: Note) -> int:
+    """Convert each input file into itself, atomically; a file with a game left out (one that
+    cannot be read) is left unchanged (none is with `Options.keep_invalid`), and one that
+    cannot be written is reported (the batch goes on, counted with the unreadable inputs).
+    The number of games that did not convert without a problem."""
+    failed = 0
+    for path in inputs.files():
+        single = batch.Inputs((path,), encoding=inputs.encoding)
+        tally = Tally()
+        links = _hard_links(path)
+        try:
+            with atomic_output(path) as out:
+                tally = write_all(batch.run(single, work, jobs, strict), out, note)
+                if single.unreadable or tally.left_out:
+                    raise _Unchanged
+            if path in single.codecs:
+                note(f"pdn: {printable(path)} was {single.codecs[path]}: rewritten as UTF-8")
+            if links > 1:       # the file written is a new one: the other names keep the old text
+                note(f"pdn: {printable(path)} is a new file; its {links - 1} other hard link(s) keep the old text")
+        except _Unchanged:
+            note(f"pdn: {printable(path)} left unchanged")
+        except CannotWrite as error:
+            note(f"pdn: cannot write {printable(path)}: {error.strerror}; left unchanged")
+            single.unreadable += 1
+        failed += tally.failed
+        inputs.unreadable += single.unreadable
+    return failed
+
+
+def _hard_links(path: str) -> int:
+    try:
+        return os.stat(path).st_nlink
+    except OSError:
+        return 1
