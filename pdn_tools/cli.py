@@ -11,7 +11,7 @@ import itertools
 import os
 import re
 import sys
-from typing import IO, Any, Callable, Iterator, NoReturn, TextIO, TypeVar, cast
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence, TextIO, TypeVar
 
 import click
 
@@ -41,7 +41,13 @@ WARNING_CODES = [code.value for code in Code if code.severity == Severity.WARNIN
 EXIT_CLOSED_PIPE = 128 + 13             # as a process ended by SIGPIPE
 
 
-class VariantType(click.ParamType):
+if TYPE_CHECKING:
+    _ParamType = click.ParamType[Variant]
+else:
+    _ParamType = click.ParamType        # generic for type checkers only before click 8.2
+
+
+class VariantType(_ParamType):
     """A variant named by name, alias or GameType number (`--variant` of every command)."""
 
     name = "variant"
@@ -60,7 +66,7 @@ variant_option = click.option("--variant", type=VARIANT, metavar="NAME",
                               help="Rules to use instead of the GameType tag (name or GameType number).")
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
                            help="Worker processes; output keeps the input order.")
-def _encoding(ctx, param, value: str | None) -> str | None:
+def _encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is None:
         return None
     from pdn_tools.text.decoding import known_encoding
@@ -249,7 +255,7 @@ def perft(variant: Variant, depth: int, fen: str | None, split: bool, keep_dupli
             out.flush()
 
 
-def _drop(ctx, param, value: str | None) -> frozenset[str]:
+def _drop(ctx: click.Context, param: click.Parameter, value: str | None) -> frozenset[str]:
     from pdn_tools.play.notation import DROPPABLE
     names = frozenset(name.strip() for name in (value or "").split(",") if name.strip())
     unknown = sorted(names - set(DROPPABLE))
@@ -337,7 +343,7 @@ def _fix_results_only(inputs: batch.Inputs, terminal: Terminal, output: str | No
             failed += fixed.failed
             if not in_place:
                 out.flush()
-                out.buffer.write(fixed.data)          # type: ignore[attr-defined]
+                out.buffer.write(fixed.data)
             elif fixed.data != data and batch.compressed(path):
                 terminal.note(f"pdn: {printable(path)} is compressed: left unchanged (write the fixed games with -o)")
                 failed += 1
@@ -466,14 +472,14 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, output: st
     sys.exit(EXIT_OK if record.ok else EXIT_INVALID)
 
 
-def _write(path: str, texts: list[str] | list[str | bytes]) -> None:
+def _write(path: str, texts: Sequence[str | bytes]) -> None:
     """Write a file atomically (texts, or bytes such as a PNG); one that cannot be written ends
     the command (exit 2)."""
     try:
         with atomic_output(path) as stream:
             for text in texts:
                 if isinstance(text, bytes):
-                    cast(TextIO, stream).buffer.write(text)
+                    stream.buffer.write(text)
                 else:
                     stream.write(text)
     except OSError as error:
@@ -485,7 +491,8 @@ def _cannot_write(path: str, error: OSError) -> NoReturn:
     sys.exit(EXIT_USAGE)
 
 
-def _patterns(ctx, param, values: tuple[str, ...]) -> tuple[tuple[str, re.Pattern], ...]:
+def _patterns(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]
+              ) -> tuple[tuple[str, re.Pattern[str]], ...]:
     out = []
     for value in values:
         name, equals, pattern = value.partition("=")
@@ -495,7 +502,7 @@ def _patterns(ctx, param, values: tuple[str, ...]) -> tuple[tuple[str, re.Patter
     return tuple(out)
 
 
-def _pattern(ctx, param, value: str | None) -> re.Pattern | None:
+def _pattern(ctx: click.Context, param: click.Parameter, value: str | None) -> re.Pattern[str] | None:
     return None if value is None else _compile(value, param)
 
 
@@ -529,7 +536,7 @@ def list_command(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, outpu
     sys.exit(batch.exit_code(inputs.unreadable, 0))
 
 
-def _compile(pattern: str, param) -> re.Pattern:
+def _compile(pattern: str, param: click.Parameter) -> re.Pattern[str]:
     try:
         return re.compile(pattern, re.IGNORECASE)
     except re.error as error:
@@ -608,8 +615,8 @@ def _check_fen(fen: str, variant: Variant | None) -> None:
             return
         except FenError as error:
             errors.append(error)
-    error = errors[0]
-    raise click.BadParameter(f"{error.message} (at column {error.column + 1})", param_hint="--position")
+    first = errors[0]
+    raise click.BadParameter(f"{first.message} (at column {first.column + 1})", param_hint="--position")
 
 
 @cli.command()

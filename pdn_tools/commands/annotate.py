@@ -17,9 +17,9 @@ from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
 from pdn_tools.text.model import Comment, Element, Game, Move, Nag
 from pdn_tools.rules.movegen import Position
-from pdn_tools.text.writer import game_text
+from pdn_tools.rules.variants import Variant
+from pdn_tools.text.writer import game_text, write_game
 from pdn_tools.play.replay import Replay
-from pdn_tools.text.writer import write_game
 
 FORCED = 7                      # NAG $7: the only move
 _OURS = re.compile(r"\s*(?:\[%(?:fen|moves|captured|draw) [^\]]*\]\s*)+\Z")
@@ -65,7 +65,7 @@ def annotate(result: Replay, options: Options) -> tuple[Game, list[str]]:
 
 def _commands(result: Replay, options: Options, counts: dict[int, int]) -> dict[int, list[str]]:
     """The commands to write after each ply; `counts`: the legal moves before each ply."""
-    alpha = result.variant.alpha
+    alpha = _replayed(result)[1].alpha
     draws = _draw_counts(result) if options.draws else {}
     out: dict[int, list[str]] = {}
     for ply in result.plies:
@@ -94,9 +94,9 @@ def _place(elements: list[Element], commands: dict[int, list[str]], forced: set[
         if not isinstance(element, Move):
             continue
         ply += 1
-        nags = []
-        while i < len(kept) and isinstance(kept[i], Nag):
-            nags.append(kept[i])
+        nags: list[Nag] = []
+        while i < len(kept) and isinstance(nag := kept[i], Nag):
+            nags.append(nag)
             i += 1
         if ply in forced and all(n.number != FORCED for n in nags):
             out.append(Nag(FORCED))
@@ -108,7 +108,7 @@ def _place(elements: list[Element], commands: dict[int, list[str]], forced: set[
 
 def _draw_counts(result: Replay) -> dict[int, list[str]]:
     """`[%draw ...]` commands where a count of the variant's draw rules starts, ends or draws."""
-    tracker = DrawTracker(result.start)
+    tracker = DrawTracker(_replayed(result)[0])
     counting: set[str] = set()
     claims = 0
     out: dict[int, list[str]] = {}
@@ -145,9 +145,17 @@ def _tags(game: Game, result: Replay, options: Options) -> list[str]:
         change = f"Result {stated!r} set to {computed!r}" if stated else f"Result {computed!r} added"
         notes.append(f"{change}: the rules decide the game")
     if options.gametype and game.tag("GameType") is None:
-        game.set_tag("GameType", str(result.variant.gametype))
-        notes.append(f"GameType {result.variant.gametype!r} added ({result.variant.name})")
+        variant = _replayed(result)[1]
+        game.set_tag("GameType", str(variant.gametype))
+        notes.append(f"GameType {variant.gametype!r} added ({variant.name})")
     return notes
+
+
+def _replayed(result: Replay) -> tuple[Position, Variant]:
+    """The start position and variant of a replayed game (only those are annotated)."""
+    if result.start is None or result.variant is None:
+        raise ValueError(f"{result.game.file}:{result.game.line}: game {result.game.index} was not replayed")
+    return result.start, result.variant
 
 
 def annotate_game(checked: Checked, options: Options) -> tuple[str, list[str]]:

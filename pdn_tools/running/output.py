@@ -11,7 +11,7 @@ import stat
 import sys
 import tempfile
 from types import FrameType
-from typing import IO, TYPE_CHECKING, Callable, Iterator, NoReturn
+from typing import TYPE_CHECKING, Callable, Iterator, NoReturn, TextIO
 
 
 if TYPE_CHECKING:
@@ -191,7 +191,7 @@ def discard_stdout() -> None:
 # ---- files -----------------------------------------------------------------------------------------
 
 @contextlib.contextmanager
-def atomic_output(path: str) -> Iterator[IO[str]]:
+def atomic_output(path: str) -> Iterator[TextIO]:
     """A UTF-8 text stream written to `path`.
 
     A regular file (or a symbolic link to one: the target is written, the link kept) is
@@ -238,7 +238,7 @@ def _replaceable(path: str) -> str | None:
 
 
 @contextlib.contextmanager
-def _straight(path: str, descriptor: int | None) -> Iterator[IO[str]]:
+def _straight(path: str, descriptor: int | None) -> Iterator[TextIO]:
     try:
         opened = os.dup(descriptor) if descriptor is not None else os.open(path, os.O_WRONLY)
     except OSError as error:
@@ -248,7 +248,7 @@ def _straight(path: str, descriptor: int | None) -> Iterator[IO[str]]:
 
 
 @contextlib.contextmanager
-def _replacing(path: str, target: str) -> Iterator[IO[str]]:
+def _replacing(path: str, target: str) -> Iterator[TextIO]:
     try:
         descriptor, temporary = tempfile.mkstemp(prefix=".pdn-", suffix=".tmp", dir=os.path.dirname(target))
     except OSError as error:
