@@ -12,7 +12,7 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterator
+from typing import Any, Iterator, Union, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
@@ -20,7 +20,7 @@ from lark.lexer import Lexer
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.numbers import LONGEST, number
-from pdn_tools.text.model import (Comment, Diagnostic, Game, Move, MoveNumber, Nag, Placeholder,
+from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, Move, MoveNumber, Nag, Placeholder,
                     Setup, Variation)
 
 ERROR = "ERROR"          # a run of characters no terminal matches
@@ -39,18 +39,23 @@ def _grammar_path() -> Path:
 
 
 class ScanToken(Token):
-    """A Lark token that also knows whether a blank line came before it."""
+    """A Lark token that also knows whether a blank line came before it.  The scanner makes
+    every token, so each has its line and column (Lark's own may lack them)."""
 
     __slots__ = ("blank_before",)
+    line: int
+    column: int
+    blank_before: bool
 
 
 class _TokenList(Lexer):
     """A 'lexer' that hands Lark the tokens the scanner already made."""
 
-    def __init__(self, lexer_conf) -> None:
+    def __init__(self, lexer_conf: object) -> None:
         pass
 
-    def lex(self, tokens: list[Token]) -> Iterator[Token]:
+    # Lark hands a custom lexer the parser's input itself (here the token list), not a LexerState.
+    def lex(self, tokens: list[ScanToken]) -> Iterator[ScanToken]:  # type: ignore[override]
         return iter(tokens)
 
 
@@ -62,15 +67,22 @@ class _Context:
     strict: bool
 
 
-class _Builder(Transformer):
+# What the movetext's reductions receive: tokens and the variations built below them.
+Child = Union[ScanToken, Variation]
+# One item of a piece of a move run, remembered: (offset, kind, text, value), the value being
+# (squares, capture) for a MOVE, (number, black, read slowly) for a MOVENUMBER, else None.
+PieceItem = tuple[int, str, str, Any]
+
+
+class _Builder(Transformer[ScanToken, Game]):
     """Builds model objects as the LALR parser reduces (no tree is kept)."""
 
-    def __init__(self, fine: re.Pattern, tag: re.Pattern) -> None:
+    def __init__(self, fine: re.Pattern[str], tag: re.Pattern[str]) -> None:
         super().__init__()
         self.context = _Context([], False)
         self._fine = fine
         self._tag = tag
-        self._pieces: dict[str, tuple] = {}
+        self._pieces: dict[str, tuple[PieceItem, ...]] = {}
 
     def _quirk(self, line: int, column: int, code: Code, message: str) -> None:
         """A tolerated deviation: a warning, or an error in strict mode when the code is
@@ -80,7 +92,7 @@ class _Builder(Transformer):
             raise _StrictError(diagnostic)
         self.context.warnings.append(diagnostic)
 
-    def start(self, children):
+    def start(self, children: list[ScanToken | list[Element] | _Terminator]) -> Game:
         game = Game()
         for child in children:
             if isinstance(child, Token):
@@ -93,7 +105,7 @@ class _Builder(Transformer):
                 game.result = child
         return game
 
-    def _tags(self, token: Token) -> Iterator[tuple[str, str, tuple[int, int]]]:
+    def _tags(self, token: ScanToken) -> Iterator[tuple[str, str, tuple[int, int]]]:
         end = 0
         line, counted, newline = token.line, 0, -1    # lines counted up to offset `counted`
         for match in self._tag.finditer(token):
@@ -117,20 +129,20 @@ class _Builder(Transformer):
                 self._quirk(line, column, Code.TAG_NAME, f"tag name {name!r} is not a PDN identifier")
             yield name, unescape(quoted), (line, column)
 
-    def terminator(self, children) -> str:
+    def terminator(self, children: list[ScanToken]) -> _Terminator:
         return _Terminator(children[0])
 
-    def body(self, children) -> list:
+    def body(self, children: list[Child]) -> list[Element]:
         return self._elements(children)
 
-    def variation(self, children) -> Variation:
-        result = children.pop() if children and isinstance(children[-1], _Terminator) else None
-        return Variation(self._elements(children), result and str(result))
+    def variation(self, children: list[Child | _Terminator]) -> Variation:
+        result = str(children.pop()) if children and isinstance(children[-1], _Terminator) else None
+        return Variation(self._elements(cast(list[Child], children)), result)    # its result taken off
 
-    def _elements(self, children: list) -> list:
-        out: list = []
+    def _elements(self, children: list[Child]) -> list[Element]:
+        out: list[Element] = []
         for child in children:
-            if not isinstance(child, Token):
+            if not isinstance(child, ScanToken):
                 out.append(child)
             elif child.type == "MOVES":
                 self._moves(child, out)
@@ -143,16 +155,16 @@ class _Builder(Transformer):
         self._dangling_numbers(out)
         return out
 
-    def _dangling_numbers(self, elements: list) -> None:
+    def _dangling_numbers(self, elements: list[Element]) -> None:
         """A move number must be followed by a move (`1. 2-0` is not a game in PDN 3.0)."""
         last = len(elements) - 1
         for index, element in enumerate(elements):
-            if type(element) is MoveNumber and element.number and (
+            if isinstance(element, MoveNumber) and element.number and (
                     index == last or type(elements[index + 1]) not in (Move, MoveNumber, Placeholder)):
                 self._quirk(element.line, element.column, Code.DANGLING_NUMBER,
                             f"move number {element.text!r} without a move")
 
-    def _moves(self, run: Token, out: list) -> None:
+    def _moves(self, run: ScanToken, out: list[Element]) -> None:
         """Expand a MOVES run into moves, move numbers, strength marks and NAGs."""
         if "\\" in run:
             self._quirk(run.line, run.column, Code.LITERAL_ESCAPE, "literal '\\r' or '\\n' text in the movetext")
@@ -171,7 +183,7 @@ class _Builder(Transformer):
                 newline = run.find("\n", line_start)
             self._item(match.lastgroup, match.group(), line, start - line_start + 1, odd, out)
 
-    def _plain_moves(self, run: Token, out: list) -> None:
+    def _plain_moves(self, run: ScanToken, out: list[Element]) -> None:
         """`_moves` for the common run (no upper case, zero padding, separator before white
         space, tab, form feed or escape): the run is cut at spaces and line ends, and each
         piece is scanned once and remembered."""
@@ -194,12 +206,12 @@ class _Builder(Transformer):
             line += 1
             column = 1
 
-    def _piece(self, piece: str) -> tuple:
+    def _piece(self, piece: str) -> tuple[PieceItem, ...]:
         """The items of a piece of a run (no white space): (offset, kind, text, parsed)."""
-        items = []
+        items: list[PieceItem] = []
         for match in self._fine.finditer(piece):
-            kind, text = match.lastgroup, match.group()
-            value = None
+            kind, text = match.lastgroup or "", match.group()
+            value: Any = None
             if kind == "MOVE":
                 move = self._move(text, 0, 0, False)
                 value = move.squares, move.capture
@@ -211,10 +223,10 @@ class _Builder(Transformer):
             items.append((match.start(), kind, text, value))
         if len(self._pieces) >= _PIECES_KEPT:
             self._pieces.clear()
-        self._pieces[piece] = items = tuple(items)
-        return items
+        self._pieces[piece] = kept = tuple(items)
+        return kept
 
-    def _item(self, kind: str, text: str, line: int, column: int, odd: bool, out: list) -> None:
+    def _item(self, kind: str | None, text: str, line: int, column: int, odd: bool, out: list[Element]) -> None:
         """One item of a MOVES run as a model element."""
         if kind == "MOVE":
             out.append(self._move(text, line, column, odd))
@@ -230,7 +242,7 @@ class _Builder(Transformer):
             self._quirk(line, column, Code.PLACEHOLDER, f"unknown move written as {text!r}")
             out.append(Placeholder(text, line, column))
 
-    def _strength(self, out: list, text: str, line: int, column: int) -> None:
+    def _strength(self, out: list[Element], text: str, line: int, column: int) -> None:
         """Attach a strength mark to the move before it (white space may come between)."""
         previous = out[-1] if out else None
         if text == "*":
@@ -271,7 +283,7 @@ class _Builder(Transformer):
             self._quirk(line, column, Code.ZERO_PADDED, f"zero-padded move number {text!r}")
         return MoveNumber(count, text.endswith("..."), text, line, column)
 
-    def _setup(self, token: Token) -> Setup:
+    def _setup(self, token: ScanToken) -> Setup:
         inner = token[1:-1].strip()
         if inner.upper().startswith("FEN"):
             inner = inner[3:].strip()
@@ -351,7 +363,7 @@ class PdnParser:
         it was never closed, and its opening character is read as text (ERROR).
         """
         stop = len(text) if end is None else end
-        out: list[Token] = []
+        out: list[ScanToken] = []
         line_start = 1 - column
         blank_before = False
         gap, gap_end = None, -1      # (start, line, line_start, tokens kept) of the last white space
@@ -361,7 +373,7 @@ class PdnParser:
         while pos < stop:
             resume = stop
             for match in scanner.finditer(text, pos, segment_end):
-                kind = match.lastgroup
+                kind: str = match.lastgroup  # type: ignore[assignment]  # every alternative is a named group
                 start = match.start()
                 if more and match.end() == stop:
                     if kind != "WS" and gap is not None and gap_end == start:
@@ -428,7 +440,7 @@ class PdnParser:
                 scanner, segment_end = self.scanner, stop
         return Scanned(out, stop, line, stop - line_start + 1, None)
 
-    def parse_game(self, tokens: list[Token], strict: bool = False) -> Game | Diagnostic:
+    def parse_game(self, tokens: list[ScanToken], strict: bool = False) -> Game | Diagnostic:
         """Parse one game's tokens into a Game, or a located syntax Diagnostic.
 
         Leniently, text no terminal matches is kept as a comment (a parenthesised
@@ -439,7 +451,7 @@ class PdnParser:
         self._builder.context = context
         try:
             tokens = self._recover(tokens)
-            game = self.lark.parse(tokens)
+            game = cast(Game, self.lark.parse(tokens))     # the inline transformer builds a Game
         except _StrictError as error:
             return error.diagnostic
         except UnexpectedInput as error:
@@ -447,12 +459,12 @@ class PdnParser:
         game.warnings = context.warnings
         return game
 
-    def _recover(self, tokens: list[Token]) -> list[Token]:
+    def _recover(self, tokens: list[ScanToken]) -> list[ScanToken]:
         """Turn unreadable text into comments (warned) and drop literal escapes."""
         if not any(t.type in (ERROR, ESCAPE) for t in tokens):
             return tokens
-        out: list[Token] = []
-        groups: list[list] = []          # [index in out of '(', holds prose]
+        out: list[ScanToken] = []
+        groups: list[list[int]] = []     # [index in out of '(', holds prose]
         for token in tokens:
             if token.type == ESCAPE:
                 self._builder._quirk(token.line, token.column, Code.LITERAL_ESCAPE,
@@ -465,7 +477,7 @@ class PdnParser:
                     groups[-1][1] = True
                 else:
                     self._builder.context.warnings.append(unreadable(token))
-                    token = Token.new_borrow_pos("COMMENT", "{" + token.replace("}", ")") + "}", token)
+                    token = _comment_token(token.replace("}", ")"), token)
             elif token.type == "LPAR":
                 groups.append([len(out), False])
             elif token.type == "RPAR" and groups:
@@ -476,12 +488,19 @@ class PdnParser:
                     self._builder._quirk(opening.line, opening.column, Code.PROSE,
                                          f"parenthesised text {_show(text)} read as a comment")
                     del out[start:]
-                    token = Token.new_borrow_pos("COMMENT", "{" + text.replace("}", ")") + "}", opening)
+                    token = _comment_token(text.replace("}", ")"), opening)
             out.append(token)
         return out
 
 
-def unreadable(token: Token, strict: bool = False) -> Diagnostic:
+def _comment_token(text: str, at: ScanToken) -> ScanToken:
+    """A comment token holding `text`, where `at` stands."""
+    token = ScanToken.new_borrow_pos("COMMENT", "{" + text + "}", at)
+    token.blank_before = False          # read only while splitting games, before parsing
+    return token
+
+
+def unreadable(token: ScanToken, strict: bool = False) -> Diagnostic:
     """The diagnostic for text no terminal reads (kept as a comment when lenient): a '{' or
     '/' that is never closed, else prose (a syntax error when `strict`)."""
     if token in ("{", "/"):
@@ -530,17 +549,17 @@ class Scanned:
     """What `PdnParser.tokens` scanned: tokens, how far (offset, line, column), and for a
     construct left open at the end, the pattern more text must hold to close it."""
 
-    tokens: list[Token]
+    tokens: list[ScanToken]
     consumed: int
     line: int
     column: int
-    waiting: re.Pattern | None
+    waiting: re.Pattern[str] | None
 def _show(token: str) -> str:
     value = str(token)
     return repr(value if len(value) <= 20 else value[:20] + "...")
 
 
-def _syntax_error(error: UnexpectedInput, tokens: list[Token]) -> Diagnostic:
+def _syntax_error(error: UnexpectedInput, tokens: list[ScanToken]) -> Diagnostic:
     token = getattr(error, "token", None)
     if token is None or token.type == "$END":
         last = tokens[-1] if tokens else None

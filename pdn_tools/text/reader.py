@@ -13,16 +13,15 @@ import os
 import re
 import sys
 from dataclasses import dataclass, field
-from typing import BinaryIO, Iterable, Iterator, Union
+from typing import BinaryIO, Iterable, Iterator, Sequence, Union
 
-from lark import Token
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.decoding import Decoder
-from pdn_tools.text.grammar import ESCAPE, HOLD, WHITE_SPACE as _WHITE_SPACE, parser, unreadable
+from pdn_tools.text.grammar import ESCAPE, HOLD, WHITE_SPACE as _WHITE_SPACE, ScanToken, parser, unreadable
 from pdn_tools.text.model import Comment, Diagnostic, Game, ReadError
 
-Source = Union[str, os.PathLike, BinaryIO, io.TextIOBase]
+Source = Union[str, os.PathLike[str], BinaryIO, io.TextIOBase]
 _TAGS = ("TAGS",)
 _COMMENTS = ("COMMENT", "LINE_COMMENT", "ERROR", "ESCAPE")    # not movetext
 _TERMINATORS = ("RESULT", "STAR")
@@ -32,10 +31,10 @@ _TERMINATORS = ("RESULT", "STAR")
 class RawGame:
     """One game's tokens, as cut from the token stream."""
 
-    tokens: list[Token] = field(default_factory=list)
+    tokens: list[ScanToken] = field(default_factory=list)
     name: str = ""                      # the file it came from, as shown in reports
-    before: list[Token] = field(default_factory=list)
-    after: list[Token] = field(default_factory=list)
+    before: list[ScanToken] = field(default_factory=list)
+    after: list[ScanToken] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
 
     @property
@@ -65,7 +64,7 @@ class RawGame:
 _OVERLAP = 256                # characters of a waiting construct searched again with the next block
 
 
-def scan(blocks: Iterable[str]) -> Iterator[Token]:
+def scan(blocks: Iterable[str]) -> Iterator[ScanToken]:
     """Tokens of the whole text, given in blocks.
 
     Each block is scanned up to its last line end (else its last white space); the rest
@@ -77,7 +76,7 @@ def scan(blocks: Iterable[str]) -> Iterator[Token]:
     pending: list[str] = []       # text not scanned yet
     size = 0
     line, column = 1, 1
-    waiting: re.Pattern | None = None
+    waiting: re.Pattern[str] | None = None
     multiline = False             # the waiting text holds a line end
     for block, last in _with_last(blocks):
         if last:
@@ -134,7 +133,7 @@ _CUT = re.compile(r"(?<![-xX: \t\f])[ \t\f]")
 
 # ---- splitting into games -------------------------------------------------------
 
-def split_games(tokens: Iterable[Token]) -> Iterator[RawGame]:
+def split_games(tokens: Iterable[ScanToken]) -> Iterator[RawGame]:
     """Cut the token stream into games.
 
     A game ends at a terminator outside variations, or where a tag section starts
@@ -147,7 +146,7 @@ def split_games(tokens: Iterable[Token]) -> Iterator[RawGame]:
     depth = 0
     tail_line = 0                    # once the game has a terminator: the line its comments go on from
     has_tags = has_moves = False
-    previous: Token | None = None
+    previous: ScanToken | None = None
 
     held: RawGame | None = None      # the last game cut, held back for trailing comments
 
@@ -212,7 +211,7 @@ def split_games(tokens: Iterable[Token]) -> Iterator[RawGame]:
         yield held
 
 
-def _tail_line(token: Token, line: int) -> int:
+def _tail_line(token: ScanToken, line: int) -> int:
     """The line on which a comment must start to go on from `token`, the last of a game's
     tail (its terminator and the comments after it) so far, `line` being the line it went on
     from: the line where `token` ends, the next one after a line comment (which ends its
@@ -299,7 +298,7 @@ def read_text(text: str, strict: bool = False, name: str = "<string>") -> list[G
 
 
 def parse_raw(raw: RawGame, index: int, strict: bool = False,
-              file_warnings: list[Diagnostic] = ()) -> Game | ReadError:
+              file_warnings: Sequence[Diagnostic] = ()) -> Game | ReadError:
     """Parse one split game (game `index` of its file) into a Game or a ReadError."""
     pdn = parser()
     name = raw.name
@@ -328,7 +327,7 @@ def parse_raw(raw: RawGame, index: int, strict: bool = False,
     return parsed
 
 
-def _comment(token: Token) -> Comment:
+def _comment(token: ScanToken) -> Comment:
     if token.type == "COMMENT":
         return Comment(str(token)[1:-1])
     if token.type == "ERROR":
