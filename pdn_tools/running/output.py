@@ -11,7 +11,7 @@ import stat
 import sys
 import tempfile
 from types import FrameType
-from typing import TYPE_CHECKING, Callable, Iterator, NoReturn, TextIO
+from typing import IO, TYPE_CHECKING, Callable, Iterator, NoReturn, TextIO
 
 
 if TYPE_CHECKING:
