@@ -197,14 +197,17 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
     with _writing(output) as out:
         inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out)
         runner = _runner(inputs, jobs, strict, variant, dask, terminal)
-        for record, boards in runner.run(diagrams.boards_at_errors if show_board else batch.no_work):
-            totals.add(record)
-            if fmt == "jsonl":
-                terminal.out(report.json_line(record))
-            else:
+        if fmt == "jsonl":
+            for record, json_line in runner.run(report.checked_json_line):
+                totals.add(record)
+                terminal.out(json_line)
+                terminal.game_done()
+        else:
+            for record, boards in runner.run(diagrams.boards_at_errors if show_board else batch.no_work):
+                totals.add(record)
                 for line in text.lines(record, functools.partial(diagrams.lines_with_boards, boards=boards or [])):
                     terminal.out(line)
-            terminal.game_done()
+                terminal.game_done()
         for line in text.close() if fmt == "text" else []:
             terminal.out(line)
         if summary:

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence
 
-from pdn_tools.play.check import Problem, Record
+from pdn_tools.play.check import Checked, Problem, Record
 from pdn_tools.text.names import printable
 
 
@@ -83,6 +83,12 @@ def json_text(value: object) -> str:
 def json_line(record: Record | dict[str, object]) -> str:
     """One JSON line: a record as `validate --format jsonl` writes it, or a summary."""
     return json_text(record.as_dict() if isinstance(record, Record) else record)
+
+
+def checked_json_line(checked: Checked) -> str:
+    """A checked game's JSON line (work for `batch.Runner`: encoded where the game was checked, a worker
+    of --jobs or --dask, so that the main process only writes it)."""
+    return json_line(checked.record)
 
 
 @dataclass
