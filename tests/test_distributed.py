@@ -145,6 +145,17 @@ def test_a_folder_of_many_small_files_takes_a_few_tasks(local_client):
     assert set(submitted) == {"_work_files"} and len(submitted) <= 15 + 1
 
 
+def test_progress_follows_the_files_and_bytes_collected(local_client):
+    inputs = batch.Inputs(tuple(OWN))
+    progress = on_dask.Progress(inputs)
+    seen = [(progress.current, progress.bytes_read()) for _ in on_dask.run(local_client, inputs, record_of,
+                                                                            range_bytes=2000, progress=progress)]
+    assert [name for name, _ in seen] == [r["file"] for r in jsonl(invoke("validate", "--format", "jsonl", *OWN))]
+    done = [count for _, count in seen]
+    assert done == sorted(done) and progress.bytes_read() == progress.total_bytes() == \
+           sum(os.path.getsize(path) for path in OWN)
+
+
 def test_a_missing_file_is_reported_and_the_rest_goes_on(local_client, tmp_path, capsys):
     gone = str(tmp_path / "gone.pdn")
     inputs = batch.Inputs((gone, OWN[0]))
