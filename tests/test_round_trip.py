@@ -76,9 +76,10 @@ def test_every_tag_name_and_value_read_writes_back(tags, movetext):
 
 def test_found_by_the_long_fuzz():
     """A move number 0 is not the ellipsis; a comment after a line comment after the result;
-    text before the moves of a game without tags, after another game."""
+    text before the moves of a game without tags, after another game; placeholders '-' and
+    '- -' that must not be written as '- - -'."""
     for text in ["0.", "1. 32-28 0. 19-23 *", "*%\n[", "1. 32-28 * % one\n{two} ;three\n{four}",
-                 "*\n[*", "*\n01/2-1/2"]:
+                 "*\n[*", "*\n01/2-1/2", "-\n- -", "-\n-\n-", "1. - \n- - 2. 32-28 *"]:
         assert_round_trip(text)
         assert_file_round_trip(text)
 

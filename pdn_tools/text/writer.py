@@ -57,14 +57,16 @@ def _atom(element: Element) -> str:
 
 def wrap(atoms: Iterable[str], width: int = WIDTH) -> str:
     """Join pieces with single spaces into lines of at most `width` characters
-    (a longer piece stands alone); no space after '(' or before ')'."""
+    (a longer piece stands alone); no space after '(' or before ')'.  A placeholder
+    after a placeholder starts a line: `- -` on one line is one placeholder."""
     lines: list[str] = []
     line = ""
     for atom in atoms:
         ends_line = atom.endswith("\n")
         atom = atom.rstrip("\n") if ends_line else atom
         glue = "" if not line or line.endswith("(") or atom == ")" else " "
-        if line and len(line) + len(glue) + len(atom) > width:
+        one_placeholder = line.endswith("-") and atom.startswith("-")     # '- -' reads as one
+        if line and (one_placeholder or len(line) + len(glue) + len(atom) > width):
             lines.append(line)
             line, glue = "", ""
         line += glue + atom
