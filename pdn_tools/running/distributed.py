@@ -283,8 +283,11 @@ def connect(address: str) -> Iterator[Client]:
         raise DaskError("--dask needs the dask extra: pip install 'pdn-tools[dask]'") from None
     if address == "local" or address.startswith("local:"):
         workers = _local_workers(address)
+        # No dashboard; the scheduler's HTTP server (health, metrics) on a free port, not 8787 with a
+        # warning on stderr when 8787 is taken.
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
-                          dashboard_address=None, silence_logs=logging.ERROR) as cluster, \
+                          dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
+                          silence_logs=logging.ERROR) as cluster, \
                 Client(cluster) as client:  # type: ignore[no-untyped-call]
             yield client
         return
