@@ -129,8 +129,9 @@ def _runner(inputs: batch.Inputs, jobs: int, strict: bool, variant: Variant | No
     return batch.Runner(inputs, jobs, strict, variant, _backend(dask, terminal) if dask else None)
 
 
-def _backend(dask: str | None, terminal: Terminal) -> batch.Backend:
-    """`batch.run`, or the same results from a Dask cluster when --dask names one."""
+def _backend(dask: str | None, terminal: Terminal, fold: Callable[[list[Any]], Any] | None = None) -> batch.Backend:
+    """`batch.run`, or the same results from a Dask cluster when --dask names one (with `fold`, one
+    `fold(results)` a range instead, folded on the workers)."""
     if dask is None:
         return batch.run
 
@@ -145,7 +146,10 @@ def _backend(dask: str | None, terminal: Terminal) -> batch.Backend:
         terminal.source = progress              # the progress line follows the ranges that came back
         try:
             with distributed.connect(dask) as client:
-                yield from distributed.run(client, inputs, work, strict, progress=progress)
+                if fold is None:
+                    yield from distributed.run(client, inputs, work, strict, progress=progress)
+                else:
+                    yield from distributed.run_folded(client, inputs, work, fold, strict, progress=progress)
         except distributed.DaskError as error:
             click.echo(f"pdn: {error}", err=True)
             sys.exit(EXIT_USAGE)
@@ -197,7 +201,9 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
     with _writing(output) as out:
         inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out)
         runner = _runner(inputs, jobs, strict, variant, dask, terminal)
-        if fmt == "jsonl":
+        if fmt == "jsonl" and dask:
+            _json_lines_folded(runner, _backend(dask, terminal, report.json_lines), terminal, totals)
+        elif fmt == "jsonl":
             for record, json_line in runner.run(report.checked_json_line):
                 totals.add(record)
                 terminal.out(json_line)
@@ -215,6 +221,20 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
                 terminal.out(line)
         terminal.close()
     sys.exit(runner.exit_code())
+
+
+def _json_lines_folded(runner: batch.Runner, backend: batch.Backend, terminal: Terminal,
+                       totals: report.Summary) -> None:
+    """validate --format jsonl on a cluster: the workers send each range's lines as one text with their
+    summary, so the client writes them and adds up, with nothing to do per game."""
+    task = functools.partial(batch.checked_work, work=report.checked_json_line, variant=runner.variant,
+                             strict=runner.strict)
+    for lines in backend(runner.inputs, task, runner.jobs, runner.strict):
+        terminal.out(lines.text, end="")
+        totals.merge(lines.summary)
+        runner.games += lines.summary.games
+        runner.failed += lines.summary.games - lines.summary.valid
+        terminal.game_done(lines.summary.games)
 
 
 def _audit_page(runner: batch.Runner, terminal: Terminal, output: str | None) -> report.Summary:

@@ -156,6 +156,22 @@ def test_progress_follows_the_files_and_bytes_collected(local_client):
            sum(os.path.getsize(path) for path in OWN)
 
 
+def test_the_folded_ranges_of_validate_add_up_to_the_records_one_by_one():
+    records = list(batch.run(batch.Inputs(tuple(OWN)), record_of))
+    assert 0 < sum(record.ok for record in records) < len(records)
+    whole = report.Summary()
+    for record in records:
+        whole.add(record)
+    for cut in range(len(records) + 1):
+        merged, text = report.Summary(), ""
+        for part in (records[:cut], records[cut:]):
+            lines = report.json_lines([(record, report.json_line(record)) for record in part])
+            merged.merge(lines.summary)
+            text += lines.text
+        assert report.json_line(merged.as_dict()) == report.json_line(whole.as_dict())      # keys in order too
+        assert text == "".join(report.json_line(record) + "\n" for record in records)
+
+
 def test_a_missing_file_is_reported_and_the_rest_goes_on(local_client, tmp_path, capsys):
     gone = str(tmp_path / "gone.pdn")
     inputs = batch.Inputs((gone, OWN[0]))
@@ -171,7 +187,7 @@ def test_a_range_a_worker_cannot_read_is_reported_once_per_file(local_client, ca
     failed = set()
     for _ in range(2):
         future = local_client.submit(open, "/nowhere/x.pdn", pure=False)
-        assert list(on_dask._collect([span], future, inputs, failed, on_dask.Progress(inputs))) == []
+        assert list(on_dask._collect([span], future, list, inputs, failed, on_dask.Progress(inputs))) == [[]]
     assert inputs.unreadable == 1
     assert capsys.readouterr().err == "pdn: cannot read x.pdn: No such file or directory\n"
 

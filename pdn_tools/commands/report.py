@@ -113,6 +113,14 @@ class Summary:
         for problem in record.warnings:
             self.warnings[problem.code] += 1
 
+    def merge(self, other: Summary) -> None:
+        """Add the counts of `other`, a summary of the games that follow these."""
+        self.games += other.games
+        self.valid += other.valid
+        for mine, theirs in ((self.errors, other.errors), (self.warnings, other.warnings),
+                             (self.variants, other.variants), (self.invalid_variants, other.invalid_variants)):
+            mine.update(theirs)
+
     def headline(self) -> str:
         return f"{self.games:,} games, {self.valid:,} valid, {self.games - self.valid:,} invalid"
 
@@ -135,6 +143,23 @@ class Summary:
         return {"games": self.games, "valid": self.valid, "variants": dict(self.variants),
                 "invalid_by_variant": dict(self.invalid_variants), "errors": dict(self.errors),
                 "warnings": dict(self.warnings)}
+
+
+@dataclass(frozen=True)
+class JsonLines:
+    """The JSON lines of a run of games as one text, and their summary: what a `--dask` worker sends back
+    for a range, so that the client has nothing to do per game."""
+
+    text: str
+    summary: Summary
+
+
+def json_lines(results: list[tuple[Record, str]]) -> JsonLines:
+    """The JSON lines and the summary of `(record, its JSON line)` results, in their order."""
+    summary = Summary()
+    for record, _ in results:
+        summary.add(record)
+    return JsonLines("".join(line + "\n" for _, line in results), summary)
 
 
 def table(header: tuple[str, ...], rows: Sequence[tuple[str | int, ...]]) -> list[str]:

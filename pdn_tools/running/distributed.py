@@ -41,6 +41,7 @@ if TYPE_CHECKING:
     from distributed import Client, Future
 
 T = TypeVar("T")
+C = TypeVar("C")
 RANGE_BYTES = 2 << 20          # about 4,000 games of 500 bytes: seconds of work, milliseconds of scheduling
 
 
@@ -182,24 +183,26 @@ def _count(read: Read) -> int:
     return len(read[0])
 
 
-Outcome = tuple[list[T], str | None]     # the results of a file's games in a range, and why reading stopped
+Outcome = tuple[C, str | None]      # a file's games in a range, folded, and why reading stopped (if it did)
+Fold = Callable[[list[T]], C]       # what a worker sends back for the results of a range
 
 
-def _work_files(spans: list[_Span], work: Callable[[Any], T], strict: bool) -> list[Outcome[T]]:
+def _work_files(spans: list[_Span], work: Callable[[Any], T], fold: Fold[T, C], strict: bool) -> list[Outcome[C]]:
     """Small files, each read whole and worked on."""
-    return [_work(_read_whole(span), 0, work, strict) for span in spans]
+    return [_work(_read_whole(span), 0, work, fold, strict) for span in spans]
 
 
-def _work_range(read: Read, before: int, work: Callable[[Any], T], strict: bool) -> list[Outcome[T]]:
+def _work_range(read: Read, before: int, work: Callable[[Any], T], fold: Fold[T, C],
+                strict: bool) -> list[Outcome[C]]:
     """One range of a file, worked on."""
-    return [_work(read, before, work, strict)]
+    return [_work(read, before, work, fold, strict)]
 
 
-def _work(read: Read, before: int, work: Callable[[Any], T], strict: bool) -> Outcome[T]:
-    """`work` on each game of a range, numbered after the `before` games of the earlier ranges."""
+def _work(read: Read, before: int, work: Callable[[Any], T], fold: Fold[T, C], strict: bool) -> Outcome[C]:
+    """`work` on each game of a range, numbered after the `before` games of the earlier ranges; folded."""
     games, problem = read
-    return [work(parse_raw(raw, before + index, strict, notes)) for index, (raw, notes) in enumerate(games, 1)], \
-        problem
+    return fold([work(parse_raw(raw, before + index, strict, notes))
+                 for index, (raw, notes) in enumerate(games, 1)]), problem
 
 
 # ---- the client ----------------------------------------------------------------------------------------
@@ -225,49 +228,59 @@ def run(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], strict: 
         progress: Progress | None = None) -> Iterator[T]:
     """`work(game)` for every game of `inputs`, in input order, computed on the workers of `client`;
     `progress` follows the ranges collected."""
+    for results in run_folded(client, inputs, work, list, strict, range_bytes, in_flight, progress):
+        yield from results
+
+
+def run_folded(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], fold: Fold[T, C],
+               strict: bool = False, range_bytes: int = RANGE_BYTES, in_flight: int | None = None,
+               progress: Progress | None = None) -> Iterator[C]:
+    """`fold` of the `work(game)` results of each file's games in a range, in input order, both computed on
+    the workers: the client receives one value a range instead of one a game (say, the range's output as
+    one text and its counts), so it has nothing to do per game."""
     limit = in_flight or 2 * max(1, len(client.nthreads()))  # type: ignore[no-untyped-call]
     shown = progress or Progress(inputs)
     pending: deque[tuple[list[_Span], Future[Any]]] = deque()
     failed: set[str] = set()
     try:
         for group in _groups(_spans(inputs, range_bytes), range_bytes):
-            for spans, future in _submit(client, group, work, strict):
+            for spans, future in _submit(client, group, work, fold, strict):
                 pending.append((spans, future))
                 if len(pending) > limit:
-                    yield from _collect(*pending.popleft(), inputs, failed, shown)
+                    yield from _collect(*pending.popleft(), fold, inputs, failed, shown)
         while pending:
-            yield from _collect(*pending.popleft(), inputs, failed, shown)
+            yield from _collect(*pending.popleft(), fold, inputs, failed, shown)
     finally:
         client.cancel([future for _, future in pending])  # type: ignore[no-untyped-call]
 
 
-def _submit(client: Client, group: list[_Span], work: Callable[[Any], T],
+def _submit(client: Client, group: list[_Span], work: Callable[[Any], T], fold: Fold[T, C],
             strict: bool) -> Iterator[tuple[list[_Span], Future[Any]]]:
     """The work futures of a group, submitted as the caller asks for them: one task for small files, and
     for the ranges of one file a chain (byte facts, plan, read, game counts) ending in a work task each."""
     if group[-1].number == 0:                   # small files: each one range, numbered 0
-        yield group, client.submit(_work_files, group, work, strict, pure=False)
+        yield group, client.submit(_work_files, group, work, fold, strict, pure=False)
         return
     facts = [client.submit(ranges.facts, s.location, s.start, s.end, pure=False) for s in group]
     plan = client.submit(_plan, group[0], *facts, pure=False)
     before: Any = 0
     for span in group:
         games = client.submit(_read, span, plan, pure=False)
-        yield [span], client.submit(_work_range, games, before, work, strict, pure=False)
+        yield [span], client.submit(_work_range, games, before, work, fold, strict, pure=False)
         if span is not group[-1]:
             before = client.submit(operator.add, before, client.submit(_count, games, pure=False), pure=False)
 
 
-def _collect(spans: list[_Span], future: Future[Any], inputs: batch.Inputs, failed: set[str],
-             progress: Progress) -> Iterator[Any]:
-    """The results of a task's ranges; a file that cannot be read (or not to its end) is noted once."""
+def _collect(spans: list[_Span], future: Future[Any], fold: Fold[Any, C], inputs: batch.Inputs, failed: set[str],
+             progress: Progress) -> Iterator[C]:
+    """The folded results of a task's ranges; a file that cannot be read (or not to its end) is noted once."""
     try:
-        outcomes = future.result()
+        outcomes: list[Outcome[C]] = future.result()
     except OSError as error:
-        outcomes = [([], error.strerror or str(error))] * len(spans)
-    for span, (results, problem) in zip(spans, outcomes):
+        outcomes = [(fold([]), error.strerror or str(error))] * len(spans)
+    for span, (folded, problem) in zip(spans, outcomes):
         progress.current, progress.done = span.shown, progress.done + span.end - span.start
-        yield from results
+        yield folded
         if problem is not None and span.shown not in failed:
             failed.add(span.shown)
             inputs.unreadable += 1

@@ -58,9 +58,9 @@ class Terminal:
         self.err_stream.write(text + "\n")
         self.err_stream.flush()
 
-    def game_done(self) -> None:
-        """Count a game; redraw the progress line when it is due."""
-        self.games += 1
+    def game_done(self, count: int = 1) -> None:
+        """Count a game (or `count` games); redraw the progress line when it is due."""
+        self.games += count
         if self.progress:
             now = time.monotonic()
             if now - self.drawn_at >= _INTERVAL:
