@@ -45,6 +45,16 @@ C = TypeVar("C")
 RANGE_BYTES = 2 << 20          # about 4,000 games of 500 bytes: seconds of work, milliseconds of scheduling
 
 
+# What a local cluster leaves out: it has no dashboard, and these cost ~3% of a core in each process
+# whether tasks run or not (so the more when the machine is loaded and a run takes longer).  A cluster of
+# its own reads the same keys from its Dask configuration (README: running on a cluster).
+LOCAL_CONFIG = {
+    "distributed.worker.profile.enabled": False,             # the dashboard's profiler: a stack every 10 ms
+    "distributed.admin.system-monitor.interval": "5s",       # the dashboard's CPU, memory and network figures
+    "distributed.worker.memory.monitor-interval": "1s",      # the nanny's look at the worker's memory (0.1 s)
+}
+
+
 class DaskError(Exception):
     """The cluster cannot be used: dask is not installed, or the scheduler cannot be reached."""
 
@@ -291,6 +301,7 @@ def _collect(spans: list[_Span], future: Future[Any], fold: Fold[Any, C], inputs
 def connect(address: str) -> Iterator[Client]:
     """A client of the scheduler at `address`, or of a local cluster for `local` / `local:N` (N workers)."""
     try:
+        import dask
         from distributed import Client, LocalCluster
     except ImportError:
         raise DaskError("--dask needs the dask extra: pip install 'pdn-tools[dask]'") from None
@@ -298,9 +309,10 @@ def connect(address: str) -> Iterator[Client]:
         workers = _local_workers(address)
         # No dashboard; the scheduler's HTTP server (health, metrics) on a free port, not 8787 with a
         # warning on stderr when 8787 is taken.
-        with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
-                          dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
-                          silence_logs=logging.ERROR) as cluster, \
+        with dask.config.set(LOCAL_CONFIG), \
+                LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
+                             dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
+                             silence_logs=logging.ERROR) as cluster, \
                 Client(cluster) as client:  # type: ignore[no-untyped-call]
             yield client
         return
