@@ -9,19 +9,24 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdn_tools.rules import core
+from pdn_tools.play import replay as replay_module
+from pdn_tools.play.check import check
+from pdn_tools.play.replay import run_hint
+from pdn_tools.rules import core, movegen
 from pdn_tools.rules.laws import lawful
-from pdn_tools.rules.fen import parse_fen
+from pdn_tools.rules.fen import parse_fen, to_fen
 from pdn_tools.rules.movegen import (Position, _perft, _pure_capture_records, _pure_has_capture,
                                      _quiet_entries, _rules, _Rules)
 from pdn_tools.rules.movegen import Move
 from pdn_tools.rules.variants import VARIANTS, Variant
-from pdn_tools.text.model import Comment, MoveNumber, Nag, Variation
+from pdn_tools.text.model import Comment, Game, MoveNumber, MoveRun, Nag, Variation
 from pdn_tools.text.model import Move as Notated
 
 COMPILED = core.compiled_module()
@@ -206,3 +211,145 @@ def test_bad_bitboards_are_refused() -> None:
         except (ValueError, OverflowError):
             continue
         raise AssertionError(f"bitboard {bad} accepted")
+
+
+# ---- main-line runs kept as text (MoveRun) on the core, draw counters included --------------
+
+@contextmanager
+def engine(compiled: bool) -> Iterator[None]:
+    """Replays in this block run on the compiled core, or on the pure engine."""
+    saved = dict(movegen._RULES)
+    movegen._RULES.clear()
+    movegen._RULES.update({variant: tables(variant, compiled) for variant in VARIANTS.values()})
+    replay_module._INITIAL.clear()
+    try:
+        yield
+    finally:
+        movegen._RULES.clear()
+        movegen._RULES.update(saved)
+        replay_module._INITIAL.clear()
+
+
+def run_game(variant: Variant, fen: str, text: str) -> Game:
+    """A game of `variant` from `fen` whose main line is the run `text` kept as text."""
+    game = Game(tags=[("GameType", str(variant.gametype)), ("FEN", fen), ("Result", "*")],
+                tag_positions=[(1, 1), (2, 1), (3, 1)])
+    game.movetext = [MoveRun(text, 4, 1)]
+    del game.elements
+    return game
+
+
+def replayed(game: Game, compiled: bool) -> tuple[object, ...]:
+    """Everything a replay says about `game`: the record, the plies, the draws."""
+    with engine(compiled):
+        checked = check(game)
+        result = checked.replay
+        assert result is not None
+        plies = [(p.number, p.notated, p.move, p.before, p.after) for p in result.plies]
+    return checked.record.as_dict(), plies, result.draw, result.claims, result.final
+
+
+@st.composite
+def games(draw: st.DrawFn) -> tuple[Variant, str, str]:
+    """A random walk of legal moves (with now and then a move that is not legal) from a random
+    position, written as a run: quiet moves `a-b`, captures `axb` or through every landing
+    square, move numbers now and then; kings shuffle, so positions repeat."""
+    position, _ = draw(positions())
+    fen = to_fen(position)
+    items: list[str] = []
+    for number in range(draw(st.integers(0, 60))):
+        legal = position.legal_moves()
+        if not legal:
+            break
+        if draw(st.integers(0, 7)) == 0:
+            items.append(f"{number + 1}.")
+        if draw(st.integers(0, 30)) == 0:            # a move that is not legal here, or a typo
+            items.append(f"{draw(st.integers(1, 99))}-{draw(st.integers(1, 99))}")
+        move = draw(st.sampled_from(legal))
+        if not move.captured:
+            items.append(f"{move.start}-{move.end}")
+        elif len(move.path) > 1 and draw(st.booleans()):
+            items.append("x".join(str(square) for square in (move.start, *move.path)))
+        else:
+            items.append(f"{move.start}x{move.end}")
+        position = position.play(move)
+    separators = draw(st.lists(st.sampled_from([" ", " ", "\n", "  "]), min_size=len(items), max_size=len(items)))
+    text = "".join(item + separator for item, separator in zip(items, separators)).strip()
+    return position.variant, fen, text or "1."
+
+
+@settings(max_examples=300, deadline=None)
+@given(games())
+def test_runs_as_text_replay_as_the_pure_engine(case: tuple[Variant, str, str]) -> None:
+    """A run kept as text, played by the core (Position.run_text, which also keeps the draw
+    counters of DrawTracker.update) gives the pure engine's record, plies and draws: every
+    variant, random games, repetitions, captures written short and in full, illegal moves."""
+    variant, fen, text = case
+    assert replayed(run_game(variant, fen, text), True) == replayed(run_game(variant, fen, text), False)
+
+
+def test_a_repetition_in_a_run_is_a_draw_at_the_same_ply() -> None:
+    """Kings shuffling in a run of international moves: the 3-fold repetition (seed 002 line 20:
+    'Las mismas piezas en las mismas casillas, con el mismo bando al turno, por tercera vez')
+    is found by the core's counters at the ply the pure tracker finds it."""
+    variant = VARIANTS["international"]
+    fen = "W:WK46,31,32:BK5,19,20"
+    text = "46-41 5-10 41-46 10-5 46-41 5-10 41-46 10-5 46-41"
+    compiled, pure = replayed(run_game(variant, fen, text), True), replayed(run_game(variant, fen, text), False)
+    assert compiled == pure
+    assert compiled[2] is not None and (compiled[2].rule, compiled[2].ply) == ("3-fold repetition", 8)
+
+
+def test_the_40_move_rule_in_a_run_is_counted_by_the_core() -> None:
+    """English: '40 moves each with no uncrowned man advanced and no piece removed' (reference
+    §4.3): 80 king moves; the draw comes at ply 80 on both engines, not at ply 79."""
+    variant = VARIANTS["english"]
+    fen = "B:WK29,K30:BK4,K3"
+    shuffle = ["4-8", "29-25", "3-7", "30-26", "8-4", "25-29", "7-3", "26-30"]
+    text = " ".join((shuffle * 11)[:80])
+    compiled, pure = replayed(run_game(variant, fen, text), True), replayed(run_game(variant, fen, text), False)
+    assert compiled == pure
+    names = [(claim.rule, claim.ply) for claim in compiled[3]]
+    assert ("3-fold repetition", 16) in names     # the start position a third time: claimed, play goes on
+    assert compiled[2] is not None and (compiled[2].rule, compiled[2].ply) == ("40-move rule", 80)
+    short = replayed(run_game(variant, fen, " ".join((shuffle * 11)[:79])), True)
+    assert short[2] is None
+
+
+def test_moves_hint_of_a_run_matches_the_python_reading() -> None:
+    assert COMPILED is not None
+    text = "1. 11-15 23-19 2. 8-11\n22-17 3... 9x18x27 ... 31x22"
+    assert COMPILED.moves_hint(text, 60) == run_hint(text, 60) == (6, 31)
+    assert COMPILED.moves_hint(text, 2) == run_hint(text, 2) == (2, 23)
+    assert COMPILED.moves_hint("12.", 60) == run_hint("12.", 60) == (0, -1)
+    long = " ".join(f"{n}. {n % 40 + 1}-{n % 50 + 1}" for n in range(1, 400))      # past the first 1024
+    for wanted in (0, 1, 59, 60, 61, 150, 400, 500):
+        assert COMPILED.moves_hint(long, wanted) == run_hint(long, wanted)
+
+
+def test_run_text_refuses_bad_arguments() -> None:
+    position = Position.initial(VARIANTS["english"])
+    rules = compiled_rules(VARIANTS["english"])
+    for text, offset in (("11-15", 6), ("11-15", -1), ("11–15", 0)):
+        try:
+            rules.run_text(text, offset, position, None, position, 0, ())
+        except (ValueError, TypeError):
+            continue
+        raise AssertionError(f"run_text accepted {text!r} at {offset}")
+
+
+def test_run_text_keeps_no_references() -> None:
+    """A loop over run_text leaves the reference counts of what it was given as they were."""
+    variant = VARIANTS["international"]
+    position = parse_fen(variant, "W:WK46,31,32:BK5,19,20")
+    rules = compiled_rules(variant)
+    seen: dict[Position, int] = {}
+    text = "46-41 5-10 41-46 10-5 46-41 5-10 31x22"
+    limits = (3, 1, 50, 1, 0, 0)
+    before = sys.getrefcount(position), sys.getrefcount(text), sys.getrefcount(seen)
+    for _ in range(1000):
+        seen.clear()
+        answer = rules.run_text(text, 0, position, seen, position, 0, limits)
+    assert answer[1] == 6 and len(seen) == 4 and answer[0] == text.index("31x22")
+    del answer
+    assert (sys.getrefcount(position), sys.getrefcount(text), sys.getrefcount(seen)) == before

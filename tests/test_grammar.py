@@ -124,3 +124,48 @@ def test_unclosed_variation_is_a_located_syntax_error():
 def test_tag_after_movetext_on_same_game_is_an_error_when_not_a_new_game():
     games = read_text('1. 32-28 19-23 [Event "x"] 2. 28x19 *')
     assert len(games) == 2        # a tag section after movetext starts a new game
+
+
+def expanded_now(text: str) -> tuple[list, list]:
+    """Elements (type, fields, line, column) and warnings of the one game of `text`."""
+    game = one(text)
+    elements = [(type(e).__name__, repr(e), getattr(e, "line", 0), getattr(e, "column", 0)) for e in game.elements]
+    return elements, [w.as_dict() for w in game.warnings]
+
+
+RUNS = [
+    "1. 11-15 23-19 2. 8-11\n  22-17 3... 9x18x27 ... 31x22 1-0",
+    "1. 11-15 {c} 2. 8-11 (2. 9-13 22-18) 2... 24-20 3. *",
+    "12. 11-15 23-19 $1 13. 8-11 ! 22-17 *",
+    "1. 1-10 11-17 1-1",
+    "1.32-28 19-23 2. 28x19 14x23 *",
+    "5. {only a number} 6. 32-28 7. ; line\n*",
+    "1. 11-15 2. 05-09 *",
+]
+
+
+def test_runs_kept_as_text_read_back_as_the_elements_the_reader_makes(monkeypatch):
+    """A run of plain moves is kept as text (MoveRun) and expanded when `elements` is first
+    read: the same elements, located the same, and the same warnings (a dangling number
+    at the end of a run) as the reader's element by element reading."""
+    from pdn_tools.text import grammar
+    from pdn_tools.text.model import MoveRun
+
+    lazy = [expanded_now(text) for text in RUNS]
+    assert any(type(e) is MoveRun for e in one(RUNS[0]).read_movetext())
+    monkeypatch.setattr(grammar, "_PLAIN_RUN", __import__("re").compile(r"(?!)"))
+    grammar.parser.cache_clear()
+    try:
+        assert [expanded_now(text) for text in RUNS] == lazy
+        assert not any(type(e) is MoveRun for e in one(RUNS[0]).read_movetext())
+    finally:
+        grammar.parser.cache_clear()
+
+
+def test_a_run_kept_as_text_is_expanded_once_and_elements_set_win():
+    game = one("1. 11-15 23-19 *")
+    first = game.elements
+    assert game.elements is first and game.read_movetext() is first
+    other = one("1. 11-15 23-19 *")
+    other.elements = [Comment("replaced")]
+    assert other.read_movetext() == [Comment("replaced")] and other.main_line() == []

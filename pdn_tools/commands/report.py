@@ -77,7 +77,10 @@ _LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": 
 
 def json_text(value: object) -> str:
     """`value` as JSON on one line, whatever line reader splits it (UTF-8 kept as it is)."""
-    return json.dumps(value, ensure_ascii=False).translate(_LINE_BREAKS)
+    text = json.dumps(value, ensure_ascii=False)
+    if "\x85" in text or "\u2028" in text or "\u2029" in text:      # rare: translate() is slow
+        text = text.translate(_LINE_BREAKS)
+    return text
 
 
 def json_line(record: Record | dict[str, object]) -> str:

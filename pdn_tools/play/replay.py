@@ -11,13 +11,15 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, NamedTuple
 
+from pdn_tools.rules.core import ACTIVE as _CORE
 from pdn_tools.rules.draws import CLAIMED, DrawEvent, DrawTracker
 from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.text.codes import Code
 from pdn_tools.text.numbers import number as read_number
 from pdn_tools.text.walk import Path, walk
 from pdn_tools.text.results import Outcome, outcome
-from pdn_tools.text.model import Comment, Diagnostic, Game, Move as Notated, MoveNumber, Nag, Placeholder, Setup, Variation
+from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, Move as Notated, MoveNumber, MoveRun, Nag,
+                                  Placeholder, Setup, Variation)
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.variants import (Hint, Variant, inferred_variants, lidraughts_variant, variant_by_gametype,
                                       variant_by_name)
@@ -42,7 +44,6 @@ class Replay:
     game: Game
     variant: Variant | None
     start: Position | None = None
-    plies: list[Ply] = field(default_factory=list)
     errors: list[Diagnostic] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
     draw: DrawEvent | None = None               # the draw the rules impose, if any
@@ -52,6 +53,11 @@ class Replay:
     resolved: dict[Path, tuple[Position, Move]] = field(default_factory=dict)
     # path of a variation -> the position it starts from, for each variation replayed
     starts: dict[Path, Position] = field(default_factory=dict)
+    ply_count: int = 0              # main-line plies resolved
+    last: Position | None = None    # the position after the last of them
+    # The plies, once made: the compiled core replays runs of moves kept as text and makes
+    # no object per ply; `plies` replays the main line again, making them, when first read.
+    made: list[Ply] | None = field(default=None, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -64,7 +70,14 @@ class Replay:
 
     @property
     def final(self) -> Position | None:
-        return self.plies[-1].after if self.plies else self.start
+        return self.last if self.ply_count else self.start
+
+    @property
+    def plies(self) -> list[Ply]:
+        """The resolved plies of the main line, in order."""
+        if self.made is None:
+            self.made = _made_plies(self)
+        return self.made
 
     def outcome(self) -> Outcome | None:
         """'first', 'second' or 'draw' when the final position or a draw rule settles it.
@@ -77,7 +90,7 @@ class Replay:
             return None         # an empty board (FEN `W::`) decides nothing
         game_over = not final.has_move()
         draw = self.draw
-        if draw is not None and (draw.ply < len(self.plies) or not game_over):
+        if draw is not None and (draw.ply < self.ply_count or not game_over):
             return Outcome.DRAW
         if game_over:
             return Outcome.SECOND if final.turn == final.variant.first else Outcome.FIRST
@@ -149,13 +162,11 @@ def choose_variant(game: Game, override: Variant | None = None) -> Choice:
 
 def _board_hint(game: Game) -> tuple[int, bool]:
     """Board size (squares) and notation guessed from the squares the game uses."""
-    moves = [element for element in game.elements if type(element) is Notated][:60]
-    hints = [_HINTS.get(move.text) or _squares_hint(move.text, move.squares) for move in moves]
+    top, alpha = _moves_hint(game.read_movetext(), _HINTED_MOVES)
     fen = game.tag("FEN")
     if fen:
-        hints.append(_squares_hint(fen, re.findall(r"[a-l]\d{1,2}|\d+", fen)))
-    top = max((hint[0] for hint in hints), default=-1)
-    alpha = any(hint[1] for hint in hints)
+        fen_top, fen_alpha = _squares_hint(fen, re.findall(r"[a-l]\d{1,2}|\d+", fen))
+        top, alpha = max(top, fen_top), alpha or fen_alpha
     if alpha and top <= 32:
         return 32, True
     if top > 50:
@@ -166,6 +177,37 @@ def _board_hint(game: Game) -> tuple[int, bool]:
 
 
 _HINTS: dict[str, tuple[int, bool]] = {}     # move text -> (highest square number or -1, algebraic)
+_HINTED_MOVES = 60                           # the first moves of the main line tell the board
+_RUN_MOVES = re.compile(r"[0-9]+[-x][0-9x-]+")  # the moves of a MoveRun's text
+_DIGITS = re.compile(r"[0-9]+")
+_HINT_TEXT = 1024                            # where the moves of the hint are looked for first
+
+
+def _moves_hint(movetext: list, wanted: int) -> tuple[int, bool]:
+    """The highest square number (-1: none) and whether a square is algebraic, over the
+    first `wanted` moves of the main line (runs kept as text included)."""
+    top, alpha, moves = -1, False, 0
+    for element in movetext:
+        kind = type(element)
+        if kind is Notated:
+            number, letters = _HINTS.get(element.text) or _squares_hint(element.text, element.squares)
+            top, alpha, moves = max(top, number), alpha or letters, moves + 1
+        elif kind is MoveRun:           # square numbers only
+            count, highest = (_CORE.moves_hint if _CORE is not None else run_hint)(element.text, wanted - moves)
+            top, moves = max(top, highest), moves + count
+        if moves >= wanted:
+            break
+    return top, alpha
+
+
+def run_hint(text: str, wanted: int) -> tuple[int, int]:
+    """(moves, highest square number or -1) over the first `wanted` moves of a MoveRun's text
+    (the compiled core's moves_hint does the same)."""
+    texts = _RUN_MOVES.findall(text, 0, _HINT_TEXT)
+    if len(texts) <= wanted and len(text) > _HINT_TEXT:      # the last may be cut
+        texts = _RUN_MOVES.findall(text)
+    del texts[wanted:]
+    return len(texts), max(map(int, _DIGITS.findall(" ".join(texts))), default=-1)
 
 
 def _squares_hint(text: str, squares: Iterable[str]) -> tuple[int, bool]:
@@ -203,13 +245,13 @@ def replay(game: Game, override: Variant | None = None, strict: bool = False) ->
         tried = ", ".join(candidate.name for candidate in candidates)
         furthest.warnings[0].message = (f"no GameType tag; no rule set replays the game (tried {tried}); "
                                         f"reported as {variant.name}, which got furthest "
-                                        f"({len(furthest.plies)} plies replayed)")
+                                        f"({furthest.ply_count} plies replayed)")
     return furthest
 
 
 def _progress(attempt: Replay) -> tuple[int, bool]:
     """How far a failed attempt got: main-line plies resolved, then whether it got to the end."""
-    return len(attempt.plies), attempt.complete
+    return attempt.ply_count, attempt.complete
 
 
 def _replay(game: Game, variant: Variant, strict: bool, check_results: bool) -> Replay:
@@ -220,13 +262,15 @@ def _replay(game: Game, variant: Variant, strict: bool, check_results: bool) -> 
         result.errors.append(failure.diagnostic)
         return result
     tracker = DrawTracker(result.start)
+    line = _Line(result, tracker, strict, result.start.runs_text())
     try:
-        _main_line(result, tracker, strict)
+        line.follow()
         result.complete = True
     except _Stop:
         pass
     except _Failure as failure:
         result.errors.append(failure.diagnostic)
+    result.ply_count, result.last, result.made = line.count, line.last, line.plies
     result.draw, result.claims = tracker.event, tracker.claims
     if result.complete and check_results:
         _check_result(result)
@@ -250,55 +294,119 @@ def _start_position(game: Game, variant: Variant) -> Position:
         raise _Failure(Diagnostic(Code.BAD_FEN, f"FEN: {error.message}", line, column)) from None
 
 
-def _main_line(result: Replay, tracker: DrawTracker, strict: bool) -> None:
-    position = result.start
-    assert position is not None, "_replay sets the start position first"
-    previous = position                 # the position a variation after the last move starts from
-    plies = result.plies
-    known = _SQUARES.setdefault(position.variant.name, {})
-    elements = result.game.elements
-    index = 0
-    while index < len(elements):
-        # The compiled core plays the common moves of a run; what it leaves comes here.
-        index, played = position.run(elements, index, known, _CORE_KINDS)
-        for notated, move, after, king in played:
-            ply = len(plies) + 1
-            plies.append(Ply(ply, notated, move, position, after))
-            tracker.update(ply, after, king, bool(move.captured))
-            previous, position = position, after
-        if index == len(elements):
-            break
-        element = elements[index]
-        index += 1
-        if isinstance(element, Notated):
-            ply = len(plies) + 1
-            squares = element.squares
-            step = None
-            if len(squares) == 2:                   # the common moves: a step, a capture
-                start, end = known.get(squares[0]), known.get(squares[1])
-                if start and end:
-                    step = position.capture_step(start, end) if element.capture else \
-                        position.quiet_step(start, end)
-            if step is None:
-                move = resolve(position, element, ply, result.warnings, strict)
-                after = position.play(move)
-                king = _is_king(position, move.start)
-            else:
-                move, after, king = step
-            plies.append(Ply(ply, element, move, position, after))
-            tracker.update(ply, after, king, bool(move.captured))
-            previous, position = position, after
-        elif isinstance(element, (MoveNumber, Comment, Nag)):
-            continue
-        elif isinstance(element, Variation):
-            variation_start = _variation_start(element, previous, position, result.warnings)
-            _variation(element, (index - 1,), variation_start, len(result.plies), result, strict)
-        elif isinstance(element, Setup):
-            position = previous = _setup(element, position.variant)
-        elif isinstance(element, Placeholder):
-            result.warnings.append(Diagnostic(Code.UNKNOWN_MOVE, "unknown move: the rest of the game is not checked",
-                                              element.line, element.column, len(result.plies) + 1))
-            raise _Stop
+class _Line:
+    """Following the main line: the position, the one before it (where a variation after the
+    last move starts), plies counted, and the plies made (None when `lazy`).
+
+    `lazy` (the compiled core): the movetext is read with its runs of plain moves still
+    text (MoveRun), which the core plays without making an object per ply; the plies are
+    made when first asked for (`Replay.plies`).  Else the plies are made as they are played.
+    """
+
+    __slots__ = ("result", "tracker", "strict", "lazy", "position", "previous", "last", "count", "plies", "known")
+
+    def __init__(self, result: Replay, tracker: DrawTracker, strict: bool, lazy: bool) -> None:
+        assert result.start is not None and result.variant is not None
+        self.result, self.tracker, self.strict, self.lazy = result, tracker, strict, lazy
+        self.position = self.previous = result.start
+        self.last: Position | None = None       # after the last ply
+        self.count = 0
+        self.plies: list[Ply] | None = None if lazy else []
+        self.known = _SQUARES.setdefault(result.variant.name, {})
+
+    def follow(self, variations: bool = True) -> None:
+        """Play the main line; `variations`: check them too."""
+        result = self.result
+        elements: list[Element | MoveRun] = result.game.read_movetext() if self.lazy else \
+            list[Element | MoveRun](result.game.elements)
+        index = 0
+        runs: list[MoveRun] = []         # runs not counted yet in `expanded`
+        expanded = 0                     # what a run's items add to the index in game.elements
+        while index < len(elements):
+            # The compiled core plays the common moves of a run; what it leaves comes here.
+            index, played = self.position.run(elements, index, self.known, _CORE_KINDS)
+            for notated, move, after, king in played:
+                self._played(notated, move, after, king)
+            if index == len(elements):
+                break
+            element = elements[index]
+            index += 1
+            if isinstance(element, MoveRun):
+                self._text(element)
+                runs.append(element)
+            elif isinstance(element, Notated):
+                self._play(element)
+            elif isinstance(element, (MoveNumber, Comment, Nag)):
+                continue
+            elif isinstance(element, Variation):
+                if variations:
+                    expanded += sum(run.items() - 1 for run in runs)
+                    runs.clear()
+                    start = _variation_start(element, self.previous, self.position, result.warnings)
+                    _variation(element, (index - 1 + expanded,), start, self.count, result, self.strict)
+            elif isinstance(element, Setup):
+                self.position = self.previous = _setup(element, self.position.variant)
+            elif isinstance(element, Placeholder):
+                result.warnings.append(Diagnostic(Code.UNKNOWN_MOVE, "unknown move: the rest of the game is not "
+                                                  "checked", element.line, element.column, self.count + 1))
+                raise _Stop
+
+    def _text(self, run: MoveRun) -> None:
+        """A run kept as text: the core plays what it can, each move it leaves is played here."""
+        text, offset = run.text, 0
+        while offset < len(text):
+            offset, count, before, after = self.position.run_text(text, offset, self.tracker)
+            if count and before is not None and after is not None:
+                self.count += count
+                self.previous, self.position = before, after
+                self.last = after
+            item, offset = run.item_at(offset)
+            if isinstance(item, Notated):
+                self._play(item)
+
+    def _play(self, notated: Notated) -> None:
+        """One notated move: resolved (a located _Failure when it is not legal), played, counted."""
+        position = self.position
+        ply = self.count + 1
+        squares = notated.squares
+        step = None
+        if len(squares) == 2:                   # the common moves: a step, a capture
+            known = self.known
+            start, end = known.get(squares[0]), known.get(squares[1])
+            if start and end:
+                step = position.capture_step(start, end) if notated.capture else position.quiet_step(start, end)
+        if step is None:
+            move = resolve(position, notated, ply, self.result.warnings, self.strict)
+            after = position.play(move)
+            king = _is_king(position, move.start)
+        else:
+            move, after, king = step
+        self._played(notated, move, after, king)
+
+    def _played(self, notated: Notated, move: Move, after: Position, king: bool) -> None:
+        self.count += 1
+        if self.plies is not None:
+            self.plies.append(Ply(self.count, notated, move, self.position, after))
+        self.tracker.update(self.count, after, king, bool(move.captured))
+        self.previous, self.position = self.position, after
+        self.last = after
+
+
+def _made_plies(result: Replay) -> list[Ply]:
+    """The plies of a replay made lazily: its main line played again from the expanded
+    movetext (same moves, so the same plies), up to the plies it resolved."""
+    if result.start is None or result.variant is None or not result.ply_count:
+        return []
+    line = _Line(result, DrawTracker(result.start), False, lazy=False)
+    warnings, result.warnings = result.warnings, []     # said once, by the replay itself
+    try:
+        line.follow(variations=False)
+    except (_Stop, _Failure):
+        pass
+    finally:
+        result.warnings = warnings
+    assert line.plies is not None
+    return line.plies[:result.ply_count]
 
 
 # For Position.run: the notated move's type, then the elements skipped in the main line.
@@ -538,7 +646,7 @@ def _check_result(result: Replay) -> None:
         result.warnings.append(Diagnostic(Code.RESULT_MISMATCH, f"Result tag {tag!r} but the movetext ends "
                                           f"with {terminator!r}", line, column))
     claimed = tag if tag not in (None, "", "?") else terminator
-    draw, plies = result.draw, len(result.plies)
+    draw, plies = result.draw, result.ply_count
     for claim in result.claims:
         how = "may be claimed" if claim.how == CLAIMED else "would apply by a rule no text gives"
         if claim.ply < plies:

@@ -24,6 +24,7 @@ typedef unsigned __int128 u128;
 #define MAX_PATH 72
 #define MAX_BITS 192
 #define NO_DIR 8
+#define MAX_NAMED 100                   /* square numbers of one or two digits, as runs write them */
 
 enum { LAW_FREE, LAW_COUNT, LAW_COUNT_KINGS, LAW_ITALIAN, LAW_FRISIAN, LAW_KING };
 
@@ -50,6 +51,7 @@ typedef struct {
     int king_step[8], n_king_step;
     int king_jump[8], n_king_jump;
     int flying, land_behind, immediate, reverse, passing, men_take_kings, law, limit;
+    int8_t named[MAX_NAMED];            /* square of each number written 0..99, else -1 */
 } Rules;
 
 /* A complete capture: landing squares, captured squares in order, and its outcome. */
@@ -781,6 +783,7 @@ static int Rules_init(Rules *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_TypeError, "Rules takes no keyword arguments");
         return -1;
     }
+    memset(self->named, -1, sizeof self->named);
     if (!PyArg_ParseTuple(args, "OOOOOOO(iiiiiiii)", &bits, &rays, &promo, &man_jumps, &man_steps,
                           &king_steps, &king_jumps, &sw[0], &sw[1], &sw[2], &sw[3], &sw[4], &sw[5],
                           &sw[6], &sw[7]))
@@ -1320,7 +1323,449 @@ error:
     return NULL;
 }
 
+/* ---- a run of the main line as text (mirrors replay._main_line on a MoveRun) ------------ */
+
+/* name_squares(numbers): numbers[k] is the square number the text of k names in this variant
+ * (variant.parse_square(str(k))), or None; at most MAX_NAMED entries. */
+static PyObject *Rules_name_squares(Rules *self, PyObject *numbers) {
+    PyObject *fast = PySequence_Fast(numbers, "name_squares: expected a sequence");
+    if (fast == NULL)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    if (count > MAX_NAMED) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "name_squares: at most 100 numbers");
+        return NULL;
+    }
+    memset(self->named, -1, sizeof self->named);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, k);
+        if (item == Py_None)
+            continue;
+        long number = PyLong_AsLong(item);
+        if (number == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        if (number >= 1 && number <= self->n)
+            self->named[k] = (int8_t)self->index_of[number];
+    }
+    Py_DECREF(fast);
+    Py_RETURN_NONE;
+}
+
+/* A position as the draw counter keeps it. */
+typedef struct {
+    u128 white, black, kings;
+    int turn;                            /* 0 White, 1 Black to move */
+    int count;
+} Seen;
+
+typedef struct {
+    Seen *items;
+    Py_ssize_t count, size;
+} SeenTable;
+
+static int same_position(const Seen *a, const Seen *b) {
+    return a->white == b->white && a->black == b->black && a->kings == b->kings && a->turn == b->turn;
+}
+
+static Seen *seen_find(SeenTable *table, const Seen *key) {
+    for (Py_ssize_t i = 0; i < table->count; i++)
+        if (same_position(&table->items[i], key))
+            return &table->items[i];
+    return NULL;
+}
+
+static int seen_add(SeenTable *table, const Seen *key) {
+    if (table->count == table->size) {
+        Py_ssize_t size = table->size ? table->size * 2 : 16;
+        Seen *items = PyMem_Realloc(table->items, (size_t)size * sizeof(Seen));
+        if (items == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        table->items = items;
+        table->size = size;
+    }
+    table->items[table->count++] = *key;
+    return 0;
+}
+
+/* The slots of Position objects (see Rules_run), read once per call. */
+typedef struct {
+    PyTypeObject *type;
+    Py_ssize_t at[P_FIELDS];
+    PyObject *variant, *rl, *ctr;       /* borrowed from the run's first position */
+    PyObject *turns[2];
+} Positions;
+
+static int read_position(const Rules *r, const Positions *p, PyObject *position, Seen *out) {
+    if (Py_TYPE(position) != p->type) {
+        PyErr_SetString(PyExc_TypeError, "run_text: a position of another type");
+        return -1;
+    }
+    for (int i = 0; i < P_FIELDS; i++)
+        if (SLOT(position, p->at[i]) == NULL) {
+            PyErr_SetString(PyExc_TypeError, "run_text: the position is not complete");
+            return -1;
+        }
+    PyObject *turn = SLOT(position, p->at[P_TURN]);
+    out->turn = PyUnicode_Check(turn) && PyUnicode_CompareWithASCIIString(turn, "B") == 0;
+    out->count = 0;
+    if (to_set(r, SLOT(position, p->at[P_WHITE]), &out->white) < 0
+        || to_set(r, SLOT(position, p->at[P_BLACK]), &out->black) < 0
+        || to_set(r, SLOT(position, p->at[P_KINGS]), &out->kings) < 0)
+        return -1;
+    return 0;
+}
+
+static PyObject *make_position(const Rules *r, const Positions *p, const Seen *s) {
+    PyObject *fields[P_FIELDS] = {
+        Py_NewRef(p->variant), Py_NewRef(p->turns[s->turn]), Py_NewRef(p->rl),
+        from_set(r, s->white), from_set(r, s->black), from_set(r, s->kings), Py_NewRef(p->ctr)};
+    return slotted(p->type, p->at, fields, P_FIELDS);
+}
+
+/* The draw counters of replay's DrawTracker that the core keeps while it plays: positions
+ * since the last irreversible move with their counts, the quiet count, and what reaching
+ * a limit means (stop: leave the ply to DrawTracker.update, which notes the draw). */
+typedef struct {
+    int on;                              /* counting (the tracker has no draw yet) */
+    SeenTable seen;
+    Seen since;
+    int since_changed, seen_changed;
+    long quiet;
+    long times, quiet_limit;
+    int repetition_stops, quiet_stops, men_go_back, watch_kings;
+} Counters;
+
+/* Whether the ply from `before` to `after` leaves DrawTracker.update something to decide
+ * (then nothing is counted); else counts it. -1 on error. */
+static int count_ply(Counters *c, const Seen *after, int king, int captured) {
+    if (!c->on)
+        return 0;
+    int reversible = !captured && (king || c->men_go_back);
+    long quiet = king && !captured ? c->quiet + 1 : 0;
+    if (c->watch_kings && after->kings)
+        return 1;
+    if (c->quiet_limit && quiet >= c->quiet_limit && c->quiet_stops)
+        return 1;
+    if (reversible) {
+        Seen *found = seen_find(&c->seen, after);
+        long count = found ? found->count + 1 : 1;
+        if (c->seen.count == 0 && same_position(&c->since, after))
+            count = 2;
+        if (count >= c->times && c->repetition_stops)
+            return 1;
+        if (c->seen.count == 0) {
+            Seen first = c->since;
+            first.count = 1;
+            if (seen_add(&c->seen, &first) < 0)
+                return -1;
+            found = seen_find(&c->seen, after);
+        }
+        if (found)
+            found->count++;
+        else {
+            Seen entry = *after;
+            entry.count = 1;
+            if (seen_add(&c->seen, &entry) < 0)
+                return -1;
+        }
+        c->seen_changed = 1;
+    } else {
+        if (c->seen.count)
+            c->seen_changed = 1;
+        c->seen.count = 0;
+        c->since = *after;
+        c->since_changed = 1;
+    }
+    if (c->quiet_limit)
+        c->quiet = quiet;
+    return 0;
+}
+
+static int counters_in(const Rules *r, const Positions *p, Counters *c, PyObject *seen,
+                       PyObject *since, PyObject *quiet, PyObject *limits) {
+    c->quiet = PyLong_AsLong(quiet);
+    if (c->quiet == -1 && PyErr_Occurred())
+        return -1;
+    c->on = seen != Py_None;
+    if (!c->on)
+        return 0;
+    if (!PyDict_Check(seen) || !PyTuple_Check(limits) || PyTuple_GET_SIZE(limits) != 6) {
+        PyErr_SetString(PyExc_TypeError, "run_text: bad draw counters");
+        return -1;
+    }
+    long values[6];
+    for (int i = 0; i < 6; i++) {
+        values[i] = PyLong_AsLong(PyTuple_GET_ITEM(limits, i));
+        if (values[i] == -1 && PyErr_Occurred())
+            return -1;
+    }
+    c->times = values[0];
+    c->repetition_stops = values[1] != 0;
+    c->quiet_limit = values[2];
+    c->quiet_stops = values[3] != 0;
+    c->men_go_back = values[4] != 0;
+    c->watch_kings = values[5] != 0;
+    if (read_position(r, p, since, &c->since) < 0)
+        return -1;
+    Py_ssize_t i = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(seen, &i, &key, &value)) {
+        Seen entry;
+        if (read_position(r, p, key, &entry) < 0)
+            return -1;
+        entry.count = (int)PyLong_AsLong(value);
+        if (entry.count == -1 && PyErr_Occurred())
+            return -1;
+        if (seen_add(&c->seen, &entry) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Writes the counters back into the tracker's `seen` dict; the new `since` into *since_out. */
+static int counters_out(const Rules *r, const Positions *p, Counters *c, PyObject *seen,
+                        PyObject *since, PyObject **since_out) {
+    *since_out = Py_NewRef(since);
+    if (!c->on)
+        return 0;
+    if (c->since_changed) {
+        Py_DECREF(*since_out);
+        *since_out = make_position(r, p, &c->since);
+        if (*since_out == NULL)
+            return -1;
+    }
+    if (!c->seen_changed)
+        return 0;
+    PyDict_Clear(seen);
+    for (Py_ssize_t i = 0; i < c->seen.count; i++) {
+        PyObject *key = make_position(r, p, &c->seen.items[i]);
+        PyObject *count = key == NULL ? NULL : PyLong_FromLong(c->seen.items[i].count);
+        int failed = count == NULL || PyDict_SetItem(seen, key, count) < 0;
+        Py_XDECREF(key);
+        Py_XDECREF(count);
+        if (failed)
+            return -1;
+    }
+    return 0;
+}
+
+/* The next item of a run at `*pos` (white space skipped): 0 at the end, 1 a move number,
+ * 2 a move with its squares in squares[] (*count of them) and *capture; *pos is left at
+ * the item's start, *end after it. */
+static int next_item(const char *text, Py_ssize_t len, Py_ssize_t *pos, Py_ssize_t *end,
+                     int *squares, int *count, int *capture) {
+    Py_ssize_t i = *pos;
+    while (i < len && (text[i] == ' ' || text[i] == '\n'))
+        i++;
+    *pos = i;
+    if (i == len)
+        return 0;
+    Py_ssize_t j = i;
+    while (j < len && text[j] != ' ' && text[j] != '\n')
+        j++;
+    *end = j;
+    if (text[j - 1] == '.')
+        return 1;
+    *count = 0;
+    *capture = 0;
+    int value = 0, digits = 0;
+    for (Py_ssize_t k = i; k <= j; k++) {
+        char ch = k < j ? text[k] : '-';
+        if (ch >= '0' && ch <= '9' && digits < 3) {
+            value = value * 10 + (ch - '0');
+            digits++;
+            continue;
+        }
+        if ((ch != '-' && ch != 'x') || digits == 0 || digits > 2 || *count >= MAX_PATH)
+            return 3;                    /* not a run's move: left to the caller */
+        squares[(*count)++] = value;
+        *capture |= ch == 'x' && k < j;
+        value = digits = 0;
+    }
+    return 2;
+}
+
+/* The squares written (numbers) as squares of this board, in place; 0 when one is none. */
+static int named_squares(const Rules *r, int *squares, int count) {
+    for (int i = 0; i < count; i++) {
+        if (squares[i] >= MAX_NAMED || r->named[squares[i]] < 0)
+            return 0;
+        squares[i] = r->named[squares[i]];
+    }
+    return 1;
+}
+
+/* The capture `squares` (start, landing squares in between, end; at least three) stands for,
+ * as replay.resolve finds it: a lawful capture from the start to the end on whose landing
+ * squares the squares in between lie, in order; NULL when none does or several taking
+ * different pieces do (resolve then decides, and explains). */
+static const Record *landing_capture(const Rules *r, int ci, u128 own, u128 opp, u128 kings,
+                                     const int *squares, int count, Records *recs) {
+    recs->count = 0;
+    legal_records(r, ci, own, opp, kings, recs);
+    const Record *first = NULL;
+    for (Py_ssize_t i = 0; i < recs->count; i++) {
+        const Record *rec = &recs->items[i];
+        if (rec->start != squares[0] || rec->path[rec->len - 1] != squares[count - 1])
+            continue;
+        int at = 0, wanted = 1;
+        for (; wanted < count - 1; wanted++) {           /* each in order on path[:-1] */
+            while (at < rec->len - 1 && rec->path[at] != squares[wanted])
+                at++;
+            if (at == rec->len - 1)
+                break;
+            at++;
+        }
+        if (wanted < count - 1)
+            continue;
+        if (first == NULL)
+            first = rec;
+        else if (rec->capm != first->capm)
+            return NULL;
+    }
+    return first;
+}
+
+/* run_text(text, offset, position, seen, since, quiet, limits)
+ *   -> (offset, plies, position before the last ply, position after it, since, quiet)
+ * Plays the moves of a MoveRun's text from `offset` while each is a two-square move that
+ * Position.quiet_step / capture_step would play or a capture through given squares that
+ * replay.resolve finds alone (landing_capture), skipping move numbers, and counts them as
+ * DrawTracker.update would (seen, since, quiet: its fields, seen updated in place; seen None
+ * when it counts no more; limits = (repetitions, repetition stops, quiet limit or 0, quiet
+ * stops, men go back, stop at a king)).  Stops at the first move it leaves to the caller
+ * (offset = where that move starts; len(text) when the run is played).  Positions are made of
+ * the type of `position`: only the last two, and the tracker's when they changed. */
+static PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "run_text takes 7 arguments");
+        return NULL;
+    }
+    PyObject *text_obj = args[0], *position = args[2], *seen = args[3], *since = args[4];
+    if (!PyUnicode_Check(text_obj) || !PyUnicode_IS_ASCII(text_obj)) {
+        PyErr_SetString(PyExc_TypeError, "run_text: the text must be an ASCII str");
+        return NULL;
+    }
+    Py_ssize_t len = PyUnicode_GET_LENGTH(text_obj);
+    const char *text = (const char *)PyUnicode_DATA(text_obj);
+    Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+    if (pos == -1 && PyErr_Occurred())
+        return NULL;
+    if (pos < 0 || pos > len) {
+        PyErr_SetString(PyExc_ValueError, "run_text: offset out of the text");
+        return NULL;
+    }
+    static PyObject *turns[2] = {NULL, NULL};
+    if (turns[0] == NULL) {
+        turns[0] = PyUnicode_InternFromString("W");
+        turns[1] = PyUnicode_InternFromString("B");
+        if (turns[0] == NULL || turns[1] == NULL)
+            return NULL;
+    }
+    Positions p = {Py_TYPE(position), {0}, NULL, NULL, NULL, {turns[0], turns[1]}};
+    if (layout(p.type, POSITION_FIELDS, P_FIELDS, p.at) < 0)
+        return NULL;
+    Seen now, before;
+    if (read_position(self, &p, position, &now) < 0)
+        return NULL;
+    p.variant = SLOT(position, p.at[P_VARIANT]);
+    p.rl = SLOT(position, p.at[P_RL]);
+    p.ctr = SLOT(position, p.at[P_CTR]);
+    Counters c;
+    memset(&c, 0, sizeof c);
+    Records recs = {NULL, 0, 0, 0};
+    PyObject *result = NULL, *new_since = NULL, *after_obj = NULL, *before_obj = NULL;
+    if (counters_in(self, &p, &c, seen, since, args[5], args[6]) < 0)
+        goto done;
+    before = now;
+    long plies = 0;
+    for (;;) {
+        Py_ssize_t end = pos;
+        int squares[MAX_PATH], count = 0, capture = 0;
+        int kind = next_item(text, len, &pos, &end, squares, &count, &capture);
+        if (kind == 0 || kind == 3 || self->limit)      /* a king-move limit: Python counts */
+            break;
+        if (kind == 1) {
+            pos = end;
+            continue;
+        }
+        if (!named_squares(self, squares, count) || (count > 2 && !capture))
+            break;
+        int sb = squares[0], eb = squares[count - 1];
+        int ci = now.turn;
+        u128 own = ci ? now.black : now.white, opp = ci ? now.white : now.black, kings = now.kings;
+        int king = HAS(kings, sb);
+        if (count > 2) {
+            const Record *rec = landing_capture(self, ci, own, opp, kings, squares, count, &recs);
+            if (recs.failed) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            if (rec == NULL)
+                break;
+            after_capture(rec, &own, &opp, &kings);
+        } else if (!capture) {
+            int promotes;
+            if (!quiet_step(self, ci, own, opp, kings, sb, eb, &promotes))
+                break;
+            own ^= BIT(sb) | BIT(eb);
+            if (king)
+                kings ^= BIT(sb) | BIT(eb);
+            else if (promotes)
+                kings |= BIT(eb);
+        } else {
+            Record rec;
+            int found = capture_step(self, ci, own, opp, kings, sb, eb, &recs, &rec);
+            if (recs.failed) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            if (!found)
+                break;
+            after_capture(&rec, &own, &opp, &kings);
+        }
+        Seen next = {ci ? opp : own, ci ? own : opp, kings, ci ^ 1, 0};
+        int stop = count_ply(&c, &next, king, capture);
+        if (stop < 0)
+            goto done;
+        if (stop)
+            break;
+        before = now;
+        now = next;
+        plies++;
+        pos = end;
+    }
+    if (counters_out(self, &p, &c, seen, since, &new_since) < 0)
+        goto done;
+    if (plies) {
+        before_obj = make_position(self, &p, &before);
+        after_obj = before_obj == NULL ? NULL : make_position(self, &p, &now);
+        if (after_obj == NULL)
+            goto done;
+    } else {
+        before_obj = Py_NewRef(Py_None);
+        after_obj = Py_NewRef(Py_None);
+    }
+    result = Py_BuildValue("(nlOOOl)", pos, plies, before_obj, after_obj, new_since, c.quiet);
+done:
+    Py_XDECREF(before_obj);
+    Py_XDECREF(after_obj);
+    Py_XDECREF(new_since);
+    PyMem_Free(c.seen.items);
+    PyMem_Free(recs.items);
+    return result;
+}
+
 static PyMethodDef Rules_methods[] = {
+    {"run_text", (PyCFunction)(void (*)(void))Rules_run_text, METH_FASTCALL,
+     "run_text(text, offset, position, seen, since, quiet, limits): a MoveRun's moves"},
+    {"name_squares", (PyCFunction)Rules_name_squares, METH_O,
+     "name_squares(numbers): the square each written number 0..99 names, or None"},
     {"run", (PyCFunction)(void (*)(void))Rules_run, METH_FASTCALL,
      "run(elements, index, position, known, kinds, quiet_move_of, move_type): a main-line run"},
     {"has_capture", (PyCFunction)(void (*)(void))Rules_has_capture, METH_FASTCALL,
@@ -1347,8 +1792,49 @@ static PyTypeObject RulesType = {
     .tp_methods = Rules_methods,
 };
 
+/* moves_hint(text, wanted) -> (moves, highest square number or -1) over the first `wanted`
+ * moves of a MoveRun's text (mirrors replay._moves_hint on a run). */
+static PyObject *moves_hint(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyUnicode_IS_ASCII(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "moves_hint(text: ASCII str, wanted: int)");
+        return NULL;
+    }
+    long wanted = PyLong_AsLong(args[1]);
+    if (wanted == -1 && PyErr_Occurred())
+        return NULL;
+    const char *text = (const char *)PyUnicode_DATA(args[0]);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(args[0]), pos = 0;
+    long moves = 0, top = -1;
+    while (moves < wanted) {
+        Py_ssize_t end = pos;
+        int squares[MAX_PATH], count = 0, capture = 0;
+        int kind = next_item(text, len, &pos, &end, squares, &count, &capture);
+        if (kind == 0)
+            break;
+        if (kind == 3) {
+            PyErr_SetString(PyExc_ValueError, "moves_hint: not a run of moves");
+            return NULL;
+        }
+        if (kind == 2) {
+            moves++;
+            for (int i = 0; i < count; i++)
+                if (squares[i] > top)
+                    top = squares[i];
+        }
+        pos = end;
+    }
+    return Py_BuildValue("(ll)", moves, top);
+}
+
+static PyMethodDef core_functions[] = {
+    {"moves_hint", (PyCFunction)(void (*)(void))moves_hint, METH_FASTCALL,
+     "moves_hint(text, wanted): (moves, highest square number or -1) of a run's first moves"},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef core_module = {
-    PyModuleDef_HEAD_INIT, "_core", "Compiled move core of pdn_tools.rules.movegen.", -1, NULL,
+    PyModuleDef_HEAD_INIT, "_core", "Compiled move core of pdn_tools.rules.movegen.", -1, core_functions,
 };
 
 PyMODINIT_FUNC PyInit__core(void) {

@@ -258,6 +258,24 @@ class DrawTracker:
         if rules.endgames:
             self._endgames(ply, position, captured)
 
+    def core_limits(self) -> tuple[int, int, int, int, int, int] | None:
+        """What the compiled core needs to count plies in update()'s stead (Position.run_text):
+        (repetitions, whether reaching them notes a draw, the quiet limit or 0, whether reaching
+        it notes a draw, whether men go back, whether a king on the board calls for the
+        endings); None while an ending's count is running or waiting (update() looks at
+        every ply then)."""
+        if self.started or self.material is not None or self.waiting:
+            return None
+        rules = self.rules
+        repetition, quiet = rules.repetition, rules.quiet
+        return (repetition.times, self._notes(repetition.name, repetition.how),
+                0 if quiet is None else quiet.plies, quiet is not None and self._notes(quiet.name, quiet.how),
+                self.men_go_back, bool(rules.endgames))
+
+    def _notes(self, rule: str, how: str) -> bool:
+        """Whether reaching `rule` would note something (_draw)."""
+        return how == AUTOMATIC or all(claim.rule != rule for claim in self.claims)
+
     def running(self) -> set[str]:
         """The names of the move counts running now."""
         quiet = self.rules.quiet

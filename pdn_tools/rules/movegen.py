@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar, cast
 from types import ModuleType
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from pdn_tools.rules import core as _engine
 from pdn_tools.rules import laws
 from pdn_tools.rules.core import CompiledRules, compile_rules
 from pdn_tools.rules.variants import Variant
+
+if TYPE_CHECKING:
+    from pdn_tools.rules.draws import DrawTracker
 
 __all__ = ["Move", "Position", "perft", "divide"]
 
@@ -160,9 +163,12 @@ class _Rules:
         man_steps = tuple(tuple(rel[d] for d in v.man_steps) for rel in _RELATIVE)
         switches = (self.flying, self.land_behind, self.immediate, self.reverse, self.passing,
                     self.men_take_kings, self.law, self.limit)
-        return compile_rules(bits, rays, (promo[0], promo[1]), (man_jumps[0], man_jumps[1]),
-                             (man_steps[0], man_steps[1]), self.king_dirs, self.king_jumps, switches,
-                             module)
+        compiled = compile_rules(bits, rays, (promo[0], promo[1]), (man_jumps[0], man_jumps[1]),
+                                 (man_steps[0], man_steps[1]), self.king_dirs, self.king_jumps, switches,
+                                 module)
+        if compiled is not None:        # the square each number a MoveRun may write names
+            compiled.name_squares([v.parse_square(str(number)) for number in range(100)])
+        return compiled
 
     def _quiet_table_entries(self) -> list[tuple[Move, int, int, int]]:
         """Every precomputed quiet-move entry: men of both colours, then kings."""
@@ -767,6 +773,34 @@ class Position:
         if core is None or rl.limit:
             return index, []
         return core.run(elements, index, self, known, kinds, rl.quiet_move_of, Move)
+
+    def run_text(self, text: str, offset: int, tracker: DrawTracker
+                 ) -> tuple[int, int, Position | None, Position | None]:
+        """A MoveRun's text on the compiled core: from `offset` on, skip move numbers and play
+        each two-square move that quiet_step / capture_step would play, counting it in
+        `tracker` as its update() would, until a move the core leaves to the caller (one
+        it cannot settle, or one after which the tracker has a draw or an ending to look at).
+        Returns (offset of that move, or len(text); plies played; the position before the
+        last of them; the position after it).  Nothing is played on the pure engine or under
+        a king-move limit (`runs_text()` is False)."""
+        core = self._rl.core
+        if core is None or self._rl.limit:
+            return offset, 0, None, None
+        if tracker.event is not None:        # update() counts nothing more
+            seen, limits = None, ()
+        else:
+            limits = tracker.core_limits()
+            if limits is None:
+                return offset, 0, None, None
+            seen = tracker.seen
+        offset, plies, before, after, since, quiet = core.run_text(
+            text, offset, self, seen, tracker.since, tracker.quiet, limits)
+        tracker.since, tracker.quiet = since, quiet
+        return offset, plies, before, after
+
+    def runs_text(self) -> bool:
+        """Whether run_text plays moves here (the compiled core, no king-move limit)."""
+        return self._rl.core is not None and not self._rl.limit
 
     def _single_jump(self, ci: int, own: int, opp: int, kings: int, sb: int, eb: int) -> Step | None:
         """capture_step's answer for a man taking one piece from bit `sb` to bit `eb` with no

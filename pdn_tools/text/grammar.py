@@ -20,7 +20,7 @@ from lark.lexer import Lexer
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.numbers import LONGEST, number
-from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, Move, MoveNumber, Nag, Placeholder,
+from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, Move, MoveNumber, MoveRun, Nag, Placeholder,
                     Setup, Variation)
 
 ERROR = "ERROR"          # a run of characters no terminal matches
@@ -92,15 +92,25 @@ class _Builder(Transformer[ScanToken, Game]):
             raise _StrictError(diagnostic)
         self.context.warnings.append(diagnostic)
 
-    def start(self, children: list[ScanToken | list[Element] | _Terminator]) -> Game:
+    def start(self, children: list[ScanToken | list[Element | MoveRun] | _Terminator]) -> Game:
         game = Game()
         for child in children:
             if isinstance(child, Token):
+                if _PLAIN_TAGS.fullmatch(child):        # one plain tag pair a line: nothing to report
+                    pairs: list[tuple[str, str]] = _PLAIN_TAG.findall(child)
+                    game.tags += pairs
+                    game.tag_positions += [(child.line, child.column)] + \
+                        [(line, 1) for line in range(child.line + 1, child.line + len(pairs))]
+                    continue
                 for name, value, position in self._tags(child):
                     game.tags.append((name, value))
                     game.tag_positions.append(position)
             elif isinstance(child, list):
-                game.elements = child
+                game.movetext = child
+                if any(isinstance(element, MoveRun) for element in child):
+                    del game.elements        # expanded from movetext when first read
+                else:
+                    game.elements = cast(list[Element], child)
             else:
                 game.result = child
         return game
@@ -132,20 +142,26 @@ class _Builder(Transformer[ScanToken, Game]):
     def terminator(self, children: list[ScanToken]) -> _Terminator:
         return _Terminator(children[0])
 
-    def body(self, children: list[Child]) -> list[Element]:
-        return self._elements(children)
+    def body(self, children: list[Child]) -> list[Element | MoveRun]:
+        return self._elements(children, runs=True)
 
     def variation(self, children: list[Child | _Terminator]) -> Variation:
         result = str(children.pop()) if children and isinstance(children[-1], _Terminator) else None
-        return Variation(self._elements(cast(list[Child], children)), result)    # its result taken off
+        elements = self._elements(cast(list[Child], children), runs=False)     # its result taken off
+        return Variation(cast(list[Element], elements), result)
 
-    def _elements(self, children: list[Child]) -> list[Element]:
-        out: list[Element] = []
+    def _elements(self, children: list[Child], runs: bool) -> list[Element | MoveRun]:
+        """The model elements of `children`; with `runs`, a run of plain moves is kept as a
+        MoveRun (text) when nothing in it calls for a diagnostic."""
+        out: list[Element | MoveRun] = []
         for child in children:
             if not isinstance(child, ScanToken):
                 out.append(child)
             elif child.type == "MOVES":
-                self._moves(child, out)
+                if runs and _PLAIN_RUN.fullmatch(child):
+                    out.append(MoveRun(str(child), child.line, child.column))
+                else:
+                    self._moves(child, out)
             elif child.type == "COMMENT":
                 out.append(Comment(child[1:-1]))
             elif child.type == "LINE_COMMENT":
@@ -155,17 +171,27 @@ class _Builder(Transformer[ScanToken, Game]):
         self._dangling_numbers(out)
         return out
 
-    def _dangling_numbers(self, elements: list[Element]) -> None:
+    def _dangling_numbers(self, elements: list[Element | MoveRun]) -> None:
         """A move number must be followed by a move (`1. 2-0` is not a game in PDN 3.0)."""
         last = len(elements) - 1
         for index, element in enumerate(elements):
-            if isinstance(element, MoveNumber) and element.number and (
-                    index == last or type(elements[index + 1]) not in (Move, MoveNumber, Placeholder)):
-                self._quirk(element.line, element.column, Code.DANGLING_NUMBER,
-                            f"move number {element.text!r} without a move")
+            if isinstance(element, MoveRun):        # only its last item can dangle
+                if not element.ends_with_number():
+                    continue
+                number = element.expand()[-1]
+            elif isinstance(element, MoveNumber):
+                number = element
+            else:
+                continue
+            if isinstance(number, MoveNumber) and number.number and (
+                    index == last or type(elements[index + 1]) not in _MOVE_LIKE):
+                self._quirk(number.line, number.column, Code.DANGLING_NUMBER,
+                            f"move number {number.text!r} without a move")
 
-    def _moves(self, run: ScanToken, out: list[Element]) -> None:
+    def _moves(self, run: ScanToken, out: list[Element | MoveRun]) -> None:
         """Expand a MOVES run into moves, move numbers, strength marks and NAGs."""
+        if out and isinstance(out[-1], MoveRun):     # a strength mark may belong to its last move
+            out[-1:] = out[-1].expand()
         if "\\" in run:
             self._quirk(run.line, run.column, Code.LITERAL_ESCAPE, "literal '\\r' or '\\n' text in the movetext")
         odd = run != run.lower() or _ZERO_PADDED.search(run) is not None     # upper case, or 05
@@ -183,7 +209,7 @@ class _Builder(Transformer[ScanToken, Game]):
                 newline = run.find("\n", line_start)
             self._item(match.lastgroup, match.group(), line, start - line_start + 1, odd, out)
 
-    def _plain_moves(self, run: ScanToken, out: list[Element]) -> None:
+    def _plain_moves(self, run: ScanToken, out: list[Element | MoveRun]) -> None:
         """`_moves` for the common run (no upper case, zero padding, separator before white
         space, tab, form feed or escape): the run is cut at spaces and line ends, and each
         piece is scanned once and remembered."""
@@ -226,7 +252,8 @@ class _Builder(Transformer[ScanToken, Game]):
         self._pieces[piece] = kept = tuple(items)
         return kept
 
-    def _item(self, kind: str | None, text: str, line: int, column: int, odd: bool, out: list[Element]) -> None:
+    def _item(self, kind: str | None, text: str, line: int, column: int, odd: bool,
+              out: list[Element | MoveRun]) -> None:
         """One item of a MOVES run as a model element."""
         if kind == "MOVE":
             out.append(self._move(text, line, column, odd))
@@ -242,7 +269,7 @@ class _Builder(Transformer[ScanToken, Game]):
             self._quirk(line, column, Code.PLACEHOLDER, f"unknown move written as {text!r}")
             out.append(Placeholder(text, line, column))
 
-    def _strength(self, out: list[Element], text: str, line: int, column: int) -> None:
+    def _strength(self, out: list[Element | MoveRun], text: str, line: int, column: int) -> None:
         """Attach a strength mark to the move before it (white space may come between)."""
         previous = out[-1] if out else None
         if text == "*":
@@ -294,6 +321,18 @@ class _Terminator(str):
     """A result or '*' as reduced by the parser (told apart from other strings)."""
 
 
+# Tag pairs `[Name "value"]` one a line with nothing between: a name PDN allows, a value with no
+# escape; `_tags` would read them with no diagnostic, each at the start of its line.
+_PLAIN_TAG = re.compile(r'\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]')
+_PLAIN_TAGS = re.compile(r'\[[A-Z][A-Za-z0-9_]* "[^"\\\n]*"\](?:\n\[[A-Z][A-Za-z0-9_]* "[^"\\\n]*"\])*+')
+_MOVE_LIKE = (Move, MoveNumber, Placeholder, MoveRun)      # what may follow a move number
+# A run kept as text (MoveRun): move numbers without zero padding, ellipses, and moves of one-
+# or two-digit square numbers ('-' between two, 'x' between two to 25), apart by spaces
+# and line ends.  Nothing in such a run calls for a diagnostic but a dangling last number.
+_RUN_NUMBER = r"(?:[1-9][0-9]{0,5}\.(?:\.\.)?|\.\.\.)"
+_RUN_MOVE = r"[1-9][0-9]?(?:-[1-9][0-9]?|(?:x[1-9][0-9]?){1,24})"
+_RUN_ITEM = rf"(?>{_RUN_NUMBER}|{_RUN_MOVE})"     # atomic: an item is followed by a space or the end
+_PLAIN_RUN = re.compile(rf"{_RUN_ITEM}(?:[ \n]++{_RUN_ITEM})*+")
 _ZERO_PADDED = re.compile(r"0(?<![0-9]0)[0-9]")      # a 0 after no digit, then a digit
 _PIECES_KEPT = 4096
 _PADDED = re.compile(r"(?:^|[-xX:] ?)0[0-9]")

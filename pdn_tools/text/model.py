@@ -76,6 +76,67 @@ Element = Union[Move, MoveNumber, Comment, Nag, Setup, Placeholder, Variation]
 
 
 @dataclass(slots=True)
+class MoveRun:
+    """A run of the main line's movetext kept as text: move numbers (`12.`, `12...`, `...`)
+    and moves of square numbers (`11-15`, `22x15x8`), one white space or line end apart or more.
+
+    The reader leaves the common runs as text (`Game.movetext`) and `Game.elements` expands them
+    when first asked for, so checking a game builds no object per move: the compiled core
+    reads the text.  `expand()` gives exactly the elements the reader would have made."""
+
+    text: str
+    line: int
+    column: int
+
+    def expand(self) -> list[Element]:
+        """The run's move numbers and moves, each located as the reader locates them."""
+        out: list[Element] = []
+        line, column = self.line, self.column
+        for text in self.text.split("\n"):
+            for piece in text.split(" "):
+                if piece:
+                    out.append(_run_item(piece, line, column))
+                column += len(piece) + 1
+            line += 1
+            column = 1
+        return out
+
+    def item_at(self, offset: int) -> tuple[Move | MoveNumber | None, int]:
+        """The first item at or after text offset `offset`, located, and the offset after it
+        (None and the text's length when only white space is left)."""
+        text = self.text
+        while offset < len(text) and text[offset] in " \n":
+            offset += 1
+        if offset == len(text):
+            return None, offset
+        end = offset
+        while end < len(text) and text[end] not in " \n":
+            end += 1
+        newline = text.rfind("\n", 0, offset)
+        line = self.line + text.count("\n", 0, offset)
+        column = offset - newline if newline >= 0 else self.column + offset
+        return _run_item(text[offset:end], line, column), end
+
+    def items(self) -> int:
+        """How many elements the run expands to."""
+        return len(self.text.split())
+
+    def ends_with_number(self) -> bool:
+        """Whether the last item is a move number (moves end with a digit)."""
+        return self.text.endswith(".")
+
+
+def _run_item(piece: str, line: int, column: int) -> Move | MoveNumber:
+    """One piece of a MoveRun (no white space) as the reader reads it."""
+    if piece.endswith("."):
+        digits = piece.rstrip(".")
+        return MoveNumber(int(digits) if digits else 0, piece.endswith("..."), piece, line, column)
+    if "-" in piece:
+        return Move(piece, tuple(piece.split("-")), False, "", line, column)
+    return Move(piece, tuple(piece.split("x")), True, "", line, column)
+
+
+@dataclass(slots=True)
 class Diagnostic:
     """A problem found while reading or replaying, located in the input."""
 
@@ -104,6 +165,34 @@ class Game:
     index: int = field(default=0, compare=False)          # 1-based within its file
     file: str = field(default="", compare=False)
     warnings: list[Diagnostic] = field(default_factory=list, compare=False)
+    # The movetext as read, runs of plain moves still text (MoveRun); `elements` is then left
+    # unset until first read, when __getattr__ expands it from here.
+    movetext: list[Element | MoveRun] | None = field(default=None, compare=False, repr=False)
+
+    def __getattr__(self, name: str) -> list[Element]:
+        """`elements` expanded from `movetext` on first use (any other name: AttributeError)."""
+        if name != "elements":
+            raise AttributeError(name)
+        movetext = self.movetext
+        if movetext is None:
+            raise AttributeError(name)
+        elements: list[Element] = []
+        for element in movetext:
+            if type(element) is MoveRun:
+                elements += element.expand()
+            else:
+                elements.append(element)     # type: ignore[arg-type]
+        self.elements = elements
+        return elements
+
+    def read_movetext(self) -> list[Element | MoveRun]:
+        """The movetext with its runs of plain moves still text when `elements` was never read
+        nor set (replaying the main line needs no more), else `elements`."""
+        try:
+            return _GAME_ELEMENTS.__get__(self, Game)    # type: ignore[no-any-return]
+        except AttributeError:
+            assert self.movetext is not None
+            return self.movetext
 
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The first value of tag `name` (case-sensitive), or `default`."""
@@ -130,6 +219,9 @@ class Game:
     def main_line(self) -> list[Move]:
         """The moves of the main line, in order."""
         return [e for e in self.elements if isinstance(e, Move)]
+
+
+_GAME_ELEMENTS = Game.__dict__["elements"]        # the slot's descriptor: raises while it is unset
 
 
 @dataclass(slots=True)
