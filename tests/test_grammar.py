@@ -130,7 +130,7 @@ def expanded_now(text: str) -> tuple[list, list]:
     """Elements (type, fields, line, column) and warnings of the one game of `text`."""
     game = one(text)
     elements = [(type(e).__name__, repr(e), getattr(e, "line", 0), getattr(e, "column", 0)) for e in game.elements]
-    return elements, [w.as_dict() for w in game.warnings]
+    return elements, [w.as_dict() for w in game.warnings], game.tags, game.tag_positions
 
 
 RUNS = [
@@ -141,19 +141,23 @@ RUNS = [
     "1.32-28 19-23 2. 28x19 14x23 *",
     "5. {only a number} 6. 32-28 7. ; line\n*",
     "1. 11-15 2. 05-09 *",
+    '[Event "a]b {c}"]\n[Site "x"]\n[Round "1"]\n\n1. 11-15 *',
+    '[Event "a"] [Site "x"]\n[round "1"]\n[White "say \\"hi\\""]\n\n1. 11-15 *',
 ]
 
 
 def test_runs_kept_as_text_read_back_as_the_elements_the_reader_makes(monkeypatch):
     """A run of plain moves is kept as text (MoveRun) and expanded when `elements` is first
     read: the same elements, located the same, and the same warnings (a dangling number
-    at the end of a run) as the reader's element by element reading."""
+    at the end of a run) as the reader's element by element reading.  Plain tag pairs one a
+    line are read at once: the same tags at the same places."""
     from pdn_tools.text import grammar
     from pdn_tools.text.model import MoveRun
 
     lazy = [expanded_now(text) for text in RUNS]
     assert any(type(e) is MoveRun for e in one(RUNS[0]).read_movetext())
     monkeypatch.setattr(grammar, "_PLAIN_RUN", __import__("re").compile(r"(?!)"))
+    monkeypatch.setattr(grammar, "_PLAIN_TAGS", __import__("re").compile(r"(?!)"))
     grammar.parser.cache_clear()
     try:
         assert [expanded_now(text) for text in RUNS] == lazy

@@ -127,9 +127,9 @@ def choose_variant(game: Game, override: Variant | None = None) -> Choice:
     """The variants `game` may be replayed as, from an override, its tags or its moves."""
     if override is not None:
         return Choice([override], [])
-    line, column = game.tag_position("GameType")
     gametype = game.tag("GameType")
     if gametype is not None:
+        line, column = game.tag_position("GameType")
         match = _GAMETYPE.match(gametype)
         found = (match or _GAMETYPE_NUMBER.match(gametype))
         gametype_number = read_number(found.group(1), 9) if found else None
@@ -183,16 +183,15 @@ _DIGITS = re.compile(r"[0-9]+")
 _HINT_TEXT = 1024                            # where the moves of the hint are looked for first
 
 
-def _moves_hint(movetext: list, wanted: int) -> tuple[int, bool]:
+def _moves_hint(movetext: list[Element | MoveRun], wanted: int) -> tuple[int, bool]:
     """The highest square number (-1: none) and whether a square is algebraic, over the
     first `wanted` moves of the main line (runs kept as text included)."""
     top, alpha, moves = -1, False, 0
     for element in movetext:
-        kind = type(element)
-        if kind is Notated:
+        if isinstance(element, Notated):
             number, letters = _HINTS.get(element.text) or _squares_hint(element.text, element.squares)
             top, alpha, moves = max(top, number), alpha or letters, moves + 1
-        elif kind is MoveRun:           # square numbers only
+        elif isinstance(element, MoveRun):           # square numbers only
             count, highest = (_CORE.moves_hint if _CORE is not None else run_hint)(element.text, wanted - moves)
             top, moves = max(top, highest), moves + count
         if moves >= wanted:

@@ -786,13 +786,13 @@ class Position:
         core = self._rl.core
         if core is None or self._rl.limit:
             return offset, 0, None, None
-        if tracker.event is not None:        # update() counts nothing more
-            seen, limits = None, ()
-        else:
-            limits = tracker.core_limits()
-            if limits is None:
+        seen: dict[Position, int] | None = None
+        limits: tuple[int, ...] = ()
+        if tracker.event is None:            # else update() counts nothing more
+            counting = tracker.core_limits()
+            if counting is None:
                 return offset, 0, None, None
-            seen = tracker.seen
+            seen, limits = tracker.seen, counting
         offset, plies, before, after, since, quiet = core.run_text(
             text, offset, self, seen, tracker.since, tracker.quiet, limits)
         tracker.since, tracker.quiet = since, quiet
