@@ -204,10 +204,14 @@ def main() -> None:
         for name, paths in sets:
             counts = measure(ROOT, "read", paths)
             print(f"{name}: {counts['games']} games, {counts['plies']} plies")
+            results = {}
             for label, mode, jobs in (("read", "read", 1), ("validate --jobs 1", "validate", 1),
                                       ("validate --jobs 2", "validate", 2), ("convert --jobs 1", "convert", 1)):
                 reference = best(base, mode, paths, jobs, args.repeat, args.pure) if base else None
-                print(line(label, best(ROOT, mode, paths, jobs, args.repeat), counts, reference))
+                results[label] = best(ROOT, mode, paths, jobs, args.repeat)
+                print(line(label, results[label], counts, reference))
+            one, two = results["validate --jobs 1"], results["validate --jobs 2"]
+            print(f"  validate --jobs 2 vs --jobs 1: {one['wall'] / two['wall']:4.2f}x wall")
         print("streaming (validate -, jobs 1): peak memory by number of games")
         for times in (1, 5):
             result = measure(ROOT, "validate", ["-"], 1, stdin=[oca] * times)

@@ -1,4 +1,5 @@
 """The `pdn` command: validate and perft, exit codes, formats, stdin, folders, jobs."""
+import gzip
 import json
 import subprocess
 import sys
@@ -9,6 +10,7 @@ from click.testing import CliRunner
 from corpus import CORPUS, DATA, needs_corpus
 from pdn_tools.rules.variants import VARIANTS
 from pdn_tools.cli import cli
+from pdn_tools.running import batch
 
 GOOD = '[GameType "20"]\n[Result "*"]\n1. 32-28 19-23 2. 28x19 14x23 *\n'
 BAD = '[GameType "20"]\n1. 32-28 19-23 2. 28x51 *\n'
@@ -162,3 +164,34 @@ def test_filter_keeps_games_replayed_as_a_variant():
 def test_one_exit_code_policy(unreadable, failed, code):
     from pdn_tools.running import batch
     assert batch.exit_code(unreadable, failed) == code
+
+
+def test_jobs_read_byte_ranges_of_a_large_file_as_one_job_does(tmp_path):
+    """--jobs 2 on a file large enough to be cut into byte ranges (each read by a worker, its
+    games numbered after those of the ranges before it): the same records, in the same order,
+    as one job; so too for the same games gzip-compressed and in Latin-1 (split by the main
+    process), and for a folder of small files (one worker task a file)."""
+    games = []
+    for number in range(1, 7001):
+        moves = "1. 11-15 23-19 2. 8-11 22-17" if number % 7 else "1. 11-15 23-18 {café} 2. 8-11 17-13"
+        comment = "{a note\n\n[Event \"not a tag\"]}\n" if number % 500 == 0 else ""
+        games.append(f'[Event "game {number}"]\n[GameType "21"]\n[Result "*"]\n\n{comment}{moves} *\n\n')
+    text = "".join(games)
+    big = tmp_path / "big.pdn"
+    big.write_text(text, encoding="utf-8")
+    assert big.stat().st_size > 2 * batch._RANGE_BYTES         # read by ranges
+    latin = tmp_path / "latin.pdn"
+    latin.write_bytes(text.replace("{café}", "{caf\u00e9 \u00e0}").encode("latin-1"))
+    packed = tmp_path / "packed.pdn.gz"
+    packed.write_bytes(gzip.compress(text.encode("utf-8")))
+    folder = tmp_path / "small"
+    folder.mkdir()
+    for part in range(5):
+        (folder / f"part{part}.pdn").write_text("".join(games[part * 40:(part + 1) * 40]), encoding="utf-8")
+    for source in (big, latin, packed, folder):
+        one = invoke(["validate", "--format", "jsonl", str(source)])
+        two = invoke(["validate", "--format", "jsonl", "--jobs", "2", str(source)])
+        assert one.exit_code == two.exit_code
+        assert one.output == two.output, source
+    records = [json.loads(line) for line in one.output.splitlines()]
+    assert [record["game"] for record in records] == [n for _ in range(5) for n in range(1, 41)]

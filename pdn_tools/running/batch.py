@@ -7,11 +7,13 @@ order, and at most a few batches are in flight, so memory stays bounded.
 from __future__ import annotations
 
 import bz2
+import ctypes
 import fnmatch
 import functools
 import gzip
 import io
 import lzma
+import multiprocessing
 import os
 import signal
 import stat
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator, TypeVar, cast
 
 from pdn_tools.running.output import ENDING_SIGNALS
+from pdn_tools.text import ranges
 from pdn_tools.text.names import printable
 from pdn_tools.text.decoding import sniff
 from pdn_tools.text.grammar import parser
@@ -116,6 +119,7 @@ class Inputs:
     _total: int | None = None
     encoding: str | None = None                    # the codec to read them in, else detected
     codecs: dict[str, str] = field(default_factory=dict)    # files read in another codec than UTF-8
+    failed: set[str] = field(default_factory=set)           # files the workers could not read to their end
 
     def files(self, streams: bool = False) -> Iterator[str]:
         """The files to read, folders expanded.  A file named that is not a regular one (a FIFO
@@ -170,22 +174,31 @@ class Inputs:
 
     def raw_games(self) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
         for path in self.files(streams=True):
-            self.current = "<stdin>" if path == "-" else path
-            try:
-                if path == "-":
-                    yield from self._games(decompressed(sys.stdin.buffer), path)
-                    continue
-                with open(path, "rb") as raw:
-                    self._reading = raw if raw.seekable() else None     # a stream has no position
-                    yield from self._games(decompressed(raw), path)
-                    self._done += os.fstat(raw.fileno()).st_size
-            except NotPdn as error:
-                self.cannot_read(path, str(error))
-            except (OSError, EOFError, lzma.LZMAError) as error:
-                reason = getattr(error, "strerror", None) or error or "truncated compressed data"
-                self.cannot_read(path, str(reason))
-            finally:
-                self._reading = None
+            yield from self.raw_games_of(path)
+
+    def raw_games_of(self, path: str) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
+        """The games of one input ('-': stdin), split but not parsed; a file that cannot be
+        read (or not to its end) is noted."""
+        self.current = "<stdin>" if path == "-" else path
+        try:
+            if path == "-":
+                yield from self._games(decompressed(sys.stdin.buffer), path)
+                return
+            with open(path, "rb") as raw:
+                self._reading = raw if raw.seekable() else None     # a stream has no position
+                yield from self._games(decompressed(raw), path)
+                self._done += os.fstat(raw.fileno()).st_size
+        except NotPdn as error:
+            self.cannot_read(path, str(error))
+        except (OSError, EOFError, lzma.LZMAError) as error:
+            self.cannot_read(path, _reason(error))
+        finally:
+            self._reading = None
+
+    def read_by_workers(self, path: str, size: int) -> None:
+        """Note that the workers read `size` bytes of `path` (for the progress line)."""
+        self.current = path
+        self._done += size
 
     def _games(self, stream: BinaryIO, path: str) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
         games = read_raw(stream, name="<stdin>" if path == "-" else path, encoding=self.encoding)
@@ -225,6 +238,11 @@ class Inputs:
                     sizes.append(os.path.getsize(path))
             self._total = sum(sizes)
         return self._total or None
+
+
+def _reason(error: BaseException) -> str:
+    """Why a file could not be read (or not to its end), as `pdn: cannot read` says it."""
+    return str(getattr(error, "strerror", None) or error or "truncated compressed data")
 
 
 def walk(folder: str) -> list[tuple[Path, str, str]]:
@@ -277,26 +295,182 @@ def batches(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
 
 
 def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False) -> Iterator[T]:
-    """`work(game)` for every game of `inputs`, in input order."""
-    games = inputs.raw_games()
+    """`work(game)` for every game of `inputs`, in input order.
+
+    With `jobs` > 1 the workers read the files themselves: a file is one task, and a large
+    plain UTF-8 file is cut into byte ranges at game boundaries (text/ranges.py), each a task
+    whose games are numbered after those of the ranges before it (workers pass the counts on
+    through shared memory).  Only stdin, and large files that are compressed or in another
+    encoding, are split here and sent to the workers in batches of games."""
     if jobs <= 1:
-        for raw, index, notes in games:
+        for raw, index, notes in inputs.raw_games():
             yield work(parse_raw(raw, index, strict, notes))
         return
     parser()            # built once here, so that workers started by fork inherit it
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(),))
-    pending: deque[Future[list[T]]] = deque()
+    counts = _Counts.shared()
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(), counts))
+    pending: deque[tuple[Future[Any], _Task]] = deque()
     try:
-        for batch in batches(games, _BATCH):
-            pending.append(pool.submit(run_batch, work, strict, batch))
+        for task in _tasks(inputs, jobs, strict, work):
+            pending.append((pool.submit(*task.call), task))
             if len(pending) > 2 * jobs:
-                yield from pending.popleft().result()
+                yield from _results(*pending.popleft(), inputs)
         while pending:
-            yield from pending.popleft().result()
+            yield from _results(*pending.popleft(), inputs)
     except BaseException:           # a closed pipe, Ctrl-C, or the caller stopped early:
-        pool.shutdown(wait=False, cancel_futures=True)      # workers end after their batch
+        pool.shutdown(wait=False, cancel_futures=True)      # workers end after their task
         raise
     pool.shutdown()
+
+
+_RANGE_BYTES = 1 << 18          # a file twice this size or more is read by ranges of at least this size
+_RANGES_PER_JOB = 4             # ranges per job at most: results come back while the others work
+
+
+@dataclass(frozen=True)
+class _Task:
+    """One piece of work for the pool: `call` (function and arguments); `path` and `size`: the
+    file (part) a worker reads itself (None: games split here)."""
+
+    call: tuple[Any, ...]
+    path: str | None = None
+    size: int = 0
+
+
+def _tasks(inputs: Inputs, jobs: int, strict: bool, work: Work[T]) -> Iterator[_Task]:
+    """The tasks for every input, in input order."""
+    sequence = 0                      # ranges numbered across files, for the shared counts
+    for path in inputs.files(streams=True):
+        spans = _ranges_of(path, inputs.encoding, jobs) if path != "-" and os.path.isfile(path) else None
+        if spans is None:             # split here: stdin, or a large file read as one stream
+            for games in batches(inputs.raw_games_of(path), _BATCH):
+                yield _Task((run_batch, work, strict, games))
+        elif len(spans) == 1:
+            yield _Task((_read_and_work, path, inputs.encoding, work, strict), path, spans[0][1])
+        else:
+            for number, (start, end, first_line) in enumerate(spans):
+                yield _Task((_range_work, path, start, end, first_line, sequence, number == 0, work, strict),
+                            path, end - start)
+                sequence += 1
+
+
+def _ranges_of(path: str, encoding: str | None, jobs: int) -> list[tuple[int, int, int]] | None:
+    """How the workers read `path`: [(start, end, line at start)] of its ranges (one range: the
+    whole file, read as `pdn` reads a file, whatever it holds), or None when it is split here
+    (a large file that is compressed, or not plain UTF-8: its reading depends on all of it)."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return [(0, 0, 1)]            # the worker notes why it cannot be read
+    if size < 2 * _RANGE_BYTES or not _plain_text(path):
+        return [(0, size, 1)]
+    if encoding not in (None, "utf-8") or compressed(path):
+        return None
+    parts = max(2, min(jobs * _RANGES_PER_JOB, size // _RANGE_BYTES))
+    spans, line = [], 1
+    for start, end in ranges.cut(size, parts):
+        fact = ranges.facts(path, start, end)
+        if not fact.plain:
+            return None
+        spans.append((start, end, line))
+        line += fact.line_breaks
+    return spans
+
+
+def _plain_text(path: str) -> bool:
+    """Whether `path` is read as it is on disk, as text: not binary data (a worker says so)."""
+    try:
+        with open(path, "rb") as raw:
+            decompressed(raw)
+    except (NotPdn, OSError, EOFError, lzma.LZMAError):
+        return False
+    return True
+
+
+def _results(future: Future[Any], task: _Task, inputs: Inputs) -> list[Any]:
+    """A task's results; a file a worker could not read (or not to its end) is noted."""
+    if task.path is None:
+        return cast(list[Any], future.result())
+    results, problem, codec = future.result()
+    inputs.read_by_workers(task.path, task.size)
+    if problem is not None and task.path not in inputs.failed:       # once for a file of many ranges
+        inputs.failed.add(task.path)
+        inputs.cannot_read(task.path, problem)
+    if codec not in (None, "utf-8"):
+        inputs.codecs[task.path] = codec
+    return cast(list[Any], results)
+
+
+def _read_and_work(path: str, encoding: str | None, work: Work[T], strict: bool
+                   ) -> tuple[list[T], str | None, str | None]:
+    """A whole file read in a worker as `pdn` reads a file, and worked on: (results, why reading
+    stopped early if it did, the codec it was read in)."""
+    results: list[T] = []
+    codec = None
+    try:
+        with open(path, "rb") as raw:
+            games = read_raw(decompressed(raw), name=path, encoding=encoding)
+            for index, (game, notes) in enumerate(games, 1):
+                results.append(work(parse_raw(game, index, strict, notes)))
+            codec = games.codec
+    except NotPdn as error:
+        return results, str(error), codec
+    except (OSError, EOFError, lzma.LZMAError) as error:
+        return results, _reason(error), codec
+    return results, None, codec
+
+
+def _range_work(path: str, start: int, end: int, first_line: int, sequence: int, first: bool,
+                work: Work[T], strict: bool) -> tuple[list[T], str | None, None]:
+    """The games of a plain UTF-8 file anchored in [start, end), numbered after those of the
+    ranges before it, worked on."""
+    counts = _Counts.worker
+    assert counts is not None
+    games: ranges.Games = []
+    try:
+        games = ranges.read_range(path, start, end, first_line, path)
+    except OSError as error:
+        problem: str | None = _reason(error)
+    else:
+        problem = None
+    finally:            # the next range waits for this count, even when reading failed
+        before = 0 if first else counts.wait(sequence - 1)
+        counts.put(sequence, before + len(games))
+    results = [work(parse_raw(raw, before + index, strict, notes)) for index, (raw, notes) in enumerate(games, 1)]
+    return results, problem, None
+
+
+class _Counts:
+    """Games read up to the end of each range (ranges numbered across files), in memory shared
+    by the workers: a range's games are numbered once the range before it has counted its own.
+    A ring: the ranges in flight are far fewer than its slots."""
+
+    SLOTS = 4096
+    worker: _Counts | None = None      # this worker's view (set when the worker starts)
+
+    def __init__(self, numbers: Any, totals: Any) -> None:
+        self.numbers, self.totals = numbers, totals
+
+    @classmethod
+    def shared(cls) -> _Counts:
+        numbers = multiprocessing.Array(ctypes.c_longlong, [-1] * cls.SLOTS, lock=False)
+        return cls(numbers, multiprocessing.Array(ctypes.c_longlong, cls.SLOTS, lock=False))
+
+    def put(self, sequence: int, total: int) -> None:
+        slot = sequence % self.SLOTS
+        self.totals[slot] = total
+        self.numbers[slot] = sequence          # written last: the total is there when it shows
+
+    def wait(self, sequence: int) -> int:
+        """The total of range `sequence`, once its worker has put it (it runs: it was handed out
+        before the range waiting for it)."""
+        slot = sequence % self.SLOTS
+        while self.numbers[slot] != sequence:
+            time.sleep(_COUNT_POLL)
+        return int(self.totals[slot])
+
+
+_COUNT_POLL = 0.0005
 
 
 def checked_work(game: Game | ReadError, work: Callable[[Checked], T], variant: Variant | None,
@@ -340,9 +514,11 @@ def _leave_interrupts() -> None:
     """Workers ignore Ctrl-C, which the main process handles (no traceback from each worker)."""
 
 
-def _start_worker(parent: int) -> None:
+def _start_worker(parent: int, counts: _Counts | None = None) -> None:
     """Workers ignore Ctrl-C, which the main process handles (no traceback from each worker),
-    end by SIGTERM and SIGHUP as usual, and end when the main process does."""
+    end by SIGTERM and SIGHUP as usual, and end when the main process does; `counts`: the
+    shared game counts of ranges."""
+    _Counts.worker = counts
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for signum in ENDING_SIGNALS:
         signal.signal(signum, signal.SIG_DFL)
