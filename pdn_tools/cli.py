@@ -18,7 +18,7 @@ import click
 from pdn_tools.commands import archive
 from pdn_tools.running import batch
 from pdn_tools.commands import diagram as diagrams
-from pdn_tools.commands import html_report, report
+from pdn_tools.commands import report
 from pdn_tools.commands.annotate import Options as Annotations, annotate_game
 from pdn_tools.commands.archive import Criteria
 from pdn_tools.running import output as streams
@@ -239,6 +239,8 @@ def _json_lines_folded(runner: batch.Runner, backend: batch.Backend, terminal: T
 
 def _audit_page(runner: batch.Runner, terminal: Terminal, output: str | None) -> report.Summary:
     """Validate into the HTML audit page, written to `output` (else stdout); its counts."""
+    from pdn_tools.commands import html_report
+
     page = html_report.AuditPage()
     for record, game in runner.run(html_report.audit_game):
         page.add(record, game)
@@ -690,6 +692,8 @@ def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str 
         totals.add(record, year)
     code = checked.done()
     if fmt == "html":
+        from pdn_tools.commands import html_report
+
         _write_page(output, functools.partial(html_report.stats_page, totals))
     else:
         lines = [report.json_line(totals.as_dict())] if fmt == "json" else totals.lines()

@@ -321,13 +321,14 @@ class _Line:
         index = 0
         runs: list[MoveRun] = []         # runs not counted yet in `expanded`
         expanded = 0                     # what a run's items add to the index in game.elements
+        on_core = self.position.runs_text()     # else run() plays nothing: not called per element
         while index < len(elements):
-            # The compiled core plays the common moves of a run; what it leaves comes here.
-            index, played = self.position.run(elements, index, self.known, _CORE_KINDS)
-            for notated, move, after, king in played:
-                self._played(notated, move, after, king)
-            if index == len(elements):
-                break
+            if on_core:     # the compiled core plays the common moves of a run; what it leaves comes here
+                index, played = self.position.run(elements, index, self.known, _CORE_KINDS)
+                for notated, move, after, king in played:
+                    self._played(notated, move, after, king)
+                if index == len(elements):
+                    break
             element = elements[index]
             index += 1
             if isinstance(element, MoveRun):

@@ -11,8 +11,9 @@ pure functions below stay the reference.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from types import ModuleType
 from typing import TYPE_CHECKING, TypeVar, cast
 
@@ -74,6 +75,7 @@ class _Rules:
         "man_steps", "man_step_split", "man_jump_split", "king_dirs", "king_jumps",
         "king_step_split", "king_jump_split", "king_moves", "flying", "land_behind",
         "immediate", "reverse", "passing", "men_take_kings", "law", "limit", "core", "quiet_move_of",
+        "has_capture",
     )
 
     def __init__(self, v: Variant) -> None:
@@ -145,6 +147,9 @@ class _Rules:
     def use_core(self, module: ModuleType | None) -> None:
         """Run on the compiled `module` (None: the pure engine)."""
         self.core = self.compiled(module)
+        # Whether the side owning `own` (colour index `ci`) has any capture: (ci, own, opp, kings).
+        self.has_capture: Callable[[int, int, int, int], bool] = (
+            partial(_pure_has_capture, self) if self.core is None else self.core.has_capture)
         # The precomputed quiet Move by (from bit << 9 | to bit << 1 | promotes), for Position.run.
         self.quiet_move_of = {
             ((entry[1] ^ 1 << entry[3]).bit_length() - 1) << 9 | entry[3] << 1 | entry[0].promotes: entry[0]
@@ -228,15 +233,8 @@ def _rules(variant: Variant) -> _Rules:
 # -- generation on raw bitboards --------------------------------------------------------------
 
 
-def _has_capture(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> bool:
-    """True if the side owning `own` (colour index `ci`) has any capture."""
-    if rl.core is not None:
-        return rl.core.has_capture(ci, own, opp, kings)
-    return _pure_has_capture(rl, ci, own, opp, kings)
-
-
 def _pure_has_capture(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> bool:
-    """_has_capture in Python."""
+    """Whether the side owning `own` (colour index `ci`) has any capture (rl.has_capture, in Python)."""
     empty = rl.valid & ~(own | opp)
     men = own & ~kings
     if men:
@@ -485,7 +483,7 @@ def _legal_records(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> list[
     """The captures the precedence law allows, [] when there is none."""
     if rl.core is not None:
         return rl.core.legal_records(ci, own, opp, kings)
-    if not _has_capture(rl, ci, own, opp, kings):
+    if not rl.has_capture(ci, own, opp, kings):
         return []
     return laws.lawful(rl.law, _capture_records(rl, ci, own, opp, kings), kings)
 
@@ -512,7 +510,7 @@ def _next_counter(rl: _Rules, ctr: int, entry: QuietEntry | None) -> int:
 
 def _perft(rl: _Rules, ci: int, own: int, opp: int, kings: int, c_own: int, c_opp: int,
            depth: int, keep: bool) -> int:
-    if _has_capture(rl, ci, own, opp, kings):
+    if rl.has_capture(ci, own, opp, kings):
         records = laws.lawful(rl.law, _capture_records(rl, ci, own, opp, kings), kings)
         if not keep and len(records) > 1:
             seen = set()
@@ -643,7 +641,7 @@ class Position:
     def has_capture(self) -> bool:
         """True if the side to move must capture."""
         ci, own, opp = self._sides()
-        return _has_capture(self._rl, ci, own, opp, self._kings)
+        return self._rl.has_capture(ci, own, opp, self._kings)
 
     def _moves(self, records: list[CaptureRecord]) -> list[Move]:
         num = self._rl.num_of
@@ -656,7 +654,7 @@ class Position:
         """All complete captures; with law=False the precedence law is not applied."""
         ci, own, opp = self._sides()
         rl, kings = self._rl, self._kings
-        if not _has_capture(rl, ci, own, opp, kings):
+        if not rl.has_capture(ci, own, opp, kings):
             return []
         records = _capture_records(rl, ci, own, opp, kings)
         return self._moves(laws.lawful(rl.law, records, kings) if law else records)
@@ -689,7 +687,7 @@ class Position:
         """True if the side to move has a legal move (the game is not over)."""
         ci, own, opp = self._sides()
         rl, kings = self._rl, self._kings
-        return (_has_capture(rl, ci, own, opp, kings)
+        return (rl.has_capture(ci, own, opp, kings)
                 or _count_quiet(rl, ci, own, opp, kings, self._ctr[ci]) > 0)
 
     def quiet_move(self, start: int, end: int) -> Move | None:
@@ -701,7 +699,7 @@ class Position:
         if not (1 <= start <= n and 1 <= end <= n):
             return None
         sb, eb = rl.bit_of[start], rl.bit_of[end]
-        if not own >> sb & 1 or (own | opp) >> eb & 1 or _has_capture(rl, ci, own, opp, self._kings):
+        if not own >> sb & 1 or (own | opp) >> eb & 1 or rl.has_capture(ci, own, opp, self._kings):
             return None
         if rl.limit and self._kings >> sb & 1:
             return next((m for m in self.legal_moves() if m.start == start and m.end == end), None)
@@ -724,7 +722,7 @@ class Position:
         if not own >> sb & 1 or (white | black) >> eb & 1:
             return None
         entry = self._quiet_entry(ci, own, opp, start, sb, eb)
-        if entry is None or _has_capture(rl, ci, own, opp, kings):
+        if entry is None or rl.has_capture(ci, own, opp, kings):
             return None
         return entry[0], self._after(ci, own ^ entry[1], opp, kings ^ entry[2]), bool(kings >> sb & 1)
 
