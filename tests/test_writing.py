@@ -268,6 +268,34 @@ def test_a_signal_while_writing_leaves_no_temporary_file(tmp_path, signum):
     assert out.read_text() == "the old output\n"
 
 
+def test_a_signal_just_after_the_temporary_file_is_made_removes_it(tmp_path, monkeypatch):
+    """The window between creating the temporary file and knowing its name: a signal there
+    must still find it (it once left a .pdn-*.tmp under load)."""
+    from pdn_tools.running import output
+
+    real_open = os.open
+
+    def open_then_signal(*args, **kwargs):
+        descriptor = real_open(*args, **kwargs)
+        monkeypatch.setattr(os, "open", real_open)
+        os.kill(os.getpid(), signal.SIGTERM)        # handled at the next bytecode, as in the window
+        return descriptor
+
+    saved = {signum: signal.getsignal(signum) for signum in output.ENDING_SIGNALS}
+    try:
+        for signum in output.ENDING_SIGNALS:
+            signal.signal(signum, signal.SIG_DFL)
+        output.clean_up_on_signals()
+        monkeypatch.setattr(os, "open", open_then_signal)
+        with pytest.raises(output.Terminated):
+            with output.atomic_output(str(tmp_path / "out.pdn")) as stream:
+                stream.write("never written")
+    finally:
+        for signum, handler in saved.items():
+            signal.signal(signum, handler)
+    assert list(tmp_path.iterdir()) == []
+
+
 # ---- split --prefix ------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("prefix", ["../x", "/abs/x", "sub/x"])

@@ -6,10 +6,10 @@ import contextlib
 import errno
 import io
 import os
+import secrets
 import signal
 import stat
 import sys
-import tempfile
 from types import FrameType
 from typing import IO, TYPE_CHECKING, Callable, Iterator, NoReturn, TextIO
 
@@ -250,10 +250,9 @@ def _straight(path: str, descriptor: int | None) -> Iterator[TextIO]:
 @contextlib.contextmanager
 def _replacing(path: str, target: str) -> Iterator[TextIO]:
     try:
-        descriptor, temporary = tempfile.mkstemp(prefix=".pdn-", suffix=".tmp", dir=os.path.dirname(target))
+        descriptor, temporary = _new_temporary(os.path.dirname(target))
     except OSError as error:
         raise cannot_write(error, path) from None
-    _TEMPORARY.add(temporary)
     try:
         with _text_stream(descriptor, path, True) as stream:
             yield stream
@@ -267,6 +266,20 @@ def _replacing(path: str, target: str) -> Iterator[TextIO]:
         raise
     finally:
         _TEMPORARY.discard(temporary)
+
+
+def _new_temporary(folder: str) -> tuple[int, str]:
+    """Create a hidden temporary file in `folder`, its name in `_TEMPORARY` before the file
+    exists, so a SIGTERM or SIGHUP at any point finds and removes it."""
+    while True:
+        temporary = os.path.join(folder, f".pdn-{secrets.token_hex(8)}.tmp")
+        _TEMPORARY.add(temporary)
+        try:
+            return os.open(temporary, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600), temporary
+        except BaseException as error:
+            _TEMPORARY.discard(temporary)
+            if not isinstance(error, FileExistsError):
+                raise
 
 
 def _commit_step(step: Callable[..., object], path: str, *args: object) -> None:
