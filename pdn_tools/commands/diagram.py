@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from xml.sax.saxutils import escape
+from html import escape
 
 from pdn_tools.commands import report
 from pdn_tools.play.check import Checked, Record, move_label
@@ -276,7 +276,7 @@ def svg(board: Board, title: str = "", caption: list[str] | None = None, width: 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="diagram" width="{pixels}" height="{height}" '
              f'viewBox="0 0 {frame.width:g} {frame.height:g}" font-family="{_FONT}">']
     if title:
-        parts.append(f"<title>{escape(title)}</title>")
+        parts.append(f"<title>{escape(title, quote=False)}</title>")
     parts.append(f'<rect width="{frame.width:g}" height="{frame.height:g}" fill="#ffffff"/>')
     parts.append(f'<g class="board" transform="translate({frame.left:g},{frame.top:g})">')
     parts.append(f'<use href="#{_board_id(board)}"/>' if shared else _squares(board))
@@ -323,7 +323,7 @@ def _squares(board: Board) -> str:
             if square is None:
                 out.append(f'<rect class="square" x="{x}" y="{y}" width="{UNIT}" height="{UNIT}" fill="{_LIGHT}"/>')
                 continue
-            name = escape(board.name(square))
+            name = escape(board.name(square), quote=False)
             out.append(f'<rect class="square playing" data-square="{square}" data-name="{name}" x="{x}" '
                        f'y="{y}" width="{UNIT}" height="{UNIT}" fill="{playing}" stroke="#6b4526" stroke-width="0.6"/>')
             if not board.alpha_names:
@@ -363,7 +363,7 @@ def _caption(lines: list[str], frame: _Frame) -> list[str]:
         weight = ' font-weight="bold"' if index == 0 else ""
         size = min(0.34 * UNIT, room / (0.62 * max(len(line), 1)))    # long names: smaller letters
         out.append(f'<text class="caption" x="{_EDGE:g}" y="{y:g}" font-size="{size:.1f}"'
-                   f'{weight} fill="#222222">{escape(line)}</text>')
+                   f'{weight} fill="#222222">{escape(line, quote=False)}</text>')
     return out
 
 
