@@ -154,6 +154,7 @@ def test_runs_kept_as_text_read_back_as_the_elements_the_reader_makes(monkeypatc
     from pdn_tools.text import grammar
     from pdn_tools.text.model import MoveRun
 
+    monkeypatch.setattr(grammar, "_KEEP_RUNS", [True])       # as the compiled core reads
     lazy = [expanded_now(text) for text in RUNS]
     assert any(type(e) is MoveRun for e in one(RUNS[0]).read_movetext())
     monkeypatch.setattr(grammar, "_PLAIN_RUN", __import__("re").compile(r"(?!)"))
@@ -166,7 +167,10 @@ def test_runs_kept_as_text_read_back_as_the_elements_the_reader_makes(monkeypatc
         grammar.parser.cache_clear()
 
 
-def test_a_run_kept_as_text_is_expanded_once_and_elements_set_win():
+def test_a_run_kept_as_text_is_expanded_once_and_elements_set_win(monkeypatch):
+    from pdn_tools.text import grammar
+
+    monkeypatch.setattr(grammar, "_KEEP_RUNS", [True])
     game = one("1. 11-15 23-19 *")
     first = game.elements
     assert game.elements is first and game.read_movetext() is first

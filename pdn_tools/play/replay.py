@@ -186,17 +186,19 @@ _HINT_TEXT = 1024                            # where the moves of the hint are l
 def _moves_hint(movetext: list[Element | MoveRun], wanted: int) -> tuple[int, bool]:
     """The highest square number (-1: none) and whether a square is algebraic, over the
     first `wanted` moves of the main line (runs kept as text included)."""
-    top, alpha, moves = -1, False, 0
-    for element in movetext:
-        if isinstance(element, Notated):
-            number, letters = _HINTS.get(element.text) or _squares_hint(element.text, element.squares)
-            top, alpha, moves = max(top, number), alpha or letters, moves + 1
-        elif isinstance(element, MoveRun):           # square numbers only
+    hints: list[tuple[int, bool]] = []
+    moves = 0
+    for element in [element for element in movetext if type(element) is Notated or type(element) is MoveRun]:
+        if isinstance(element, MoveRun):           # square numbers only
             count, highest = (_CORE.moves_hint if _CORE is not None else run_hint)(element.text, wanted - moves)
-            top, moves = max(top, highest), moves + count
+            hints.append((highest, False))
+            moves += count
+        else:
+            hints.append(_HINTS.get(element.text) or _squares_hint(element.text, element.squares))
+            moves += 1
         if moves >= wanted:
             break
-    return top, alpha
+    return max([hint[0] for hint in hints], default=-1), any([hint[1] for hint in hints])
 
 
 def run_hint(text: str, wanted: int) -> tuple[int, int]:
@@ -331,13 +333,13 @@ class _Line:
                     break
             element = elements[index]
             index += 1
-            if isinstance(element, MoveRun):
-                self._text(element)
-                runs.append(element)
-            elif isinstance(element, Notated):
+            if isinstance(element, Notated):
                 self._play(element)
             elif isinstance(element, (MoveNumber, Comment, Nag)):
                 continue
+            elif isinstance(element, MoveRun):
+                self._text(element)
+                runs.append(element)
             elif isinstance(element, Variation):
                 if variations:
                     expanded += sum(run.items() - 1 for run in runs)
@@ -381,9 +383,14 @@ class _Line:
             king = _is_king(position, move.start)
         else:
             move, after, king = step
-        self._played(notated, move, after, king)
+        self.count = ply                        # as _played, written out: this runs once a ply
+        if self.plies is not None:
+            self.plies.append(Ply(ply, notated, move, position, after))
+        self.tracker.update(ply, after, king, bool(move.captured))
+        self.previous, self.position, self.last = position, after, after
 
     def _played(self, notated: Notated, move: Move, after: Position, king: bool) -> None:
+        """A move the compiled core played: counted, its ply made when plies are kept."""
         self.count += 1
         if self.plies is not None:
             self.plies.append(Ply(self.count, notated, move, self.position, after))

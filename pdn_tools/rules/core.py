@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from pdn_tools.rules import laws
 from pdn_tools.rules.laws import Law
+from pdn_tools.text.grammar import keep_runs_as_text
 
 __all__ = ["ACTIVE", "ENGINE", "CompiledRules", "compile_rules", "compiled_module"]
 
@@ -61,6 +62,7 @@ def compiled_module() -> ModuleType | None:
 _FORCED_PURE = os.environ.get("PDN_TOOLS_PURE", "") not in ("", "0")
 ACTIVE = None if _FORCED_PURE else compiled_module()       # the module the engine uses
 ENGINE = "pure" if ACTIVE is None else "compiled"
+keep_runs_as_text(ACTIVE is not None)         # the core reads the main line's plain runs as text
 
 def compile_rules(bits: Sequence[int], rays: Sequence[Sequence[Sequence[int]]],
                   promo: tuple[Sequence[int], Sequence[int]],

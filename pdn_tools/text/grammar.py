@@ -107,7 +107,7 @@ class _Builder(Transformer[ScanToken, Game]):
                     game.tag_positions.append(position)
             elif isinstance(child, list):
                 game.movetext = child
-                if any(isinstance(element, MoveRun) for element in child):
+                if _KEEP_RUNS[0] and any(isinstance(element, MoveRun) for element in child):
                     del game.elements        # expanded from movetext when first read
                 else:
                     game.elements = cast(list[Element], child)
@@ -143,7 +143,7 @@ class _Builder(Transformer[ScanToken, Game]):
         return _Terminator(children[0])
 
     def body(self, children: list[Child]) -> list[Element | MoveRun]:
-        return self._elements(children, runs=True)
+        return self._elements(children, runs=_KEEP_RUNS[0])
 
     def variation(self, children: list[Child | _Terminator]) -> Variation:
         result = str(children.pop()) if children and isinstance(children[-1], _Terminator) else None
@@ -175,12 +175,12 @@ class _Builder(Transformer[ScanToken, Game]):
         """A move number must be followed by a move (`1. 2-0` is not a game in PDN 3.0)."""
         last = len(elements) - 1
         for index, element in enumerate(elements):
-            if isinstance(element, MoveRun):        # only its last item can dangle
-                if not element.ends_with_number():
-                    continue
+            if type(element) is Move:
+                continue
+            if isinstance(element, MoveNumber):
+                number: Element = element
+            elif isinstance(element, MoveRun) and element.ends_with_number():   # only its last item can dangle
                 number = element.expand()[-1]
-            elif isinstance(element, MoveNumber):
-                number = element
             else:
                 continue
             if isinstance(number, MoveNumber) and number.number and (
@@ -326,6 +326,16 @@ class _Terminator(str):
 _PLAIN_TAG = re.compile(r'\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]')
 _PLAIN_TAGS = re.compile(r'\[[A-Z][A-Za-z0-9_]* "[^"\\\n]*"\](?:\n\[[A-Z][A-Za-z0-9_]* "[^"\\\n]*"\])*+')
 _MOVE_LIKE = (Move, MoveNumber, Placeholder, MoveRun)      # what may follow a move number
+_KEEP_RUNS = [False]      # whether the main line's plain runs stay text (see keep_runs_as_text)
+
+
+def keep_runs_as_text(keep: bool) -> None:
+    """Keep the main line's runs of plain moves as text (MoveRun) in games read from now on:
+    the compiled core plays such text without a model object per move, so it turns this on;
+    the pure engine reads every element, which the reader then makes at once, faster."""
+    _KEEP_RUNS[0] = keep
+
+
 # A run kept as text (MoveRun): move numbers without zero padding, ellipses, and moves of one-
 # or two-digit square numbers ('-' between two, 'x' between two to 25), apart by spaces
 # and line ends.  Nothing in such a run calls for a diagnostic but a dangling last number.
