@@ -142,73 +142,91 @@ def split_games(tokens: Iterable[ScanToken]) -> Iterator[RawGame]:
     later lines go to the next game, before its tags, or into its movetext when it has
     none (as they read when written), or, when only comments follow, to this game.
     """
-    game = RawGame()
-    depth = 0
-    tail_line = 0                    # once the game has a terminator: the line its comments go on from
-    has_tags = has_moves = False
-    previous: ScanToken | None = None
+    cutter = _Cutter()
+    for token in tokens:
+        done = cutter.take(token)
+        if done is not None:
+            yield done
+    done = cutter.flush()
+    if done is not None:
+        yield done
+    if cutter.held is not None:
+        yield cutter.held
 
-    held: RawGame | None = None      # the last game cut, held back for trailing comments
 
-    def flush() -> Iterator[RawGame]:
-        nonlocal game, held, depth, tail_line, has_tags, has_moves
+class _Cutter:
+    """split_games' state: the game being cut and the last one cut, held back for the
+    comments that may still go with it."""
+
+    __slots__ = ("game", "held", "depth", "tail_line", "has_tags", "has_moves", "previous")
+
+    def __init__(self) -> None:
+        self.held: RawGame | None = None
+        self.previous: ScanToken | None = None
+        self._new_game()
+
+    def _new_game(self) -> None:
+        self.game = RawGame()
+        self.depth = 0
+        self.tail_line = 0           # once the game has a terminator: the line its comments go on from
+        self.has_tags = self.has_moves = False
+
+    def flush(self) -> RawGame | None:
+        """End the game being cut: the game before it, when that one is now complete."""
+        game, done = self.game, None
         if game.tokens or game.before or game.after:
             only_comments = all(t.type in _COMMENTS for t in game.before + game.tokens)
-            if only_comments and held is not None:
-                held.after.extend(game.before + game.tokens + game.after)
+            if only_comments and self.held is not None:
+                self.held.after.extend(game.before + game.tokens + game.after)
             else:
-                if not has_tags:
+                if not self.has_tags:
                     game.tokens, game.before = game.before + game.tokens, []
-                if held is not None:
-                    yield held
-                held = game
-        game = RawGame()
-        depth, tail_line, has_tags, has_moves = 0, 0, False, False
+                done, self.held = self.held, game
+        self._new_game()
+        return done
 
-    for token in tokens:
-        kind = token.type
-        if tail_line:
-            if kind == ESCAPE or (kind in _COMMENTS and token.line == tail_line):
-                game.after.append(token)
-                tail_line = _tail_line(token, tail_line)
-                previous = token
-                continue
+    def take(self, token: ScanToken) -> RawGame | None:
+        """Add `token`; a game now complete, if one is (one at most a token)."""
+        kind, done = token.type, None
+        if self.tail_line:
+            if kind == ESCAPE or (kind in _COMMENTS and token.line == self.tail_line):
+                self.game.after.append(token)
+                self.tail_line = _tail_line(token, self.tail_line)
+                self.previous = token
+                return None
             if kind in _COMMENTS:
-                yield from flush()
-                game.before.append(token)
-                previous = token
-                continue
+                done = self.flush()
+                self.game.before.append(token)
+                self.previous = token
+                return done
+            previous = self.previous
             if kind in _TAGS and previous is not None and previous.type == "RESULT" \
                     and previous.end_pos == token.start_pos:
-                warning = Diagnostic(Code.GLUED_RESULT, "result glued to the next game's tag",
-                                     previous.line, previous.column)
-                game.warnings.append(warning)
-            yield from flush()
+                self.game.warnings.append(Diagnostic(Code.GLUED_RESULT, "result glued to the next game's tag",
+                                                     previous.line, previous.column))
+            done = self.flush()
+        game = self.game
         if kind in _TAGS:
-            if has_moves or (has_tags and token.blank_before):
+            if self.has_moves or (self.has_tags and token.blank_before):
                 game.warnings.append(Diagnostic(Code.UNTERMINATED, "game not ended by a result or '*' before "
                                                 "the next game", token.line, token.column))
-                yield from flush()
-            if not has_tags and game.tokens and all(t.type in _COMMENTS for t in game.tokens):
+                done = self.flush()
+                game = self.game
+            if not self.has_tags and game.tokens and all(t.type in _COMMENTS for t in game.tokens):
                 game.before, game.tokens = game.before + game.tokens, []
-            has_tags = True
+            self.has_tags = True
         elif kind == "LPAR":
-            depth += 1
-            has_moves = True
+            self.depth += 1
+            self.has_moves = True
         elif kind == "RPAR":
-            depth -= 1
-        elif kind in _TERMINATORS and depth <= 0:
-            game.tokens.append(token)
-            tail_line = _tail_line(token, token.line)
-            previous = token
-            continue
+            self.depth -= 1
+        elif kind in _TERMINATORS and self.depth <= 0:
+            self.tail_line = _tail_line(token, token.line)
         elif kind not in _COMMENTS:
-            has_moves = True
+            self.has_moves = True
         game.tokens.append(token)
-        previous = token
-    yield from flush()
-    if held is not None:
-        yield held
+        self.previous = token
+        return done
 
 
 def _tail_line(token: ScanToken, line: int) -> int:
