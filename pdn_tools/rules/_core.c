@@ -558,6 +558,15 @@ static void after_capture(const Record *rec, u128 *own, u128 *opp, u128 *kings) 
         *kings = (*kings & ~BIT(rec->start)) | BIT(end);
 }
 
+/* The pieces after a quiet move from bit sb to bit eb (a king's, or a man's crowned or not). */
+static void after_quiet(int sb, int eb, int king, int promotes, u128 *own, u128 *kings) {
+    *own ^= BIT(sb) | BIT(eb);
+    if (king)
+        *kings ^= BIT(sb) | BIT(eb);
+    else if (promotes)
+        *kings |= BIT(eb);
+}
+
 /* Drop captures with the same start, end, captured set and crowning as an earlier one. */
 static void drop_duplicates(Records *recs) {
     Py_ssize_t kept = 0;
@@ -1274,11 +1283,7 @@ static PyObject *Rules_run(Rules *self, PyObject *const *args, Py_ssize_t nargs)
                 goto error;
             }
             Py_INCREF(move);
-            own ^= BIT(sb) | BIT(eb);
-            if (king)
-                kings ^= BIT(sb) | BIT(eb);
-            else if (promotes)
-                kings |= BIT(eb);
+            after_quiet(sb, eb, king, promotes, &own, &kings);
         } else {
             Record rec;
             int found = capture_step(self, ci, own, opp, kings, sb, eb, &recs, &rec);
@@ -1713,11 +1718,7 @@ static PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t n
             int promotes;
             if (!quiet_step(self, ci, own, opp, kings, sb, eb, &promotes))
                 break;
-            own ^= BIT(sb) | BIT(eb);
-            if (king)
-                kings ^= BIT(sb) | BIT(eb);
-            else if (promotes)
-                kings |= BIT(eb);
+            after_quiet(sb, eb, king, promotes, &own, &kings);
         } else {
             Record rec;
             int found = capture_step(self, ci, own, opp, kings, sb, eb, &recs, &rec);
