@@ -241,6 +241,27 @@ def test_a_lost_worker_s_ranges_are_recomputed(scheduler, tmp_path):
     assert records == expected
 
 
+def _fetched(client):
+    """The keys of the results the workers of `client` fetched from one another."""
+    logs = client.run(lambda dask_worker: [str(key) for entry in dask_worker.transfer_incoming_log
+                                           for key in entry["keys"]])
+    return [key for keys in logs.values() for key in keys]
+
+
+def test_each_range_is_worked_on_by_the_worker_that_read_it(tmp_path):
+    text = "".join(f'[Event "{i}"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n' for i in range(3000))
+    path = tmp_path / "many.pdn"
+    path.write_text(text)
+    expected = jsonl(invoke("validate", "--format", "jsonl", path))
+    with on_dask.connect("local:2") as client:
+        records = dicts(on_dask.validate(client, [str(path)], range_bytes=4000, in_flight=8))
+        fetched = _fetched(client)
+    assert records == expected
+    assert len(text) // 4000 > 20
+    assert any(key.startswith(("add-", "_count-")) for key in fetched)     # the log does show transfers
+    assert [key for key in fetched if key.startswith("_read-")] == []
+
+
 def test_usage_errors():
     assert "not standard input" in invoke("validate", "--dask", "local:1").stderr
     assert "not with --jobs" in invoke("validate", "--dask", "local:1", "--jobs", "2", OWN[0]).stderr

@@ -12,12 +12,12 @@ milliseconds of the client's, the scheduler's and a worker's time: the work of o
 Small files are gathered into one task, which reads each whole.  A bigger file is cut into ranges; for
 each, on the workers: `facts` counts its line ends and checks its UTF-8 (a byte pass), `read_range` reads
 the games anchored in it (text/ranges.py) and keeps them on the worker, a tiny task counts them, and the
-work task — on the same worker, given the number of games before the range through a chain of tiny sums —
-parses and works on each game with its true game number and lines.  Results come back in input order, the
-same as `--jobs 1`; at most `in_flight` tasks are out at once, so memory stays bounded on the client and
-the workers.  A task whose worker is lost is recomputed by Dask from the files.  Paths must be readable by
-the workers under the same name (shared storage); URLs (s3://...) are read through fsspec with the
-filesystem's package installed.
+work task — on the same worker (the three are pinned to one), given the number of games before the range
+through a chain of tiny sums — parses and works on each game with its true game number and lines.  Results
+come back in input order, the same as `--jobs 1`; at most `in_flight` tasks are out at once, so memory stays
+bounded on the client and the workers.  A task whose worker is lost is recomputed by Dask from the files.
+Paths must be readable by the workers under the same name (shared storage); URLs (s3://...) are read
+through fsspec with the filesystem's package installed.
 """
 from __future__ import annotations
 
@@ -52,6 +52,7 @@ LOCAL_CONFIG = {
     "distributed.worker.profile.enabled": False,             # the dashboard's profiler: a stack every 10 ms
     "distributed.admin.system-monitor.interval": "5s",       # the dashboard's CPU, memory and network figures
     "distributed.worker.memory.monitor-interval": "1s",      # the nanny's look at the worker's memory (0.1 s)
+    "distributed.scheduler.work-stealing": False,            # it moves pinned reads (loosely pinned: see _submit)
 }
 
 
@@ -252,9 +253,10 @@ def run_folded(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], f
     shown = progress or Progress(inputs)
     pending: deque[tuple[list[_Span], Future[Any]]] = deque()
     failed: set[str] = set()
+    places = _Places(client)
     try:
         for group in _groups(_spans(inputs, range_bytes), range_bytes):
-            for spans, future in _submit(client, group, work, fold, strict):
+            for spans, future in _submit(client, group, work, fold, strict, places):
                 pending.append((spans, future))
                 if len(pending) > limit:
                     yield from _collect(*pending.popleft(), fold, inputs, failed, shown)
@@ -264,21 +266,43 @@ def run_folded(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], f
         client.cancel([future for _, future in pending])  # type: ignore[no-untyped-call]
 
 
-def _submit(client: Client, group: list[_Span], work: Callable[[Any], T], fold: Fold[T, C],
-            strict: bool) -> Iterator[tuple[list[_Span], Future[Any]]]:
+def _submit(client: Client, group: list[_Span], work: Callable[[Any], T], fold: Fold[T, C], strict: bool,
+            places: _Places) -> Iterator[tuple[list[_Span], Future[Any]]]:
     """The work futures of a group, submitted as the caller asks for them: one task for small files, and
-    for the ranges of one file a chain (byte facts, plan, read, game counts) ending in a work task each."""
+    for the ranges of one file a chain (byte facts, plan, read, game counts) ending in a work task each.
+    A range's byte pass, read and work are pinned to one worker: its games never travel (and its bytes are
+    read twice on one machine); pinned loosely, so that a lost worker's tasks run elsewhere."""
     if group[-1].number == 0:                   # small files: each one range, numbered 0
         yield group, client.submit(_work_files, group, work, fold, strict, pure=False)
         return
-    facts = [client.submit(ranges.facts, s.location, s.start, s.end, pure=False) for s in group]
+    pins = places.pins(len(group))
+    facts = [client.submit(ranges.facts, s.location, s.start, s.end, pure=False, **pin) for s, pin in zip(group, pins)]
     plan = client.submit(_plan, group[0], *facts, pure=False)
     before: Any = 0
-    for span in group:
-        games = client.submit(_read, span, plan, pure=False)
-        yield [span], client.submit(_work_range, games, before, work, fold, strict, pure=False)
+    for span, pin in zip(group, pins):
+        games = client.submit(_read, span, plan, pure=False, **pin)
+        yield [span], client.submit(_work_range, games, before, work, fold, strict, pure=False, **pin)
         if span is not group[-1]:
             before = client.submit(operator.add, before, client.submit(_count, games, pure=False), pure=False)
+
+
+class _Places:
+    """The workers of a cluster in turn, one a thread, for the ranges of big files (asked again for each
+    file, so that workers that joined get ranges too)."""
+
+    def __init__(self, client: Client) -> None:
+        self.client = client
+        self.turn = 0
+
+    def pins(self, count: int) -> list[dict[str, Any]]:
+        """The submit options of `count` ranges: each its worker, or anywhere while there is none."""
+        threads = self.client.nthreads()  # type: ignore[no-untyped-call]
+        places = [address for address in sorted(threads) for _ in range(threads[address])]
+        if not places:
+            return [{}] * count
+        self.turn += count
+        return [{"workers": [places[(self.turn - count + i) % len(places)]], "allow_other_workers": True}
+                for i in range(count)]
 
 
 def _collect(spans: list[_Span], future: Future[Any], fold: Fold[Any, C], inputs: batch.Inputs, failed: set[str],
