@@ -20,6 +20,7 @@ from pdn_tools.play import replay as replay_module
 from pdn_tools.play.check import check
 from pdn_tools.play.replay import run_hint
 from pdn_tools.rules import core, movegen
+from pdn_tools.rules.draws import INTERNATIONAL, DrawTracker, ending_materials, long_diagonal
 from pdn_tools.rules.laws import lawful
 from pdn_tools.rules.fen import parse_fen, to_fen
 from pdn_tools.rules.movegen import (Position, _perft, _pure_capture_records, _pure_has_capture,
@@ -28,6 +29,8 @@ from pdn_tools.rules.movegen import Move
 from pdn_tools.rules.variants import VARIANTS, Variant
 from pdn_tools.text.model import Comment, Game, MoveNumber, MoveRun, Nag, Variation
 from pdn_tools.text.model import Move as Notated
+
+from boards import played, wander
 
 COMPILED = core.compiled_module()
 # A piece per square: mostly empty, so pieces can move and jump; kings often, for the laws.
@@ -316,6 +319,101 @@ def test_the_40_move_rule_in_a_run_is_counted_by_the_core() -> None:
     assert short[2] is None
 
 
+def run_text_of(moves: list[Move]) -> str:
+    """Moves written as a run: `a-b`, captures through every landing square."""
+    return " ".join(("x" if move.captured else "-").join(str(square) for square in (move.start, *move.path))
+                    for move in moves)
+
+
+def lone_king_off_diagonal(position: Position) -> bool:
+    """Black's lone king is off the long diagonal (no 5-move rule of seed 002 line 23)."""
+    return not position.pieces("B")[1] & long_diagonal(position.variant)
+
+
+def given_away(position: Position, material: tuple[tuple[int, int], tuple[int, int]]) -> list[Move]:
+    """A move of the side to move after which the other side must take one piece, leaving
+    `material` (White's, Black's), no capture and Black's king off the long diagonal, and that
+    capture."""
+    for move in position.legal_moves():
+        after = position.play(move)
+        for capture in after.captures():
+            taken = after.play(capture)
+            if (len(capture.captured) == 1 and (taken.counts("W"), taken.counts("B")) == material
+                    and not taken.has_capture() and lone_king_off_diagonal(taken)):
+                return [move, capture]
+    raise AssertionError("nothing to give away")
+
+
+def into_ending(fen: str, material: tuple[tuple[int, int], tuple[int, int]], plies: int
+                ) -> tuple[Position, list[Move], int]:
+    """From `fen` (kings, but material in no ending): six king moves, a piece given away
+    (the capture leaves the ending's `material`), then `plies` more plies.  Returns the
+    start, the moves and the ply of the capture."""
+    start = parse_fen(VARIANTS["international"], fen)
+    men = start.pieces("W")[0], start.pieces("B")[0]
+    moves = wander(start, 6, lambda p: (p.pieces("W")[0], p.pieces("B")[0]) == men and lone_king_off_diagonal(p))
+    moves += given_away(played(start, moves), material)
+    capture = len(moves)
+    moves += wander(played(start, moves), plies, lone_king_off_diagonal)
+    return start, moves, capture
+
+
+def played_by_the_core(start: Position, text: str) -> tuple[int, int]:
+    """(offset, plies) where the compiled core stops on `text` from `start`, a fresh tracker."""
+    with engine(True):
+        position = parse_fen(start.variant, to_fen(start))
+        offset, plies, _, _ = position.run_text(text, 0, DrawTracker(position))
+    return offset, plies
+
+
+def test_an_ending_reached_in_a_run_is_drawn_at_its_limit_on_both_engines() -> None:
+    """Seed 002 line 22: 'Tres damas, dos damas y un peón, o una dama y dos peones contra una
+    dama: cada jugador puede hacer como máximo otras 16 jugadas.'  Two kings and two men
+    against a king (no ending) play in the core up to the capture that leaves three pieces
+    against the king; the draw comes 32 plies after that capture, not one ply before."""
+    start, moves, capture = into_ending("W:WK47,K50,36,37:BK3", ((2, 1), (0, 1)), 32)
+    fen = to_fen(start)
+    variant = start.variant
+    for plies, draw in ((len(moves), ("16-move rule", capture + 32)), (len(moves) - 1, None)):
+        text = run_text_of(moves[:plies])
+        compiled, pure = replayed(run_game(variant, fen, text), True), replayed(run_game(variant, fen, text), False)
+        assert compiled == pure
+        event = compiled[2]
+        assert (None if event is None else (event.rule, event.ply)) == draw
+    text = run_text_of(moves)
+    assert played_by_the_core(start, text) == (text.index(run_text_of(moves[capture - 1:capture])), capture - 1)
+
+
+def test_the_five_move_ending_reached_in_a_run_is_drawn_at_its_limit_on_both_engines() -> None:
+    """Seed 002 line 24: 'Dos damas, dama y peón, o una dama contra una dama: como máximo cinco
+    jugadas más por bando.'  Two kings against a king and a man (no ending) until White takes
+    the man: the draw comes 10 plies after, not one ply before."""
+    start, moves, capture = into_ending("B:WK41,K49:BK3,17", ((0, 2), (0, 1)), 10)
+    fen = to_fen(start)
+    for plies, draw in ((len(moves), ("5-move rule", capture + 10)), (len(moves) - 1, None)):
+        text = run_text_of(moves[:plies])
+        compiled, pure = replayed(run_game(start.variant, fen, text), True), \
+            replayed(run_game(start.variant, fen, text), False)
+        assert compiled == pure
+        event = compiled[2]
+        assert (None if event is None else (event.rule, event.ply)) == draw
+    text = run_text_of(moves)
+    assert played_by_the_core(start, text) == (text.index(run_text_of(moves[capture - 1:capture])), capture - 1)
+
+
+def test_kings_outside_every_ending_are_counted_in_the_core() -> None:
+    """A king and two men each (seed 002 lines 22-24 name no such ending): the core plays the
+    whole run, although the tracker looked at the material when it was made."""
+    start = parse_fen(VARIANTS["international"], "W:WK47,36,37:BK4,14,15")
+    moves = wander(start, 12)
+    text = run_text_of(moves)
+    assert played_by_the_core(start, text) == (len(text), 12)
+    with engine(True):
+        position = parse_fen(start.variant, to_fen(start))
+        tracker = DrawTracker(position)
+        assert tracker.material == ((2, 1), (2, 1)) and tracker.core_limits() is not None
+
+
 def test_moves_hint_of_a_run_matches_the_python_reading() -> None:
     assert COMPILED is not None
     text = "1. 11-15 23-19 2. 8-11\n22-17 3... 9x18x27 ... 31x22"
@@ -345,7 +443,7 @@ def test_run_text_keeps_no_references() -> None:
     rules = compiled_rules(variant)
     seen: dict[Position, int] = {}
     text = "46-41 5-10 41-46 10-5 46-41 5-10 31x22"
-    limits = (3, 1, 50, 1, 0, 0)
+    limits = (3, True, 50, True, False, ending_materials(INTERNATIONAL))
     before = sys.getrefcount(position), sys.getrefcount(text), sys.getrefcount(seen)
     for _ in range(1000):
         seen.clear()

@@ -5,7 +5,8 @@ import pytest
 from boards import pdn, played, setup, wander
 from pdn_tools import read_text
 from pdn_tools.play.replay import replay
-from pdn_tools.rules.draws import DrawTracker, long_diagonal
+from pdn_tools.rules.draws import (MATERIAL_SIDE, DrawRules, DrawTracker, Endgame, Repetition, ending_materials,
+                                     long_diagonal)
 from pdn_tools.rules.variants import VARIANTS
 
 
@@ -354,3 +355,16 @@ def test_fmjd64_balance_rule_30_moves_with_4_or_5_pieces():
     result = run(pdn(start, _balance_walk(start, 60), "1-0"))
     assert codes(result) == ["wrong-result"] and "30-move balance rule after ply 60" in result.errors[0].message
     assert run(pdn(start, _balance_walk(start, 59), "1-0")).ok
+
+
+def test_ending_materials_refuse_counts_past_the_table():
+    # The compiled core reads the endings' materials from a table of counts below MATERIAL_SIDE.
+    too_many = DrawRules(Repetition("test"), None, (Endgame("big", 10, frozenset({((0, MATERIAL_SIDE), (0, 1))}),
+                                                             "test"),))
+    with pytest.raises(ValueError, match=f"big: a material count of {MATERIAL_SIDE} or more"):
+        ending_materials(too_many)
+    table = ending_materials(VARIANTS["international"].draws)
+    side = MATERIAL_SIDE
+    at = lambda white, black: table[((white[0] * side + white[1]) * side + black[0]) * side + black[1]]
+    # seed 002 line 22: two kings and a man against a king, either side strong; two men and a king each: none.
+    assert at((1, 2), (0, 1)) == at((0, 1), (1, 2)) == 1 and at((2, 1), (2, 1)) == 0

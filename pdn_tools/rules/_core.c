@@ -24,6 +24,8 @@ typedef unsigned __int128 u128;
 #define MAX_PATH 72
 #define MAX_BITS 192
 #define NO_DIR 8
+#define MATERIAL_SIDE 16                /* draws.MATERIAL_SIDE: counts this high are in no ending */
+#define ENDING_TABLE (MATERIAL_SIDE * MATERIAL_SIDE * MATERIAL_SIDE * MATERIAL_SIDE)
 #define MAX_NAMED 100                   /* square numbers of one or two digits, as runs write them */
 
 enum { LAW_FREE, LAW_COUNT, LAW_COUNT_KINGS, LAW_ITALIAN, LAW_FRISIAN, LAW_KING };
@@ -1442,8 +1444,25 @@ typedef struct {
     int since_changed, seen_changed;
     long quiet;
     long times, quiet_limit;
-    int repetition_stops, quiet_stops, men_go_back, watch_kings;
+    int repetition_stops, quiet_stops, men_go_back;
+    const unsigned char *endings;        /* draws.ending_materials, NULL when no ending */
 } Counters;
+
+/* Whether the material of `s` is one an ending may begin or go on with (DrawTracker's
+ * update() then decides): kings on the board and the material in the `endings` table. */
+static int ending_material(const unsigned char *endings, const Seen *s) {
+    if (endings == NULL || !s->kings)
+        return 0;
+    int counts[4] = {popcount128(s->white & ~s->kings), popcount128(s->white & s->kings),
+                     popcount128(s->black & ~s->kings), popcount128(s->black & s->kings)};
+    Py_ssize_t index = 0;
+    for (int i = 0; i < 4; i++) {
+        if (counts[i] >= MATERIAL_SIDE)
+            return 0;
+        index = index * MATERIAL_SIDE + counts[i];
+    }
+    return endings[index];
+}
 
 /* Whether the ply from `before` to `after` leaves DrawTracker.update something to decide
  * (then nothing is counted); else counts it. -1 on error. */
@@ -1452,7 +1471,7 @@ static int count_ply(Counters *c, const Seen *after, int king, int captured) {
         return 0;
     int reversible = !captured && (king || c->men_go_back);
     long quiet = king && !captured ? c->quiet + 1 : 0;
-    if (c->watch_kings && after->kings)
+    if (ending_material(c->endings, after))
         return 1;
     if (c->quiet_limit && quiet >= c->quiet_limit && c->quiet_stops)
         return 1;
@@ -1503,8 +1522,8 @@ static int counters_in(const Rules *r, const Positions *p, Counters *c, PyObject
         PyErr_SetString(PyExc_TypeError, "run_text: bad draw counters");
         return -1;
     }
-    long values[6];
-    for (int i = 0; i < 6; i++) {
+    long values[5];
+    for (int i = 0; i < 5; i++) {
         values[i] = PyLong_AsLong(PyTuple_GET_ITEM(limits, i));
         if (values[i] == -1 && PyErr_Occurred())
             return -1;
@@ -1514,7 +1533,14 @@ static int counters_in(const Rules *r, const Positions *p, Counters *c, PyObject
     c->quiet_limit = values[2];
     c->quiet_stops = values[3] != 0;
     c->men_go_back = values[4] != 0;
-    c->watch_kings = values[5] != 0;
+    PyObject *endings = PyTuple_GET_ITEM(limits, 5);
+    if (endings != Py_None) {
+        if (!PyBytes_Check(endings) || PyBytes_GET_SIZE(endings) != ENDING_TABLE) {
+            PyErr_SetString(PyExc_TypeError, "run_text: bad ending materials");
+            return -1;
+        }
+        c->endings = (const unsigned char *)PyBytes_AS_STRING(endings);
+    }
     if (read_position(r, p, since, &c->since) < 0)
         return -1;
     Py_ssize_t i = 0;
@@ -1643,8 +1669,9 @@ static const Record *landing_capture(const Rules *r, int ci, u128 own, u128 opp,
  * replay.resolve finds alone (landing_capture), skipping move numbers, and counts them as
  * DrawTracker.update would (seen, since, quiet: its fields, seen updated in place; seen None
  * when it counts no more; limits = (repetitions, repetition stops, quiet limit or 0, quiet
- * stops, men go back, stop at a king)).  Stops at the first move it leaves to the caller
- * (offset = where that move starts; len(text) when the run is played).  Positions are made of
+ * stops, men go back, the materials of the endings or None: draws.ending_materials)).
+ * Stops at the first move it leaves to the caller (offset = where that move starts;
+ * len(text) when the run is played).  Positions are made of
  * the type of `position`: only the last two, and the tracker's when they changed. */
 static PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 7) {

@@ -3,6 +3,8 @@
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pdn_tools.rules.draws import CoreLimits
+
 Record = tuple[int, tuple[int, ...], tuple[int, ...], bool, bool, int]
 
 class Rules:
@@ -22,7 +24,7 @@ class Rules:
             quiet_move_of: Mapping[int, Any], move_type: type, /
             ) -> tuple[int, list[tuple[Any, Any, Any, bool]]]: ...
     def run_text(self, text: str, offset: int, position: Any, seen: dict[Any, int] | None,
-                 since: Any, quiet: int, limits: tuple[int, ...], /
+                 since: Any, quiet: int, limits: CoreLimits | tuple[()], /
                  ) -> tuple[int, int, Any, Any, Any, int]: ...
     def name_squares(self, numbers: Sequence[int | None], /) -> None: ...
     def perft(self, ci: int, own: int, opp: int, kings: int, counter: int, opp_counter: int,

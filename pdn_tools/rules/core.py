@@ -10,11 +10,14 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from types import ModuleType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pdn_tools.rules import laws
 from pdn_tools.rules.laws import Law
 from pdn_tools.text.grammar import keep_runs_as_text
+
+if TYPE_CHECKING:
+    from pdn_tools.rules.draws import CoreLimits
 
 __all__ = ["ACTIVE", "ENGINE", "CompiledRules", "compile_rules", "compiled_module"]
 
@@ -40,7 +43,7 @@ class CompiledRules(Protocol):
             ) -> tuple[int, list[tuple[Any, Any, Any, bool]]]: ...
 
     def run_text(self, text: str, offset: int, position: Any, seen: dict[Any, int] | None,
-                 since: Any, quiet: int, limits: tuple[int, ...], /
+                 since: Any, quiet: int, limits: CoreLimits | tuple[()], /
                  ) -> tuple[int, int, Any, Any, Any, int]: ...
 
     def name_squares(self, numbers: Sequence[int | None], /) -> None: ...

@@ -28,6 +28,8 @@ UNWRITTEN = "unwritten"     # no rule text says so (another program's choice): a
 
 # (men, kings) of one side
 Material = tuple[int, int]
+# DrawTracker.core_limits(): what the compiled core counts by
+CoreLimits = tuple[int, bool, int, bool, bool, bytes | None]
 
 
 @dataclass(frozen=True)
@@ -258,19 +260,28 @@ class DrawTracker:
         if rules.endgames:
             self._endgames(ply, position, captured)
 
-    def core_limits(self) -> tuple[int, int, int, int, int, int] | None:
+    def core_limits(self) -> CoreLimits | None:
         """What the compiled core needs to count plies in update()'s stead (Position.run_text):
         (repetitions, whether reaching them notes a draw, the quiet limit or 0, whether reaching
-        it notes a draw, whether men go back, whether a king on the board calls for the
-        endings); None while an ending's count is running or waiting (update() looks at
-        every ply then)."""
-        if self.started or self.material is not None or self.waiting:
+        it notes a draw, whether men go back, the materials that can make or keep an ending
+        (`ending_materials`, None when the variant has no endings)); None while an ending's
+        count is running or waiting (update() looks at every ply then).
+
+        With no ending running or waiting, update() after a position whose material is in no
+        ending leaves the tracker as it was but for `material`, and `material` decides
+        nothing more: `_endgames` calls `_arise` when the material changes, and `_arise` from
+        an empty `started` depends only on the position (the `before` it reads is empty); when
+        the material is the same as `material`, `_arise` made started = {} and waiting = False
+        from it, which means it is in no ending, so calling `_arise` again would make them so
+        again.  So the core may play any ply whose position after it has no king or a material
+        outside the table, whatever `material` holds, and must leave the others to update()."""
+        if self.started or self.waiting:
             return None
         rules = self.rules
         repetition, quiet = rules.repetition, rules.quiet
         return (repetition.times, self._notes(repetition.name, repetition.how),
                 0 if quiet is None else quiet.plies, quiet is not None and self._notes(quiet.name, quiet.how),
-                self.men_go_back, bool(rules.endgames))
+                self.men_go_back, ending_materials(rules) if rules.endgames else None)
 
     def _notes(self, rule: str, how: str) -> bool:
         """Whether reaching `rule` would note something (_draw)."""
@@ -347,6 +358,27 @@ def _begins(endgame: Endgame, position: Position, strong: str) -> bool:
         weak = "B" if strong == "W" else "W"
         return position.piece_at(squares[0]) == strong.lower() and position.piece_at(squares[1]) == weak.lower()
     return True
+
+
+# The side of `ending_materials`' table: a count of men or kings this high is in no ending.
+MATERIAL_SIDE = 16
+
+
+@cache
+def ending_materials(rules: DrawRules) -> bytes:
+    """A table of the materials in some ending of `rules`, either side strong: byte
+    ((white men * S + white kings) * S + black men) * S + black kings, S = MATERIAL_SIDE,
+    is 1 when (white, black) or (black, white) is in an `Endgame.material`.  Counts of S or
+    more are never an ending (checked here)."""
+    side = MATERIAL_SIDE
+    table = bytearray(side ** 4)
+    for endgame in rules.endgames:
+        for strong, weak in endgame.material:
+            if max(strong + weak) >= side:
+                raise ValueError(f"{endgame.name}: a material count of {side} or more")
+            for (white_men, white_kings), (black_men, black_kings) in ((strong, weak), (weak, strong)):
+                table[((white_men * side + white_kings) * side + black_men) * side + black_kings] = 1
+    return bytes(table)
 
 
 @cache

@@ -23,7 +23,7 @@ from pdn_tools.rules.core import CompiledRules, compile_rules
 from pdn_tools.rules.variants import Variant
 
 if TYPE_CHECKING:
-    from pdn_tools.rules.draws import DrawTracker
+    from pdn_tools.rules.draws import CoreLimits, DrawTracker
 
 __all__ = ["Move", "Position", "perft", "divide"]
 
@@ -785,7 +785,7 @@ class Position:
         if core is None or self._rl.limit:
             return offset, 0, None, None
         seen: dict[Position, int] | None = None
-        limits: tuple[int, ...] = ()
+        limits: CoreLimits | tuple[()] = ()
         if tracker.event is None:            # else update() counts nothing more
             counting = tracker.core_limits()
             if counting is None:
