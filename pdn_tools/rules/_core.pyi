@@ -30,6 +30,9 @@ class Rules:
     def perft(self, ci: int, own: int, opp: int, kings: int, counter: int, opp_counter: int,
               depth: int, keep: bool, /) -> int: ...
 
+def moves_hint(text: str, wanted: int, /) -> tuple[int, int]: ...
+def moves_end(text: str, pos: int, endpos: int, /) -> int: ...
+
 LAW_FREE: int
 LAW_COUNT: int
 LAW_COUNT_KINGS: int

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pdn_tools.rules import laws
 from pdn_tools.rules.laws import Law
-from pdn_tools.text.grammar import keep_runs_as_text
+from pdn_tools.text.grammar import keep_runs_as_text, scan_runs_with
 
 if TYPE_CHECKING:
     from pdn_tools.rules.draws import CoreLimits
@@ -66,6 +66,7 @@ _FORCED_PURE = os.environ.get("PDN_TOOLS_PURE", "") not in ("", "0")
 ACTIVE = None if _FORCED_PURE else compiled_module()       # the module the engine uses
 ENGINE = "pure" if ACTIVE is None else "compiled"
 keep_runs_as_text(ACTIVE is not None)         # the core reads the main line's plain runs as text
+scan_runs_with(None if ACTIVE is None else ACTIVE.moves_end)     # and finds where runs end
 
 def compile_rules(bits: Sequence[int], rays: Sequence[Sequence[Sequence[int]]],
                   promo: tuple[Sequence[int], Sequence[int]],

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, wraps
 from pathlib import Path
-from typing import Any, Iterator, Union, cast
+from typing import Any, Callable, Iterator, TypeVar, Union, cast
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
@@ -74,6 +74,59 @@ Child = Union[ScanToken, Variation]
 PieceItem = tuple[int, str, str, Any]
 
 
+Built = TypeVar("Built")
+# What a builder call was given, one child each: (TOKEN, index of the token), (BUILT, index of an
+# earlier call's result) or (NONE, 0).
+TOKEN, BUILT, NONE = 0, 1, 2
+ChildSpec = tuple[int, int]
+# The calls Lark made to build a game of one shape, in order: (method, its children); the last one's
+# result is the Game.
+Plan = tuple[tuple[Callable[["_Builder", list[Any]], Any], tuple[ChildSpec, ...]], ...]
+
+
+class _Recording:
+    """The builder calls of one parse by Lark, noted as a Plan while they are made."""
+
+    def __init__(self, tokens: list[ScanToken]) -> None:
+        self.tokens = {id(token): index for index, token in enumerate(tokens)}
+        self.results: dict[int, int] = {}
+        self.kept: list[object] = []           # the results, alive while their ids are used
+        self.calls: list[tuple[Callable[[_Builder, list[Any]], Any], tuple[ChildSpec, ...]]] = []
+        self.complete = True                   # False once a child was none of the above
+
+    def specs(self, children: list[Any]) -> tuple[ChildSpec, ...]:
+        out: list[ChildSpec] = []
+        for child in children:
+            if child is None:
+                out.append((NONE, 0))
+            elif id(child) in self.tokens:
+                out.append((TOKEN, self.tokens[id(child)]))
+            elif id(child) in self.results:
+                out.append((BUILT, self.results[id(child)]))
+            else:
+                self.complete = False
+        return tuple(out)
+
+    def add(self, method: Callable[[_Builder, list[Any]], Any], specs: tuple[ChildSpec, ...], result: object) -> None:
+        self.results[id(result)] = len(self.calls)
+        self.kept.append(result)
+        self.calls.append((method, specs))
+
+
+def _recorded(method: Callable[[_Builder, list[Any]], Built]) -> Callable[[_Builder, list[Any]], Built]:
+    """A builder method whose calls are noted while the builder records (see _Plans)."""
+    @wraps(method)
+    def call(builder: _Builder, children: list[Any]) -> Built:
+        recording = builder.recording
+        if recording is None:
+            return method(builder, children)
+        specs = recording.specs(children)        # before the call: `variation` takes its result off
+        result = method(builder, children)
+        recording.add(method, specs, result)
+        return result
+    return call
+
+
 class _Builder(Transformer[ScanToken, Game]):
     """Builds model objects as the LALR parser reduces (no tree is kept)."""
 
@@ -83,6 +136,7 @@ class _Builder(Transformer[ScanToken, Game]):
         self._fine = fine
         self._tag = tag
         self._pieces: dict[str, tuple[PieceItem, ...]] = {}
+        self.recording: _Recording | None = None
 
     def _quirk(self, line: int, column: int, code: Code, message: str) -> None:
         """A tolerated deviation: a warning, or an error in strict mode when the code is
@@ -92,6 +146,7 @@ class _Builder(Transformer[ScanToken, Game]):
             raise _StrictError(diagnostic)
         self.context.warnings.append(diagnostic)
 
+    @_recorded
     def start(self, children: list[ScanToken | list[Element | MoveRun] | _Terminator]) -> Game:
         game = Game()
         for child in children:
@@ -139,12 +194,15 @@ class _Builder(Transformer[ScanToken, Game]):
                 self._quirk(line, column, Code.TAG_NAME, f"tag name {name!r} is not a PDN identifier")
             yield name, unescape(quoted), (line, column)
 
+    @_recorded
     def terminator(self, children: list[ScanToken]) -> _Terminator:
         return _Terminator(children[0])
 
+    @_recorded
     def body(self, children: list[Child]) -> list[Element | MoveRun]:
         return self._elements(children, runs=_KEEP_RUNS[0])
 
+    @_recorded
     def variation(self, children: list[Child | _Terminator]) -> Variation:
         result = str(children.pop()) if children and isinstance(children[-1], _Terminator) else None
         elements = self._elements(cast(list[Child], children), runs=False)     # its result taken off
@@ -329,6 +387,18 @@ _MOVE_LIKE = (Move, MoveNumber, Placeholder, MoveRun)      # what may follow a m
 _KEEP_RUNS = [False]      # whether the main line's plain runs stay text (see keep_runs_as_text)
 
 
+MovesEnd = Callable[[str, int, int], int]
+_MOVES_END: list[MovesEnd | None] = [None]     # see scan_runs_with
+
+
+def scan_runs_with(moves_end: MovesEnd | None) -> None:
+    """Let `moves_end(text, pos, endpos)` find where each run of moves ends while scanning
+    (the compiled core's, which rules/core.py gives): the end the MOVES terminal's regular
+    expression matches at `pos`, or -1 when it matches nothing, found many times faster.
+    None (the pure engine): the regular expression finds it."""
+    _MOVES_END[0] = moves_end
+
+
 def keep_runs_as_text(keep: bool) -> None:
     """Keep the main line's runs of plain moves as text (MoveRun) in games read from now on:
     the compiled core plays such text without a model object per move, so it turns this on;
@@ -345,6 +415,7 @@ _RUN_ITEM = rf"(?>{_RUN_NUMBER}|{_RUN_MOVE})"     # atomic: an item is followed 
 _PLAIN_RUN = re.compile(rf"{_RUN_ITEM}(?:[ \n]++{_RUN_ITEM})*+")
 _ZERO_PADDED = re.compile(r"0(?<![0-9]0)[0-9]")      # a 0 after no digit, then a digit
 _PIECES_KEPT = 4096
+_PLANS_KEPT = 4096        # shapes of game whose builder calls are kept
 _PADDED = re.compile(r"(?:^|[-xX:] ?)0[0-9]")
 _UPPER = re.compile(r"[A-LX]")
 _ALPHA_SQUARE = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])")
@@ -389,16 +460,21 @@ class PdnParser:
         for name in ("TAGS", "MOVES", "_WHITESPACE"):
             regex[name] = _possessive(regex[name])
         coarse = ["TAGS", "COMMENT", "LINE_COMMENT", "SETUP", "RESULT", "STAR", "MOVES", "LPAR", "RPAR"]
-        self.scanner = re.compile(_alternatives({"WS": regex["_WHITESPACE"]}, regex, coarse)
-                                  + rf"|(?P<{ERROR}>[^\s{{}}\[\]()/]+|.)")
+
+        def scanner(names: list[str]) -> re.Pattern[str]:
+            return re.compile(_alternatives({"WS": regex["_WHITESPACE"]}, regex, names)
+                              + rf"|(?P<{ERROR}>[^\s{{}}\[\]()/]+|.)")
+        self.scanner = scanner(coarse)
         # The same, for text after a '{' that is never closed: no comment can start there.
-        self.comment_free = re.compile(_alternatives({"WS": regex["_WHITESPACE"]}, regex,
-                                                     [name for name in coarse if name != "COMMENT"])
-                                       + rf"|(?P<{ERROR}>[^\s{{}}\[\]()/]+|.)")
+        self.comment_free = scanner([name for name in coarse if name != "COMMENT"])
+        # Both without MOVES, for scanning with the compiled core's moves_end (see tokens).
+        self._scanner_runs_apart = scanner([name for name in coarse if name != "MOVES"])
+        self._comment_free_runs_apart = scanner([name for name in coarse if name not in ("COMMENT", "MOVES")])
         fine = ["MOVE", "MOVENUMBER", "ELLIPSIS", "STRENGTH", "NAG", "PLACEHOLDER"]
         fine_scanner = re.compile(_alternatives({}, regex, fine))
         self._builder = _Builder(fine_scanner, TAG_PAIR)
         self.lark = Lark(text, parser="lalr", lexer=_TokenList, transformer=self._builder)
+        self._plans: dict[tuple[str, ...], Plan] = {}
 
     def tokens(self, text: str, line: int = 1, column: int = 1, end: int | None = None,
                more: bool = False, hold: bool = False) -> Scanned:
@@ -418,19 +494,30 @@ class PdnParser:
         gap, gap_end = None, -1      # (start, line, line_start, tokens kept) of the last white space
         next_bracket = -1            # offset of the next ']' after the last '[' looked at
         last_newline = -2            # offset of the last line end (-1: none), found when first needed
-        scanner, segment_end, pos = self.scanner, stop, 0
+        moves_end = _MOVES_END[0]
+        # With moves_end, the scanners leave MOVES out: where one starts, theirs is the next
+        # alternative that matches (LPAR or ERROR), and moves_end says whether and where the
+        # MOVES token the full scanner would have matched ends.
+        main, comment_free = (self.scanner, self.comment_free) if moves_end is None else \
+            (self._scanner_runs_apart, self._comment_free_runs_apart)
+        scanner, segment_end, pos = main, stop, 0
         while pos < stop:
             resume = stop
             for match in scanner.finditer(text, pos, segment_end):
                 kind: str = match.lastgroup  # type: ignore[assignment]  # every alternative is a named group
                 start = match.start()
-                if more and match.end() == stop:
+                end = match.end()
+                if moves_end is not None and (kind == ERROR or kind == "LPAR"):
+                    run_end = moves_end(text, start, segment_end)
+                    if run_end >= 0:
+                        kind, end = "MOVES", run_end
+                if more and end == stop:
                     if kind != "WS" and gap is not None and gap_end == start:
                         start, line, line_start, kept = gap
                         del out[kept:]
                     return Scanned(out, start, line, start - line_start + 1,
                                    None if kind == "WS" else WHITE_SPACE)
-                value = match.group()
+                value = match.group() if end == match.end() else text[start:end]
                 if kind == "LINE_COMMENT" and more:         # it ends at a line end, not at a block end
                     if last_newline == -2:
                         last_newline = text.rfind("\n", 0, stop)
@@ -440,10 +527,9 @@ class PdnParser:
                             del out[kept:]
                         return Scanned(out, start, line, start - line_start + 1, _LINE_END)
                 if kind == "WS":
-                    gap, gap_end = (start, line, line_start, len(out)), match.end()
+                    gap, gap_end = (start, line, line_start, len(out)), end
                     if "\\" in value:
-                        out.append(ScanToken(ESCAPE, value, start, line, start - line_start + 1, None, None,
-                                             match.end()))
+                        out.append(ScanToken(ESCAPE, value, start, line, start - line_start + 1, None, None, end))
                         out[-1].blank_before = False
                     newlines = value.count("\n")
                     if newlines:
@@ -451,7 +537,7 @@ class PdnParser:
                         line_start = value.rfind("\n") + start + 1
                         blank_before = blank_before or newlines > 1
                     continue
-                if kind == ERROR and value in _OPENERS and scanner is self.scanner:
+                if kind == ERROR and value in _OPENERS and scanner is main:
                     if value == "[":          # open while no ']' follows (found once per ']')
                         if next_bracket < start:
                             found = text.find("]", start, stop)
@@ -468,14 +554,13 @@ class PdnParser:
                         return Scanned(out, start, line, start - line_start + 1, _CLOSERS[value])
                     if value == "{":
                         resume = closer.start() if closer is not None else stop
-                        token = ScanToken(kind, value, start, line, start - line_start + 1, None, None,
-                                          match.end())
+                        token = ScanToken(kind, value, start, line, start - line_start + 1, None, None, end)
                         token.blank_before = blank_before
                         blank_before = False
                         out.append(token)
-                        scanner, segment_end, pos = self.comment_free, resume, match.end()
+                        scanner, segment_end, pos = comment_free, resume, end
                         break
-                token = ScanToken(kind, value, start, line, start - line_start + 1, None, None, match.end())
+                token = ScanToken(kind, value, start, line, start - line_start + 1, None, None, end)
                 token.blank_before = blank_before
                 blank_before = False
                 out.append(token)
@@ -484,9 +569,12 @@ class PdnParser:
                     if newlines:
                         line += newlines
                         line_start = value.rfind("\n") + start + 1
+                if end != match.end():      # a run moves_end found: the scan goes on after it
+                    pos = end
+                    break
             else:
                 pos = segment_end
-                scanner, segment_end = self.scanner, stop
+                scanner, segment_end = main, stop
         return Scanned(out, stop, line, stop - line_start + 1, None)
 
     def parse_game(self, tokens: list[ScanToken], strict: bool = False) -> Game | Diagnostic:
@@ -500,12 +588,40 @@ class PdnParser:
         self._builder.context = context
         try:
             tokens = self._recover(tokens)
-            game = cast(Game, self.lark.parse(tokens))     # the inline transformer builds a Game
+            game = self._parse(tokens)
         except _StrictError as error:
             return error.diagnostic
         except UnexpectedInput as error:
             return _syntax_error(error, tokens)
         game.warnings = context.warnings
+        return game
+
+    def _parse(self, tokens: list[ScanToken]) -> Game:
+        """The Game the inline transformer builds from `tokens`.
+
+        LALR(1) decides from token types alone, so every game whose tokens have the same types
+        (its shape) is parsed by the same reductions, and Lark calls the builder in the same order
+        with the same kinds of children.  The first game of a shape is parsed by Lark, which
+        also reports any syntax error; its builder calls are noted (a Plan), and later games of
+        that shape are built by making those calls on their own tokens."""
+        shape = tuple([token.type for token in tokens])
+        plan = self._plans.get(shape)
+        builder = self._builder
+        if plan is not None:
+            built: list[Any] = []
+            for method, specs in plan:
+                built.append(method(builder, [tokens[index] if kind == TOKEN else built[index] if kind == BUILT
+                                              else None for kind, index in specs]))
+            return cast(Game, built[-1])
+        builder.recording = recording = _Recording(tokens)
+        try:
+            game = cast(Game, self.lark.parse(tokens))
+        finally:
+            builder.recording = None
+        if recording.complete:
+            if len(self._plans) >= _PLANS_KEPT:
+                self._plans.clear()
+            self._plans[shape] = tuple(recording.calls)
         return game
 
     def _recover(self, tokens: list[ScanToken]) -> list[ScanToken]:
