@@ -11,7 +11,7 @@ import itertools
 import os
 import re
 import sys
-from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Sequence, TextIO, TypeVar
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Protocol, Sequence, TextIO, TypeVar
 
 import click
 
@@ -201,8 +201,8 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
     with _writing(output) as out:
         inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out)
         runner = _runner(inputs, jobs, strict, variant, dask, terminal)
-        if fmt == "jsonl" and dask:
-            _json_lines_folded(runner, _backend(dask, terminal, report.json_lines), terminal, totals)
+        if dask:
+            _validate_folded(runner, dask, terminal, fmt, text, show_board, totals)
         elif fmt == "jsonl":
             for record, json_line in runner.run(report.checked_json_line):
                 totals.add(record)
@@ -223,18 +223,42 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
     sys.exit(runner.exit_code())
 
 
-def _json_lines_folded(runner: batch.Runner, backend: batch.Backend, terminal: Terminal,
-                       totals: report.Summary) -> None:
-    """validate --format jsonl on a cluster: the workers send each range's lines as one text with their
-    summary, so the client writes them and adds up, with nothing to do per game."""
-    task = functools.partial(batch.checked_work, work=report.checked_json_line, variant=runner.variant,
-                             strict=runner.strict)
-    for lines in backend(runner.inputs, task, runner.jobs, runner.strict):
-        terminal.out(lines.text, end="")
-        totals.merge(lines.summary)
-        runner.games += lines.summary.games
-        runner.failed += lines.summary.games - lines.summary.valid
-        terminal.game_done(lines.summary.games)
+def _validate_folded(runner: batch.Runner, dask: str, terminal: Terminal, fmt: str, text: report.TextReport,
+                     show_board: bool, totals: report.Summary) -> None:
+    """validate on a cluster: the workers send each range's report (JSON lines, or text lines with its
+    warnings grouped) as one text with its summary, so the client writes them and adds up."""
+    if fmt == "jsonl":
+        for lines in _folded(runner, dask, terminal, report.checked_json_line, report.json_lines):
+            terminal.out(lines.text, end="")
+            totals.merge(lines.summary)
+        return
+    fold = functools.partial(report.text_part, warnings=text.mode, ignore=text.ignore,
+                             render=diagrams.lines_with_boards)
+    for part in _folded(runner, dask, terminal, diagrams.boards_at_errors if show_board else batch.no_work, fold):
+        terminal.out(text.add_part(part), end="")
+        totals.merge(part.summary)
+
+
+class _Part(Protocol):
+    """What a cluster's worker sends back for a range's games: a value with their summary."""
+
+    @property
+    def summary(self) -> report.Summary: ...
+
+
+P = TypeVar("P", bound=_Part)
+
+
+def _folded(runner: batch.Runner, dask: str, terminal: Terminal, work: Callable[[Checked], Any],
+            fold: Callable[[list[Any]], P]) -> Iterator[P]:
+    """The runner's `work` on the cluster, the results of each range folded on the workers into one value
+    (the client has nothing to do per game); the runner and the progress line count their games."""
+    task = functools.partial(batch.checked_work, work=work, variant=runner.variant, strict=runner.strict)
+    for part in _backend(dask, terminal, fold)(runner.inputs, task, runner.jobs, runner.strict):
+        runner.games += part.summary.games
+        runner.failed += part.summary.games - part.summary.valid
+        yield part
+        terminal.game_done(part.summary.games)
 
 
 def _audit_page(runner: batch.Runner, terminal: Terminal, output: str | None) -> report.Summary:
@@ -342,14 +366,26 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
     if in_place:
         failed = writing.rewrite_files(inputs, work, jobs, strict, note)
     elif output in (None, "-"):
-        failed = writing.write_all(_backend(dask, terminal)(inputs, work, jobs, strict), sys.stdout, note).failed
+        failed = _write_converted(inputs, work, jobs, strict, dask, terminal, sys.stdout)
     else:
         try:
             with atomic_output(output) as out:
-                failed = writing.write_all(_backend(dask, terminal)(inputs, work, jobs, strict), out, note).failed
+                failed = _write_converted(inputs, work, jobs, strict, dask, terminal, out)
         except OSError as error:
             _cannot_write(output, error)
     sys.exit(batch.exit_code(inputs.unreadable, failed))
+
+
+def _write_converted(inputs: batch.Inputs, work: batch.Work[Any], jobs: int, strict: bool, dask: str | None,
+                     terminal: Terminal, out: TextIO) -> int:
+    """convert's games written to `out`, their notes on stderr (on a cluster, each range's games come back
+    as one text); the number of games that failed."""
+    from pdn_tools.running import writing
+
+    if dask is None:
+        return writing.write_all(batch.run(inputs, work, jobs, strict), out, terminal.note).failed
+    parts = _backend(dask, terminal, writing.written)(inputs, work, jobs, strict)
+    return writing.write_parts(parts, out, terminal.note).failed
 
 
 def _fix_results_only(inputs: batch.Inputs, terminal: Terminal, output: str | None, in_place: bool,
@@ -384,10 +420,9 @@ class _Reported:
     order, games named), a progress line on a terminal; the runner's exit code."""
 
     def __init__(self, paths: tuple[str, ...], globs: tuple[str, ...], jobs: int = 1, strict: bool = False,
-                 variant: Variant | None = None, encoding: str | None = None, out: TextIO | None = None,
-                 dask: str | None = None) -> None:
+                 variant: Variant | None = None, encoding: str | None = None, out: TextIO | None = None) -> None:
         inputs, self.terminal = _inputs(paths, globs, encoding=encoding, out=out)
-        self.runner = _runner(inputs, jobs, strict, variant, dask, self.terminal)
+        self.runner = batch.Runner(inputs, jobs, strict, variant)
 
     def run(self, work: Callable[[Checked], T]) -> Iterator[tuple[Record, T]]:
         """(record, work(checked)) for each game."""
@@ -687,9 +722,15 @@ def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str 
           encoding: str | None, variant: Variant | None, jobs: int, dask: str | None) -> None:
     """Count the games of PATHS per variant, result and year, with validity and average length."""
     totals = archive.Stats()
-    checked = _Reported(paths, globs, jobs, strict, variant, encoding, dask=dask)
-    for record, year in checked.run(archive.stats_game):
-        totals.add(record, year)
+    checked = _Reported(paths, globs, jobs, strict, variant, encoding)
+    if dask:
+        for part in _folded(checked.runner, dask, checked.terminal, archive.stats_game, archive.stats_part):
+            for line in part.notes:
+                checked.terminal.note(line)
+            totals.merge(part.stats)
+    else:
+        for record, year in checked.run(archive.stats_game):
+            totals.add(record, year)
     code = checked.done()
     if fmt == "html":
         from pdn_tools.commands import html_report

@@ -1,5 +1,7 @@
 """--dask: the workers read their own byte ranges; records come back in input order, the same as --jobs 1."""
+import functools
 import gzip
+import io
 import json
 import os
 import signal
@@ -16,11 +18,16 @@ from pdn_tools.cli import cli
 distributed = pytest.importorskip(
     "distributed", reason="dask.distributed is not installed (pip install 'pdn-tools[dask]')")
 
-from pdn_tools.running import batch, distributed as on_dask  # noqa: E402
-from pdn_tools.commands import report  # noqa: E402
+from pdn_tools.running import batch, distributed as on_dask, writing  # noqa: E402
+from pdn_tools.commands import archive, convert, diagram, report  # noqa: E402
 from pdn_tools.play.check import record_of  # noqa: E402
 
 OWN = [str(DATA / "faults.pdn"), str(DATA / "legacy-cp1252-crlf.pdn"), str(DATA / "quirks.pdn")]
+# Real files with errors, several warning codes and warnings repeated (grouped per file in the text report).
+REAL = [str(CORPUS / "international" / "bruno-BrunoVsScan31.pdn"),
+        str(CORPUS / "russian" / "py-draughts-lidraughts-russian.pdn"),
+        str(CORPUS / "international" / "wiegerw-fail-Cat.C1.pdn"),
+        str(CORPUS / "english" / "wiegerw-succeed-goulds.pdn")]
 CORPUS_PATHS = [str(CORPUS / "international" / "horizon-bd-oud-wk2003.pdn"),
                 str(CORPUS / "english" / "wiegerw-succeed-goulds.pdn"),
                 str(CORPUS / "international" / "games-checkers-Cannes_Open_Tournament_2002.pdn")]
@@ -172,6 +179,75 @@ def test_the_folded_ranges_of_validate_add_up_to_the_records_one_by_one():
         assert text == "".join(report.json_line(record) + "\n" for record in records)
 
 
+def parts(results, cut, file_of):
+    """`results` as a worker folds them: runs of one file, also cut at `cut` (with an empty range there)."""
+    def runs(some):
+        out = []
+        for result in some:
+            if not out or file_of(result) != file_of(out[-1][-1]):
+                out.append([])
+            out[-1].append(result)
+        return out
+    return [*runs(results[:cut]), [], *runs(results[cut:])]
+
+
+def record_file(result):
+    return result[0].file
+
+
+@needs_corpus
+@pytest.mark.parametrize("options", [[], ["--warnings", "each", "--show-board"], ["--quiet"],
+                                     ["--ignore", "inferred-variant", "--ignore", "tag-name", "--show-board"]])
+def test_the_folded_ranges_of_the_text_report_give_the_report_one_by_one(options):
+    expected = invoke("validate", "--summary", *options, *OWN, *REAL)
+    show_board = "--show-board" in options
+    mode = "each" if "each" in options else "none" if "--quiet" in options else "grouped"
+    ignore = frozenset(options[i + 1] for i, option in enumerate(options) if option == "--ignore")
+    results = list(batch.Runner(batch.Inputs((*OWN, *REAL))).run(
+        diagram.boards_at_errors if show_board else batch.no_work))
+    assert ("(first of 262 in this file)" in expected.stdout) == (options == [])
+    for cut in range(len(results) + 1):
+        text, totals, out = report.TextReport(mode, ignore), report.Summary(), ""
+        for part in parts(results, cut, record_file):
+            folded = report.text_part(part, mode, ignore, diagram.lines_with_boards)
+            out += text.add_part(folded)
+            totals.merge(folded.summary)
+        out += "".join(line + "\n" for line in [*text.close(), *totals.lines()])
+        assert out == expected.stdout, cut
+
+
+@needs_corpus
+def test_the_folded_ranges_of_stats_give_the_stats_one_by_one():
+    expected = [invoke("stats", *OWN, *REAL), invoke("stats", "--format", "json", *OWN, *REAL)]
+    results = list(batch.Runner(batch.Inputs((*OWN, *REAL))).run(archive.stats_game))
+    notes = "".join(line + "\n" for record, _ in results for line in report.text_lines(record, warnings=False))
+    assert notes and all(result.stderr == notes for result in expected)
+    for cut in range(len(results) + 1):
+        totals, folded_notes = archive.Stats(), []
+        for part in parts(results, cut, record_file):
+            folded = archive.stats_part(part)
+            totals.merge(folded.stats)
+            folded_notes += folded.notes
+        assert "".join(line + "\n" for line in folded_notes) == notes
+        assert "".join(line + "\n" for line in totals.lines()) == expected[0].stdout, cut
+        assert report.json_line(totals.as_dict()) + "\n" == expected[1].stdout, cut
+
+
+@needs_corpus
+@pytest.mark.parametrize("to", ["jsonl", "fen", "pdn"])
+def test_the_folded_ranges_of_convert_give_the_games_one_by_one(to):
+    expected = invoke("convert", "--to", to, *OWN, *REAL)
+    work = functools.partial(convert.convert_game, options=convert.Options(to))
+    results = list(batch.run(batch.Inputs((*OWN, *REAL)), work))
+    assert expected.exit_code == 1 and expected.stderr
+    for cut in range(0, len(results) + 1, 7):
+        out, notes = io.StringIO(), []
+        tally = writing.write_parts(map(writing.written, parts(results, cut, lambda _: "")), out, notes.append)
+        assert out.getvalue() == expected.stdout, cut
+        assert "".join(line + "\n" for line in notes) == expected.stderr
+        assert tally == writing.write_all(results, io.StringIO(), lambda _: None)
+
+
 def test_a_missing_file_is_reported_and_the_rest_goes_on(local_client, tmp_path, capsys):
     gone = str(tmp_path / "gone.pdn")
     inputs = batch.Inputs((gone, OWN[0]))
@@ -214,7 +290,8 @@ def test_compressed_binary_and_legacy_files_are_read_whole_by_one_worker(local_c
 def test_commands_on_a_cluster_started_as_separate_processes(scheduler):
     address = scheduler[0]
     for args in (["validate", "--format", "jsonl", "--summary"], ["convert", "--to", "jsonl"],
-                 ["convert", "--to", "fen"], ["stats", "--format", "json"], ["validate"]):
+                 ["convert", "--to", "fen"], ["convert"], ["stats", "--format", "json"], ["stats"], ["validate"],
+                 ["validate", "--warnings", "each", "--show-board", "--summary"], ["validate", "--quiet"]):
         expected = invoke(*args, *OWN)
         result = invoke(*args, "--dask", address, *OWN)
         assert (result.exit_code, result.stdout, result.stderr) == \

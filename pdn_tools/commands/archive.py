@@ -208,6 +208,14 @@ class Stats:
         self.years[year] += 1
         self.plies += record.plies
 
+    def merge(self, other: Stats) -> None:
+        """Add the counts of `other`, the stats of the games that follow these (counts of equal size keep
+        their order: the one first seen comes first)."""
+        self.summary.merge(other.summary)
+        self.results.update(other.results)
+        self.years.update(other.years)
+        self.plies += other.plies
+
     def as_dict(self) -> dict[str, object]:
         games = self.summary.games
         return {"games": games, "valid": self.summary.valid, "invalid": games - self.summary.valid,
@@ -242,6 +250,29 @@ class Stats:
         if self.summary.errors:
             out += [""] + report.table(("error", "games"), self.summary.errors.most_common())
         return out
+
+
+@dataclass(frozen=True)
+class StatsPart:
+    """The stats of a range's games and the lines of their errors (for stderr): what a `--dask` worker
+    sends back for a range, so that the client has nothing to do per game."""
+
+    stats: Stats
+    notes: tuple[str, ...]
+
+    @property
+    def summary(self) -> report.Summary:
+        return self.stats.summary
+
+
+def stats_part(results: list[tuple[Record, str]]) -> StatsPart:
+    """The StatsPart of `(record, year)` results, in order."""
+    stats = Stats()
+    notes: list[str] = []
+    for record, year in results:
+        stats.add(record, year)
+        notes += report.text_lines(record, warnings=False)
+    return StatsPart(stats, tuple(notes))
 
 
 # ---- split ---------------------------------------------------------------------------------------

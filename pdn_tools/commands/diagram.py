@@ -220,9 +220,9 @@ def boards_at_errors(checked: Checked) -> list[ErrorBoard]:
     return error_boards(checked.replay)
 
 
-def lines_with_boards(record: Record, boards: list[ErrorBoard], warnings: bool = True) -> list[str]:
-    """`validate`'s text lines, each move error followed by its board and the legal moves."""
-    at_error = {board.error: board for board in boards}
+def lines_with_boards(record: Record, boards: list[ErrorBoard] | None, warnings: bool = True) -> list[str]:
+    """`validate`'s text lines, each move error followed by its board and the legal moves (none: no board)."""
+    at_error = {board.error: board for board in boards or []}
     out = []
     for line, error in report.numbered_lines(record, warnings):
         out.append(line)

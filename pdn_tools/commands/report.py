@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from pdn_tools.play.check import Checked, Problem, Record
 from pdn_tools.text.names import printable
@@ -69,6 +69,43 @@ class TextReport:
                  for count, first in self.groups.values()]
         self.groups = {}
         return lines
+
+    def add_part(self, part: TextPart) -> str:
+        """The text to write for `part`: its games' lines, after the grouped warnings of the file before
+        when the part starts another file; the part's grouped warnings join those of its file."""
+        if part.file is None:
+            return ""
+        closed = self.close() if part.file != self.file else []
+        self.file = part.file
+        for code, (count, first) in part.groups.items():
+            earlier, first = self.groups.get(code) or (0, first)
+            self.groups[code] = (earlier + count, first)
+        return "".join(line + "\n" for line in closed) + part.text
+
+
+@dataclass(frozen=True)
+class TextPart:
+    """validate's text report of one file's games in a range: their lines as one text, their warnings
+    grouped (not yet written) and their summary; what a `--dask` worker sends back for a range, so that
+    the client has nothing to do per game (`TextReport.add_part` writes it)."""
+
+    file: str | None                    # None: no game
+    text: str
+    groups: dict[str, tuple[int, str]]
+    summary: Summary
+
+
+def text_part(results: Sequence[tuple[Record, Any]], warnings: str, ignore: frozenset[str],
+              render: Callable[..., list[str]]) -> TextPart:
+    """The TextPart of `(record, extra)` results of one file, in order: each game's lines are
+    `render(record, extra, warnings=...)` (say, `diagram.lines_with_boards` and the boards)."""
+    text, summary = TextReport(warnings, ignore), Summary()
+    lines: list[str] = []
+    for record, extra in results:
+        summary.add(record)
+        lines += text.lines(record, lambda shown, warnings: render(shown, extra, warnings=warnings))
+    file = results[0][0].file if results else None
+    return TextPart(file, "".join(line + "\n" for line in lines), text.groups, summary)
 
 
 # Line breaks that JSON leaves raw but `str.splitlines` and other line readers break on.

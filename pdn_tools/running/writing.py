@@ -33,6 +33,35 @@ def write_all(results: Iterable[Converted], out: IO[str], note: Note) -> Tally:
     return tally
 
 
+@dataclass(frozen=True)
+class Written:
+    """Converted games as one text, with their notes and tally: what a `--dask` worker sends back for a
+    range, so that the client has nothing to do per game."""
+
+    text: str
+    notes: tuple[str, ...]
+    tally: Tally
+
+
+def written(results: list[Converted]) -> Written:
+    """The converted games `results` as one Written, in order."""
+    tally = Tally(sum(not converted.ok for converted in results), sum(converted.left_out for converted in results))
+    return Written("".join(converted.text for converted in results),
+                   tuple(line for converted in results for line in converted.notes), tally)
+
+
+def write_parts(parts: Iterable[Written], out: IO[str], note: Note) -> Tally:
+    """Write each part's text and pass on its notes, as `write_all` does for its games."""
+    tally = Tally()
+    for part in parts:
+        for line in part.notes:
+            note(line)
+        out.write(part.text)
+        tally.failed += part.tally.failed
+        tally.left_out += part.tally.left_out
+    return tally
+
+
 class _Unchanged(Exception):
     """A file to rewrite in place had a game left out, or could not be read through."""
 
