@@ -124,7 +124,7 @@ def test_sync_points_found_backwards_forwards_and_while_reading_agree(tmp_path):
             after = [p for p in expected if p >= offset]
             assert ranges.last_sync_before(stream, offset) == (before[-1] if before else 0)
             assert ranges.first_sync_from(stream, offset, len(data)) == (after[0] if after else None)
-        anchors = ranges._Anchors(stream, 0)
+        anchors = ranges._Anchors(stream, 0, 1)
         assert anchors.anchor(10 ** 9) == expected[-1]
         assert anchors.offsets == [0, *expected]
         assert anchors.lines == [1 + ranges.line_breaks(data[:p]) for p in [0, *expected]]
@@ -169,3 +169,13 @@ def test_corpus_files_cut_at_random_offsets(path):
     cuts = [rng.randrange(size) for _ in range(12)] if size else []
     compare = described if size < 200_000 else described_big
     assert compare(read_in_ranges(path, cuts)) == compare(sequential(path))
+
+
+@pytest.mark.parametrize("path", OWN, ids=lambda p: p.name)
+def test_a_read_numbered_from_line_n_puts_every_token_and_note_n_minus_1_lines_down(path):
+    def lines(games, shift):
+        return [([(t.type, str(t), t.line + shift, t.column) for t in raw.before + raw.tokens + raw.after],
+                 [(w.code, w.line + shift, w.column) for w in raw.warnings],
+                 [(n.code, n.line + shift, n.column) for n in notes]) for raw, notes in games]
+
+    assert lines(read_raw(str(path), line=40), 0) == lines(read_raw(str(path)), 39)

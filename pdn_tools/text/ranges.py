@@ -25,7 +25,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
-from typing import BinaryIO, Iterable
+from typing import BinaryIO
 
 from lark import Token
 
@@ -129,19 +129,19 @@ def last_sync_before(stream: BinaryIO, offset: int) -> int:
 
 
 class _Anchors:
-    """The sync points from a sync point `origin` on, found in the bytes as far as asked, with their line
-    numbers counted from 1 at `origin`."""
+    """The sync points from a sync point `origin` (on line `line`) on, found in the bytes as far as asked,
+    with their line numbers."""
 
-    def __init__(self, stream: BinaryIO, origin: int) -> None:
+    def __init__(self, stream: BinaryIO, origin: int, line: int) -> None:
         self.stream = stream
-        self.lines = [1]
+        self.lines = [line]
         self.offsets = [origin]
         self.scanned = origin              # every sync point before this offset is known
-        self.line = 1                      # the line number at `scanned`
+        self.line = line                   # the line number at `scanned`
         self.done = False
 
     def anchor(self, line: int) -> int:
-        """The offset of the last sync point at or before (relative) line `line`."""
+        """The offset of the last sync point at or before line `line`."""
         while self.line <= line and not self.done:
             self._scan_block()
         return self.offsets[bisect.bisect_right(self.lines, line) - 1]
@@ -175,28 +175,17 @@ def read_range(location: str, start: int, end: int, first_line: int = 1, name: s
             return []
         origin = last_sync_before(stream, start) if start > 0 else 0
         stream.seek(origin)
-        shift = first_line - 1 - line_breaks(stream.read(start - origin), stream.read(1))
+        line = first_line - line_breaks(stream.read(start - origin), stream.read(1))      # the line at origin
         stream.seek(origin)
-        anchors = _Anchors(looking, origin)
+        anchors = _Anchors(looking, origin, line)
         owned: Games = []
-        for raw, notes in read_raw(stream, name or location, encoding or ("utf-8" if origin else None)):
+        for raw, notes in read_raw(stream, name or location, encoding or ("utf-8" if origin else None), line):
             anchor = anchors.anchor(_line(raw.tokens[0]))
             if anchor >= end:
                 break
             if anchor >= start:
                 owned.append((raw, notes))
-    for raw, notes in owned:
-        _shift_lines(raw, notes, shift)
     return owned
-
-
-def _shift_lines(raw: RawGame, notes: Iterable[Diagnostic], shift: int) -> None:
-    if not shift:
-        return
-    for token in raw.before + raw.tokens + raw.after:
-        token.line = _line(token) + shift
-    for diagnostic in [*raw.warnings, *notes]:
-        diagnostic.line += shift
 
 
 def _line(token: Token) -> int:

@@ -64,8 +64,8 @@ class RawGame:
 _OVERLAP = 256                # characters of a waiting construct searched again with the next block
 
 
-def scan(blocks: Iterable[str]) -> Iterator[ScanToken]:
-    """Tokens of the whole text, given in blocks.
+def scan(blocks: Iterable[str], line: int = 1) -> Iterator[ScanToken]:
+    """Tokens of the whole text, given in blocks, its first line numbered `line`.
 
     Each block is scanned up to its last line end (else its last white space); the rest
     waits for the next block.  A comment, tag or setup still open waits, without being
@@ -75,7 +75,7 @@ def scan(blocks: Iterable[str]) -> Iterator[ScanToken]:
     pdn = parser()
     pending: list[str] = []       # text not scanned yet
     size = 0
-    line, column = 1, 1
+    column = 1
     waiting: re.Pattern[str] | None = None
     multiline = False             # the waiting text holds a line end
     for block, last in _with_last(blocks):
@@ -259,18 +259,19 @@ def _open(source: Source) -> tuple[BinaryIO, str, bool]:
 class RawGames:
     """The games of `source` split but not parsed, each with the file's warnings (encoding,
     undecodable bytes) that fall within it or before it; the last game takes the rest.
-    Once iterated, `codec` is the encoding the text was read in ('utf-8', 'cp1251', ...)."""
+    Once iterated, `codec` is the encoding the text was read in ('utf-8', 'cp1251', ...).
+    `line` numbers the source's first line (a range read from within a file: text/ranges.py)."""
 
-    def __init__(self, source: Source, name: str | None = None, encoding: str | None = None) -> None:
-        self.source, self.name, self.encoding = source, name, encoding
+    def __init__(self, source: Source, name: str | None = None, encoding: str | None = None, line: int = 1) -> None:
+        self.source, self.name, self.encoding, self.line = source, name, encoding, line
         self.codec = "utf-8"
 
     def __iter__(self) -> Iterator[tuple[RawGame, list[Diagnostic]]]:
         stream, shown, opened = _open(self.source)
-        decoder = Decoder(stream, self.encoding)
+        decoder = Decoder(stream, self.encoding, line=self.line)
         try:
             previous: RawGame | None = None
-            for raw in split_games(scan(decoder.blocks())):
+            for raw in split_games(scan(decoder.blocks(), self.line)):
                 raw.name = self.name or shown
                 if previous is not None:
                     yield previous, _notes_until(decoder.warnings, previous.last_line)
@@ -283,9 +284,9 @@ class RawGames:
                 stream.close()
 
 
-def read_raw(source: Source, name: str | None = None, encoding: str | None = None) -> RawGames:
+def read_raw(source: Source, name: str | None = None, encoding: str | None = None, line: int = 1) -> RawGames:
     """The games of `source` split but not parsed, each with the file's warnings (see RawGames)."""
-    return RawGames(source, name, encoding)
+    return RawGames(source, name, encoding, line)
 
 
 def _notes_until(notes: list[Diagnostic], line: int | None) -> list[Diagnostic]:
