@@ -256,7 +256,8 @@ def replayed(game: Game, compiled: bool) -> tuple[object, ...]:
 def games(draw: st.DrawFn) -> tuple[Variant, str, str]:
     """A random walk of legal moves (with now and then a move that is not legal) from a random
     position, written as a run: quiet moves `a-b`, captures `axb` or through every landing
-    square, move numbers now and then; kings shuffle, so positions repeat."""
+    square, move numbers now and then (glued to their move or not), spaces, tabs and line
+    ends between; kings shuffle, so positions repeat."""
     position, _ = draw(positions())
     fen = to_fen(position)
     items: list[str] = []
@@ -276,8 +277,11 @@ def games(draw: st.DrawFn) -> tuple[Variant, str, str]:
         else:
             items.append(f"{move.start}x{move.end}")
         position = position.play(move)
-    separators = draw(st.lists(st.sampled_from([" ", " ", "\n", "  "]), min_size=len(items), max_size=len(items)))
-    text = "".join(item + separator for item, separator in zip(items, separators)).strip()
+    separators = draw(st.lists(st.sampled_from([" ", " ", "\n", "  ", "\t", ""]), min_size=len(items),
+                               max_size=len(items)))
+    # a move number may be glued to the move after it (`1.33-29`), nothing else
+    text = "".join(item + (gap if gap or item.endswith(".") else " ") for item, gap in zip(items, separators))
+    text = text.strip()
     return position.variant, fen, text or "1."
 
 

@@ -1,4 +1,7 @@
 """The PDN grammar: tokens, traps of the format, structure of the model."""
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
 from pdn_tools import Comment, Move, MoveNumber, Nag, Placeholder, ReadError, Setup, Variation, read_text
 
 
@@ -139,6 +142,9 @@ RUNS = [
     "12. 11-15 23-19 $1 13. 8-11 ! 22-17 *",
     "1. 1-10 11-17 1-1",
     "1.32-28 19-23 2. 28x19 14x23 *",
+    "1.33-29\t19-23\t2.35-30\n\t14-19 3...30-25 ...20-24 4. *",
+    "1.\t33-29 ! 2.\t\t35-30 2...14-19 3. 30-25\t{c}\t4.29x20 *",
+    "01.32-28 19-23 2.05-10 *",
     "5. {only a number} 6. 32-28 7. ; line\n*",
     "1. 11-15 2. 05-09 *",
     '[Event "a]b {c}"]\n[Site "x"]\n[Round "1"]\n\n1. 11-15 *',
@@ -177,3 +183,81 @@ def test_a_run_kept_as_text_is_expanded_once_and_elements_set_win(monkeypatch):
     other = one("1. 11-15 23-19 *")
     other.elements = [Comment("replaced")]
     assert other.read_movetext() == [Comment("replaced")] and other.main_line() == []
+
+
+# ---- runs kept as text: the wider forms (tabs, a number glued to its move) ----------------------
+
+RUN_NUMBERS = st.one_of(st.integers(1, 999_999).map(str), st.just(""))
+
+
+@st.composite
+def plain_runs(draw: st.DrawFn) -> str:
+    """A run of the form kept as text: numbers (`12.`, `12...`, `...`), moves of one- or two-
+    digit squares, a number glued to its move now and then, spaces, tabs and line ends."""
+    square = st.integers(1, 99).map(str)
+    items = []
+    for _ in range(draw(st.integers(1, 12))):
+        kind = draw(st.sampled_from(["number", "move", "glued", "move"]))
+        number = draw(RUN_NUMBERS)
+        number += "..." if not number or draw(st.booleans()) else "."
+        squares = draw(st.lists(square, min_size=2, max_size=draw(st.sampled_from([2, 2, 5, 25]))))
+        move = "-".join(squares[:2]) if len(squares) == 2 and draw(st.booleans()) else "x".join(squares)
+        items.append(number if kind == "number" else move if kind == "move" else number + move)
+    gaps = draw(st.lists(st.sampled_from([" ", "\t", "\n", "  ", " \n\t", "\t\t", "\n\n "]),
+                         min_size=len(items), max_size=len(items)))
+    return "".join(item + gap for item, gap in zip(items, gaps)).rstrip(" \t\n")
+
+
+def located(elements) -> list[tuple]:
+    """Each element's fields and place."""
+    return [(type(e).__name__, e.text, getattr(e, "squares", None), getattr(e, "capture", None),
+             getattr(e, "number", None), getattr(e, "black", None), e.line, e.column) for e in elements]
+
+
+@settings(max_examples=400, deadline=None)
+@given(plain_runs(), st.integers(1, 500), st.integers(1, 80))
+def test_a_run_kept_as_text_expands_as_the_reader_reads_it(text, line, column):
+    """For a run the scanner reads (one MOVES token) of the form kept as text, MoveRun.expand(),
+    item_at(), items() and ends_with_number() give the elements the reader's element by
+    element reading (`_moves`) makes of the same run, at the same lines
+    and columns (a tab is one column), with no diagnostic; the compiled core's reading of the
+    run (moves_hint) finds the same moves."""
+    from pdn_tools.play.replay import run_hint
+    from pdn_tools.rules import core
+    from pdn_tools.text import grammar
+    from pdn_tools.text.model import MoveRun
+
+    assert grammar._PLAIN_RUN.fullmatch(text)
+    # what the scanner reads as one run (`1-1` alone is a result, never part of a run)
+    assume([(token.type, str(token)) for token in grammar.parser().tokens(text).tokens] == [("MOVES", text)])
+    builder = grammar.parser()._builder
+    builder.context = grammar._Context([], False)
+    slow: list = []
+    builder._moves(grammar.ScanToken("MOVES", text, 0, line, column), slow)
+    assert builder.context.warnings == []
+    run = MoveRun(text, line, column)
+    expanded = run.expand()
+    assert located(expanded) == located(slow)
+    walked, offset = [], 0
+    while True:
+        item, offset = run.item_at(offset)
+        if item is None:
+            break
+        walked.append(item)
+    assert offset == len(text) and located(walked) == located(slow)
+    assert run.items() == len(slow) and run.ends_with_number() == isinstance(slow[-1], MoveNumber)
+    moves = [e for e in slow if isinstance(e, Move)]
+    hint = len(moves), max((int(square) for move in moves for square in move.squares), default=-1)
+    assert run_hint(text, 10_000) == hint
+    compiled = core.compiled_module()
+    assert compiled is not None and compiled.moves_hint(text, 10_000) == hint
+
+
+def test_runs_that_call_for_a_diagnostic_are_not_kept_as_text():
+    # zero padding, upper case, a separator before white space, a mark, a NAG: the reader's
+    # element by element reading says what it has to say about them.
+    from pdn_tools.text.grammar import _PLAIN_RUN
+
+    for text in ("1.05-10", "01.32-28", "1. 33-29 2.35-", "1- 7", "33.17x 28", "11-15X", "1.33-29!",
+                 "1.33-29 $1", "1..33-29", "1.\f33-29", "33-2918-23", "1.33-29 2"):
+        assert _PLAIN_RUN.fullmatch(text) is None, text

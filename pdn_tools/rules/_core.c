@@ -1585,23 +1585,35 @@ static int counters_out(const Rules *r, const Positions *p, Counters *c, PyObjec
     return 0;
 }
 
-/* The next item of a run at `*pos` (white space skipped): 0 at the end, 1 a move number,
- * 2 a move with its squares in squares[] (*count of them) and *capture; *pos is left at
- * the item's start, *end after it. */
+/* White space between a run's items (grammar._PLAIN_RUN). */
+static int run_space(char ch) {
+    return ch == ' ' || ch == '\n' || ch == '\t';
+}
+
+/* The next item of a run at `*pos` (white space skipped): 0 at the end, 1 a move number
+ * (digits then dots; a move may follow at once, `1.33-29`), 2 a move with its squares in
+ * squares[] (*count of them, at least two) and *capture, 3 what is not a run's move;
+ * *pos is left at the item's start, *end after it (as model.MoveRun.item_at). */
 static int next_item(const char *text, Py_ssize_t len, Py_ssize_t *pos, Py_ssize_t *end,
                      int *squares, int *count, int *capture) {
     Py_ssize_t i = *pos;
-    while (i < len && (text[i] == ' ' || text[i] == '\n'))
+    while (i < len && run_space(text[i]))
         i++;
     *pos = i;
     if (i == len)
         return 0;
     Py_ssize_t j = i;
-    while (j < len && text[j] != ' ' && text[j] != '\n')
+    while (j < len && text[j] >= '0' && text[j] <= '9')
+        j++;
+    if (j < len && text[j] == '.') {
+        while (j < len && text[j] == '.')
+            j++;
+        *end = j;
+        return 1;
+    }
+    while (j < len && !run_space(text[j]))
         j++;
     *end = j;
-    if (text[j - 1] == '.')
-        return 1;
     *count = 0;
     *capture = 0;
     int value = 0, digits = 0;
@@ -1618,7 +1630,7 @@ static int next_item(const char *text, Py_ssize_t len, Py_ssize_t *pos, Py_ssize
         *capture |= ch == 'x' && k < j;
         value = digits = 0;
     }
-    return 2;
+    return *count >= 2 ? 2 : 3;
 }
 
 /* The squares written (numbers) as squares of this board, in place; 0 when one is none. */

@@ -407,12 +407,14 @@ def keep_runs_as_text(keep: bool) -> None:
 
 
 # A run kept as text (MoveRun): move numbers without zero padding, ellipses, and moves of one-
-# or two-digit square numbers ('-' between two, 'x' between two to 25), apart by spaces
-# and line ends.  Nothing in such a run calls for a diagnostic but a dangling last number.
+# or two-digit square numbers ('-' between two, 'x' between two to 25), a move number maybe
+# glued to the move after it (`1.33-29`), apart by spaces, tabs and line ends.  Nothing in
+# such a run calls for a diagnostic but a dangling last number.
 _RUN_NUMBER = r"(?:[1-9][0-9]{0,5}\.(?:\.\.)?|\.\.\.)"
 _RUN_MOVE = r"[1-9][0-9]?(?:-[1-9][0-9]?|(?:x[1-9][0-9]?){1,24})"
-_RUN_ITEM = rf"(?>{_RUN_NUMBER}|{_RUN_MOVE})"     # atomic: an item is followed by a space or the end
-_PLAIN_RUN = re.compile(rf"{_RUN_ITEM}(?:[ \n]++{_RUN_ITEM})*+")
+# atomic: an item (a number and its glued move are one here) is followed by white space or the end
+_RUN_ITEM = rf"(?>{_RUN_NUMBER}(?:{_RUN_MOVE})?|{_RUN_MOVE})"
+_PLAIN_RUN = re.compile(rf"{_RUN_ITEM}(?:[ \t\n]++{_RUN_ITEM})*+")
 _ZERO_PADDED = re.compile(r"0(?<![0-9]0)[0-9]")      # a 0 after no digit, then a digit
 _PIECES_KEPT = 4096
 _PLANS_KEPT = 4096        # shapes of game whose builder calls are kept

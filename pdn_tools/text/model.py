@@ -8,6 +8,7 @@ written text compares equal to the original.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -78,11 +79,13 @@ Element = Union[Move, MoveNumber, Comment, Nag, Setup, Placeholder, Variation]
 @dataclass(slots=True)
 class MoveRun:
     """A run of the main line's movetext kept as text: move numbers (`12.`, `12...`, `...`)
-    and moves of square numbers (`11-15`, `22x15x8`), one white space or line end apart or more.
+    and moves of square numbers (`11-15`, `22x15x8`), a number maybe glued to the move after
+    it (`1.33-29`), apart by white space (spaces, tabs, line ends).
 
     The reader leaves the common runs as text (`Game.movetext`) and `Game.elements` expands them
     when first asked for, so checking a game builds no object per move: the compiled core
-    reads the text.  `expand()` gives exactly the elements the reader would have made."""
+    reads the text.  `expand()` gives exactly the elements the reader would have made, at the
+    same lines and columns (a tab is one column, as the reader counts)."""
 
     text: str
     line: int
@@ -93,10 +96,8 @@ class MoveRun:
         out: list[Element] = []
         line, column = self.line, self.column
         for text in self.text.split("\n"):
-            for piece in text.split(" "):
-                if piece:
-                    out.append(_run_item(piece, line, column))
-                column += len(piece) + 1
+            for match in _RUN_PIECE.finditer(text):
+                out.append(_run_item(match.group(), line, column + match.start()))
             line += 1
             column = 1
         return out
@@ -105,29 +106,30 @@ class MoveRun:
         """The first item at or after text offset `offset`, located, and the offset after it
         (None and the text's length when only white space is left)."""
         text = self.text
-        while offset < len(text) and text[offset] in " \n":
-            offset += 1
-        if offset == len(text):
-            return None, offset
-        end = offset
-        while end < len(text) and text[end] not in " \n":
-            end += 1
+        match = _RUN_PIECE.search(text, offset)
+        if match is None:
+            return None, len(text)
+        offset = match.start()
         newline = text.rfind("\n", 0, offset)
         line = self.line + text.count("\n", 0, offset)
         column = offset - newline if newline >= 0 else self.column + offset
-        return _run_item(text[offset:end], line, column), end
+        return _run_item(match.group(), line, column), match.end()
 
     def items(self) -> int:
         """How many elements the run expands to."""
-        return len(self.text.split())
+        return len(_RUN_PIECE.findall(self.text))
 
     def ends_with_number(self) -> bool:
         """Whether the last item is a move number (moves end with a digit)."""
         return self.text.endswith(".")
 
 
+# An item of a MoveRun's text: a move number (its dots end it, a move may follow at once), a move.
+_RUN_PIECE = re.compile(r"[0-9]*\.+|[^ \t\n.]+")
+
+
 def _run_item(piece: str, line: int, column: int) -> Move | MoveNumber:
-    """One piece of a MoveRun (no white space) as the reader reads it."""
+    """One item of a MoveRun (a move number or a move) as the reader reads it."""
     if piece.endswith("."):
         digits = piece.rstrip(".")
         return MoveNumber(int(digits) if digits else 0, piece.endswith("..."), piece, line, column)
