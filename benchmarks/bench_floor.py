@@ -42,7 +42,7 @@ def lark_per_game(games: int) -> None:
     pdn = parser()
     tokens = [Token("TAGS", '[Event "x"]', 0, 1, 1), Token("MOVES", "1.", 12, 1, 13), Token("STAR", "*", 15, 1, 16)]
     for _ in range(games):
-        pdn.lark.parse(tokens)
+        pdn.lark.parse(tokens, start="start")
 
 
 def elements(runs: list[str]) -> None:

@@ -130,10 +130,12 @@ def _recorded(method: Callable[[_Builder, list[Any]], Built]) -> Callable[[_Buil
 class _Builder(Transformer[ScanToken, Game]):
     """Builds model objects as the LALR parser reduces (no tree is kept)."""
 
-    def __init__(self, fine: re.Pattern[str], tag: re.Pattern[str]) -> None:
+    # The items of a MOVES run; set by PdnParser from the terminals once Lark has compiled them.
+    fine: re.Pattern[str]
+
+    def __init__(self, tag: re.Pattern[str]) -> None:
         super().__init__()
         self.context = _Context([], False)
-        self._fine = fine
         self._tag = tag
         self._pieces: dict[str, tuple[PieceItem, ...]] = {}
         self.recording: _Recording | None = None
@@ -259,7 +261,7 @@ class _Builder(Transformer[ScanToken, Game]):
             return
         line, line_start = run.line, 1 - run.column       # offsets are within the run
         newline = run.find("\n")
-        for match in self._fine.finditer(run):
+        for match in self.fine.finditer(run):
             start = match.start()
             while 0 <= newline < start:
                 line += 1
@@ -293,7 +295,7 @@ class _Builder(Transformer[ScanToken, Game]):
     def _piece(self, piece: str) -> tuple[PieceItem, ...]:
         """The items of a piece of a run (no white space): (offset, kind, text, parsed)."""
         items: list[PieceItem] = []
-        for match in self._fine.finditer(piece):
+        for match in self.fine.finditer(piece):
             kind, text = match.lastgroup or "", match.group()
             value: Any = None
             if kind == "MOVE":
@@ -457,8 +459,12 @@ class PdnParser:
 
     def __init__(self) -> None:
         text = _grammar_path().read_text(encoding="utf-8")
-        probe = Lark(text, parser="lalr", lexer="basic", start=["start", "tags", "moves"])
-        regex = {t.name: t.pattern.to_regexp() for t in probe.terminals}
+        # One Lark for the parser and the terminals' regular expressions: the inner rules `tags` and
+        # `moves` are start symbols only so that their terminals are compiled (games start at `start`).
+        self._builder = _Builder(TAG_PAIR)
+        self.lark = Lark(text, parser="lalr", lexer=_TokenList, start=["start", "tags", "moves"],
+                         transformer=self._builder)
+        regex = {t.name: t.pattern.to_regexp() for t in self.lark.terminals}
         for name in ("TAGS", "MOVES", "_WHITESPACE"):
             regex[name] = _possessive(regex[name])
         coarse = ["TAGS", "COMMENT", "LINE_COMMENT", "SETUP", "RESULT", "STAR", "MOVES", "LPAR", "RPAR"]
@@ -473,9 +479,7 @@ class PdnParser:
         self._scanner_runs_apart = scanner([name for name in coarse if name != "MOVES"])
         self._comment_free_runs_apart = scanner([name for name in coarse if name not in ("COMMENT", "MOVES")])
         fine = ["MOVE", "MOVENUMBER", "ELLIPSIS", "STRENGTH", "NAG", "PLACEHOLDER"]
-        fine_scanner = re.compile(_alternatives({}, regex, fine))
-        self._builder = _Builder(fine_scanner, TAG_PAIR)
-        self.lark = Lark(text, parser="lalr", lexer=_TokenList, transformer=self._builder)
+        self._builder.fine = re.compile(_alternatives({}, regex, fine))
         self._plans: dict[tuple[str, ...], Plan] = {}
 
     def tokens(self, text: str, line: int = 1, column: int = 1, end: int | None = None,
@@ -617,7 +621,7 @@ class PdnParser:
             return cast(Game, built[-1])
         builder.recording = recording = _Recording(tokens)
         try:
-            game = cast(Game, self.lark.parse(tokens))
+            game = cast(Game, self.lark.parse(tokens, start="start"))
         finally:
             builder.recording = None
         if recording.complete:
