@@ -10,6 +10,7 @@ import bz2
 import ctypes
 import fnmatch
 import functools
+import gc
 import gzip
 import io
 import lzma
@@ -302,11 +303,12 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False) -> I
     whose games are numbered after those of the ranges before it (workers pass the counts on
     through shared memory).  Only stdin, and large files that are compressed or in another
     encoding, are split here and sent to the workers in batches of games."""
+    parser()            # built once here, so that workers started by fork inherit it
+    gc.freeze()         # the modules and the parser live to the end: the collector need not look at them again
     if jobs <= 1:
         for raw, index, notes in inputs.raw_games():
             yield work(parse_raw(raw, index, strict, notes))
         return
-    parser()            # built once here, so that workers started by fork inherit it
     counts = _Counts.shared()
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(), counts))
     pending: deque[tuple[Future[Any], _Task]] = deque()
