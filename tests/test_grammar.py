@@ -163,7 +163,7 @@ def test_runs_kept_as_text_read_back_as_the_elements_the_reader_makes(monkeypatc
     monkeypatch.setattr(grammar, "_KEEP_RUNS", [True])       # as the compiled core reads
     lazy = [expanded_now(text) for text in RUNS]
     assert any(type(e) is MoveRun for e in one(RUNS[0]).read_movetext())
-    monkeypatch.setattr(grammar, "_PLAIN_RUN", __import__("re").compile(r"(?!)"))
+    monkeypatch.setattr(grammar, "_PLAIN", [lambda text: False])     # no run is kept as text
     monkeypatch.setattr(grammar, "_PLAIN_TAGS", __import__("re").compile(r"(?!)"))
     grammar.parser.cache_clear()
     try:

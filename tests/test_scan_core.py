@@ -88,14 +88,36 @@ def test_moves_end_refuses_positions_outside_the_text() -> None:
         moves_end()("32-28", 2, 9)
 
 
+RUN_PIECES = st.sampled_from(
+    list("0123456789-x. \t\n!X") + ["1.", "12.", "123456.", "1234567.", "...", "1...", "11-15", "9x18x27", "x5",
+                                        "05", "1.33-29", "x1" * 25, "  ", "\t\n"])
+
+
+def plain_by_regex(text: str) -> bool:
+    return grammar._PLAIN_RUN.fullmatch(text) is not None
+
+
+@settings(max_examples=3000)
+@given(st.lists(RUN_PIECES, max_size=16).map("".join))
+def test_plain_run_is_the_regular_expression_s_verdict(text: str) -> None:
+    assert COMPILED is not None, "the compiled core (pdn_tools/rules/_core.c) was not built"
+    assert COMPILED.plain_run(text) == plain_by_regex(text)
+
+
+def test_real_runs_are_plain_or_not_as_the_regular_expression_says() -> None:
+    assert COMPILED is not None, "the compiled core (pdn_tools/rules/_core.c) was not built"
+    runs = ["1. 11-15 23-19 2. 8-11", "1.33-29 19-23\t2.35-30", "1. 05-10", "12-16 (!)", "1- 7", "9x18x27 $3"]
+    assert [COMPILED.plain_run(run) for run in runs] == [plain_by_regex(run) for run in runs]
+
+
 @contextmanager
 def scanning_with(function: grammar.MovesEnd | None) -> Iterator[None]:
-    saved = grammar._MOVES_END[0]
-    grammar.scan_runs_with(function)
+    saved = grammar._MOVES_END[0], grammar._PLAIN[0]
+    grammar.scan_runs_with(function, None)
     try:
         yield
     finally:
-        grammar.scan_runs_with(saved)
+        grammar._MOVES_END[0], grammar._PLAIN[0] = saved
 
 
 def scanned(text: str, more: bool, hold: bool, end: int | None) -> list[tuple[object, ...]]:

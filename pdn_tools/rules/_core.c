@@ -1990,6 +1990,62 @@ static PyObject *moves_end(PyObject *module, PyObject *const *args, Py_ssize_t n
     return PyLong_FromSsize_t(end);
 }
 
+/* [1-9][0-9]?(?:-[1-9][0-9]?|(?:x[1-9][0-9]?){1,24}): the end of a plain run's move, or -1 */
+static Py_ssize_t run_move_end(const Text *t, Py_ssize_t i) {
+    Py_UCS4 c = char_at(t, i);
+    if (!(c >= '1' && c <= '9'))
+        return -1;
+    i += is_digit(char_at(t, i + 1)) ? 2 : 1;
+    Py_UCS4 separator = char_at(t, i);
+    if (separator != '-' && separator != 'x')
+        return -1;
+    for (int steps = 0; steps < (separator == '-' ? 1 : 24) && char_at(t, i) == separator; steps++) {
+        c = char_at(t, i + 1);
+        if (!(c >= '1' && c <= '9'))
+            return steps ? i : -1;
+        i += is_digit(char_at(t, i + 2)) ? 3 : 2;
+    }
+    return i;
+}
+
+/* (?>[1-9][0-9]{0,5}\.(?:\.\.)?|\.\.\.)(?:MOVE)?|MOVE): the end of a plain run's item, or -1 */
+static Py_ssize_t run_item_end(const Text *t, Py_ssize_t i) {
+    Py_ssize_t j = i;
+    if (char_at(t, i) >= '1' && char_at(t, i) <= '9')
+        for (j = i + 1; j < i + 6 && is_digit(char_at(t, j)); j++)
+            ;
+    if (char_at(t, j) == '.' && (j > i || (char_at(t, j + 1) == '.' && char_at(t, j + 2) == '.'))) {
+        j += char_at(t, j + 1) == '.' && char_at(t, j + 2) == '.' ? 3 : 1;
+        Py_ssize_t move = run_move_end(t, j);
+        return move >= 0 ? move : j;
+    }
+    return run_move_end(t, i);
+}
+
+/* plain_run(text) -> whether grammar._PLAIN_RUN matches the whole text: items one white space
+ * or more (' ', '\t', '\n') apart, nothing before or after. */
+static PyObject *plain_run(PyObject *module, PyObject *text) {
+    (void)module;
+    if (!PyUnicode_Check(text)) {
+        PyErr_SetString(PyExc_TypeError, "plain_run(text: str)");
+        return NULL;
+    }
+    Text t = {PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
+    Py_ssize_t i = 0;
+    for (;;) {
+        i = run_item_end(&t, i);
+        if (i < 0)
+            Py_RETURN_FALSE;
+        if (i == t.end)
+            Py_RETURN_TRUE;
+        Py_ssize_t gap = i;
+        while (char_at(&t, i) == ' ' || char_at(&t, i) == '\t' || char_at(&t, i) == '\n')
+            i++;
+        if (i == gap)
+            Py_RETURN_FALSE;
+    }
+}
+
 /* moves_hint(text, wanted) -> (moves, highest square number or -1) over the first `wanted`
  * moves of a MoveRun's text (mirrors replay._moves_hint on a run). */
 static PyObject *moves_hint(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
@@ -2030,6 +2086,8 @@ static PyMethodDef core_functions[] = {
      "moves_hint(text, wanted): (moves, highest square number or -1) of a run's first moves"},
     {"moves_end", (PyCFunction)(void (*)(void))moves_end, METH_FASTCALL,
      "moves_end(text, pos, endpos): the end of the scanner's MOVES token at pos, or -1"},
+    {"plain_run", (PyCFunction)plain_run, METH_O,
+     "plain_run(text): whether a MOVES token may be kept as text (grammar._PLAIN_RUN matches it all)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -66,7 +66,7 @@ _FORCED_PURE = os.environ.get("PDN_TOOLS_PURE", "") not in ("", "0")
 ACTIVE = None if _FORCED_PURE else compiled_module()       # the module the engine uses
 ENGINE = "pure" if ACTIVE is None else "compiled"
 keep_runs_as_text(ACTIVE is not None)         # the core reads the main line's plain runs as text
-scan_runs_with(None if ACTIVE is None else ACTIVE.moves_end)     # and finds where runs end
+scan_runs_with(*(None, None) if ACTIVE is None else (ACTIVE.moves_end, ACTIVE.plain_run))   # and finds them
 
 def compile_rules(bits: Sequence[int], rays: Sequence[Sequence[Sequence[int]]],
                   promo: tuple[Sequence[int], Sequence[int]],

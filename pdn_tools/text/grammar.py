@@ -218,7 +218,7 @@ class _Builder(Transformer[ScanToken, Game]):
             if not isinstance(child, ScanToken):
                 out.append(child)
             elif child.type == "MOVES":
-                if runs and _PLAIN_RUN.fullmatch(child):
+                if runs and _PLAIN[0](child):
                     out.append(MoveRun(str(child), child.line, child.column))
                 else:
                     self._moves(child, out)
@@ -390,15 +390,18 @@ _KEEP_RUNS = [False]      # whether the main line's plain runs stay text (see ke
 
 
 MovesEnd = Callable[[str, int, int], int]
+PlainRun = Callable[[str], bool]
 _MOVES_END: list[MovesEnd | None] = [None]     # see scan_runs_with
 
 
-def scan_runs_with(moves_end: MovesEnd | None) -> None:
-    """Let `moves_end(text, pos, endpos)` find where each run of moves ends while scanning
-    (the compiled core's, which rules/core.py gives): the end the MOVES terminal's regular
-    expression matches at `pos`, or -1 when it matches nothing, found many times faster.
-    None (the pure engine): the regular expression finds it."""
+def scan_runs_with(moves_end: MovesEnd | None, plain_run: PlainRun | None) -> None:
+    """Read runs of moves with the compiled core's functions (rules/core.py gives them):
+    `moves_end(text, pos, endpos)` finds where each run ends while scanning (the end the
+    MOVES terminal's regular expression matches at `pos`, or -1 when it matches nothing) and
+    `plain_run(text)` tells whether a run may stay text (`_PLAIN_RUN` matches all of it), each
+    many times faster than the regular expression.  None: the regular expressions decide."""
     _MOVES_END[0] = moves_end
+    _PLAIN[0] = plain_run or _plain_by_regex
 
 
 def keep_runs_as_text(keep: bool) -> None:
@@ -417,6 +420,13 @@ _RUN_MOVE = r"[1-9][0-9]?(?:-[1-9][0-9]?|(?:x[1-9][0-9]?){1,24})"
 # atomic: an item (a number and its glued move are one here) is followed by white space or the end
 _RUN_ITEM = rf"(?>{_RUN_NUMBER}(?:{_RUN_MOVE})?|{_RUN_MOVE})"
 _PLAIN_RUN = re.compile(rf"{_RUN_ITEM}(?:[ \t\n]++{_RUN_ITEM})*+")
+
+
+def _plain_by_regex(text: str) -> bool:
+    return _PLAIN_RUN.fullmatch(text) is not None
+
+
+_PLAIN: list[PlainRun] = [_plain_by_regex]      # see scan_runs_with
 _ZERO_PADDED = re.compile(r"0(?<![0-9]0)[0-9]")      # a 0 after no digit, then a digit
 _PIECES_KEPT = 4096
 _PLANS_KEPT = 4096        # shapes of game whose builder calls are kept
