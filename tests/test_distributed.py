@@ -40,8 +40,9 @@ def invoke(*args):
 
 @pytest.fixture(scope="module")
 def local_client():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  scheduler_kwargs={"dashboard_address": ":0"}) as cluster, \
+            distributed.Client(cluster) as client:
         yield client
 
 
