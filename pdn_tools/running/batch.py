@@ -326,7 +326,6 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False) -> I
 
 
 _RANGE_BYTES = 1 << 18          # a file twice this size or more is read by ranges of at least this size
-_RANGES_PER_JOB = 4             # ranges per job at most: results come back while the others work
 
 
 @dataclass(frozen=True)
@@ -368,15 +367,28 @@ def _ranges_of(path: str, encoding: str | None, jobs: int) -> list[tuple[int, in
         return [(0, size, 1)]
     if encoding not in (None, "utf-8") or compressed(path):
         return None
-    parts = max(2, min(jobs * _RANGES_PER_JOB, size // _RANGE_BYTES))
     spans, line = [], 1
-    for start, end in ranges.cut(size, parts):
+    for start, end in shrinking_cuts(size, jobs):
         fact = ranges.facts(path, start, end)
         if not fact.plain:
             return None
         spans.append((start, end, line))
         line += fact.line_breaks
     return spans
+
+
+def shrinking_cuts(size: int, jobs: int) -> list[tuple[int, int]]:
+    """[start, end) ranges covering `size` bytes, each a (2 * jobs)-th of what is left, but at
+    least _RANGE_BYTES: the first are large (few tasks), the last small, so that when one worker
+    takes the last range the others are not left waiting long for it (ranges of equal size left
+    them idle for half a range on average, 6% of the work with 2 jobs in 8 ranges)."""
+    cuts, start = [], 0
+    while start < size:
+        length = max(_RANGE_BYTES, (size - start) // (2 * jobs))
+        end = size if size - start < length + _RANGE_BYTES else start + length
+        cuts.append((start, end))
+        start = end
+    return cuts
 
 
 def _plain_text(path: str) -> bool:
