@@ -261,3 +261,31 @@ def test_runs_that_call_for_a_diagnostic_are_not_kept_as_text():
     for text in ("1.05-10", "01.32-28", "1. 33-29 2.35-", "1- 7", "33.17x 28", "11-15X", "1.33-29!",
                  "1.33-29 $1", "1..33-29", "1.\f33-29", "33-2918-23", "1.33-29 2"):
         assert _PLAIN_RUN.fullmatch(text) is None, text
+
+
+MOVETEXT_PIECES = st.sampled_from(
+    ["1.", "12...", "...", "32-28", "1-", "7", "28x", "19", "28x19x10", "12:", "16", "-", "!", "?!", "(!)", "$3",
+     "*", "a3b4", "ed4", "1-0", " ", " ", " ", "  ", "\n", "x", ":", "- -", "1- 7", "12x 5", "5"])
+
+
+@settings(max_examples=2000)
+@given(st.lists(MOVETEXT_PIECES, min_size=1, max_size=14).map("".join))
+def test_a_run_cut_at_its_spaces_reads_as_the_whole_run_does(text: str) -> None:
+    """_plain_moves (pieces between spaces, a separator and one space read with the next piece)
+    gives the elements, locations and warnings of the fine scanner over the whole run."""
+    from pdn_tools.text import grammar
+    pdn = grammar.parser()
+    runs = [t for t in pdn.tokens(text).tokens if t.type == "MOVES"]
+    for run in runs:
+        assume(run == run.lower() and "-  " not in run and grammar._ZERO_PADDED.search(run) is None)
+        read = []
+        for cut in (True, False):
+            pdn._builder.context = grammar._Context([], False)
+            out: list = []
+            if cut:
+                pdn._builder._plain_moves(run, out, True)
+            else:
+                pdn._builder._scanned_moves(run, out, False)
+            read.append(([(type(e), vars(e) if hasattr(e, "__dict__") else
+                           [getattr(e, f) for f in e.__slots__]) for e in out], pdn._builder.context.warnings))
+        assert read[0] == read[1], run

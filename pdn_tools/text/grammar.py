@@ -255,10 +255,14 @@ class _Builder(Transformer[ScanToken, Game]):
         if "\\" in run:
             self._quirk(run.line, run.column, Code.LITERAL_ESCAPE, "literal '\\r' or '\\n' text in the movetext")
         odd = run != run.lower() or _ZERO_PADDED.search(run) is not None     # upper case, or 05
-        if not odd and not ("- " in run or "x " in run or ": " in run or "\t" in run or "\f" in run
-                            or "\\" in run):
-            self._plain_moves(run, out)
-            return
+        if not odd and not ("-  " in run or "\t" in run or "\f" in run or "\\" in run):
+            self._plain_moves(run, out, "- " in run or "x " in run or ": " in run)
+        else:
+            self._scanned_moves(run, out, odd)
+
+    def _scanned_moves(self, run: ScanToken, out: list[Element | MoveRun], odd: bool) -> None:
+        """`_moves` for any run: its items found by the fine scanner over the whole run; `odd`:
+        it holds upper case or zero padding, which the moves it is in are warned about."""
         line, line_start = run.line, 1 - run.column       # offsets are within the run
         newline = run.find("\n")
         for match in self.fine.finditer(run):
@@ -269,14 +273,19 @@ class _Builder(Transformer[ScanToken, Game]):
                 newline = run.find("\n", line_start)
             self._item(match.lastgroup, match.group(), line, start - line_start + 1, odd, out)
 
-    def _plain_moves(self, run: ScanToken, out: list[Element | MoveRun]) -> None:
-        """`_moves` for the common run (no upper case, zero padding, separator before white
-        space, tab, form feed or escape): the run is cut at spaces and line ends, and each
-        piece is scanned once and remembered."""
+    def _plain_moves(self, run: ScanToken, out: list[Element | MoveRun], spaced: bool) -> None:
+        """`_moves` for the common run (no upper case, zero padding, '-' before two spaces, tab,
+        form feed or escape): the run is cut at spaces and line ends, and each piece is scanned
+        once and remembered.  No item runs across a cut, but a separator and one space before
+        the next square (`1- 7`, `28x 19`) or a placeholder `- -`: with `spaced` (the run holds
+        such a space), a piece ending with a separator is read with the piece after it."""
         pieces = self._pieces
         line, column = run.line, run.column
         for text in run.split("\n"):
-            for piece in text.split(" "):
+            cut = text.split(" ")
+            if spaced:
+                cut = _join_spaced(cut)
+            for piece in cut:
                 if piece:
                     items = pieces.get(piece)
                     if items is None:
@@ -375,6 +384,18 @@ class _Builder(Transformer[ScanToken, Game]):
         if inner.upper().startswith("FEN"):
             inner = inner[3:].strip()
         return Setup(inner.strip('"'), token.line, token.column)
+
+
+def _join_spaced(pieces: list[str]) -> list[str]:
+    """`pieces` (a line cut at each space) with each piece that ends with a separator joined to
+    the next one when that is not empty (one space between): `['1-', '7']` -> `['1- 7']`."""
+    out: list[str] = []
+    for piece in pieces:
+        if out and out[-1][-1:] in ("-", "x", ":") and piece:
+            out[-1] += " " + piece
+        else:
+            out.append(piece)
+    return out
 
 
 class _Terminator(str):
