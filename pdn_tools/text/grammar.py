@@ -1,9 +1,11 @@
 """PDN grammar: a scanner built from grammars/pdn.lark and a Lark LALR parser.
 
 The scanner turns text into Lark tokens in one pass (one combined regular
-expression made from the grammar's own terminals).  The reader splits that token
-stream into games; `parse_game` runs the LALR parser over one game's tokens and
-builds the model directly through an inline transformer (no parse tree).
+expression made from the grammar's own terminals; with the compiled core, runs of
+moves are measured in C).  The reader splits that token stream into games;
+`parse_game` runs the LALR parser over one game's tokens and builds the model
+directly through an inline transformer (no parse tree); a game whose token types
+Lark has parsed before is built by the same transformer calls, without Lark.
 """
 from __future__ import annotations
 
@@ -114,7 +116,7 @@ class _Recording:
 
 
 def _recorded(method: Callable[[_Builder, list[Any]], Built]) -> Callable[[_Builder, list[Any]], Built]:
-    """A builder method whose calls are noted while the builder records (see _Plans)."""
+    """A builder method whose calls are noted while the builder records (see PdnParser._parse)."""
     @wraps(method)
     def call(builder: _Builder, children: list[Any]) -> Built:
         recording = builder.recording
