@@ -112,9 +112,14 @@ def text_part(results: Sequence[tuple[Record, Any]], warnings: str, ignore: froz
 _LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
+# One encoder for every line (json.dumps with options makes an encoder a call); no check for
+# circular references: records and summaries are trees.
+_JSON = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+
+
 def json_text(value: object) -> str:
     """`value` as JSON on one line, whatever line reader splits it (UTF-8 kept as it is)."""
-    text = json.dumps(value, ensure_ascii=False)
+    text = _JSON.encode(value)
     if "\x85" in text or "\u2028" in text or "\u2029" in text:      # rare: translate() is slow
         text = text.translate(_LINE_BREAKS)
     return text

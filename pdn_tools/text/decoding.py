@@ -223,7 +223,7 @@ class Decoder:
             text, self._held = text[:-1], "\r"
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
-        if _ESCAPED.search(text):
+        if not text.isascii() and _ESCAPED.search(text):       # isascii() is known without a look
             text = self._mark(text)
         if text:
             self.line, self.column = _advance(self.line, self.column, text)
