@@ -21,3 +21,18 @@ def test_each_record_is_one_line_for_any_line_reader(arguments: list[str]) -> No
     assert len(lines) == 3
     assert [json.loads(line)["game"] for line in lines] == [1, 2, 3]
     assert "\\u2028" in lines[1]
+
+
+def test_records_travel_between_processes_unchanged():
+    """Records and their problems are pickled as their fields (they come back from --jobs
+    workers and Dask): what is loaded equals what was sent, enums and tuples included."""
+    import pickle
+
+    from pdn_tools.play.check import check
+    from pdn_tools.text.reader import read_text
+
+    games = read_text('[Event "x"]\n1. 11-15 23-19 *\n\n[GameType "20"]\n1. 99-98 *\n')
+    records = [check(game).record for game in games]
+    assert records[0].warnings                # no GameType: the variant was inferred
+    assert records[1].errors
+    assert pickle.loads(pickle.dumps(records, pickle.HIGHEST_PROTOCOL)) == records
