@@ -132,6 +132,7 @@ def test_invalid_games_come_in_collapsed_pages(tmp_path, monkeypatch):
         assert page.evaluate(shown, 6) is None          # later and closed: kept as text until opened
         page.click("text=Invalid games 4–6")
         page.click("#game-6 > summary")
+        page.wait_for_function(f"n => ({shown})(n) === true", arg=6)    # drawn on the toggle event, just after
         assert page.evaluate(shown, 6) is True
         legal = page.inner_text("#game-6 .legal")
         assert legal == f"Legal moves (9): {FIRST_MOVES}"
