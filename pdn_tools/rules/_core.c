@@ -1111,6 +1111,20 @@ static int capture_step(const Rules *r, int ci, u128 own, u128 opp, u128 kings, 
     return 1;
 }
 
+/* capture_step, then its effect on the pieces (own, opp, kings updated): 1 when played (*out
+ * holds the capture), 0 when it leaves the move to the caller, -1 out of memory (error set). */
+static int play_capture_step(const Rules *r, int ci, u128 *own, u128 *opp, u128 *kings, int sb, int eb,
+                             Records *recs, Record *out) {
+    int found = capture_step(r, ci, *own, *opp, *kings, sb, eb, recs, out);
+    if (recs->failed) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (found)
+        after_capture(out, own, opp, kings);
+    return found;
+}
+
 /* ---- a run of the main line (mirrors replay._main_line's common path) ------------------ */
 
 /* The square number of a square text from the replayer's cache, else 0 (not cached yet, or
@@ -1288,14 +1302,11 @@ static PyObject *Rules_run(Rules *self, PyObject *const *args, Py_ssize_t nargs)
             after_quiet(sb, eb, king, promotes, &own, &kings);
         } else {
             Record rec;
-            int found = capture_step(self, ci, own, opp, kings, sb, eb, &recs, &rec);
-            if (recs.failed) {
-                PyErr_NoMemory();
+            int played = play_capture_step(self, ci, &own, &opp, &kings, sb, eb, &recs, &rec);
+            if (played < 0)
                 goto error;
-            }
-            if (!found)
+            if (!played)
                 break;
-            after_capture(&rec, &own, &opp, &kings);
             PyObject *fields[M_FIELDS] = {PyLong_FromLong(start), numbers_tuple(self, rec.path, rec.len),
                                           numbers_tuple(self, rec.caps, rec.len),
                                           Py_NewRef(rec.promotes ? Py_True : Py_False)};
@@ -1760,14 +1771,11 @@ static PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t n
             after_quiet(sb, eb, king, promotes, &own, &kings);
         } else {
             Record rec;
-            int found = capture_step(self, ci, own, opp, kings, sb, eb, &recs, &rec);
-            if (recs.failed) {
-                PyErr_NoMemory();
+            int played = play_capture_step(self, ci, &own, &opp, &kings, sb, eb, &recs, &rec);
+            if (played < 0)
                 goto done;
-            }
-            if (!found)
+            if (!played)
                 break;
-            after_capture(&rec, &own, &opp, &kings);
         }
         Seen next = {ci ? opp : own, ci ? own : opp, kings, ci ^ 1, 0};
         int stop = count_ply(&c, &next, king, capture);

@@ -23,14 +23,7 @@ class Tally:
 
 def write_all(results: Iterable[Converted], out: IO[str], note: Note) -> Tally:
     """Write each game's text and pass on its notes."""
-    tally = Tally()
-    for converted in results:
-        for line in converted.notes:
-            note(line)
-        out.write(converted.text)
-        tally.failed += not converted.ok
-        tally.left_out += converted.left_out
-    return tally
+    return write_parts((written([converted]) for converted in results), out, note)
 
 
 @dataclass(frozen=True)
@@ -51,7 +44,7 @@ def written(results: list[Converted]) -> Written:
 
 
 def write_parts(parts: Iterable[Written], out: IO[str], note: Note) -> Tally:
-    """Write each part's text and pass on its notes, as `write_all` does for its games."""
+    """Write each part's text and pass on its notes; the tally of all the parts."""
     tally = Tally()
     for part in parts:
         for line in part.notes:
