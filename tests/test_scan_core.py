@@ -86,6 +86,16 @@ def test_moves_end_on_known_runs(text: str, pos: int, end: int) -> None:
 def test_moves_end_refuses_positions_outside_the_text() -> None:
     with pytest.raises(ValueError, match="positions out of the text"):
         moves_end()("32-28", 2, 9)
+    with pytest.raises(ValueError, match="positions out of the text"):
+        moves_end()("32-28", 3, 2)
+
+
+def test_the_reading_helpers_refuse_what_is_not_text() -> None:
+    assert COMPILED is not None, "the compiled core (pdn_tools/rules/_core.c) was not built"
+    with pytest.raises(TypeError, match=r"moves_end\(text: str, pos: int, endpos: int\)"):
+        COMPILED.moves_end(b"32-28", 0, 5)
+    with pytest.raises(TypeError, match=r"plain_run\(text: str\)"):
+        COMPILED.plain_run(b"32-28")
 
 
 RUN_PIECES = st.sampled_from(
