@@ -8,12 +8,14 @@ tokens and games of the sequential read from there on, apart from the comments t
 previous game's end to the game at p.
 
 Every game is *anchored* at the last sync point (or 0) at or before the line of its first token.  A range
-[start, end) owns the games anchored in it.  `read_range` scans from the last sync point *before* start (so
-the comments that go to its first game are seen), leaves the games anchored before start, and stops at the
-first game anchored at or after end: over any cut of a file into ranges each game is read exactly once, with
-the text, lines and columns of a sequential read.  A file with no sync point (only games without tags, line
-ends that are lone CRs, UTF-16) is read whole by the range holding offset 0.  A file that is not plain UTF-8
-must be read whole by the caller: its decoding depends on all of it.
+[start, end) owns the games anchored in it: those whose first token is on or after the line of the first sync
+point at or after start, and before the line of the first sync point at or after end.  `read_range` scans
+from the last sync point *before* start (so the comments that go to its first game are seen) to the end of
+the tag line at the first sync point at or after end (so the game before it ends as in the whole file, and no
+byte further is scanned), and keeps the games it owns: over any cut of a file into ranges each game is read
+exactly once, with the text, lines and columns of a sequential read.  A file with no sync point (only games
+without tags, line ends that are lone CRs, UTF-16) is read whole by the range holding offset 0.  A file that
+is not plain UTF-8 must be read whole by the caller: its decoding depends on all of it.
 
 Line numbers need the line ends before the range: `facts` counts them for each range (a byte count, no
 scanning), and the caller passes the sum of the earlier ranges' counts.  Game numbers need the games of the
@@ -22,10 +24,10 @@ takes the index) once the count before it is known.
 """
 from __future__ import annotations
 
-import bisect
+import io
 import re
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import Any, BinaryIO, cast
 
 from lark import Token
 
@@ -102,15 +104,17 @@ def _continuation_bytes(data: bytes) -> int:
     return count
 
 
-def first_sync_from(stream: BinaryIO, offset: int, end: int) -> int | None:
-    """The first sync point in [offset, end), or None."""
+def first_sync_from(stream: BinaryIO, offset: int, end: int | None = None) -> int | None:
+    """The first sync point in [offset, end) (end None: to the end of the stream), or None."""
     low = max(0, offset - _BEFORE)
-    while low < end:
+    while end is None or low < end:
         stream.seek(low)
         window = stream.read(_BLOCK + _AFTER)          # windows overlap: a sync point lies whole in one
         for match in _SYNC.finditer(window):
-            if offset <= low + match.end() < end:
+            if offset <= low + match.end() and (end is None or low + match.end() < end):
                 return low + match.end()
+        if len(window) < _BLOCK + _AFTER:
+            return None
         low += _BLOCK - _BEFORE
     return None
 
@@ -128,41 +132,34 @@ def last_sync_before(stream: BinaryIO, offset: int) -> int:
     return 0
 
 
-class _Anchors:
-    """The sync points from a sync point `origin` (on line `line`) on, found in the bytes as far as asked,
-    with their line numbers."""
+def _line_breaks_between(stream: BinaryIO, low: int, high: int) -> int:
+    """Line ends in the bytes [low, high) of `stream`, read a block at a time."""
+    count = 0
+    stream.seek(low)
+    while low < high:
+        data = stream.read(min(_BLOCK, high - low))
+        if not data:
+            break
+        low += len(data)
+        count += line_breaks(data, stream.read(1))          # a CR whose LF is the next byte counts there
+        stream.seek(low)
+    return count
 
-    def __init__(self, stream: BinaryIO, origin: int, line: int) -> None:
-        self.stream = stream
-        self.lines = [line]
-        self.offsets = [origin]
-        self.scanned = origin              # every sync point before this offset is known
-        self.line = line                   # the line number at `scanned`
-        self.done = False
 
-    def anchor(self, line: int) -> int:
-        """The offset of the last sync point at or before line `line`."""
-        while self.line <= line and not self.done:
-            self._scan_block()
-        return self.offsets[bisect.bisect_right(self.lines, line) - 1]
+class _Upto(io.RawIOBase):
+    """The bytes of `stream` from where it stands up to offset `limit`."""
 
-    def _scan_block(self) -> None:
-        low = max(0, self.scanned - _BEFORE)
-        self.stream.seek(low)
-        wanted = self.scanned - low + _BLOCK + _AFTER
-        window = self.stream.read(wanted)
-        self.done = len(window) < wanted
-        high = low + len(window) - (0 if self.done else _AFTER)     # sync points before it are decided
-        counted, line = self.scanned, self.line               # line ends counted up to `counted`
-        for match in _SYNC.finditer(window):
-            point = low + match.end()
-            if self.scanned <= point < high and point != self.offsets[-1]:
-                line += line_breaks(window[counted - low:point - low])
-                counted = point
-                self.lines.append(line)
-                self.offsets.append(point)
-        self.line = line + line_breaks(window[counted - low:high - low], window[high - low:high - low + 1])
-        self.scanned = high
+    def __init__(self, stream: BinaryIO, limit: int) -> None:
+        self.stream, self.left = stream, limit - stream.tell()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.stream.read(min(len(buffer), self.left))
+        buffer[:len(data)] = data
+        self.left -= len(data)
+        return len(data)
 
 
 def read_range(location: str, start: int, end: int, first_line: int = 1, name: str | None = None,
@@ -170,20 +167,29 @@ def read_range(location: str, start: int, end: int, first_line: int = 1, name: s
     """The games of `location` anchored in [start, end), split but not parsed, each with its file notes;
     `first_line` is the line number at `start` (1 + the line ends before it).  Unless `start` is 0, the
     file must be plain UTF-8 (`facts`) or be read in `encoding`, a codec that decodes line by line."""
-    with open_binary(location) as stream, open_binary(location) as looking:
-        if start > 0 and first_sync_from(stream, start, end) is None:
+    with open_binary(location) as stream:
+        first = first_sync_from(stream, start, end) if start > 0 else 0
+        if first is None:
             return []
         origin = last_sync_before(stream, start) if start > 0 else 0
+        line = first_line - _line_breaks_between(stream, origin, start)      # the line at origin
+        owned_from = line + _line_breaks_between(stream, origin, first)       # games from this line on are owned
+        following = first_sync_from(stream, end)
         stream.seek(origin)
-        line = first_line - line_breaks(stream.read(start - origin), stream.read(1))      # the line at origin
-        stream.seek(origin)
-        anchors = _Anchors(looking, origin, line)
+        source: BinaryIO = stream
+        if following is not None:       # read to the end of the tag line there: the game before it ends as it does
+            stream.seek(following)      # in the whole file, and the game that starts there is the last one read
+            tag_line = _IS_TAG_LINE.match(stream.read(_AFTER))
+            assert tag_line is not None
+            owned_until = owned_from + _line_breaks_between(stream, first, following)
+            stream.seek(origin)
+            source = cast(BinaryIO, io.BufferedReader(_Upto(stream, following + tag_line.end())))
         owned: Games = []
-        for raw, notes in read_raw(stream, name or location, encoding or ("utf-8" if origin else None), line):
-            anchor = anchors.anchor(_line(raw.tokens[0]))
-            if anchor >= end:
+        for raw, notes in read_raw(source, name or location, encoding or ("utf-8" if origin else None), line):
+            game_line = _line(raw.tokens[0])
+            if following is not None and game_line >= owned_until:
                 break
-            if anchor >= start:
+            if game_line >= owned_from:
                 owned.append((raw, notes))
     return owned
 
