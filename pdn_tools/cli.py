@@ -131,9 +131,9 @@ def _runner(inputs: batch.Inputs, jobs: int, strict: bool, variant: Variant | No
 
 def _backend(dask: str | None, terminal: Terminal, fold: Callable[[list[Any]], Any] | None = None) -> batch.Backend:
     """`batch.run`, or the same results from a Dask cluster when --dask names one (with `fold`, one
-    `fold(results)` a range instead, folded on the workers)."""
+    `fold(results)` a part of a file instead, folded on the workers)."""
     if dask is None:
-        return batch.run
+        return batch.run if fold is None else functools.partial(batch.run, fold=fold)
 
     def on_dask(inputs: batch.Inputs, work: batch.Work[Any], jobs: int, strict: bool) -> Iterator[Any]:
         from pdn_tools.running import distributed
@@ -201,7 +201,7 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
     with _writing(output) as out:
         inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out)
         runner = _runner(inputs, jobs, strict, variant, dask, terminal)
-        if dask:
+        if dask or jobs > 1:
             _validate_folded(runner, dask, terminal, fmt, text, show_board, totals)
         elif fmt == "jsonl":
             for record, json_line in runner.run(report.checked_json_line):
@@ -223,10 +223,11 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
     sys.exit(runner.exit_code())
 
 
-def _validate_folded(runner: batch.Runner, dask: str, terminal: Terminal, fmt: str, text: report.TextReport,
-                     show_board: bool, totals: report.Summary) -> None:
-    """validate on a cluster: the workers send each range's report (JSON lines, or text lines with its
-    warnings grouped) as one text with its summary, so the client writes them and adds up."""
+def _validate_folded(runner: batch.Runner, dask: str | None, terminal: Terminal, fmt: str,
+                     text: report.TextReport, show_board: bool, totals: report.Summary) -> None:
+    """validate with workers (--jobs or --dask): they send the report of each part of a file (JSON lines, or
+    text lines with its warnings grouped) as one text with its summary, so this process writes them and
+    adds up."""
     if fmt == "jsonl":
         for lines in _folded(runner, dask, terminal, report.checked_json_line, report.json_lines):
             terminal.out(lines.text, end="")
@@ -249,10 +250,11 @@ class _Part(Protocol):
 P = TypeVar("P", bound=_Part)
 
 
-def _folded(runner: batch.Runner, dask: str, terminal: Terminal, work: Callable[[Checked], Any],
+def _folded(runner: batch.Runner, dask: str | None, terminal: Terminal, work: Callable[[Checked], Any],
             fold: Callable[[list[Any]], P]) -> Iterator[P]:
-    """The runner's `work` on the cluster, the results of each range folded on the workers into one value
-    (the client has nothing to do per game); the runner and the progress line count their games."""
+    """The runner's `work` on its workers (--jobs, or the cluster's), the results of each part of a file
+    folded there into one value (this process has nothing to do per game); the runner and the progress
+    line count their games."""
     task = functools.partial(batch.checked_work, work=work, variant=runner.variant, strict=runner.strict)
     for part in _backend(dask, terminal, fold)(runner.inputs, task, runner.jobs, runner.strict):
         runner.games += part.summary.games
@@ -378,11 +380,11 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
 
 def _write_converted(inputs: batch.Inputs, work: batch.Work[Any], jobs: int, strict: bool, dask: str | None,
                      terminal: Terminal, out: TextIO) -> int:
-    """convert's games written to `out`, their notes on stderr (on a cluster, each range's games come back
-    as one text); the number of games that failed."""
+    """convert's games written to `out`, their notes on stderr (with workers, --jobs or --dask, the games of
+    each part of a file come back as one text); the number of games that failed."""
     from pdn_tools.running import writing
 
-    if dask is None:
+    if dask is None and jobs <= 1:
         return writing.write_all(batch.run(inputs, work, jobs, strict), out, terminal.note).failed
     parts = _backend(dask, terminal, writing.written)(inputs, work, jobs, strict)
     return writing.write_parts(parts, out, terminal.note).failed
@@ -723,7 +725,7 @@ def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str 
     """Count the games of PATHS per variant, result and year, with validity and average length."""
     totals = archive.Stats()
     checked = _Reported(paths, globs, jobs, strict, variant, encoding)
-    if dask:
+    if dask or jobs > 1:
         for part in _folded(checked.runner, dask, checked.terminal, archive.stats_game, archive.stats_part):
             for line in part.notes:
                 checked.terminal.note(line)

@@ -186,7 +186,9 @@ def test_jobs_read_byte_ranges_of_a_large_file_as_one_job_does(tmp_path):
     """--jobs 2 on a file large enough to be cut into byte ranges (each read by a worker, its
     games numbered after those of the ranges before it): the same records, in the same order,
     as one job; so too for the same games gzip-compressed and in Latin-1 (split by the main
-    process), and for a folder of small files (one worker task a file)."""
+    process), and for a folder of small files (several files a worker task, one of them binary).
+    The workers fold each part's output (JSON lines, the text report, stats, converted games):
+    the same output, notes and exit code as one job, which writes game by game."""
     games = []
     for number in range(1, 7001):
         moves = "1. 11-15 23-19 2. 8-11 22-17" if number % 7 else "1. 11-15 23-18 {café} 2. 8-11 17-13"
@@ -204,10 +206,14 @@ def test_jobs_read_byte_ranges_of_a_large_file_as_one_job_does(tmp_path):
     folder.mkdir()
     for part in range(5):
         (folder / f"part{part}.pdn").write_text("".join(games[part * 40:(part + 1) * 40]), encoding="utf-8")
+    (folder / "part2b.pdn").write_bytes(bytes(range(256)) * 20)         # binary: cannot be read
     for source in (big, latin, packed, folder):
-        one = invoke(["validate", "--format", "jsonl", str(source)])
-        two = invoke(["validate", "--format", "jsonl", "--jobs", "2", str(source)])
-        assert one.exit_code == two.exit_code
-        assert one.output == two.output, source
-    records = [json.loads(line) for line in one.output.splitlines()]
+        for command in (["validate", "--format", "jsonl"], ["validate", "--summary"], ["stats"],
+                        ["convert", "--to", "jsonl"]):
+            one = invoke([*command, str(source)])
+            two = invoke([*command, "--jobs", "2", str(source)])
+            assert (one.exit_code, one.stdout, one.stderr) == (two.exit_code, two.stdout, two.stderr), command
+    one = invoke(["validate", "--format", "jsonl", str(folder)])
+    assert one.exit_code == 2 and "part2b.pdn: not a PDN file (binary data)" in one.stderr
+    records = [json.loads(line) for line in one.stdout.splitlines()]
     assert [record["game"] for record in records] == [n for _ in range(5) for n in range(1, 41)]

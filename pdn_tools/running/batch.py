@@ -42,6 +42,8 @@ if TYPE_CHECKING:        # reading inputs does not load the rules: check is impo
 T = TypeVar("T")
 Item = TypeVar("Item")
 Work = Callable[[Game | ReadError], T]
+Fold = Callable[[list[T]], Item]    # what a worker sends back for the results of a part of a file
+Outcome = tuple[Any, str | None, str | None]    # a part's folded results, why reading stopped (if it did), its codec
 # What runs the work over the inputs: `run` here, or the same on a cluster (running/distributed.py).
 Backend = Callable[["Inputs", Work[Any], int, bool], Iterator[Any]]
 _BATCH = 200                         # games sent to a worker at a time
@@ -280,8 +282,10 @@ def _kind(entry: os.DirEntry[str]) -> tuple[str, str]:
     return ("link", "") if stat.S_ISDIR(mode) else ("other", "not a regular file")
 
 
-def run_batch(work: Work[T], strict: bool, batch: list[tuple[RawGame, int, list[Diagnostic]]]) -> list[T]:
-    return [work(parse_raw(raw, index, strict, notes)) for raw, index, notes in batch]
+def run_batch(work: Work[T], strict: bool, batch: list[tuple[RawGame, int, list[Diagnostic]]],
+              fold: Fold[T, Any] = list) -> list[Outcome]:
+    """A batch of one file's games split in the main process, worked on and folded."""
+    return [(fold([work(parse_raw(raw, index, strict, notes)) for raw, index, notes in batch]), None, None)]
 
 
 def batches(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
@@ -295,64 +299,82 @@ def batches(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
         yield batch
 
 
-def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False) -> Iterator[T]:
-    """`work(game)` for every game of `inputs`, in input order.
+def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
+        fold: Fold[T, Any] | None = None) -> Iterator[Any]:
+    """`work(game)` for every game of `inputs`, in input order; with `fold`, `fold(results)` of
+    each part of one file that a worker took (a range, a whole file, a batch of games), folded
+    there so that this process has nothing to do per game (one game a part when `jobs` is 1).
 
-    With `jobs` > 1 the workers read the files themselves: a file is one task, and a large
-    plain UTF-8 file is cut into byte ranges at game boundaries (text/ranges.py), each a task
-    whose games are numbered after those of the ranges before it (workers pass the counts on
+    With `jobs` > 1 the workers read the files themselves: small files go several to a task, and
+    a large plain UTF-8 file is cut into byte ranges at game boundaries (text/ranges.py), each a
+    task whose games are numbered after those of the ranges before it (workers pass the counts on
     through shared memory).  Only stdin, and large files that are compressed or in another
     encoding, are split here and sent to the workers in batches of games."""
     parser()            # built once here, so that workers started by fork inherit it
     gc.freeze()         # the modules and the parser live to the end: the collector need not look at them again
     if jobs <= 1:
         for raw, index, notes in inputs.raw_games():
-            yield work(parse_raw(raw, index, strict, notes))
+            result = work(parse_raw(raw, index, strict, notes))
+            yield result if fold is None else fold([result])
         return
     counts = _Counts.shared()
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(), counts))
-    pending: deque[tuple[Future[Any], _Task]] = deque()
+    pending: deque[tuple[Future[list[Outcome]], _Task]] = deque()
     try:
-        for task in _tasks(inputs, jobs, strict, work):
+        for task in _tasks(inputs, jobs, strict, work, fold or list):
             pending.append((pool.submit(*task.call), task))
             if len(pending) > 2 * jobs:
-                yield from _results(*pending.popleft(), inputs)
+                yield from _results(*pending.popleft(), inputs, fold is None)
         while pending:
-            yield from _results(*pending.popleft(), inputs)
+            yield from _results(*pending.popleft(), inputs, fold is None)
     except BaseException:           # a closed pipe, Ctrl-C, or the caller stopped early:
         pool.shutdown(wait=False, cancel_futures=True)      # workers end after their task
         raise
     pool.shutdown()
 
 
-_RANGE_BYTES = 1 << 18          # a file twice this size or more is read by ranges of at least this size
+_RANGE_BYTES = 1 << 18          # a file twice this size or more is read by ranges of at least this size;
+                                # smaller files go several to a task, up to this size
 
 
 @dataclass(frozen=True)
 class _Task:
-    """One piece of work for the pool: `call` (function and arguments); `path` and `size`: the
-    file (part) a worker reads itself (None: games split here)."""
+    """One piece of work for the pool: `call` (function and arguments), and the files (path, bytes)
+    whose parts it reads, in the order of its outcomes (none: games split here)."""
 
     call: tuple[Any, ...]
-    path: str | None = None
-    size: int = 0
+    files: tuple[tuple[str, int], ...] = ()
 
 
-def _tasks(inputs: Inputs, jobs: int, strict: bool, work: Work[T]) -> Iterator[_Task]:
-    """The tasks for every input, in input order."""
+def _tasks(inputs: Inputs, jobs: int, strict: bool, work: Work[T], fold: Fold[T, Any]) -> Iterator[_Task]:
+    """The tasks for every input, in input order: small files together up to _RANGE_BYTES a task."""
     sequence = 0                      # ranges numbered across files, for the shared counts
+    group: list[tuple[str, int]] = []
+
+    def files_task() -> _Task:
+        task = _Task((_read_files, [path for path, _ in group], inputs.encoding, work, strict, fold), tuple(group))
+        group.clear()
+        return task
+
     for path in inputs.files(streams=True):
         spans = _ranges_of(path, inputs.encoding, jobs) if path != "-" and os.path.isfile(path) else None
+        if spans is not None and len(spans) == 1:
+            group.append((path, spans[0][1]))
+            if sum(size for _, size in group) >= _RANGE_BYTES:
+                yield files_task()
+            continue
+        if group:
+            yield files_task()
         if spans is None:             # split here: stdin, or a large file read as one stream
             for games in batches(inputs.raw_games_of(path), _BATCH):
-                yield _Task((run_batch, work, strict, games))
-        elif len(spans) == 1:
-            yield _Task((_read_and_work, path, inputs.encoding, work, strict), path, spans[0][1])
+                yield _Task((run_batch, work, strict, games, fold))
         else:
             for number, (start, end, first_line) in enumerate(spans):
-                yield _Task((_range_work, path, start, end, first_line, sequence, number == 0, work, strict),
-                            path, end - start)
+                yield _Task((_range_work, path, start, end, first_line, sequence, number == 0, work, strict, fold),
+                            ((path, end - start),))
                 sequence += 1
+    if group:
+        yield files_task()
 
 
 def _ranges_of(path: str, encoding: str | None, jobs: int) -> list[tuple[int, int, int]] | None:
@@ -401,43 +423,47 @@ def _plain_text(path: str) -> bool:
     return True
 
 
-def _results(future: Future[Any], task: _Task, inputs: Inputs) -> list[Any]:
-    """A task's results; a file a worker could not read (or not to its end) is noted."""
-    if task.path is None:
-        return cast(list[Any], future.result())
-    results, problem, codec = future.result()
-    inputs.read_by_workers(task.path, task.size)
-    if problem is not None and task.path not in inputs.failed:       # once for a file of many ranges
-        inputs.failed.add(task.path)
-        inputs.cannot_read(task.path, problem)
-    if codec not in (None, "utf-8"):
-        inputs.codecs[task.path] = codec
-    return cast(list[Any], results)
+def _results(future: Future[list[Outcome]], task: _Task, inputs: Inputs, each: bool) -> Iterator[Any]:
+    """A task's results (each game's when `each`, else each part's folded results); a file a worker could
+    not read (or not to its end) is noted."""
+    for number, (folded, problem, codec) in enumerate(future.result()):
+        if task.files:
+            path, size = task.files[number]
+            inputs.read_by_workers(path, size)
+            if problem is not None and path not in inputs.failed:       # once for a file of many ranges
+                inputs.failed.add(path)
+                inputs.cannot_read(path, problem)
+            if codec not in (None, "utf-8"):
+                inputs.codecs[path] = codec
+        yield from folded if each else [folded]
 
 
-def _read_and_work(path: str, encoding: str | None, work: Work[T], strict: bool
-                   ) -> tuple[list[T], str | None, str | None]:
-    """A whole file read in a worker as `pdn` reads a file, and worked on: (results, why reading
-    stopped early if it did, the codec it was read in)."""
-    results: list[T] = []
-    codec = None
-    try:
-        with open(path, "rb") as raw:
-            games = read_raw(decompressed(raw), name=path, encoding=encoding)
-            for index, (game, notes) in enumerate(games, 1):
-                results.append(work(parse_raw(game, index, strict, notes)))
-            codec = games.codec
-    except NotPdn as error:
-        return results, str(error), codec
-    except (OSError, EOFError, lzma.LZMAError) as error:
-        return results, _reason(error), codec
-    return results, None, codec
+def _read_files(paths: list[str], encoding: str | None, work: Work[T], strict: bool,
+                fold: Fold[T, Any]) -> list[Outcome]:
+    """Whole files read in a worker as `pdn` reads a file, and worked on: for each, its folded results,
+    why reading stopped early if it did, and the codec it was read in."""
+    outcomes: list[Outcome] = []
+    for path in paths:
+        results: list[T] = []
+        codec = problem = None
+        try:
+            with open(path, "rb") as raw:
+                games = read_raw(decompressed(raw), name=path, encoding=encoding)
+                for index, (game, notes) in enumerate(games, 1):
+                    results.append(work(parse_raw(game, index, strict, notes)))
+                codec = games.codec
+        except NotPdn as error:
+            problem = str(error)
+        except (OSError, EOFError, lzma.LZMAError) as error:
+            problem = _reason(error)
+        outcomes.append((fold(results), problem, codec))
+    return outcomes
 
 
 def _range_work(path: str, start: int, end: int, first_line: int, sequence: int, first: bool,
-                work: Work[T], strict: bool) -> tuple[list[T], str | None, None]:
+                work: Work[T], strict: bool, fold: Fold[T, Any]) -> list[Outcome]:
     """The games of a plain UTF-8 file anchored in [start, end), numbered after those of the
-    ranges before it, worked on."""
+    ranges before it, worked on and folded."""
     counts = _Counts.worker
     assert counts is not None
     games: ranges.Games = []
@@ -451,7 +477,7 @@ def _range_work(path: str, start: int, end: int, first_line: int, sequence: int,
         before = 0 if first else counts.wait(sequence - 1)
         counts.put(sequence, before + len(games))
     results = [work(parse_raw(raw, before + index, strict, notes)) for index, (raw, notes) in enumerate(games, 1)]
-    return results, problem, None
+    return [(fold(results), problem, None)]
 
 
 class _Counts:

@@ -195,21 +195,20 @@ def _count(read: Read) -> int:
 
 
 Outcome = tuple[C, str | None]      # a file's games in a range, folded, and why reading stopped (if it did)
-Fold = Callable[[list[T]], C]       # what a worker sends back for the results of a range
 
 
-def _work_files(spans: list[_Span], work: Callable[[Any], T], fold: Fold[T, C], strict: bool) -> list[Outcome[C]]:
+def _work_files(spans: list[_Span], work: Callable[[Any], T], fold: batch.Fold[T, C], strict: bool) -> list[Outcome[C]]:
     """Small files, each read whole and worked on."""
     return [_work(_read_whole(span), 0, work, fold, strict) for span in spans]
 
 
-def _work_range(read: Read, before: int, work: Callable[[Any], T], fold: Fold[T, C],
+def _work_range(read: Read, before: int, work: Callable[[Any], T], fold: batch.Fold[T, C],
                 strict: bool) -> list[Outcome[C]]:
     """One range of a file, worked on."""
     return [_work(read, before, work, fold, strict)]
 
 
-def _work(read: Read, before: int, work: Callable[[Any], T], fold: Fold[T, C], strict: bool) -> Outcome[C]:
+def _work(read: Read, before: int, work: Callable[[Any], T], fold: batch.Fold[T, C], strict: bool) -> Outcome[C]:
     """`work` on each game of a range, numbered after the `before` games of the earlier ranges; folded."""
     games, problem = read
     return fold([work(parse_raw(raw, before + index, strict, notes))
@@ -243,7 +242,7 @@ def run(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], strict: 
         yield from results
 
 
-def run_folded(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], fold: Fold[T, C],
+def run_folded(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], fold: batch.Fold[T, C],
                strict: bool = False, range_bytes: int = RANGE_BYTES, in_flight: int | None = None,
                progress: Progress | None = None) -> Iterator[C]:
     """`fold` of the `work(game)` results of each file's games in a range, in input order, both computed on
@@ -266,7 +265,7 @@ def run_folded(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], f
         client.cancel([future for _, future in pending])  # type: ignore[no-untyped-call]
 
 
-def _submit(client: Client, group: list[_Span], work: Callable[[Any], T], fold: Fold[T, C], strict: bool,
+def _submit(client: Client, group: list[_Span], work: Callable[[Any], T], fold: batch.Fold[T, C], strict: bool,
             places: _Places) -> Iterator[tuple[list[_Span], Future[Any]]]:
     """The work futures of a group, submitted as the caller asks for them: one task for small files, and
     for the ranges of one file a chain (byte facts, plan, read, game counts) ending in a work task each.
@@ -305,7 +304,7 @@ class _Places:
                 for i in range(count)]
 
 
-def _collect(spans: list[_Span], future: Future[Any], fold: Fold[Any, C], inputs: batch.Inputs, failed: set[str],
+def _collect(spans: list[_Span], future: Future[Any], fold: batch.Fold[Any, C], inputs: batch.Inputs, failed: set[str],
              progress: Progress) -> Iterator[C]:
     """The folded results of a task's ranges; a file that cannot be read (or not to its end) is noted once."""
     try:
