@@ -1,6 +1,7 @@
 """Byte ranges: over any cut of a file into ranges, every game is read exactly once, as a sequential read
 reads it (same text, tokens, lines, columns, warnings)."""
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -139,6 +140,8 @@ def test_facts_tell_a_file_that_is_not_plain_utf8(tmp_path):
     path.write_bytes("[Event \"é\"]".encode())
     assert [ranges.facts(str(path), start, end).plain for start, end in [(0, 9), (9, 10), (10, 13)]] == \
         [True, True, True]                                                     # a character cut in two
+    path.write_bytes(b'[Event "a"]\n\x80\n')          # a stray continuation byte just after an ASCII range
+    assert [ranges.facts(str(path), start, end).plain for start, end in [(0, 12), (12, 14)]] == [False, True]
 
 
 def test_line_breaks_count_lf_crlf_and_lone_cr_once():
@@ -146,6 +149,15 @@ def test_line_breaks_count_lf_crlf_and_lone_cr_once():
     assert ranges.line_breaks(b"a\r", b"\n") == 0          # the CRLF's line end is counted at its LF
     assert ranges.line_breaks(b"a\r", b"x") == 1
     assert ranges.line_breaks(b"\nb") == 1
+
+
+WITH_LINE_ENDS = st.binary().map(lambda data: data.replace(b"\x00", b"\r").replace(b"\x01", b"\n"))
+
+
+@given(WITH_LINE_ENDS, st.sampled_from([b"", b"\n", b"x"]))
+def test_line_breaks_are_the_line_ends_a_regular_expression_finds(data, next_byte):
+    ends = len(re.findall(rb"\r\n|\r|\n", data)) - (data.endswith(b"\r") and next_byte == b"\n")
+    assert ranges.line_breaks(data, next_byte) == ends
 
 
 def test_cut_covers_the_file():

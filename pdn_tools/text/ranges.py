@@ -45,6 +45,7 @@ _IS_BLANK = re.compile(_BLANK + rb"\Z")
 _BEFORE = 1 + 80 + 2
 _AFTER = 1 + 64 + 8 + 1 + 1024 + 1 + 8 + 1
 _BLOCK = 1 << 20
+_NEAR = 1 << 14                 # the first window looked at for a sync point (games are shorter)
 _SNIFFED = 4096                 # first bytes of a file the reader looks at for UTF-16's NUL bytes
 
 Games = list[tuple[RawGame, list[Diagnostic]]]
@@ -75,6 +76,8 @@ def cut(size: int, parts: int) -> list[tuple[int, int]]:
 
 def line_breaks(data: bytes, next_byte: bytes = b"") -> int:
     """Line ends in `data` as the reader counts them: LF, CRLF (once, at its LF) and a lone CR."""
+    if b"\r" not in data:            # most files: one count
+        return data.count(b"\n")
     lone_cr = data.count(b"\r") - data.count(b"\r\n") - (data.endswith(b"\r") and next_byte == b"\n")
     return data.count(b"\n") + lone_cr
 
@@ -87,12 +90,13 @@ def facts(location: str, start: int, end: int) -> Facts:
         stream.seek(start)
         data = stream.read(end - start)
         following = stream.read(_SNIFFED)
-    piece = data[_continuation_bytes(data):] + following[:_continuation_bytes(following[:4])]
-    plain = not (start == 0 and b"\x00" in (data + following)[:_SNIFFED])
-    try:
-        piece.decode("utf-8")
-    except UnicodeDecodeError:
-        plain = False
+    plain = not (start == 0 and b"\x00" in (data[:_SNIFFED] + following)[:_SNIFFED])
+    cut_after = _continuation_bytes(following[:4])
+    if not (data.isascii() and cut_after == 0):
+        try:
+            (data[_continuation_bytes(data):] + following[:cut_after]).decode("utf-8")
+        except UnicodeDecodeError:
+            plain = False
     return Facts(line_breaks(data, following[:1]), plain)
 
 
@@ -106,16 +110,17 @@ def _continuation_bytes(data: bytes) -> int:
 
 def first_sync_from(stream: BinaryIO, offset: int, end: int | None = None) -> int | None:
     """The first sync point in [offset, end) (end None: to the end of the stream), or None."""
-    low = max(0, offset - _BEFORE)
+    low, size = max(0, offset - _BEFORE), _NEAR
     while end is None or low < end:
         stream.seek(low)
-        window = stream.read(_BLOCK + _AFTER)          # windows overlap: a sync point lies whole in one
+        window = stream.read(size + _AFTER)          # windows overlap: a sync point lies whole in one
         for match in _SYNC.finditer(window):
             if offset <= low + match.end() and (end is None or low + match.end() < end):
                 return low + match.end()
-        if len(window) < _BLOCK + _AFTER:
+        if len(window) < size + _AFTER:
             return None
-        low += _BLOCK - _BEFORE
+        low += size - _BEFORE
+        size = min(2 * size, _BLOCK)
     return None
 
 
@@ -123,7 +128,7 @@ def last_sync_before(stream: BinaryIO, offset: int) -> int:
     """The last sync point before `offset`, or 0."""
     low = offset
     while low > 0:
-        low = max(0, low - max(_BLOCK, 2 * (offset - low)))
+        low = max(0, low - max(_NEAR, 2 * (offset - low)))
         stream.seek(low)
         window = stream.read(offset - low + _AFTER)
         points = [low + m.end() for m in _SYNC.finditer(window) if low + m.end() < offset]
