@@ -169,17 +169,17 @@ def test_one_exit_code_policy(unreadable, failed, code):
 @pytest.mark.parametrize("size, jobs", [(2 << 18, 2), ((2 << 18) + 1, 2), (11_529_943, 2), (11_529_943, 8),
                                         (50 << 20, 3)])
 def test_ranges_for_jobs_shrink_to_small_last_ones(size, jobs):
-    """The ranges of a file cover it once, in order; each is at least _RANGE_BYTES and a
+    """The ranges of a file cover it once, in order; each is at least _LEAST_RANGE and a
     (2 * jobs)-th of what is left when it starts (the last takes the rest under twice that
     minimum), so the last ones are small and no worker waits long at the end."""
     cuts = batch.shrinking_cuts(size, jobs)
     assert cuts[0][0] == 0 and cuts[-1][1] == size
     assert all(end == start for (_, end), (start, _) in zip(cuts, cuts[1:]))
     lengths = [end - start for start, end in cuts]
-    assert all(length >= batch._RANGE_BYTES for length in lengths)
-    assert lengths[-1] < 2 * batch._RANGE_BYTES
+    assert all(length >= batch._LEAST_RANGE for length in lengths)
+    assert lengths[-1] < 2 * batch._LEAST_RANGE
     for (start, end), length in zip(cuts[:-1], lengths):
-        assert length == max(batch._RANGE_BYTES, (size - start) // (2 * jobs))
+        assert length == max(batch._LEAST_RANGE, (size - start) // (2 * jobs))
 
 
 def test_jobs_read_byte_ranges_of_a_large_file_as_one_job_does(tmp_path):

@@ -333,8 +333,9 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
     pool.shutdown()
 
 
-_RANGE_BYTES = 1 << 18          # a file twice this size or more is read by ranges of at least this size;
-                                # smaller files go several to a task, up to this size
+_RANGE_BYTES = 1 << 18          # a file twice this size or more is read by ranges; smaller files go
+                                # several to a task, up to this size
+_LEAST_RANGE = 1 << 16          # the least range: the last ones take a worker some 10 ms
 
 
 @dataclass(frozen=True)
@@ -401,13 +402,13 @@ def _ranges_of(path: str, encoding: str | None, jobs: int) -> list[tuple[int, in
 
 def shrinking_cuts(size: int, jobs: int) -> list[tuple[int, int]]:
     """[start, end) ranges covering `size` bytes, each a (2 * jobs)-th of what is left, but at
-    least _RANGE_BYTES: the first are large (few tasks), the last small, so that when one worker
+    least _LEAST_RANGE: the first are large (few tasks), the last small, so that when one worker
     takes the last range the others are not left waiting long for it (ranges of equal size left
     them idle for half a range on average, 6% of the work with 2 jobs in 8 ranges)."""
     cuts, start = [], 0
     while start < size:
-        length = max(_RANGE_BYTES, (size - start) // (2 * jobs))
-        end = size if size - start < length + _RANGE_BYTES else start + length
+        length = max(_LEAST_RANGE, (size - start) // (2 * jobs))
+        end = size if size - start < length + _LEAST_RANGE else start + length
         cuts.append((start, end))
         start = end
     return cuts
