@@ -182,6 +182,40 @@ def test_ranges_for_jobs_shrink_to_small_last_ones(size, jobs):
         assert length == max(batch._LEAST_RANGE, (size - start) // (2 * jobs))
 
 
+@pytest.mark.parametrize("size, jobs, after", [(11_529_943, 2, 0), (1 << 20, 2, 50 << 20), (1 << 20, 4, 1 << 20)])
+def test_ranges_of_a_file_before_others_are_shares_of_all_that_is_left(size, jobs, after):
+    """A file followed by `after` bytes of other files is cut as that much more would be: each range a
+    (2 * jobs)-th of all the bytes left (one range when that is the whole file)."""
+    cuts = batch.shrinking_cuts(size, jobs, after)
+    assert cuts[0][0] == 0 and cuts[-1][1] == size
+    for (start, end) in cuts[:-1]:
+        assert end - start == max(batch._LEAST_RANGE, (size - start + after) // (2 * jobs))
+    assert len(cuts) == 1 or (size + after) // (2 * jobs) < size
+
+
+def test_jobs_tasks_take_shrinking_shares_of_every_file_in_order(tmp_path):
+    """--jobs hands out the files of a folder in order, each once: small ones several to a task, a
+    large one in ranges; the first task takes about a (2 * jobs)-th of all the bytes, the last ones
+    little, so no worker waits long at the end."""
+    game = '[Event "x"]\n[Result "*"]\n\n1. 32-28 19-23 *\n\n'
+    names = [f"a{i:03}.pdn" for i in range(300)] + ["b.pdn"] + [f"c{i:03}.pdn" for i in range(300)]
+    for name in names:
+        (tmp_path / name).write_text(game * (30000 if name == "b.pdn" else 60))
+    tasks = list(batch._tasks(batch.Inputs((str(tmp_path),)), 2, False, None, list))
+    handed = [(path, size) for task in tasks for path, size in task.files]
+    whole = [(str(tmp_path / name), (tmp_path / name).stat().st_size) for name in names]
+    merged = []
+    for path, size in handed:               # the ranges of b.pdn follow each other
+        if merged and merged[-1][0] == path:
+            merged[-1] = (path, merged[-1][1] + size)
+        else:
+            merged.append((path, size))
+    assert merged == whole
+    assert sum(1 for task in tasks if task.call[0] is batch._range_work) > 1
+    sizes = [sum(size for _, size in task.files) for task in tasks]
+    assert sizes[0] >= sum(size for _, size in whole) // 4 and sizes[-1] < 2 * batch._LEAST_RANGE
+
+
 def test_jobs_read_byte_ranges_of_a_large_file_as_one_job_does(tmp_path):
     """--jobs 2 on a file large enough to be cut into byte ranges (each read by a worker, its
     games numbered after those of the ranges before it): the same records, in the same order,
@@ -197,7 +231,7 @@ def test_jobs_read_byte_ranges_of_a_large_file_as_one_job_does(tmp_path):
     text = "".join(games)
     big = tmp_path / "big.pdn"
     big.write_text(text, encoding="utf-8")
-    assert big.stat().st_size > 2 * batch._RANGE_BYTES         # read by ranges
+    assert len(batch._ranges_of(str(big), big.stat().st_size, None, 2)) > 1         # read by ranges
     latin = tmp_path / "latin.pdn"
     latin.write_bytes(text.replace("{café}", "{caf\u00e9 \u00e0}").encode("latin-1"))
     packed = tmp_path / "packed.pdn.gz"

@@ -333,9 +333,7 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
     pool.shutdown()
 
 
-_RANGE_BYTES = 1 << 18          # a file twice this size or more is read by ranges; smaller files go
-                                # several to a task, up to this size
-_LEAST_RANGE = 1 << 16          # the least range: the last ones take a worker some 10 ms
+_LEAST_RANGE = 1 << 16          # the least task: the last ones take a worker some 10 ms
 
 
 @dataclass(frozen=True)
@@ -348,50 +346,75 @@ class _Task:
 
 
 def _tasks(inputs: Inputs, jobs: int, strict: bool, work: Work[T], fold: Fold[T, Any]) -> Iterator[_Task]:
-    """The tasks for every input, in input order: small files together up to _RANGE_BYTES a task."""
+    """The tasks for every input, in input order.  Each takes about a (2 * jobs)-th of the bytes
+    not handed out yet, at least _LEAST_RANGE (see shrinking_cuts): small files go several to a
+    task, large plain UTF-8 files are cut into byte ranges."""
+    paths = [(path, _size(path)) for path in inputs.files(streams=True)]    # size None: not a regular file
+    left = sum(size or 0 for _, size in paths)          # bytes not handed out yet
     sequence = 0                      # ranges numbered across files, for the shared counts
     group: list[tuple[str, int]] = []
+    group_bytes = group_share = 0     # the bytes of the group's files, and the bytes it is to take
 
     def files_task() -> _Task:
-        task = _Task((_read_files, [path for path, _ in group], inputs.encoding, work, strict, fold), tuple(group))
-        group.clear()
-        return task
+        return _Task((_read_files, [path for path, _ in group], inputs.encoding, work, strict, fold), tuple(group))
 
-    for path in inputs.files(streams=True):
-        spans = _ranges_of(path, inputs.encoding, jobs) if path != "-" and os.path.isfile(path) else None
-        if spans is not None and len(spans) == 1:
-            group.append((path, spans[0][1]))
-            if sum(size for _, size in group) >= _RANGE_BYTES:
+    for path, known in paths:
+        size = known or 0
+        spans = None if known is None else _ranges_of(path, size, inputs.encoding, jobs, left - size)
+        if spans is None or len(spans) > 1:
+            if group:
                 yield files_task()
-            continue
-        if group:
-            yield files_task()
+                group, group_bytes = [], 0
+        left -= size
         if spans is None:             # split here: stdin, or a large file read as one stream
             for games in batches(inputs.raw_games_of(path), _BATCH):
                 yield _Task((run_batch, work, strict, games, fold))
-        else:
+        elif len(spans) > 1:
             for number, (start, end, first_line) in enumerate(spans):
                 yield _Task((_range_work, path, start, end, first_line, sequence, number == 0, work, strict, fold),
                             ((path, end - start),))
                 sequence += 1
+        else:                         # a whole file, with the next ones while the group is under its share
+            group_share = group_share if group else _share(left + size, jobs)
+            group.append((path, size))
+            group_bytes += size
+            if group_bytes >= group_share:
+                yield files_task()
+                group, group_bytes = [], 0
     if group:
         yield files_task()
 
 
-def _ranges_of(path: str, encoding: str | None, jobs: int) -> list[tuple[int, int, int]] | None:
-    """How the workers read `path`: [(start, end, line at start)] of its ranges (one range: the
-    whole file, read as `pdn` reads a file, whatever it holds), or None when it is split here
-    (a large file that is compressed, or not plain UTF-8: its reading depends on all of it)."""
+def _size(path: str) -> int | None:
+    """The size of `path` when it is a regular file (0 when it is gone: a worker says so), else None
+    (stdin, a stream)."""
+    if path == "-":
+        return None
     try:
-        size = os.path.getsize(path)
+        info = os.stat(path)
     except OSError:
-        return [(0, 0, 1)]            # the worker notes why it cannot be read
-    if size < 2 * _RANGE_BYTES or not _plain_text(path):
+        return 0
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _share(left: int, jobs: int) -> int:
+    """The bytes a task takes when `left` bytes are not handed out yet."""
+    return max(_LEAST_RANGE, left // (2 * jobs))
+
+
+def _ranges_of(path: str, size: int, encoding: str | None, jobs: int, after: int = 0
+               ) -> list[tuple[int, int, int]] | None:
+    """How the workers read `path` (`size` bytes), followed by `after` bytes of other files: [(start,
+    end, line at start)] of its ranges (one range: the whole file, read as `pdn` reads a file, whatever
+    it holds), or None when it is split here (a large file that is compressed, or not plain UTF-8: its
+    reading depends on all of it)."""
+    cuts = shrinking_cuts(size, jobs, after)
+    if len(cuts) <= 1 or not _plain_text(path):
         return [(0, size, 1)]
     if encoding not in (None, "utf-8") or compressed(path):
         return None
     spans, line = [], 1
-    for start, end in shrinking_cuts(size, jobs):
+    for start, end in cuts:
         fact = ranges.facts(path, start, end)
         if not fact.plain:
             return None
@@ -400,14 +423,15 @@ def _ranges_of(path: str, encoding: str | None, jobs: int) -> list[tuple[int, in
     return spans
 
 
-def shrinking_cuts(size: int, jobs: int) -> list[tuple[int, int]]:
-    """[start, end) ranges covering `size` bytes, each a (2 * jobs)-th of what is left, but at
-    least _LEAST_RANGE: the first are large (few tasks), the last small, so that when one worker
-    takes the last range the others are not left waiting long for it (ranges of equal size left
-    them idle for half a range on average, 6% of the work with 2 jobs in 8 ranges)."""
+def shrinking_cuts(size: int, jobs: int, after: int = 0) -> list[tuple[int, int]]:
+    """[start, end) ranges covering `size` bytes followed by `after` bytes of other files, each a
+    (2 * jobs)-th of what is left, but at least _LEAST_RANGE: the first are large (few tasks), the
+    last small, so that when one worker takes the last range the others are not left waiting long
+    for it (ranges of equal size left them idle for half a range on average, 6% of the work with
+    2 jobs in 8 ranges)."""
     cuts, start = [], 0
     while start < size:
-        length = max(_LEAST_RANGE, (size - start) // (2 * jobs))
+        length = _share(size - start + after, jobs)
         end = size if size - start < length + _LEAST_RANGE else start + length
         cuts.append((start, end))
         start = end
