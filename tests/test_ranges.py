@@ -52,7 +52,7 @@ def read_in_ranges(path, cuts):
         return sequential(path)                   # read whole, as the runners do
     games, first_line = [], 1
     for (start, end), fact in zip(spans, facts):
-        games += ranges.read_range(str(path), start, end, first_line, "shown.pdn")
+        games += ranges.read_range(str(path), start, end, first_line, first_line + fact.line_breaks, "shown.pdn")
         first_line += fact.line_breaks
     return games
 

@@ -361,26 +361,26 @@ def _tasks(inputs: Inputs, jobs: int, strict: bool, work: Work[T], fold: Fold[T,
     for path, known in paths:
         size = known or 0
         spans = None if known is None else _ranges_of(path, size, inputs.encoding, jobs, left - size)
-        if spans is None or len(spans) > 1:
-            if group:
+        if spans == []:               # a whole file: with the next ones while the group is under its share
+            group_share = group_share if group else _share(left, jobs)
+            group.append((path, size))
+            group_bytes += size
+            left -= size
+            if group_bytes >= group_share:
                 yield files_task()
                 group, group_bytes = [], 0
+            continue
+        if group:
+            yield files_task()
+            group, group_bytes = [], 0
         left -= size
         if spans is None:             # split here: stdin, or a large file read as one stream
             for games in batches(inputs.raw_games_of(path), _BATCH):
                 yield _Task((run_batch, work, strict, games, fold))
-        elif len(spans) > 1:
-            for number, (start, end, first_line) in enumerate(spans):
-                yield _Task((_range_work, path, start, end, first_line, sequence, number == 0, work, strict, fold),
-                            ((path, end - start),))
-                sequence += 1
-        else:                         # a whole file, with the next ones while the group is under its share
-            group_share = group_share if group else _share(left + size, jobs)
-            group.append((path, size))
-            group_bytes += size
-            if group_bytes >= group_share:
-                yield files_task()
-                group, group_bytes = [], 0
+        for number, (start, end, first_line, end_line) in enumerate(spans or []):
+            yield _Task((_range_work, path, start, end, (first_line, end_line), sequence, number == 0, work,
+                         strict, fold), ((path, end - start),))
+            sequence += 1
     if group:
         yield files_task()
 
@@ -403,14 +403,14 @@ def _share(left: int, jobs: int) -> int:
 
 
 def _ranges_of(path: str, size: int, encoding: str | None, jobs: int, after: int = 0
-               ) -> list[tuple[int, int, int]] | None:
+               ) -> list[tuple[int, int, int, int]] | None:
     """How the workers read `path` (`size` bytes), followed by `after` bytes of other files: [(start,
-    end, line at start)] of its ranges (one range: the whole file, read as `pdn` reads a file, whatever
-    it holds), or None when it is split here (a large file that is compressed, or not plain UTF-8: its
-    reading depends on all of it)."""
+    end, line at start, line at end)] of its ranges; [] when a worker reads it whole, as `pdn` reads a
+    file, whatever it holds; None when it is split here (a large file that is compressed, or not plain
+    UTF-8: its reading depends on all of it)."""
     cuts = shrinking_cuts(size, jobs, after)
     if len(cuts) <= 1 or not _plain_text(path):
-        return [(0, size, 1)]
+        return []
     if encoding not in (None, "utf-8") or compressed(path):
         return None
     spans, line = [], 1
@@ -418,7 +418,7 @@ def _ranges_of(path: str, size: int, encoding: str | None, jobs: int, after: int
         fact = ranges.facts(path, start, end)
         if not fact.plain:
             return None
-        spans.append((start, end, line))
+        spans.append((start, end, line, line + fact.line_breaks))
         line += fact.line_breaks
     return spans
 
@@ -485,7 +485,7 @@ def _read_files(paths: list[str], encoding: str | None, work: Work[T], strict: b
     return outcomes
 
 
-def _range_work(path: str, start: int, end: int, first_line: int, sequence: int, first: bool,
+def _range_work(path: str, start: int, end: int, lines: tuple[int, int], sequence: int, first: bool,
                 work: Work[T], strict: bool, fold: Fold[T, Any]) -> list[Outcome]:
     """The games of a plain UTF-8 file anchored in [start, end), numbered after those of the
     ranges before it, worked on and folded."""
@@ -493,7 +493,7 @@ def _range_work(path: str, start: int, end: int, first_line: int, sequence: int,
     assert counts is not None
     games: ranges.Games = []
     try:
-        games = ranges.read_range(path, start, end, first_line, path)
+        games = ranges.read_range(path, start, end, *lines, path)
     except OSError as error:
         problem: str | None = _reason(error)
     else:

@@ -149,11 +149,12 @@ Read = tuple[ranges.Games, str | None]        # a range's games, and why reading
 
 def _plan(span: _Span, *facts: ranges.Facts) -> tuple[bool, list[int]]:
     """From a file's range facts: whether it must be read whole (compressed, not text, not plain UTF-8:
-    its decoding depends on all of it; or named another encoding), and the line at each range's start."""
-    lines, line = [], 1
+    its decoding depends on all of it; or named another encoding), and the line at each range's start and
+    at the end of the last."""
+    lines, line = [1], 1
     for fact in facts:
-        lines.append(line)
         line += fact.line_breaks
+        lines.append(line)
     plain = all(fact.plain for fact in facts) and span.encoding in (None, "utf-8")
     return not plain or not _plain_file(span.location), lines
 
@@ -172,8 +173,8 @@ def _read(span: _Span, plan: tuple[bool, list[int]]) -> Read:
     whole, lines = plan
     if whole:
         return _read_whole(span) if span.start == 0 else ([], None)
-    return ranges.read_range(span.location, span.start, span.end, lines[span.number], span.shown, span.encoding), \
-        None
+    return ranges.read_range(span.location, span.start, span.end, lines[span.number], lines[span.number + 1],
+                             span.shown, span.encoding), None
 
 
 def _read_whole(span: _Span) -> Read:

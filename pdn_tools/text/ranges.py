@@ -17,8 +17,8 @@ exactly once, with the text, lines and columns of a sequential read.  A file wit
 without tags, line ends that are lone CRs, UTF-16) is read whole by the range holding offset 0.  A file that
 is not plain UTF-8 must be read whole by the caller: its decoding depends on all of it.
 
-Line numbers need the line ends before the range: `facts` counts them for each range (a byte count, no
-scanning), and the caller passes the sum of the earlier ranges' counts.  Game numbers need the games of the
+Line numbers need the line ends before the range and in it: `facts` counts them for each range (a byte
+count, no scanning), and the caller passes the sums of the counts before the range and before the next.  Game numbers need the games of the
 earlier ranges, known only once those ranges are read: the caller numbers a range's games (`parse_raw`
 takes the index) once the count before it is known.
 """
@@ -167,11 +167,12 @@ class _Upto(io.RawIOBase):
         return len(data)
 
 
-def read_range(location: str, start: int, end: int, first_line: int = 1, name: str | None = None,
+def read_range(location: str, start: int, end: int, first_line: int, end_line: int, name: str | None = None,
                encoding: str | None = None) -> Games:
     """The games of `location` anchored in [start, end), split but not parsed, each with its file notes;
-    `first_line` is the line number at `start` (1 + the line ends before it).  Unless `start` is 0, the
-    file must be plain UTF-8 (`facts`) or be read in `encoding`, a codec that decodes line by line."""
+    `first_line` and `end_line` are the line numbers at `start` and `end` (1 + the line ends before).
+    Unless `start` is 0, the file must be plain UTF-8 (`facts`) or be read in `encoding`, a codec that
+    decodes line by line."""
     with open_binary(location) as stream:
         first = first_sync_from(stream, start, end) if start > 0 else 0
         if first is None:
@@ -186,7 +187,7 @@ def read_range(location: str, start: int, end: int, first_line: int = 1, name: s
             stream.seek(following)      # in the whole file, and the game that starts there is the last one read
             tag_line = _IS_TAG_LINE.match(stream.read(_AFTER))
             assert tag_line is not None
-            owned_until = owned_from + _line_breaks_between(stream, first, following)
+            owned_until = end_line + _line_breaks_between(stream, end, following)
             stream.seek(origin)
             source = cast(BinaryIO, io.BufferedReader(_Upto(stream, following + tag_line.end())))
         owned: Games = []
