@@ -169,28 +169,31 @@ def test_one_exit_code_policy(unreadable, failed, code):
 @pytest.mark.parametrize("size, jobs", [(2 << 18, 2), ((2 << 18) + 1, 2), (11_529_943, 2), (11_529_943, 8),
                                         (50 << 20, 3)])
 def test_ranges_for_jobs_shrink_to_small_last_ones(size, jobs):
-    """The ranges of a file cover it once, in order; each is at least _LEAST_RANGE and a
-    (2 * jobs)-th of what is left when it starts (the last takes the rest under twice that
-    minimum), so the last ones are small and no worker waits long at the end."""
+    """The ranges of a file cover it once, in order; each is a (2 * jobs)-th of what is left when it
+    starts, from _LEAST_RANGE to _MOST_RANGE (the last takes the rest under twice that minimum), so
+    the last ones are small and no worker waits long at the end, and none holds more than 1 MB."""
     cuts = batch.shrinking_cuts(size, jobs)
     assert cuts[0][0] == 0 and cuts[-1][1] == size
     assert all(end == start for (_, end), (start, _) in zip(cuts, cuts[1:]))
     lengths = [end - start for start, end in cuts]
-    assert all(length >= batch._LEAST_RANGE for length in lengths)
+    assert all(batch._LEAST_RANGE <= length <= batch._MOST_RANGE for length in lengths)
     assert lengths[-1] < 2 * batch._LEAST_RANGE
     for (start, end), length in zip(cuts[:-1], lengths):
-        assert length == max(batch._LEAST_RANGE, (size - start) // (2 * jobs))
+        assert length == min(batch._MOST_RANGE, max(batch._LEAST_RANGE, (size - start) // (2 * jobs)))
 
 
 @pytest.mark.parametrize("size, jobs, after", [(11_529_943, 2, 0), (1 << 20, 2, 50 << 20), (1 << 20, 4, 1 << 20)])
 def test_ranges_of_a_file_before_others_are_shares_of_all_that_is_left(size, jobs, after):
     """A file followed by `after` bytes of other files is cut as that much more would be: each range a
-    (2 * jobs)-th of all the bytes left (one range when that is the whole file)."""
+    (2 * jobs)-th of all the bytes left, within the least and most (one range when that is the file)."""
+    def share(left):
+        return min(batch._MOST_RANGE, max(batch._LEAST_RANGE, left // (2 * jobs)))
+
     cuts = batch.shrinking_cuts(size, jobs, after)
     assert cuts[0][0] == 0 and cuts[-1][1] == size
     for (start, end) in cuts[:-1]:
-        assert end - start == max(batch._LEAST_RANGE, (size - start + after) // (2 * jobs))
-    assert len(cuts) == 1 or (size + after) // (2 * jobs) < size
+        assert end - start == share(size - start + after)
+    assert (len(cuts) == 1) == (size < share(size + after) + batch._LEAST_RANGE)
 
 
 def test_jobs_tasks_take_shrinking_shares_of_every_file_in_order(tmp_path):
@@ -214,6 +217,19 @@ def test_jobs_tasks_take_shrinking_shares_of_every_file_in_order(tmp_path):
     assert sum(1 for task in tasks if task.call[0] is batch._range_work) > 1
     sizes = [sum(size for _, size in task.files) for task in tasks]
     assert sizes[0] >= sum(size for _, size in whole) // 4 and sizes[-1] < 2 * batch._LEAST_RANGE
+
+
+def test_jobs_split_a_file_without_sync_points_here_and_hold_only_batches(tmp_path):
+    """A large file with no blank line before its tags has no sync point: a worker reading it by ranges would
+    hold all its games at once (the first range reads on to the next sync point), so the main process splits
+    it and sends batches of games; the output is that of one job."""
+    path = tmp_path / "tight.pdn"
+    path.write_text('[Event "x"]\n[GameType "21"]\n1. 11-15 23-19 *\n' * 40000)
+    assert batch._ranges_of(str(path), path.stat().st_size, None, 2) is None
+    one = invoke(["validate", "--format", "jsonl", str(path)])
+    two = invoke(["validate", "--format", "jsonl", "--jobs", "2", str(path)])
+    assert (one.exit_code, one.stdout, one.stderr) == (two.exit_code, two.stdout, two.stderr)
+    assert len(two.stdout.splitlines()) == 40000
 
 
 def test_jobs_read_byte_ranges_of_a_large_file_as_one_job_does(tmp_path):

@@ -144,6 +144,15 @@ def test_facts_tell_a_file_that_is_not_plain_utf8(tmp_path):
     assert [ranges.facts(str(path), start, end).plain for start, end in [(0, 12), (12, 14)]] == [False, True]
 
 
+def test_facts_tell_a_range_where_no_game_can_be_anchored(tmp_path):
+    path = tmp_path / "games.pdn"
+    path.write_bytes(b'[Event "a"]\n1. 32-28 *\n' * 10 + b'\n[Event "b"]\n1. 32-28 *\n' + b"{" + b"x" * 500 + b"}\n")
+    size = path.stat().st_size
+    blank = path.read_bytes().index(b"\n\n")
+    assert [ranges.facts(str(path), start, end).anchors for start, end in
+            [(0, 10), (10, blank), (blank, blank + 5), (blank + 5, size)]] == [True, False, True, False]
+
+
 def test_line_breaks_count_lf_crlf_and_lone_cr_once():
     assert ranges.line_breaks(b"a\nb\r\nc\rd") == 3
     assert ranges.line_breaks(b"a\r", b"\n") == 0          # the CRLF's line end is counted at its LF

@@ -53,10 +53,13 @@ Games = list[tuple[RawGame, list[Diagnostic]]]
 
 @dataclass(frozen=True)
 class Facts:
-    """What a byte pass learns about one range: its line ends, and whether it is plain UTF-8."""
+    """What a byte pass learns about one range: its line ends, whether it is plain UTF-8, and whether a
+    game can be anchored in it (it starts the file or holds a sync point: else the range before it reads
+    on through it)."""
 
     line_breaks: int
     plain: bool
+    anchors: bool
 
 
 def open_binary(location: str) -> BinaryIO:
@@ -83,13 +86,15 @@ def line_breaks(data: bytes, next_byte: bytes = b"") -> int:
 
 
 def facts(location: str, start: int, end: int) -> Facts:
-    """Line ends in [start, end), and whether the range decodes on its own as the file does when the
-    file is plain UTF-8: its characters are valid UTF-8 (from its first character start to the end of
-    the character cut by `end`), and for the range at 0, no NUL byte where the reader looks for UTF-16."""
+    """Line ends in [start, end); whether the range decodes on its own as the file does when the file is
+    plain UTF-8: its characters are valid UTF-8 (from its first character start to the end of the
+    character cut by `end`), and for the range at 0, no NUL byte where the reader looks for UTF-16; and
+    whether a game can be anchored in it."""
     with open_binary(location) as stream:
         stream.seek(start)
         data = stream.read(end - start)
         following = stream.read(_SNIFFED)
+        anchors = start == 0 or first_sync_from(stream, start, end) is not None
     plain = not (start == 0 and b"\x00" in (data[:_SNIFFED] + following)[:_SNIFFED])
     cut_after = _continuation_bytes(following[:4])
     if not (data.isascii() and cut_after == 0):
@@ -97,7 +102,7 @@ def facts(location: str, start: int, end: int) -> Facts:
             (data[_continuation_bytes(data):] + following[:cut_after]).decode("utf-8")
         except UnicodeDecodeError:
             plain = False
-    return Facts(line_breaks(data, following[:1]), plain)
+    return Facts(line_breaks(data, following[:1]), plain, anchors)
 
 
 def _continuation_bytes(data: bytes) -> int:
