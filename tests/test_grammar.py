@@ -289,3 +289,42 @@ def test_a_run_cut_at_its_spaces_reads_as_the_whole_run_does(text: str) -> None:
             read.append(([(type(e), vars(e) if hasattr(e, "__dict__") else
                            [getattr(e, f) for f in e.__slots__]) for e in out], pdn._builder.context.warnings))
         assert read[0] == read[1], run
+
+
+# ---- the parser kept between runs ---------------------------------------------------------------
+
+def parsed_with(parser, path):
+    """Every game of `path` parsed by `parser`, as text (positions and warnings included)."""
+    from pdn_tools.text.reader import read_raw
+    return [repr(parser.parse_game(raw.tokens, False)) for raw, _ in read_raw(str(path))]
+
+
+def test_the_parser_kept_in_the_cache_folder_parses_as_a_new_one(tmp_path, monkeypatch):
+    from corpus import DATA
+    from pdn_tools.text import grammar
+
+    samples = sorted(DATA.rglob("*.pdn"))[:12]
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "a-file"))       # no folder can be made there: none kept
+    built = grammar.PdnParser()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    writing = grammar.PdnParser()
+    [kept] = (tmp_path / "pdn-tools").iterdir()
+    assert oct((tmp_path / "pdn-tools").stat().st_mode & 0o777) == "0o700"
+    loaded = grammar.PdnParser()                    # from the file
+    for path in samples:
+        assert parsed_with(loaded, path) == parsed_with(writing, path) == parsed_with(built, path)
+    kept.write_bytes(b"not a parser")               # damaged: built again, silently, and kept again
+    again = grammar.PdnParser()
+    assert parsed_with(again, samples[0]) == parsed_with(built, samples[0]) and kept.stat().st_size > 1000
+
+
+def test_no_parser_is_kept_in_a_folder_others_can_write(tmp_path, monkeypatch):
+    from pdn_tools.text import grammar
+
+    (tmp_path / "pdn-tools").mkdir(mode=0o777)
+    (tmp_path / "pdn-tools").chmod(0o777)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert grammar._cache_file("grammar") is None
+    (tmp_path / "pdn-tools").chmod(0o700)
+    assert grammar._cache_file("grammar").startswith(str(tmp_path / "pdn-tools" / "parser-"))
