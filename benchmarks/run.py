@@ -1,6 +1,6 @@
 """Archive benchmark: reading, validating and converting real archives, with peers and a baseline.
 
-    python benchmarks/run.py                    # OCA and the international files, jobs 1 and 2
+    python benchmarks/run.py                    # OCA and the international files, jobs 1 and 2 (and OCA x4)
     python benchmarks/run.py --baseline REF     # also the same runs on git REF, with ratios
     python benchmarks/run.py --pure             # baseline: this tree on the pure engine (PDN_TOOLS_PURE=1)
     python benchmarks/run.py --peers            # also pydraughts and py-draughts on the same games
@@ -49,13 +49,16 @@ if mode == "read":
             plies += len(game.main_line()) if hasattr(game, "main_line") else 0
 else:
     from pdn_tools.cli import main
-    report = os.fdopen(os.dup(1), "w")         # the figures go here; the command's output to /dev/null
+    report = os.fdopen(os.dup(1), "w")         # the figures go here; the command's output and notes to /dev/null
+    errors = os.dup(2)
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+    os.dup2(1, 2)
     sys.argv = ["pdn", mode, "--jobs", jobs, *(["--format", "jsonl"] if mode == "validate" else []), *paths]
     try:
         main()
     except SystemExit:
         pass
+    os.dup2(errors, 2)
 own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({"games": games, "plies": plies, "wall": time.perf_counter() - wall,
                   "cpu": time.process_time() - cpu + children.ru_utime + children.ru_stime,
@@ -212,6 +215,14 @@ def main() -> None:
                 print(line(label, results[label], counts, reference))
             one, two = results["validate --jobs 1"], results["validate --jobs 2"]
             print(f"  validate --jobs 2 vs --jobs 1: {one['wall'] / two['wall']:4.2f}x wall")
+        if not args.quick:          # start-up is serial: on more games it weighs less
+            bigger = Path(folder) / "oca-x4.pdn"
+            with open(bigger, "wb") as out:
+                for _ in range(4):
+                    out.write(Path(oca).read_bytes() + b"\n\n")
+            one, two = (best(ROOT, "validate", [str(bigger)], jobs, args.repeat) for jobs in (1, 2))
+            print(f"OCA x4 (46 MB): validate --jobs 1 {one['wall']:.2f} s, --jobs 2 {two['wall']:.2f} s wall: "
+                  f"{one['wall'] / two['wall']:4.2f}x")
         print("streaming (validate -, jobs 1): peak memory by number of games")
         for times in (1, 5):
             result = measure(ROOT, "validate", ["-"], 1, stdin=[oca] * times)
