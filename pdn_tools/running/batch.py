@@ -308,8 +308,8 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
     With `jobs` > 1 the workers read the files themselves: small files go several to a task, and
     a large plain UTF-8 file is cut into byte ranges at game boundaries (text/ranges.py), each a
     task whose games are numbered after those of the ranges before it (workers pass the counts on
-    through shared memory).  Only stdin, and large files that are compressed or in another
-    encoding, are split here and sent to the workers in batches of games."""
+    through shared memory).  Only stdin, and large files that are compressed, in another
+    encoding or without sync points, are split here and sent to the workers in batches of games."""
     parser()            # built once here, so that workers started by fork inherit it
     gc.freeze()         # the modules and the parser live to the end: the collector need not look at them again
     if jobs <= 1:
