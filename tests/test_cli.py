@@ -219,12 +219,14 @@ def test_jobs_tasks_take_shrinking_shares_of_every_file_in_order(tmp_path):
     assert sizes[0] >= sum(size for _, size in whole) // 4 and sizes[-1] < 2 * batch._LEAST_RANGE
 
 
-def test_jobs_split_a_file_without_sync_points_here_and_hold_only_batches(tmp_path):
+def test_jobs_split_a_file_without_sync_points_here_and_hold_only_batches(tmp_path, monkeypatch):
     """A large file with no blank line before its tags has no sync point: a worker reading it by ranges would
     hold all its games at once (the first range reads on to the next sync point), so the main process splits
-    it and sends batches of games; the output is that of one job."""
+    it and sends batches of games (under _WHOLE_FILE a worker reads it whole); the output is that of one job."""
     path = tmp_path / "tight.pdn"
     path.write_text('[Event "x"]\n[GameType "21"]\n1. 11-15 23-19 *\n' * 40000)
+    assert batch._ranges_of(str(path), path.stat().st_size, None, 2) == []          # 1.8 MB
+    monkeypatch.setattr(batch, "_WHOLE_FILE", 1 << 20)
     assert batch._ranges_of(str(path), path.stat().st_size, None, 2) is None
     one = invoke(["validate", "--format", "jsonl", str(path)])
     two = invoke(["validate", "--format", "jsonl", "--jobs", "2", str(path)])
@@ -235,8 +237,8 @@ def test_jobs_split_a_file_without_sync_points_here_and_hold_only_batches(tmp_pa
 def test_jobs_read_byte_ranges_of_a_large_file_as_one_job_does(tmp_path):
     """--jobs 2 on a file large enough to be cut into byte ranges (each read by a worker, its
     games numbered after those of the ranges before it): the same records, in the same order,
-    as one job; so too for the same games gzip-compressed and in Latin-1 (split by the main
-    process), and for a folder of small files (several files a worker task, one of them binary).
+    as one job; so too for the same games gzip-compressed and in Latin-1 (not cut: each read whole
+    by a worker), and for a folder of small files (several files a worker task, one of them binary).
     The workers fold each part's output (JSON lines, the text report, stats, converted games):
     the same output, notes and exit code as one job, which writes game by game."""
     games = []

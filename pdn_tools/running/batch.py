@@ -335,6 +335,7 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
 
 _LEAST_RANGE = 1 << 16          # the least task: the last ones take a worker some 10 ms
 _MOST_RANGE = 1 << 20           # the largest: a worker holds a task's games at once (some 15 MB for 1 MB)
+_WHOLE_FILE = 2 * _MOST_RANGE   # a file that cannot be cut is read whole by a worker up to this size
 
 
 @dataclass(frozen=True)
@@ -407,18 +408,24 @@ def _ranges_of(path: str, size: int, encoding: str | None, jobs: int, after: int
                ) -> list[tuple[int, int, int, int]] | None:
     """How the workers read `path` (`size` bytes), followed by `after` bytes of other files: [(start,
     end, line at start, line at end)] of its ranges; [] when a worker reads it whole, as `pdn` reads a
-    file, whatever it holds; None when it is split here: a large file that is compressed or not plain
-    UTF-8 (its reading depends on all of it), or one with a range where no game starts (sync points
-    too far apart: a worker would hold more than a range's games)."""
+    file, whatever it holds (a file within its share, or under _WHOLE_FILE); None when it is split here:
+    a larger file that is compressed or not plain UTF-8 (its reading depends on all of it), or one with
+    a range where no game starts (sync points too far apart: a worker would hold more than a range)."""
     cuts = shrinking_cuts(size, jobs, after)
     if len(cuts) <= 1 or not _plain_text(path):
         return []
-    if encoding not in (None, "utf-8") or compressed(path):
-        return None
+    plain = encoding in (None, "utf-8") and not compressed(path)
+    spans = _plain_ranges(path, cuts) if plain else None
+    return [] if spans is None and size <= _WHOLE_FILE else spans
+
+
+def _plain_ranges(path: str, cuts: list[tuple[int, int]]) -> list[tuple[int, int, int, int]] | None:
+    """The ranges of a file read as UTF-8 with their lines at start and end; None when a range is not
+    plain UTF-8 or no game is anchored in it."""
     spans, line = [], 1
     for start, end in cuts:
         fact = ranges.facts(path, start, end)
-        if not (fact.plain and fact.anchors):     # no game starts in a range: the one before would read on
+        if not (fact.plain and fact.anchors):
             return None
         spans.append((start, end, line, line + fact.line_breaks))
         line += fact.line_breaks
