@@ -160,19 +160,21 @@ def game_texts(paths: list[str], limit: int | None) -> list[str]:
 
 
 def peers(name: str, variant: str, paths: list[str], tree: Path, repeat: int = 1) -> None:
-    """Our validate and each peer on the same game texts, the least CPU of `repeat` runs each (one of
-    pydraughts, which takes minutes)."""
+    """Our validate and each peer on the same game texts, one after the other `repeat` times (once for
+    pydraughts, which takes minutes), the least CPU of each: the machine's speed drifts between minutes."""
     for package, limit, runs in (("py-draughts", None, repeat), ("pydraughts", 300, 1)):
         texts = game_texts(paths, limit)
+        job = json.dumps({"variant": variant, "texts": texts})
+        ours_runs, peer_runs = [], []
         with tempfile.TemporaryDirectory() as folder:
             sample = Path(folder) / "sample.pdn"
             sample.write_text("".join(t + "\n" for t in texts), encoding="utf-8")
-            ours = min((measure(tree, "validate", [str(sample)]) for _ in range(runs)), key=lambda r: r["cpu"])
             counts = measure(tree, "read", [str(sample)])
-        peer = min((json.loads(subprocess.run([str(peer_python(package)), "-c", PEER, package],
-                                              input=json.dumps({"variant": variant, "texts": texts}),
-                                              capture_output=True, text=True, check=True).stdout)
-                    for _ in range(runs)), key=lambda r: r["cpu"])
+            for _ in range(runs):
+                ours_runs.append(measure(tree, "validate", [str(sample)]))
+                peer_runs.append(json.loads(subprocess.run([str(peer_python(package)), "-c", PEER, package], input=job,
+                                                           capture_output=True, text=True, check=True).stdout))
+        ours, peer = (min(found, key=lambda r: r["cpu"]) for found in (ours_runs, peer_runs))
         ours_rate, peer_rate = counts["plies"] / ours["cpu"], peer["plies"] / max(peer["cpu"], 1e-9)
         print(f"  {name} vs {package:11}: {len(texts)} games; peer replayed {peer['games']} "
               f"({peer['failed']} failed) at {peer_rate:>9,.0f} plies/s cpu; pdn validate "
