@@ -1597,7 +1597,7 @@ static int counters_out(const Rules *r, const Positions *p, Counters *c, PyObjec
 }
 
 /* White space between a run's items (grammar._PLAIN_RUN). */
-static int run_space(char ch) {
+static int run_space(Py_UCS4 ch) {
     return ch == ' ' || ch == '\n' || ch == '\t';
 }
 
@@ -2047,7 +2047,7 @@ static PyObject *plain_run(PyObject *module, PyObject *text) {
         if (i == t.end)
             Py_RETURN_TRUE;
         Py_ssize_t gap = i;
-        while (char_at(&t, i) == ' ' || char_at(&t, i) == '\t' || char_at(&t, i) == '\n')
+        while (run_space(char_at(&t, i)))
             i++;
         if (i == gap)
             Py_RETURN_FALSE;
