@@ -381,11 +381,9 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
 def _write_converted(inputs: batch.Inputs, work: batch.Work[Any], jobs: int, strict: bool, dask: str | None,
                      terminal: Terminal, out: TextIO) -> int:
     """convert's games written to `out`, their notes on stderr (with workers, --jobs or --dask, the games of
-    each part of a file come back as one text); the number of games that failed."""
+    each part of a file come back as one text; with one job, each game); the number of games that failed."""
     from pdn_tools.running import writing
 
-    if dask is None and jobs <= 1:
-        return writing.write_all(batch.run(inputs, work, jobs, strict), out, terminal.note).failed
     parts = _backend(dask, terminal, writing.written)(inputs, work, jobs, strict)
     return writing.write_parts(parts, out, terminal.note).failed
 

@@ -246,7 +246,8 @@ def test_the_folded_ranges_of_convert_give_the_games_one_by_one(to):
         tally = writing.write_parts(map(writing.written, parts(results, cut, lambda _: "")), out, notes.append)
         assert out.getvalue() == expected.stdout, cut
         assert "".join(line + "\n" for line in notes) == expected.stderr
-        assert tally == writing.write_all(results, io.StringIO(), lambda _: None)
+        assert tally == writing.write_parts([writing.written([one]) for one in results], io.StringIO(),
+                                            lambda _: None)
 
 
 def test_a_missing_file_is_reported_and_the_rest_goes_on(local_client, tmp_path, capsys):

@@ -21,15 +21,10 @@ class Tally:
     left_out: int = 0
 
 
-def write_all(results: Iterable[Converted], out: IO[str], note: Note) -> Tally:
-    """Write each game's text and pass on its notes."""
-    return write_parts((written([converted]) for converted in results), out, note)
-
-
 @dataclass(frozen=True)
 class Written:
-    """Converted games as one text, with their notes and tally: what a `--dask` worker sends back for a
-    range, so that the client has nothing to do per game."""
+    """Converted games as one text, with their notes and tally: what a worker (--jobs, --dask) sends back
+    for a part of a file, so that the main process has nothing to do per game."""
 
     text: str
     notes: tuple[str, ...]
@@ -71,7 +66,7 @@ def rewrite_files(inputs: batch.Inputs, work: batch.Work[Converted], jobs: int, 
         links = _hard_links(path)
         try:
             with atomic_output(path) as out:
-                tally = write_all(batch.run(single, work, jobs, strict), out, note)
+                tally = write_parts(batch.run(single, work, jobs, strict, fold=written), out, note)
                 if single.unreadable or tally.left_out:
                     raise _Unchanged
             if path in single.codecs:
