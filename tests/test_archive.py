@@ -120,6 +120,18 @@ def test_dedupe_drops_repeats_and_keeps_the_first():
     assert len(read_text(invoke("dedupe", "-", input=game + fen).stdout)) == 2
 
 
+def test_dedupe_reads_a_capture_written_with_a_space_as_the_same_move():
+    """`14x 23` (one space after the separator, as right-aligned columns write it) is the move
+    `14x23`, as `1- 7` is `1-7`: the moves after an illegal one are compared as written, and
+    the two writings are one game."""
+    illegal = '[Event "{}"]\n[GameType "20"]\n1. 32-29 19-23 2. 28x{}19 1-{}7 *\n'
+    games = "".join(illegal.format(name, space, space) for name, space in (("a", ""), ("b", " ")))
+    result = invoke("dedupe", "-", input=games)
+    assert tags(result.stdout, "Event") == ["a"] and "[illegal-move]" in result.stderr
+    read = [[move.squares for move in game.main_line()] for game in read_text(games)]
+    assert read[0] == read[1] == [("32", "29"), ("19", "23"), ("28", "19"), ("1", "7")]
+
+
 # ---- stats ---------------------------------------------------------------------------------------
 
 @needs_corpus

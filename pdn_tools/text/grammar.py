@@ -383,7 +383,7 @@ class _Builder(Transformer[ScanToken, Game]):
             squares = tuple(text.replace(" ", "").split("-"))
         elif "x" in text:
             capture = True
-            squares = tuple(text.split("x"))
+            squares = tuple(text.replace(" ", "").split("x"))
         elif ":" in text or "X" in text:
             capture = True
             squares = tuple(_SEPARATOR.split(text))
