@@ -193,7 +193,8 @@ RUN_NUMBERS = st.one_of(st.integers(1, 999_999).map(str), st.just(""))
 @st.composite
 def plain_runs(draw: st.DrawFn) -> str:
     """A run of the form kept as text: numbers (`12.`, `12...`, `...`), moves of one- or two-
-    digit squares, a number glued to its move now and then, spaces, tabs and line ends."""
+    digit squares (one space after a separator now and then: `1- 7`, `12x 5`), a number glued
+    to its move now and then, spaces, tabs and line ends."""
     square = st.integers(1, 99).map(str)
     items = []
     for _ in range(draw(st.integers(1, 12))):
@@ -201,7 +202,9 @@ def plain_runs(draw: st.DrawFn) -> str:
         number = draw(RUN_NUMBERS)
         number += "..." if not number or draw(st.booleans()) else "."
         squares = draw(st.lists(square, min_size=2, max_size=draw(st.sampled_from([2, 2, 5, 25]))))
-        move = "-".join(squares[:2]) if len(squares) == 2 and draw(st.booleans()) else "x".join(squares)
+        separator = "-" if len(squares) == 2 and draw(st.booleans()) else "x"
+        move = squares[0] + "".join(draw(st.sampled_from([separator, separator + " "])) + square
+                                    for square in squares[1:])
         items.append(number if kind == "number" else move if kind == "move" else number + move)
     gaps = draw(st.lists(st.sampled_from([" ", "\t", "\n", "  ", " \n\t", "\t\t", "\n\n "]),
                          min_size=len(items), max_size=len(items)))
@@ -254,13 +257,16 @@ def test_a_run_kept_as_text_expands_as_the_reader_reads_it(text, line, column):
 
 
 def test_runs_that_call_for_a_diagnostic_are_not_kept_as_text():
-    # zero padding, upper case, a separator before white space, a mark, a NAG: the reader's
-    # element by element reading says what it has to say about them.
+    # zero padding, upper case, a separator before two spaces or a line end, a mark, a NAG:
+    # the reader's element by element reading says what it has to say about them.  One space
+    # after a separator (`1- 7`, `33.17x 28`) calls for nothing: such runs are kept.
     from pdn_tools.text.grammar import _PLAIN_RUN
 
-    for text in ("1.05-10", "01.32-28", "1. 33-29 2.35-", "1- 7", "33.17x 28", "11-15X", "1.33-29!",
-                 "1.33-29 $1", "1..33-29", "1.\f33-29", "33-2918-23", "1.33-29 2"):
+    for text in ("1.05-10", "01.32-28", "1. 33-29 2.35-", "1-  7", "1-\n7", "33.17x\t28", "11-15X", "1.33-29!",
+                 "1.33-29 $1", "1..33-29", "1.\f33-29", "33-2918-23", "1.33-29 2", "1- 7 x 9", "12- 5. 6-1"):
         assert _PLAIN_RUN.fullmatch(text) is None, text
+    for text in ("1- 7", "33.17x 28", "13. 1- 7 14.47-41 28x 19x 10"):
+        assert _PLAIN_RUN.fullmatch(text), text
 
 
 MOVETEXT_PIECES = st.sampled_from(

@@ -100,7 +100,8 @@ def test_the_reading_helpers_refuse_what_is_not_text() -> None:
 
 RUN_PIECES = st.sampled_from(
     list("0123456789-x. \t\n!X") + ["1.", "12.", "123456.", "1234567.", "...", "1...", "11-15", "9x18x27", "x5",
-                                        "05", "1.33-29", "x1" * 25, "  ", "\t\n"])
+                                        "05", "1.33-29", "x1" * 25, "  ", "\t\n", "1- 7", "12x 5", "- ", "x ",
+                                        "x 1" * 25])
 
 
 def plain_by_regex(text: str) -> bool:
@@ -116,7 +117,8 @@ def test_plain_run_is_the_regular_expression_s_verdict(text: str) -> None:
 
 def test_real_runs_are_plain_or_not_as_the_regular_expression_says() -> None:
     assert COMPILED is not None, "the compiled core (pdn_tools/rules/_core.c) was not built"
-    runs = ["1. 11-15 23-19 2. 8-11", "1.33-29 19-23\t2.35-30", "1. 05-10", "12-16 (!)", "1- 7", "9x18x27 $3"]
+    runs = ["1. 11-15 23-19 2. 8-11", "1.33-29 19-23\t2.35-30", "1. 05-10", "12-16 (!)", "1- 7", "9x18x27 $3",
+            "14x 3x 12", "1-  7", "1- 7x 9"]
     assert [COMPILED.plain_run(run) for run in runs] == [plain_by_regex(run) for run in runs]
 
 

@@ -178,7 +178,7 @@ def _board_hint(game: Game) -> tuple[int, bool]:
 
 _HINTS: dict[str, tuple[int, bool]] = {}     # move text -> (highest square number or -1, algebraic)
 _HINTED_MOVES = 60                           # the first moves of the main line tell the board
-_RUN_MOVES = re.compile(r"[0-9]+[-x][0-9x-]+")  # the moves of a MoveRun's text
+_RUN_MOVES = re.compile(r"[0-9]+(?:[-x] ?[0-9]+)+")  # the moves of a MoveRun's text
 _DIGITS = re.compile(r"[0-9]+")
 _HINT_TEXT = 1024                            # where the moves of the hint are looked for first
 

@@ -1601,6 +1601,12 @@ static int run_space(Py_UCS4 ch) {
     return ch == ' ' || ch == '\n' || ch == '\t';
 }
 
+/* Whether the space at text[j] is the one a separator may have after it (`1- 7`): a move goes on. */
+static int separator_space(const char *text, Py_ssize_t len, Py_ssize_t j) {
+    return text[j] == ' ' && j > 0 && (text[j - 1] == '-' || text[j - 1] == 'x') && j + 1 < len &&
+           text[j + 1] >= '0' && text[j + 1] <= '9';
+}
+
 /* The next item of a run at `*pos` (white space skipped): 0 at the end, 1 a move number
  * (digits then dots; a move may follow at once, `1.33-29`), 2 a move with its squares in
  * squares[] (*count of them, at least two) and *capture, 3 what is not a run's move;
@@ -1622,7 +1628,7 @@ static int next_item(const char *text, Py_ssize_t len, Py_ssize_t *pos, Py_ssize
         *end = j;
         return 1;
     }
-    while (j < len && !run_space(text[j]))
+    while (j < len && (!run_space(text[j]) || (j > i && separator_space(text, len, j))))
         j++;
     *end = j;
     *count = 0;
@@ -1630,6 +1636,8 @@ static int next_item(const char *text, Py_ssize_t len, Py_ssize_t *pos, Py_ssize
     int value = 0, digits = 0;
     for (Py_ssize_t k = i; k <= j; k++) {
         char ch = k < j ? text[k] : '-';
+        if (ch == ' ')                   /* a separator's space */
+            continue;
         if (ch >= '0' && ch <= '9' && digits < 3) {
             value = value * 10 + (ch - '0');
             digits++;
@@ -1998,7 +2006,7 @@ static PyObject *moves_end(PyObject *module, PyObject *const *args, Py_ssize_t n
     return PyLong_FromSsize_t(end);
 }
 
-/* [1-9][0-9]?(?:-[1-9][0-9]?|(?:x[1-9][0-9]?){1,24}): the end of a plain run's move, or -1 */
+/* [1-9][0-9]?(?:- ?[1-9][0-9]?|(?:x ?[1-9][0-9]?){1,24}): the end of a plain run's move, or -1 */
 static Py_ssize_t run_move_end(const Text *t, Py_ssize_t i) {
     Py_UCS4 c = char_at(t, i);
     if (!(c >= '1' && c <= '9'))
@@ -2008,10 +2016,11 @@ static Py_ssize_t run_move_end(const Text *t, Py_ssize_t i) {
     if (separator != '-' && separator != 'x')
         return -1;
     for (int steps = 0; steps < (separator == '-' ? 1 : 24) && char_at(t, i) == separator; steps++) {
-        c = char_at(t, i + 1);
+        Py_ssize_t square = char_at(t, i + 1) == ' ' ? i + 2 : i + 1;
+        c = char_at(t, square);
         if (!(c >= '1' && c <= '9'))
             return steps ? i : -1;
-        i += is_digit(char_at(t, i + 2)) ? 3 : 2;
+        i = square + (is_digit(char_at(t, square + 1)) ? 2 : 1);
     }
     return i;
 }

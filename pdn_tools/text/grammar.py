@@ -456,11 +456,12 @@ def keep_runs_as_text(keep: bool) -> None:
 
 
 # A run kept as text (MoveRun): move numbers without zero padding, ellipses, and moves of one-
-# or two-digit square numbers ('-' between two, 'x' between two to 25), a move number maybe
-# glued to the move after it (`1.33-29`), apart by spaces, tabs and line ends.  Nothing in
-# such a run calls for a diagnostic but a dangling last number.
+# or two-digit square numbers ('-' between two, 'x' between two to 25; a separator may have
+# one space after it, as right-aligned columns write `1- 7`), a move number maybe glued to the
+# move after it (`1.33-29`), apart by spaces, tabs and line ends.  Nothing in such a run calls
+# for a diagnostic but a dangling last number.
 _RUN_NUMBER = r"(?:[1-9][0-9]{0,5}\.(?:\.\.)?|\.\.\.)"
-_RUN_MOVE = r"[1-9][0-9]?(?:-[1-9][0-9]?|(?:x[1-9][0-9]?){1,24})"
+_RUN_MOVE = r"[1-9][0-9]?(?:- ?[1-9][0-9]?|(?:x ?[1-9][0-9]?){1,24})"
 # atomic: an item (a number and its glued move are one here) is followed by white space or the end
 _RUN_ITEM = rf"(?>{_RUN_NUMBER}(?:{_RUN_MOVE})?|{_RUN_MOVE})"
 _PLAIN_RUN = re.compile(rf"{_RUN_ITEM}(?:[ \t\n]++{_RUN_ITEM})*+")

@@ -79,8 +79,9 @@ Element = Union[Move, MoveNumber, Comment, Nag, Setup, Placeholder, Variation]
 @dataclass(slots=True)
 class MoveRun:
     """A run of the main line's movetext kept as text: move numbers (`12.`, `12...`, `...`)
-    and moves of square numbers (`11-15`, `22x15x8`), a number maybe glued to the move after
-    it (`1.33-29`), apart by white space (spaces, tabs, line ends).
+    and moves of square numbers (`11-15`, `22x15x8`, `1- 7`: one space may follow a
+    separator), a number maybe glued to the move after it (`1.33-29`), apart by white space
+    (spaces, tabs, line ends).
 
     The reader leaves the common runs as text (`Game.movetext`) and `Game.elements` expands them
     when first asked for, so checking a game builds no object per move: the compiled core
@@ -125,7 +126,7 @@ class MoveRun:
 
 
 # An item of a MoveRun's text: a move number (its dots end it, a move may follow at once), a move.
-_RUN_PIECE = re.compile(r"[0-9]*\.+|[^ \t\n.]+")
+_RUN_PIECE = re.compile(r"[0-9]*\.+|[0-9]+(?:[-x] ?[0-9]+)+")
 
 
 def _run_item(piece: str, line: int, column: int) -> Move | MoveNumber:
@@ -133,9 +134,10 @@ def _run_item(piece: str, line: int, column: int) -> Move | MoveNumber:
     if piece.endswith("."):
         digits = piece.rstrip(".")
         return MoveNumber(int(digits) if digits else 0, piece.endswith("..."), piece, line, column)
+    squares = piece.replace(" ", "")
     if "-" in piece:
-        return Move(piece, tuple(piece.split("-")), False, "", line, column)
-    return Move(piece, tuple(piece.split("x")), True, "", line, column)
+        return Move(piece, tuple(squares.split("-")), False, "", line, column)
+    return Move(piece, tuple(squares.split("x")), True, "", line, column)
 
 
 @dataclass(slots=True)
