@@ -147,6 +147,7 @@ RUNS = [
     "01.32-28 19-23 2.05-10 *",
     "5. {only a number} 6. 32-28 7. ; line\n*",
     "1. 11-15 2. 05-09 *",
+    "1. 32-28  1- 7\n 2. 28x 19 14x 3 03.05-10 (3. 05-09) 06x17 *",
     '[Event "a]b {c}"]\n[Site "x"]\n[Round "1"]\n\n1. 11-15 *',
     '[Event "a"] [Site "x"]\n[round "1"]\n[White "say \\"hi\\""]\n\n1. 11-15 *',
 ]
@@ -164,6 +165,7 @@ def test_runs_kept_as_text_read_back_as_the_elements_the_reader_makes(monkeypatc
     lazy = [expanded_now(text) for text in RUNS]
     assert any(type(e) is MoveRun for e in one(RUNS[0]).read_movetext())
     monkeypatch.setattr(grammar, "_PLAIN", [lambda text: False])     # no run is kept as text
+    monkeypatch.setattr(grammar, "_PADDED_RUN", __import__("re").compile(r"(?!)"))
     monkeypatch.setattr(grammar, "_PLAIN_TAGS", __import__("re").compile(r"(?!)"))
     grammar.parser.cache_clear()
     try:
@@ -191,15 +193,18 @@ RUN_NUMBERS = st.one_of(st.integers(1, 999_999).map(str), st.just(""))
 
 
 @st.composite
-def plain_runs(draw: st.DrawFn) -> str:
+def plain_runs(draw: st.DrawFn, padded: bool = False) -> str:
     """A run of the form kept as text: numbers (`12.`, `12...`, `...`), moves of one- or two-
     digit squares (one space after a separator now and then: `1- 7`, `12x 5`), a number glued
-    to its move now and then, spaces, tabs and line ends."""
+    to its move now and then, spaces, tabs and line ends; with `padded`, squares and numbers
+    below 10 written `07` now and then."""
     square = st.integers(1, 99).map(str)
+    if padded:
+        square = st.one_of(square, st.integers(1, 9).map("0{}".format))
     items = []
     for _ in range(draw(st.integers(1, 12))):
         kind = draw(st.sampled_from(["number", "move", "glued", "move"]))
-        number = draw(RUN_NUMBERS)
+        number = draw(st.one_of(RUN_NUMBERS, st.integers(1, 9).map("0{}".format)) if padded else RUN_NUMBERS)
         number += "..." if not number or draw(st.booleans()) else "."
         squares = draw(st.lists(square, min_size=2, max_size=draw(st.sampled_from([2, 2, 5, 25]))))
         separator = "-" if len(squares) == 2 and draw(st.booleans()) else "x"
@@ -254,6 +259,32 @@ def test_a_run_kept_as_text_expands_as_the_reader_reads_it(text, line, column):
     assert run_hint(text, 10_000) == hint
     compiled = core.compiled_module()
     assert compiled is not None and compiled.moves_hint(text, 10_000) == hint
+
+
+@settings(max_examples=300, deadline=None)
+@given(plain_runs(padded=True), st.integers(1, 500), st.integers(1, 80))
+def test_a_zero_padded_run_kept_as_text_warns_and_expands_as_the_reader_reads_it(text, line, column):
+    """A run whose only quirk is zero padding (`01.31-27 07-12`) is kept as text when runs are:
+    the same zero-padding warnings, in the same order and places, as the reader's element by
+    element reading (`_moves`), and MoveRun.expand() gives its elements."""
+    from pdn_tools.text import grammar
+    from pdn_tools.text.codes import Code
+    from pdn_tools.text.model import MoveRun
+
+    assert grammar._PADDED_RUN.fullmatch(text)
+    assume([(token.type, str(token)) for token in grammar.parser().tokens(text).tokens] == [("MOVES", text)])
+    builder = grammar.parser()._builder
+    token = grammar.ScanToken("MOVES", text, 0, line, column)
+    builder.context = grammar._Context([], False)
+    slow: list = []
+    builder._moves(token, slow)
+    builder._dangling_numbers(slow)
+    warned = builder.context.warnings
+    builder.context = grammar._Context([], False)
+    kept = builder._elements([token], runs=True)
+    assert {w.code for w in warned} <= {Code.ZERO_PADDED, Code.DANGLING_NUMBER}
+    assert builder.context.warnings == warned
+    assert [type(e) for e in kept] == [MoveRun] and located(kept[0].expand()) == located(slow)
 
 
 def test_runs_that_call_for_a_diagnostic_are_not_kept_as_text():

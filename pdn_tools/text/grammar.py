@@ -243,6 +243,8 @@ class _Builder(Transformer[ScanToken, Game]):
             elif child.type == "MOVES":
                 if runs and _PLAIN[0](child):
                     out.append(MoveRun(str(child), child.line, child.column))
+                elif runs and _PADDED_RUN.fullmatch(child):
+                    out.append(self._padded_run(child))
                 else:
                     self._moves(child, out)
             elif child.type == "COMMENT":
@@ -253,6 +255,15 @@ class _Builder(Transformer[ScanToken, Game]):
                 out.append(self._setup(child))
         self._dangling_numbers(out)
         return out
+
+    def _padded_run(self, token: ScanToken) -> MoveRun:
+        """A run with zero padding kept as text, its warnings said as `_scanned_moves` says them."""
+        run = MoveRun(str(token), token.line, token.column)
+        for piece, line, column in run.pieces():
+            if _PADDED.search(piece):
+                what = "move number" if piece.endswith(".") else "square in"
+                self._quirk(line, column, Code.ZERO_PADDED, f"zero-padded {what} {piece!r}")
+        return run
 
     def _dangling_numbers(self, elements: list[Element | MoveRun]) -> None:
         """A move number must be followed by a move (`1. 2-0` is not a game in PDN 3.0)."""
@@ -455,16 +466,22 @@ def keep_runs_as_text(keep: bool) -> None:
     _KEEP_RUNS[0] = keep
 
 
-# A run kept as text (MoveRun): move numbers without zero padding, ellipses, and moves of one-
-# or two-digit square numbers ('-' between two, 'x' between two to 25; a separator may have
-# one space after it, as right-aligned columns write `1- 7`), a move number maybe glued to the
-# move after it (`1.33-29`), apart by spaces, tabs and line ends.  Nothing in such a run calls
-# for a diagnostic but a dangling last number.
-_RUN_NUMBER = r"(?:[1-9][0-9]{0,5}\.(?:\.\.)?|\.\.\.)"
-_RUN_MOVE = r"[1-9][0-9]?(?:- ?[1-9][0-9]?|(?:x ?[1-9][0-9]?){1,24})"
-# atomic: an item (a number and its glued move are one here) is followed by white space or the end
-_RUN_ITEM = rf"(?>{_RUN_NUMBER}(?:{_RUN_MOVE})?|{_RUN_MOVE})"
-_PLAIN_RUN = re.compile(rf"{_RUN_ITEM}(?:[ \t\n]++{_RUN_ITEM})*+")
+def _run_pattern(square: str, number: str) -> re.Pattern[str]:
+    """A run kept as text (MoveRun) of these squares and move numbers: move numbers, ellipses,
+    and moves ('-' between two squares, 'x' between two to 25; a separator may have one space
+    after it, as right-aligned columns write `1- 7`), a move number maybe glued to the move
+    after it (`1.33-29`), apart by spaces, tabs and line ends."""
+    move = rf"{square}(?:- ?{square}|(?:x ?{square}){{1,24}})"
+    # atomic: an item (a number and its glued move are one here) is followed by white space or the end
+    item = rf"(?>(?:{number}\.(?:\.\.)?|\.\.\.)(?:{move})?|{move})"
+    return re.compile(rf"{item}(?:[ \t\n]++{item})*+")
+
+
+# The plain run: squares of one or two digits, numbers of up to six, no zero padding.
+# Nothing in it calls for a diagnostic but a dangling last number.
+_PLAIN_RUN = _run_pattern("[1-9][0-9]?", "[1-9][0-9]{0,5}")
+# A run whose only other diagnostics are zero-padding warnings (`07-12`, `01.`): kept as text too.
+_PADDED_RUN = _run_pattern("(?:0[1-9]|[1-9][0-9]?)", "(?:0[1-9]|[1-9][0-9]{0,5})")
 
 
 def _plain_by_regex(text: str) -> bool:

@@ -9,6 +9,7 @@ written text compares equal to the original.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Union
 
@@ -81,7 +82,8 @@ class MoveRun:
     """A run of the main line's movetext kept as text: move numbers (`12.`, `12...`, `...`)
     and moves of square numbers (`11-15`, `22x15x8`, `1- 7`: one space may follow a
     separator), a number maybe glued to the move after it (`1.33-29`), apart by white space
-    (spaces, tabs, line ends).
+    (spaces, tabs, line ends); squares and numbers may be zero-padded (`07-12`, `01.`), which
+    the reader warns about as it keeps the text.
 
     The reader leaves the common runs as text (`Game.movetext`) and `Game.elements` expands them
     when first asked for, so checking a game builds no object per move: the compiled core
@@ -94,14 +96,16 @@ class MoveRun:
 
     def expand(self) -> list[Element]:
         """The run's move numbers and moves, each located as the reader locates them."""
-        out: list[Element] = []
+        return [_run_item(piece, line, column) for piece, line, column in self.pieces()]
+
+    def pieces(self) -> Iterator[tuple[str, int, int]]:
+        """The text of each item (a move number, a move), and its line and column."""
         line, column = self.line, self.column
         for text in self.text.split("\n"):
             for match in _RUN_PIECE.finditer(text):
-                out.append(_run_item(match.group(), line, column + match.start()))
+                yield match.group(), line, column + match.start()
             line += 1
             column = 1
-        return out
 
     def item_at(self, offset: int) -> tuple[Move | MoveNumber | None, int]:
         """The first item at or after text offset `offset`, located, and the offset after it
