@@ -5,8 +5,11 @@ import json
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
 
 from pdn_tools.cli import cli
+from pdn_tools.play.check import Problem, Record
+from pdn_tools.text.codes import Code
 
 # U+0085, U+2028 and U+2029 are valid raw in JSON, but str.splitlines (and many line readers)
 # break on them: in a tag value they cut a record in two.
@@ -36,3 +39,20 @@ def test_records_travel_between_processes_unchanged():
     assert records[0].warnings                # no GameType: the variant was inferred
     assert records[1].errors
     assert pickle.loads(pickle.dumps(records, pickle.HIGHEST_PROTOCOL)) == records
+
+
+TEXTS = st.text(st.characters(codec="utf-8"), max_size=12) | st.sampled_from(["", "a\x85b", "\u2028", '"\\', "\x00\x1f"])
+PROBLEMS = st.builds(Problem, st.sampled_from(list(Code)), TEXTS, st.integers(0, 10**6), st.integers(0, 10**4),
+                     st.none() | st.integers(0, 999), st.none() | TEXTS)
+
+
+@settings(max_examples=500)
+@given(st.builds(Record, TEXTS, st.integers(1, 10**6), TEXTS, st.integers(0, 10**6), TEXTS, st.booleans(),
+                 st.integers(0, 10**4), TEXTS, st.lists(PROBLEMS, max_size=3).map(tuple),
+                 st.lists(PROBLEMS, max_size=3).map(tuple)))
+def test_a_record_is_written_as_json_encodes_its_fields(record: Record) -> None:
+    """report.json_line writes a Record without making its dict (validate writes one a game):
+    the same text as the JSON encoder gives for Record.as_dict, line separators escaped."""
+    from pdn_tools.commands import report
+
+    assert report.json_line(record) == report.json_text(record.as_dict())

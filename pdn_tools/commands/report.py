@@ -127,7 +127,31 @@ def json_text(value: object) -> str:
 
 def json_line(record: Record | dict[str, object]) -> str:
     """One JSON line: a record as `validate --format jsonl` writes it, or a summary."""
-    return json_text(record.as_dict() if isinstance(record, Record) else record)
+    return _record_json(record) if isinstance(record, Record) else json_text(record)
+
+
+_STRING = json.encoder.encode_basestring         # a str as JSON, UTF-8 kept (the encoder's own, in C)
+
+
+def _record_json(record: Record) -> str:
+    """`json_text(record.as_dict())`, written field by field without making the dicts (validate
+    writes one a game; the encoder took a tenth of its time)."""
+    string = _STRING
+    text = (f'{{"file": {string(record.file)}, "game": {record.game}, "name": {string(record.name)}, '
+            f'"line": {record.line}, "variant": {string(record.variant)}, '
+            f'"ok": {"true" if record.ok else "false"}, "plies": {record.plies}, '
+            f'"result": {string(record.result)}, "errors": [{", ".join(map(_problem_json, record.errors))}], '
+            f'"warnings": [{", ".join(map(_problem_json, record.warnings))}]}}')
+    if "\x85" in text or "\u2028" in text or "\u2029" in text:
+        text = text.translate(_LINE_BREAKS)
+    return text
+
+
+def _problem_json(problem: Problem) -> str:
+    ply = "null" if problem.ply is None else problem.ply
+    move = "" if problem.move is None else f', "move": {_STRING(problem.move)}'
+    return (f'{{"code": {_STRING(problem.code)}, "message": {_STRING(problem.message)}, "line": {problem.line}, '
+            f'"column": {problem.column}, "ply": {ply}{move}}}')
 
 
 def checked_json_line(checked: Checked) -> str:
