@@ -23,7 +23,7 @@ from pdn_tools.rules import core, movegen
 from pdn_tools.rules.draws import INTERNATIONAL, DrawTracker, ending_materials, long_diagonal
 from pdn_tools.rules.laws import lawful
 from pdn_tools.rules.fen import parse_fen, to_fen
-from pdn_tools.rules.movegen import (Position, _perft, _pure_capture_records, _pure_has_capture,
+from pdn_tools.rules.movegen import (Position, _perft, _pure_capture_records, _pure_has_capture, _pure_has_move,
                                      _quiet_entries, _rules, _Rules)
 from pdn_tools.rules.movegen import Move
 from pdn_tools.rules.variants import VARIANTS, Variant
@@ -97,6 +97,7 @@ def test_quiet_moves_match_the_pure_engine(case: tuple[Position, int]) -> None:
     entries = _quiet_entries(rl, ci, own, opp, kings, counter)
     pure = [((entry[1] ^ (1 << entry[3])).bit_length() - 1, entry[3]) for entry in entries]
     assert compiled.quiet_moves(ci, own, opp, kings, counter) == pure
+    assert compiled.has_move(ci, own, opp, kings, counter) == _pure_has_move(rl, ci, own, opp, kings, counter)
 
 
 @settings(max_examples=150, deadline=None)

@@ -918,6 +918,19 @@ static PyObject *Rules_has_capture(Rules *self, PyObject *const *args, Py_ssize_
     return PyBool_FromLong(has_capture(self, ci, own, opp, kings));
 }
 
+/* has_move(ci, own, opp, kings, counter) -> whether the side has a capture or a quiet move */
+static PyObject *Rules_has_move(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
+    int ci;
+    u128 own, opp, kings;
+    if (side_args(self, args, nargs, 5, &ci, &own, &opp, &kings) < 0)
+        return NULL;
+    long ctr = PyLong_AsLong(args[4]);
+    if (ctr == -1 && PyErr_Occurred())
+        return NULL;
+    return PyBool_FromLong(has_capture(self, ci, own, opp, kings)
+                           || quiet_moves_fast(self, ci, own, opp, kings, counter_in(self, ctr), NULL, 0, 1) > 0);
+}
+
 /* capture_records(ci, own, opp, kings, starts, law) -> records in the pure engine's form */
 static PyObject *Rules_capture_records(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     int ci;
@@ -1826,6 +1839,8 @@ static PyMethodDef Rules_methods[] = {
      "run(elements, index, position, known, kinds, quiet_move_of, move_type): a main-line run"},
     {"has_capture", (PyCFunction)(void (*)(void))Rules_has_capture, METH_FASTCALL,
      "has_capture(ci, own, opp, kings): whether the side owning `own` must capture"},
+    {"has_move", (PyCFunction)(void (*)(void))Rules_has_move, METH_FASTCALL,
+     "has_move(ci, own, opp, kings, counter) -> whether the side has a legal move"},
     {"capture_records", (PyCFunction)(void (*)(void))Rules_capture_records, METH_FASTCALL,
      "capture_records(ci, own, opp, kings, starts, law): complete captures as records"},
     {"legal_records", (PyCFunction)(void (*)(void))Rules_legal_records, METH_FASTCALL,

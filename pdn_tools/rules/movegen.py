@@ -75,7 +75,7 @@ class _Rules:
         "man_steps", "man_step_split", "man_jump_split", "king_dirs", "king_jumps",
         "king_step_split", "king_jump_split", "king_moves", "flying", "land_behind",
         "immediate", "reverse", "passing", "men_take_kings", "law", "limit", "core", "quiet_move_of",
-        "has_capture",
+        "has_capture", "has_move",
     )
 
     def __init__(self, v: Variant) -> None:
@@ -150,6 +150,9 @@ class _Rules:
         # Whether the side owning `own` (colour index `ci`) has any capture: (ci, own, opp, kings).
         self.has_capture: Callable[[int, int, int, int], bool] = (
             partial(_pure_has_capture, self) if self.core is None else self.core.has_capture)
+        # Whether that side has any legal move: (ci, own, opp, kings, its king-move counter).
+        self.has_move: Callable[[int, int, int, int, int], bool] = (
+            partial(_pure_has_move, self) if self.core is None else self.core.has_move)
         # The precomputed quiet Move by (from bit << 9 | to bit << 1 | promotes), for Position.run.
         self.quiet_move_of = {
             ((entry[1] ^ 1 << entry[3]).bit_length() - 1) << 9 | entry[3] << 1 | entry[0].promotes: entry[0]
@@ -231,6 +234,11 @@ def _rules(variant: Variant) -> _Rules:
 
 
 # -- generation on raw bitboards --------------------------------------------------------------
+
+
+def _pure_has_move(rl: _Rules, ci: int, own: int, opp: int, kings: int, ctr: int) -> bool:
+    """Whether the side owning `own` has a capture or a quiet move (rl.has_move, in Python)."""
+    return _pure_has_capture(rl, ci, own, opp, kings) or _count_quiet(rl, ci, own, opp, kings, ctr) > 0
 
 
 def _pure_has_capture(rl: _Rules, ci: int, own: int, opp: int, kings: int) -> bool:
@@ -686,9 +694,7 @@ class Position:
     def has_move(self) -> bool:
         """True if the side to move has a legal move (the game is not over)."""
         ci, own, opp = self._sides()
-        rl, kings = self._rl, self._kings
-        return (rl.has_capture(ci, own, opp, kings)
-                or _count_quiet(rl, ci, own, opp, kings, self._ctr[ci]) > 0)
+        return self._rl.has_move(ci, own, opp, self._kings, self._ctr[ci])
 
     def quiet_move(self, start: int, end: int) -> Move | None:
         """The legal non-capturing move from `start` to `end`, else None (also when a capture
