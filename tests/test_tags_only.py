@@ -143,3 +143,19 @@ def test_validate_summary_is_an_aligned_table():
         "international      2      1        1", "",
         "code          kind   count",
         "illegal-move  error      1"]
+
+
+@pytest.mark.parametrize("tags, name", [
+    ([("White", "Sijbrands"), ("Black", "Baba Sy"), ("Event", "Open"), ("Round", "7")], "Sijbrands – Baba Sy, Open round 7"),
+    ([("Black", " Baba Sy "), ("Round", "?"), ("Event", "-")], "? – Baba Sy"),
+    ([("Event", "Open"), ("Event", "Later"), ("White", "?")], "Open"),
+    ([("Round", "3"), ("Site", "Paris")], "round 3"),
+    ([("White", "A"), ("White", "B"), ("Round", "2")], "A – ?, round 2"),
+    ([("Date", "2001"), ("White", " "), ("Black", "?")], ""),
+])
+def test_a_game_is_named_by_its_players_event_and_round(tags, name):
+    """Reports name a game `White – Black, Event round R` from the first tag of each name; parts
+    that are empty, '?' or '-' are left out, an unknown player of a known pair is '?'."""
+    from pdn_tools.text.tags import game_name
+
+    assert game_name(tags) == name

@@ -86,13 +86,13 @@ def check(game: Game | ReadError, variant: Variant | None = None, strict: bool =
     """Replay `game` (with `variant`'s rules, else those its tags or moves name) and report on it."""
     if isinstance(game, ReadError):
         error = Problem(game.code, game.message, game.line, game.column)
-        name = game_name(dict(reversed(tag_pairs(game.text))))
+        name = game_name(tag_pairs(game.text))
         record = Record(game.file, game.index, name, game.line, "unknown", False, 0, "", (error,),
                         tuple(problem(w) for w in game.warnings))
         return Checked(game, None, record)
     result = replay(game, variant, strict)
     record = Record(
-        game.file, game.index, game_name(dict(reversed(game.tags))), game.line, result.variant.name if result.variant else "unknown", result.ok,
+        game.file, game.index, game_name(game.tags), game.line, result.variant.name if result.variant else "unknown", result.ok,
         result.ply_count if result.complete else len(game.main_line()), game.tag("Result") or game.result or "",
         tuple(problem(d, result) for d in result.errors),
         tuple(problem(d, result) for d in game.warnings + result.warnings))

@@ -6,6 +6,8 @@ players, event and round.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from pdn_tools.text.grammar import TAG_PAIR, unescape
 from pdn_tools.text.reader import RawGame
 
@@ -42,12 +44,23 @@ def raw_terminator(raw: RawGame) -> str:
     return ""
 
 
-def game_name(tags: dict[str, str]) -> str:
-    """What a person recognises a game by: `White – Black, Event round R` (parts that are
-    unknown left out; '' when none is known)."""
-    white, black, event, round_ = (tags.get(name, "").strip() for name in ("White", "Black", "Event", "Round"))
-    known = [value if value not in _UNKNOWN else "" for value in (white, black, event, round_)]
-    white, black, event, round_ = known
+def game_name(tags: Sequence[tuple[str, str]]) -> str:
+    """What a person recognises a game by, from its tag pairs (the first of a name counts):
+    `White – Black, Event round R` (parts that are unknown left out; '' when none is known)."""
+    found: dict[str, str] = {}
+    for name, value in tags:            # one pass, no dict of every tag: reports name each game
+        if name in _NAMING and name not in found:
+            found[name] = value
+    white, black, event, round_ = [_known(found.get(name, "")) for name in _NAMING]
     players = f"{white or '?'} – {black or '?'}" if white or black else ""
-    occasion = " ".join(part for part in (event, f"round {round_}" if round_ else "") if part)
-    return ", ".join(part for part in (players, occasion) if part)
+    occasion = f"{event} round {round_}" if event and round_ else event or (f"round {round_}" if round_ else "")
+    return f"{players}, {occasion}" if players and occasion else players or occasion
+
+
+_NAMING = ("White", "Black", "Event", "Round")
+
+
+def _known(value: str) -> str:
+    """A tag value stripped, '' when it says it is unknown."""
+    value = value.strip()
+    return "" if value in _UNKNOWN else value
