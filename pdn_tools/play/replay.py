@@ -186,19 +186,21 @@ _HINT_TEXT = 1024                            # where the moves of the hint are l
 def _moves_hint(movetext: list[Element | MoveRun], wanted: int) -> tuple[int, bool]:
     """The highest square number (-1: none) and whether a square is algebraic, over the
     first `wanted` moves of the main line (runs kept as text included)."""
-    hints: list[tuple[int, bool]] = []
-    moves = 0
-    for element in [element for element in movetext if type(element) is Notated or type(element) is MoveRun]:
-        if isinstance(element, MoveRun):           # square numbers only
-            count, highest = (_CORE.moves_hint if _CORE is not None else run_hint)(element.text, wanted - moves)
-            hints.append((highest, False))
+    highest, alpha, moves = -1, False, 0
+    for element in movetext:
+        if type(element) is MoveRun:           # square numbers only
+            count, top = _run_hint(element.text, wanted - moves)
             moves += count
-        else:
-            hints.append(_HINTS.get(element.text) or _squares_hint(element.text, element.squares))
+        elif type(element) is Notated:
+            top, algebraic = _HINTS.get(element.text) or _squares_hint(element.text, element.squares)
+            alpha = alpha or algebraic
             moves += 1
+        else:
+            continue
+        highest = top if top > highest else highest
         if moves >= wanted:
             break
-    return max([hint[0] for hint in hints], default=-1), any([hint[1] for hint in hints])
+    return highest, alpha
 
 
 def run_hint(text: str, wanted: int) -> tuple[int, int]:
@@ -209,6 +211,9 @@ def run_hint(text: str, wanted: int) -> tuple[int, int]:
         texts = _RUN_MOVES.findall(text)
     del texts[wanted:]
     return len(texts), max(map(int, _DIGITS.findall(" ".join(texts))), default=-1)
+
+
+_run_hint = run_hint if _CORE is None else _CORE.moves_hint
 
 
 def _squares_hint(text: str, squares: Iterable[str]) -> tuple[int, bool]:
