@@ -365,3 +365,15 @@ def test_no_parser_is_kept_in_a_folder_others_can_write(tmp_path, monkeypatch):
     assert grammar._cache_file("grammar") is None
     (tmp_path / "pdn-tools").chmod(0o700)
     assert grammar._cache_file("grammar").startswith(str(tmp_path / "pdn-tools" / "parser-"))
+
+
+def test_the_scanner_makes_its_tokens_as_lark_makes_them():
+    """_scanned (the scanner's token maker) sets every field Token's constructor sets."""
+    from lark import Token
+
+    from pdn_tools.text.grammar import ScanToken, _scanned
+
+    made = _scanned("MOVES", "1. 11-15", 3, 4, 5, 11, True)
+    lark = ScanToken("MOVES", "1. 11-15", 3, 4, 5, None, None, 11)
+    assert type(made) is ScanToken and made == lark and made.blank_before
+    assert all(getattr(made, name) == getattr(lark, name) for name in Token.__slots__)
