@@ -86,7 +86,7 @@ class Replay:
         counted move beats the draw.
         """
         final = self.final
-        if not self.complete or final is None or final.counts("W") == final.counts("B") == (0, 0):
+        if not self.complete or final is None or final.is_empty():
             return None         # an empty board (FEN `W::`) decides nothing
         game_over = not final.has_move()
         draw = self.draw
@@ -653,10 +653,13 @@ def _check_result(result: Replay) -> None:
     """Compare the Result tag (else the terminator) with what the rules say."""
     game = result.game
     tag, terminator = game.tag("Result"), game.result
-    line, column = game.tag_position("Result")
+
+    def at() -> tuple[int, int]:        # where the diagnostics point (looked up only for one)
+        return game.tag_position("Result")
+
     if tag is not None and terminator is not None and tag != terminator and terminator != "*":
         result.warnings.append(Diagnostic(Code.RESULT_MISMATCH, f"Result tag {tag!r} but the movetext ends "
-                                          f"with {terminator!r}", line, column))
+                                          f"with {terminator!r}", *at()))
     claimed = tag if tag not in (None, "", "?") else terminator
     draw, plies = result.draw, result.ply_count
     for claim in result.claims:
@@ -667,10 +670,10 @@ def _check_result(result: Replay) -> None:
             message = f"a draw by the {claim.rule} {how} after the last move, but Result is {claimed!r}"
         else:
             continue
-        result.warnings.append(Diagnostic(Code.DRAW_RULE, message, line, column, claim.ply))
+        result.warnings.append(Diagnostic(Code.DRAW_RULE, message, *at(), claim.ply))
     if draw is not None and draw.ply < plies:
         result.warnings.append(Diagnostic(Code.DRAW_RULE, f"a draw by the {draw.rule} applies after ply {draw.ply}; "
-                                          f"play went on", line, column, draw.ply))
+                                          f"play went on", *at(), draw.ply))
     truth = result.outcome()
     if truth is None or claimed is None:
         return
@@ -682,6 +685,6 @@ def _check_result(result: Replay) -> None:
         winner = first if truth == Outcome.FIRST else ("B" if first == "W" else "W")
         verdict = f"{'White' if winner == 'W' else 'Black'} has won (the side to move has no move)"
     if stated is None:
-        result.warnings.append(Diagnostic(Code.UNFINISHED, f"Result {claimed!r}, but {verdict}", line, column))
+        result.warnings.append(Diagnostic(Code.UNFINISHED, f"Result {claimed!r}, but {verdict}", *at()))
     elif stated != truth:
-        result.errors.append(Diagnostic(Code.WRONG_RESULT, f"Result {claimed!r}, but {verdict}", line, column))
+        result.errors.append(Diagnostic(Code.WRONG_RESULT, f"Result {claimed!r}, but {verdict}", *at()))

@@ -215,6 +215,12 @@ class _Count:
     material: tuple[Material, Material]  # (White, Black) when it began
 
 
+@cache
+def _men_go_back(man_steps: tuple[str, ...]) -> bool:
+    """Whether men of these steps can move backwards (a position may then come back)."""
+    return any(step not in ("f", "fl", "fr") for step in man_steps)
+
+
 class DrawTracker:
     """Watches a main line: the first automatic draw, and the draws that could be claimed."""
 
@@ -225,7 +231,7 @@ class DrawTracker:
         # made, from `since`, the position that move left.
         self.seen: dict[Position, int] = {}
         self.since = start
-        self.men_go_back = any(step not in ("f", "fl", "fr") for step in start.variant.man_steps)
+        self.men_go_back = _men_go_back(start.variant.man_steps)
         self.quiet = 0
         self.started: dict[str, _Count] = {}            # running ending counts by rule name
         self.material: tuple[Material, Material] | None = None   # when the endings were looked at

@@ -642,6 +642,10 @@ class Position:
         bits = self._white if colour == "W" else self._black
         return (bits & ~self._kings).bit_count(), (bits & self._kings).bit_count()
 
+    def is_empty(self) -> bool:
+        """True if no piece is on the board (FEN `W::`)."""
+        return not (self._white or self._black)
+
     def has_kings(self) -> bool:
         """True if there is a king on the board."""
         return self._kings != 0
