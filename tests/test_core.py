@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -215,6 +216,15 @@ def test_bad_bitboards_are_refused() -> None:
         except (ValueError, OverflowError):
             continue
         raise AssertionError(f"bitboard {bad} accepted")
+
+
+def test_a_board_wider_than_128_bits_gives_its_squares_by_bit() -> None:
+    """Past 128 bits the core numbers squares as given and walks them in that order where the
+    pure engine walks bits (the order of captures): squares out of bit order are refused."""
+    with pytest.raises(ValueError, match="gives its squares by bit"):
+        COMPILED.Rules([180, 150], [], ([], []), ([], []), ([], []), [], [], (0, 0, 0, 0, 0, 0, 0, 0))
+    with pytest.raises(ValueError, match="ray table"):       # in bit order: read on, to the rays
+        COMPILED.Rules([150, 180], [[]] * 8, ([], []), ([], []), ([], []), [], [], (0,) * 8)
 
 
 # ---- main-line runs kept as text (MoveRun) on the core, draw counters included --------------

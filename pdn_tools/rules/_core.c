@@ -41,7 +41,8 @@ typedef struct {
     u128 valid;                         /* indices of the squares */
     int8_t ray[8][MAX_IDX][MAX_RAY];    /* squares along each direction, nearest first */
     uint8_t raylen[8][MAX_IDX];
-    int order[MAX_SQ];                  /* squares in the pure engine's (padded bit) order */
+    int order[MAX_SQ];                  /* squares in the pure engine's (padded bit) order, which
+                                           is the order of their indices (see Rules_init) */
     int bit_of[MAX_IDX];                /* padded bit of each square */
     int number[MAX_IDX];                /* square number of each square */
     int index_of[MAX_SQ + 1];           /* square of each square number */
@@ -260,17 +261,19 @@ static void capture_records(const Rules *r, int ci, u128 own, u128 opp, u128 kin
     s.promo = r->promo[ci];
     u128 free0 = empty_squares(r, own, opp);
     u128 men = own & ~kings & starts, k = own & kings & starts;
-    for (int i = 0; i < r->n && men; i++) {
-        int sq = r->order[i];
-        if (!HAS(men, sq))
+    /* In the pure engine's square order (the indices').  A man with no prey next to it (jump_over)
+     * takes nothing. */
+    while (men) {
+        int sq = lowest(men);
+        men &= men - 1;
+        if (!(r->jump_over[ci][sq] & s.men_prey))
             continue;
         s.start = sq;
         shortj(&s, sq, r->man_jump[ci], r->n_man_jump[ci], s.men_prey, free0 | BIT(sq), 0, 0, 0);
     }
-    for (int i = 0; i < r->n && k; i++) {
-        int sq = r->order[i];
-        if (!HAS(k, sq))
-            continue;
+    while (k) {
+        int sq = lowest(k);
+        k &= k - 1;
         s.start = sq;
         if (r->flying)
             flying(&s, sq, free0 | BIT(sq), 0, 0, NO_DIR, 0, 1);
@@ -830,6 +833,11 @@ static int Rules_init(Rules *self, PyObject *args, PyObject *kwds) {
     for (int bit = 0; bit <= top; bit++)
         if (self->sq_of_bit[bit] >= 0)
             self->order[k++] = self->sq_of_bit[bit];
+    for (int i = 1; i < k; i++)
+        if (self->order[i] < self->order[i - 1]) {    /* indices are bits, or squares by bit */
+            PyErr_SetString(PyExc_ValueError, "a board of more than 128 bits gives its squares by bit");
+            return -1;
+        }
     if (PySequence_Size(rays) != 8) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_ValueError, "rays must have 8 directions");
