@@ -94,8 +94,8 @@ def check(game: Game | ReadError, variant: Variant | None = None, strict: bool =
     record = Record(
         game.file, game.index, game_name(game.tags), game.line, result.variant.name if result.variant else "unknown", result.ok,
         result.ply_count if result.complete else len(game.main_line()), game.tag("Result") or game.result or "",
-        tuple(problem(d, result) for d in result.errors),
-        tuple(problem(d, result) for d in game.warnings + result.warnings))
+        tuple([problem(d, result) for d in result.errors]),
+        tuple([problem(d, result) for d in game.warnings + result.warnings]))
     return Checked(game, result, record)
 
 

@@ -291,7 +291,7 @@ class DrawTracker:
 
     def _notes(self, rule: str, how: str) -> bool:
         """Whether reaching `rule` would note something (_draw)."""
-        return how == AUTOMATIC or all(claim.rule != rule for claim in self.claims)
+        return how == AUTOMATIC or not self.claims or all(claim.rule != rule for claim in self.claims)
 
     def running(self) -> set[str]:
         """The names of the move counts running now."""

@@ -670,8 +670,11 @@ class PdnParser:
         context = _Context([], strict)
         self._builder.context = context
         try:
-            tokens = self._recover(tokens)
-            game = self._parse(tokens)
+            shape = tuple([token.type for token in tokens])
+            if ERROR in shape or ESCAPE in shape:
+                tokens = self._recover(tokens)
+                shape = tuple([token.type for token in tokens])
+            game = self._parse(tokens, shape)
         except _StrictError as error:
             return error.diagnostic
         except UnexpectedInput as error:
@@ -679,15 +682,14 @@ class PdnParser:
         game.warnings = context.warnings
         return game
 
-    def _parse(self, tokens: list[ScanToken]) -> Game:
-        """The Game the inline transformer builds from `tokens`.
+    def _parse(self, tokens: list[ScanToken], shape: tuple[str, ...]) -> Game:
+        """The Game the inline transformer builds from `tokens`, whose types are `shape`.
 
         LALR(1) decides from token types alone, so every game whose tokens have the same types
         (its shape) is parsed by the same reductions, and Lark calls the builder in the same order
         with the same kinds of children.  The first game of a shape is parsed by Lark, which
         also reports any syntax error; its builder calls are noted (a Plan), and later games of
         that shape are built by making those calls on their own tokens."""
-        shape = tuple([token.type for token in tokens])
         plan = self._plans.get(shape)
         builder = self._builder
         if plan is not None:
@@ -709,8 +711,6 @@ class PdnParser:
 
     def _recover(self, tokens: list[ScanToken]) -> list[ScanToken]:
         """Turn unreadable text into comments (warned) and drop literal escapes."""
-        if not any(t.type in (ERROR, ESCAPE) for t in tokens):
-            return tokens
         out: list[ScanToken] = []
         groups: list[list[int]] = []     # [index in out of '(', holds prose]
         for token in tokens:
