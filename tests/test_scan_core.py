@@ -175,7 +175,7 @@ def read_twice(text: str, strict: bool) -> list[tuple[object, object, object]]:
 def test_a_game_built_from_a_parse_plan_is_the_game_lark_builds(text: str, strict: bool) -> None:
     pdn = grammar.parser()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pdn, "_parse", lambda tokens: pdn.lark.parse(tokens, start="start"))     # Lark for every game
+        patch.setattr(pdn, "_parse", lambda tokens, shape: pdn.lark.parse(tokens, start="start"))     # Lark for every game
         by_lark = read_twice(text, strict)
     pdn._plans.clear()
     assert read_twice(text, strict) == by_lark          # Lark for the first game of each shape
