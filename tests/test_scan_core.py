@@ -21,12 +21,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lark import Lark
 
+from corpus import CORPUS, needs_corpus
 from pdn_tools.rules import core
 from pdn_tools.text import grammar
 from pdn_tools.text.reader import read_text
 
 COMPILED = core.compiled_module()
-CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpus"
 
 # Pieces of movetext and of what stops it: results, moves, numbers, marks, gaps, escapes.
 FRAGMENTS = st.sampled_from(
@@ -153,7 +153,7 @@ def corpus_files() -> list[Path]:
     return sorted(CORPUS.rglob("*.pdn"))[::40]
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="needs the shared corpus beside the repository")
+@needs_corpus
 def test_the_scanner_gives_the_same_tokens_on_real_files() -> None:
     files = corpus_files()
     assert len(files) > 20
