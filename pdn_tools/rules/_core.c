@@ -926,17 +926,27 @@ static PyObject *Rules_has_capture(Rules *self, PyObject *const *args, Py_ssize_
     return PyBool_FromLong(has_capture(self, ci, own, opp, kings));
 }
 
+/* The arguments (ci, own, opp, kings, counter) of a side and its king-move counter, the counter
+ * in squares (counter_in). */
+static int side_counter_args(Rules *r, PyObject *const *args, Py_ssize_t nargs, int *ci, u128 *own,
+                             u128 *opp, u128 *kings, int *ctr) {
+    if (side_args(r, args, nargs, 5, ci, own, opp, kings) < 0)
+        return -1;
+    long value = PyLong_AsLong(args[4]);
+    if (value == -1 && PyErr_Occurred())
+        return -1;
+    *ctr = counter_in(r, value);
+    return 0;
+}
+
 /* has_move(ci, own, opp, kings, counter) -> whether the side has a capture or a quiet move */
 static PyObject *Rules_has_move(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
-    int ci;
+    int ci, ctr;
     u128 own, opp, kings;
-    if (side_args(self, args, nargs, 5, &ci, &own, &opp, &kings) < 0)
-        return NULL;
-    long ctr = PyLong_AsLong(args[4]);
-    if (ctr == -1 && PyErr_Occurred())
+    if (side_counter_args(self, args, nargs, &ci, &own, &opp, &kings, &ctr) < 0)
         return NULL;
     return PyBool_FromLong(has_capture(self, ci, own, opp, kings)
-                           || quiet_moves_fast(self, ci, own, opp, kings, counter_in(self, ctr), NULL, 0, 1) > 0);
+                           || quiet_moves_fast(self, ci, own, opp, kings, ctr, NULL, 0, 1) > 0);
 }
 
 /* capture_records(ci, own, opp, kings, starts, law) -> records in the pure engine's form */
@@ -974,15 +984,12 @@ static PyObject *Rules_legal_records(Rules *self, PyObject *const *args, Py_ssiz
 
 /* quiet_moves(ci, own, opp, kings, counter) -> [(from bit, to bit)] in the pure engine's order */
 static PyObject *Rules_quiet_moves(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
-    int ci;
+    int ci, ctr;
     u128 own, opp, kings;
-    if (side_args(self, args, nargs, 5, &ci, &own, &opp, &kings) < 0)
-        return NULL;
-    long ctr = PyLong_AsLong(args[4]);
-    if (ctr == -1 && PyErr_Occurred())
+    if (side_counter_args(self, args, nargs, &ci, &own, &opp, &kings, &ctr) < 0)
         return NULL;
     Step steps[MAX_QUIET];
-    int n = quiet_moves(self, ci, own, opp, kings, counter_in(self, ctr), steps, MAX_QUIET);
+    int n = quiet_moves(self, ci, own, opp, kings, ctr, steps, MAX_QUIET);
     PyObject *list = PyList_New(n);
     if (list == NULL)
         return NULL;
