@@ -270,9 +270,10 @@ class _Builder(Transformer[ScanToken, Game]):
         """A run with zero padding kept as text, its warnings said as `_scanned_moves` says them."""
         run = MoveRun(str(token), token.line, token.column)
         for piece, line, column in run.pieces():
-            if _PADDED.search(piece):
-                what = "move number" if piece.endswith(".") else "square in"
-                self._quirk(line, column, Code.ZERO_PADDED, f"zero-padded {what} {piece!r}")
+            if piece.endswith("."):
+                self._padded_number(piece, line, column)
+            else:
+                self._padded_square(piece, line, column)
         return run
 
     def _dangling_numbers(self, elements: list[Element | MoveRun]) -> None:
@@ -395,8 +396,7 @@ class _Builder(Transformer[ScanToken, Game]):
 
     def _move(self, text: str, line: int, column: int, odd: bool) -> Move:
         if odd:
-            if _PADDED.search(text):
-                self._quirk(line, column, Code.ZERO_PADDED, f"zero-padded square in {text!r}")
+            self._padded_square(text, line, column)
             if _UPPER.search(text):
                 self._quirk(line, column, Code.UPPERCASE_SQUARE, f"upper-case square in {text!r}")
         if "-" in text:
@@ -419,9 +419,17 @@ class _Builder(Transformer[ScanToken, Game]):
     def _move_number(self, text: str, line: int, column: int) -> MoveNumber:
         digits = text.rstrip(".")
         count = _read_number(digits, "move number", line, column)
-        if len(digits) > 1 and digits[0] == "0":
-            self._quirk(line, column, Code.ZERO_PADDED, f"zero-padded move number {text!r}")
+        self._padded_number(text, line, column)
         return MoveNumber(count, text.endswith("..."), text, line, column)
+
+    def _padded_square(self, move: str, line: int, column: int) -> None:
+        if _PADDED.search(move):
+            self._quirk(line, column, Code.ZERO_PADDED, f"zero-padded square in {move!r}")
+
+    def _padded_number(self, number: str, line: int, column: int) -> None:
+        digits = number.rstrip(".")
+        if len(digits) > 1 and digits[0] == "0":
+            self._quirk(line, column, Code.ZERO_PADDED, f"zero-padded move number {number!r}")
 
     def _setup(self, token: ScanToken) -> Setup:
         inner = token[1:-1].strip()

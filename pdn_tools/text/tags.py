@@ -53,8 +53,8 @@ def game_name(tags: Sequence[tuple[str, str]]) -> str:
             found[name] = value
     white, black, event, round_ = [_known(found.get(name, "")) for name in _NAMING]
     players = f"{white or '?'} – {black or '?'}" if white or black else ""
-    occasion = f"{event} round {round_}" if event and round_ else event or (f"round {round_}" if round_ else "")
-    return f"{players}, {occasion}" if players and occasion else players or occasion
+    occasion = " ".join(filter(None, (event, f"round {round_}" if round_ else "")))
+    return ", ".join(filter(None, (players, occasion)))
 
 
 _NAMING = ("White", "Black", "Event", "Round")
