@@ -48,7 +48,7 @@ def moves_end() -> grammar.MovesEnd:
 @cache
 def moves_regex() -> re.Pattern[str]:
     """The MOVES terminal's regular expression, as the pure scanner has it."""
-    text = grammar._grammar_path().read_text(encoding="utf-8")
+    text = grammar.grammar_text()
     probe = Lark(text, parser="lalr", lexer="basic", start=["start", "tags", "moves"])
     terminals = {t.name: t.pattern.to_regexp() for t in probe.terminals}
     return re.compile(grammar._possessive(terminals["MOVES"]))

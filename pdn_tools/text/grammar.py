@@ -16,7 +16,7 @@ import stat
 import sys
 from dataclasses import dataclass
 from functools import lru_cache, wraps
-from pathlib import Path
+from importlib import resources
 from typing import Any, Callable, Iterator, TypeVar, Union, cast
 
 import lark
@@ -35,13 +35,10 @@ _SEPARATOR = re.compile(r"[-xX:] ?")
 _STRICT_TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
 
 
-def _grammar_path() -> Path:
-    """grammars/pdn.lark beside the package, or where a wheel installed it."""
-    for base in (Path(__file__).resolve().parents[2], Path(sys.prefix) / "share" / "pdn-tools"):
-        path = base / "grammars" / "pdn.lark"
-        if path.exists():
-            return path
-    raise FileNotFoundError("grammars/pdn.lark not found")
+def grammar_text() -> str:
+    """The PDN grammar, grammars/pdn.lark, as the package holds it (a link to that file in a source
+    tree, a copy of it in an installed one), whatever the install's layout."""
+    return resources.files("pdn_tools.text").joinpath("pdn.lark").read_text(encoding="utf-8")
 
 
 def _cache_file(grammar: str) -> str | None:
@@ -548,7 +545,7 @@ class PdnParser:
     """The Lark LALR parser and the scanners made from its terminals. Build once."""
 
     def __init__(self) -> None:
-        text = _grammar_path().read_text(encoding="utf-8")
+        text = grammar_text()
         # One Lark for the parser and the terminals' regular expressions: the inner rules `tags` and
         # `moves` are start symbols only so that their terminals are compiled (games start at `start`).
         self._builder = _Builder(TAG_PAIR)
