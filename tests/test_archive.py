@@ -150,9 +150,9 @@ def test_stats_counts_variants_results_years_and_length():
     assert text == ["3 games, 3 valid, 0 invalid; average length 130.3 plies", "",
                     "variant        games  valid  invalid",
                     "international      3      3        0", "",
-                    "result            games  written",
-                    "first player won      1  2-0 1",
-                    "draw                  2  1-1 2", "",
+                    "result             games  written",
+                    "starting side won      1  2-0 1",
+                    "drawn                  2  1-1 2", "",
                     "year  games",
                     "2008      3"]
 

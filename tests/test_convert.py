@@ -226,8 +226,8 @@ def test_russian_games_go_from_algebraic_to_numeric_and_back(tmp_path):
 # White's 28x19 takes Black's last piece: White has won, the Result says Black did.
 GAME = '[GameType "20"]\n[Result "*"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n'
 WRONG_RESULT = '[GameType "20"]\n[FEN "W:W28:B23"]\n[Result "0-2"]\n1. 28x19 0-2\n\n'
-WRONG_RESULT_LINE = ("{file}:7:1: game 2: Result '0-2', but White has won (the side to move has no move) "
-                     "[wrong-result]")
+WRONG_RESULT_LINE = ("{file}:7:1: game 2: Result '0-2' (a win for Black, the other side), but White has won on the "
+                     "board (Black, to move, has no move) [wrong-result]")
 
 
 # ---- convert keeps a game whose only error is its Result ------------------------------------------

@@ -78,8 +78,10 @@ def test_a_third_repetition_is_only_claimable(name):
     # el que esté en turno de juego y asi se reclame."  English, Czech, Italian, pool: a claim.
     start = corner_kings(name)
     result = run(pdn(start, shuffle(start, 8), "1-0"))
+    starting = "White" if VARIANTS[name].first == "W" else "Black"      # 1-0: the starting side's win
     assert result.ok and draw_warnings(result) == [
-        "a draw by the 3-fold repetition may be claimed after the last move, but Result is '1-0'"]
+        "a draw by the 3-fold repetition may be claimed after the last move, but Result is '1-0' "
+        f"(a win for {starting}, the starting side)"]
     assert draw_warnings(run(pdn(start, shuffle(start, 7), "1-0"))) == []
 
 
@@ -263,7 +265,7 @@ def test_italian_40_king_moves_each_only_warns():
     result = run(pdn(start, wander(start, 80), "1-0"))
     assert result.ok and draw_warnings(result) == [
         "a draw by the 40 king moves each would apply by a rule no text gives after the last move, "
-        "but Result is '1-0'"]
+        "but Result is '1-0' (a win for White, the starting side)"]
     assert draw_warnings(run(pdn(start, wander(start, 79), "1-0"))) == []
 
 

@@ -124,9 +124,9 @@ def test_stats_counts_results_by_outcome_with_the_spellings_seen():
     start = lines.index("result             games  written")
     assert lines[start:start + 5] == [
         "result             games  written",
-        "first player won       3  2-0 2, 1-0 1",
-        "second player won      1  0-2 1",
-        "draw                   3  1/2-1/2 1, 1/2:1/2 1, 1-1 1",
+        "starting side won      3  2-0 2, 1-0 1",
+        "other side won         1  0-2 1",
+        "drawn                  3  1/2-1/2 1, 1/2:1/2 1, 1-1 1",
         "no result              1  * 1"]
     data = json.loads(invoke("stats", "--format", "json", "-", input=RESULTS).stdout)
     assert data["outcomes"] == {"first": 3, "second": 1, "draw": 3, "unknown": 1}

@@ -137,8 +137,8 @@ def _tags(game: Game, result: Replay, options: Options) -> list[str]:
     if options.ply_count:
         game.set_tag("PlyCount", str(len(game.main_line())))
     computed = result.computed_result() if options.result else None
-    stated = game.tag("Result") or game.result
-    if computed is not None and (stated or "").strip() in results.UNKNOWN:
+    stated = results.stated_result(game.tag("Result"), game.result)
+    if computed is not None and stated in results.UNKNOWN:
         game.set_tag("Result", computed)
         if game.result is not None:
             game.result = computed

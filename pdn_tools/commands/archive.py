@@ -19,7 +19,7 @@ from pdn_tools.play.check import Checked, Record
 from pdn_tools.rules.fen import FenError, parse_fen, to_fen
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.reader import RawGame, parse_raw
-from pdn_tools.text.results import Outcome, outcome
+from pdn_tools.text.results import LABELS, NO_RESULT, Outcome, outcome, read_result, stated_result
 from pdn_tools.text.tags import raw_tags, raw_terminator
 from pdn_tools.text.writer import game_text
 from pdn_tools.play.replay import Replay
@@ -84,15 +84,15 @@ def tags_match(tags: dict[str, str], terminator: str, criteria: Criteria) -> boo
             return False
     if criteria.player and not any(criteria.player.search(tags.get(side, "")) for side in ("White", "Black")):
         return False
-    return criteria.result is None or result_matches(criteria.result, tags.get("Result") or terminator)
+    return criteria.result is None or result_matches(criteria.result, stated_result(tags.get("Result"), terminator))
 
 
 def result_matches(wanted: str, result: str) -> bool:
     """Whether `result` states the outcome `wanted` names, however each is spelled (`2-0`, `1-0`
-    and `1:0` are all the first player's win; `first`, `second` and `draw` name an outcome);
-    a result that states no outcome (`*`) matches only as written."""
+    and `1:0` are all the starting side's win; `first`, `second` and `draw` name an outcome);
+    a result that states no outcome (`*`) matches only as written (white space around it aside)."""
     goal = Outcome(wanted) if wanted in Outcome.__members__.values() else outcome(wanted)
-    return outcome(result) == goal if goal is not None else result == wanted
+    return outcome(result) == goal if goal is not None else read_result(result) == read_result(wanted)
 
 
 def tag_filtered(raw: RawGame, index: int, notes: list[Diagnostic], criteria: Criteria,
@@ -109,7 +109,7 @@ def listing_row(raw: RawGame, index: int) -> dict[str, str | int]:
     tags = raw_tags(raw)
     row: dict[str, str | int] = {"file": raw.name, "line": raw.line, "game": index}
     row.update({name: tags.get(name, "") for name in LISTED_TAGS})
-    row["Result"] = row["Result"] or raw_terminator(raw)
+    row["Result"] = stated_result(tags.get("Result"), raw_terminator(raw))
     return row
 
 
@@ -179,7 +179,8 @@ def dedupe_game(checked: Checked, with_tags: bool) -> tuple[bytes, str]:
     game = checked.game
     key = moves_key(game, checked.replay)
     if with_tags and isinstance(game, Game):
-        key += "\n" + "\n".join(sorted(f"{name}={value}" for name, value in game.tags))
+        key += "\n" + "\n".join(sorted(f"{name}={read_result(value) if name == 'Result' else value}"
+                                        for name, value in game.tags))
     return hashlib.blake2b(key.encode("utf-8"), digest_size=16).digest(), game_text(game)
 
 
@@ -227,7 +228,7 @@ class Stats:
                 "errors": dict(self.summary.errors.most_common())}
 
     def outcomes(self) -> list[tuple[str, int, str]]:
-        """(outcome, games, the spellings seen with their counts) per outcome, first player's
+        """(outcome, games, the spellings seen with their counts) per outcome, the starting side's
         wins first; results that state no outcome (`*`, `0-0`, none) last."""
         found: dict[str, Counter[str]] = {}
         for result, count in self.results.most_common():
@@ -243,7 +244,7 @@ class Stats:
         data = self.as_dict()
         out = [f"{self.summary.headline()}; average length {data['average_plies']} plies", ""]
         out += report.table(("variant", "games", "valid", "invalid"), self.summary.variant_rows())
-        labels = {"first": "first player won", "second": "second player won", "draw": "draw", "unknown": "no result"}
+        labels = {**{stated.value: label for stated, label in LABELS.items()}, "unknown": NO_RESULT}
         out += [""] + report.table(("result", "games", "written"),
                                    [(labels[name], count, spellings) for name, count, spellings in self.outcomes()])
         out += [""] + report.table(("year", "games"), sorted(self.years.items()))

@@ -8,7 +8,7 @@ from pdn_tools.play.check import Checked, check, problem
 from pdn_tools.text import writer
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Game, ReadError
-from pdn_tools.play.notation import Style, canonical_game, fix_notes, result_fixes
+from pdn_tools.play.notation import Style, canonical_game, fix_notes, kept_notes, result_fixes
 from pdn_tools.text.names import printable
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.variants import Variant
@@ -68,7 +68,7 @@ def convert(checked: Checked, options: Options) -> Converted:
         return Converted(writer.game_text(game), problems, False)
     notes = problems
     if style.fix_results:
-        fixes = fix_notes(game, result_fixes(game, replayed))
+        fixes = fix_notes(game, result_fixes(game, replayed)) + kept_notes(game, replayed)
         notes += tuple(report.text_lines(replace(record, errors=(), warnings=tuple(map(problem, fixes)))))
     canonical = canonical_game(game, replayed, style)
     if options.to == "jsonl":

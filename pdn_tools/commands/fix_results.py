@@ -13,14 +13,14 @@ from dataclasses import dataclass, replace
 
 from pdn_tools.commands import report
 from pdn_tools.play.check import Record, check, problem
-from pdn_tools.play.notation import fix_notes, result_fixes
+from pdn_tools.play.notation import fix_notes, kept_notes, result_fixes
 from pdn_tools.rules.variants import Variant
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic, Game
 from pdn_tools.text.reader import RawGame, parse_raw, read_raw
-from pdn_tools.text.results import Outcome, outcome
+from pdn_tools.text.results import Outcome, outcome, read_result
 
-# Result spellings by family: first player's win, second player's win, draw.
+# Result spellings by family: the starting side's win, the other side's win, a draw.
 _STYLES = (("1-0", "0-1", "1/2-1/2"), ("2-0", "0-2", "1-1"), ("1:0", "0:1", "1/2:1/2"))
 _RESULT_TAG = re.compile(r'\[[ \t]*Result[ \t]*"([^"]*)"')
 _LINE_END = re.compile(r"(\r\n|\r|\n)")
@@ -49,7 +49,7 @@ def in_style(result: str, game: Game) -> str:
     """`result` (a settled result) as the game writes it: the tag's or terminator's spelling when
     one of them already says it, else in the family of the game's spellings (`1-0`, `2-0`, `1:0`)."""
     stated = outcome(result)
-    written = [seen for seen in (game.tag("Result"), game.result) if seen is not None]
+    written = [seen for seen in (read_result(game.tag("Result")), game.result) if seen is not None]
     for seen in written:
         if stated is not None and outcome(seen) == stated:
             return seen
@@ -72,17 +72,17 @@ def fix_game(raw: RawGame, index: int, notes: list[Diagnostic], variant: Variant
         return Fixed((), record, ())
     new_tag, new_end = result_fixes(game, replayed)
     if new_tag is None and new_end is None:
-        return Fixed((), record, ())
+        return Fixed((), record, tuple(kept_notes(game, replayed)))
     settled = in_style(new_tag or new_end or "", game)
     tag = game.tag("Result")
     terminator = next((t for t in reversed(raw.tokens) if t.type in ("RESULT", "STAR")), None)
     edits = []
-    if tag is not None and tag != settled:
+    if tag is not None and read_result(tag) != settled:
         line, column = game.tag_position("Result")
         edits.append(Edit(line, column, tag, settled))
     if terminator is not None and str(terminator) != settled:
         edits.append(Edit(terminator.line or 0, terminator.column or 0, str(terminator), settled))
-    changed = (settled if tag is not None and tag != settled else None,
+    changed = (settled if tag is not None and read_result(tag) != settled else None,
                settled if terminator is not None and str(terminator) != settled else None)
     return Fixed(tuple(edits), record, tuple(fix_notes(game, changed)))
 

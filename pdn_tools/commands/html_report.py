@@ -24,7 +24,7 @@ from pdn_tools.commands import archive, diagram, report
 from pdn_tools.play.check import Checked, Record
 from pdn_tools.rules.variants import variant_by_name
 from pdn_tools.text.model import Game, ReadError
-from pdn_tools.text.results import Outcome, outcome
+from pdn_tools.text.results import LABELS, NO_RESULT, outcome
 
 PAGE = 200                  # invalid games per collapsed section
 OPEN_GAMES = 5              # games shown open at the top of the first section
@@ -220,16 +220,13 @@ def _short(message: str, limit: int = 90) -> str:
 
 # ---- the stats page ------------------------------------------------------------------------------
 
-_OUTCOMES = {Outcome.FIRST: "starting side won", Outcome.SECOND: "other side won", Outcome.DRAW: "drawn"}
-
-
 def stats_page(stats: archive.Stats, out: IO[str], title: str = "PDN archive summary") -> None:
     """`stats --format html`: variants, results by outcome, games per year, errors by code."""
     data = stats.as_dict()
     outcomes: Counter[str] = Counter()
     for result, count in stats.results.items():
         stated = outcome(result)
-        outcomes[_OUTCOMES[stated] if stated is not None else "no result"] += count
+        outcomes[LABELS[stated] if stated is not None else NO_RESULT] += count
     out.write(_head(title))
     out.write(f"<h1>{escape(title)}</h1>\n")
     out.write(f'<p class="totals"><span class="games">{data["games"]}</span> games \u00b7 '

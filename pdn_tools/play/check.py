@@ -12,6 +12,7 @@ from pdn_tools.play.replay import Replay, replay
 from pdn_tools.rules.variants import Variant
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic, Game, ReadError
+from pdn_tools.text.results import read_result, stated_result
 from pdn_tools.text.tags import game_name, tag_pairs
 
 
@@ -91,12 +92,20 @@ def check(game: Game | ReadError, variant: Variant | None = None, strict: bool =
                         tuple(problem(w) for w in game.warnings))
         return Checked(game, None, record)
     result = replay(game, variant, strict)
+    tag = game.tag("Result")
+    spaced = [] if tag is None or read_result(tag) == tag else [_spaced_result(game, tag)]
     record = Record(
         game.file, game.index, game_name(game.tags), game.line, result.variant.name if result.variant else "unknown", result.ok,
-        result.ply_count if result.complete else len(game.main_line()), game.tag("Result") or game.result or "",
+        result.ply_count if result.complete else len(game.main_line()), stated_result(tag, game.result),
         tuple([problem(d, result) for d in result.errors]),
-        tuple([problem(d, result) for d in game.warnings + result.warnings]))
+        tuple([problem(d, result) for d in game.warnings + spaced + result.warnings]))
     return Checked(game, result, record)
+
+
+def _spaced_result(game: Game, tag: str) -> Diagnostic:
+    """The warning for a Result tag value with white space around it (read without it)."""
+    return Diagnostic(Code.RESULT_SPACE, f"Result tag {tag!r} has white space around its value: read as "
+                      f"{read_result(tag)!r}", *game.tag_position("Result"))
 
 
 def record_of(game: Game | ReadError, variant: Variant | None = None, strict: bool = False) -> Record:

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Comment, Diagnostic, Element, Game, Move as Notated, MoveNumber, Nag, Placeholder, Variation
 from pdn_tools.rules.movegen import Move, Position
-from pdn_tools.play.replay import Replay
-from pdn_tools.text.results import outcome
+from pdn_tools.play.replay import Replay, board_verdict, meaning
+from pdn_tools.text.results import off_board, outcome, stated_result
 from pdn_tools.text.walk import Path, walk
 
 FIRST_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN")
@@ -71,15 +71,20 @@ def canonical_tags(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
 def result_fixes(game: Game, result: Replay) -> tuple[str | None, str | None]:
     """(Result tag, terminator) to write instead of the game's, each None when it stays.
 
-    Only a result the final position or a draw rule settles is written, and a
-    stated result meaning the same outcome is left as it is.
+    Only a result the final position or a draw rule settles is written, a stated
+    result meaning the same outcome is left as it is, and so is the result of a game
+    a tag says was decided off the board (see `kept_notes`).
     """
+    return (None, None) if off_board(game.tags) is not None else _settled(game, result)
+
+
+def _settled(game: Game, result: Replay) -> tuple[str | None, str | None]:
+    """(Result tag, terminator) the board settles, each None when the game's says the same."""
     computed = result.computed_result()
     if computed is None:
         return None, None
     truth = outcome(computed)
-    tag = game.tag("Result")
-    new_tag = None if outcome(tag) == truth else computed
+    new_tag = None if outcome(game.tag("Result")) == truth else computed
     new_end = None if outcome(game.result) == truth else computed
     return new_tag, new_end
 
@@ -93,6 +98,24 @@ def fix_notes(game: Game, fixes: tuple[str | None, str | None]) -> list[Diagnost
             shown = "missing" if old is None else repr(old)
             notes.append(Diagnostic(Code.FIXED_RESULT, f"{what} {shown} set to {new!r}, as the final "
                                     f"position settles it", line, column))
+    return notes
+
+
+def kept_notes(game: Game, result: Replay) -> list[Diagnostic]:
+    """What --fix-results left as written, though the board settles otherwise, because a tag says
+    the game was decided off the board; located at the Result tag."""
+    decided = off_board(game.tags)
+    truth = result.outcome() if decided is not None else None
+    if decided is None or truth is None or result.variant is None:
+        return []
+    fixes, (line, column) = _settled(game, result), game.tag_position("Result")
+    notes = []
+    for what, old, new in (("Result tag", game.tag("Result"), fixes[0]), ("terminator", game.result, fixes[1])):
+        if new is not None:
+            shown = "missing" if old is None else f"{old!r} ({meaning(old, result.variant)})"
+            notes.append(Diagnostic(Code.KEPT_RESULT, f"{what} {shown} left as written, as {decided[0]} "
+                                    f"{decided[1]!r} says the game was decided off the board, though "
+                                    f"{board_verdict(result, truth)}", line, column))
     return notes
 
 

@@ -17,7 +17,7 @@ from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.text.codes import Code
 from pdn_tools.text.numbers import number as read_number
 from pdn_tools.text.walk import Path, walk
-from pdn_tools.text.results import Outcome, outcome
+from pdn_tools.text.results import Outcome, off_board, outcome, read_result
 from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, Move as Notated, MoveNumber, MoveRun, Nag,
                                   Placeholder, Setup, Variation)
 from pdn_tools.rules.movegen import Move, Position
@@ -651,23 +651,27 @@ def full_path(variant: Variant, move: Move, alpha: bool | None = None) -> str:
 
 def _check_result(result: Replay) -> None:
     """Compare the Result tag (else the terminator) with what the rules say."""
-    game = result.game
-    tag, terminator = game.tag("Result"), game.result
+    game, variant = result.game, result.variant
+    assert variant is not None
+    tag, terminator = read_result(game.tag("Result")), game.result
 
     def at() -> tuple[int, int]:        # where the diagnostics point (looked up only for one)
         return game.tag_position("Result")
 
+    def said(text: str) -> str:
+        return f"{text!r} ({meaning(text, variant)})"
+
     if tag is not None and terminator is not None and tag != terminator and terminator != "*":
-        result.warnings.append(Diagnostic(Code.RESULT_MISMATCH, f"Result tag {tag!r} but the movetext ends "
-                                          f"with {terminator!r}", *at()))
+        result.warnings.append(Diagnostic(Code.RESULT_MISMATCH, f"Result tag {said(tag)} but the movetext ends "
+                                          f"with {said(terminator)}", *at()))
     claimed = tag if tag not in (None, "", "?") else terminator
     draw, plies = result.draw, result.ply_count
     for claim in result.claims:
         how = "may be claimed" if claim.how == CLAIMED else "would apply by a rule no text gives"
         if claim.ply < plies:
             message = f"a draw by the {claim.rule} {how} after ply {claim.ply}; play went on"
-        elif outcome(claimed) in (Outcome.FIRST, Outcome.SECOND):
-            message = f"a draw by the {claim.rule} {how} after the last move, but Result is {claimed!r}"
+        elif claimed is not None and outcome(claimed) in (Outcome.FIRST, Outcome.SECOND):
+            message = f"a draw by the {claim.rule} {how} after the last move, but Result is {said(claimed)}"
         else:
             continue
         result.warnings.append(Diagnostic(Code.DRAW_RULE, message, *at(), claim.ply))
@@ -678,13 +682,44 @@ def _check_result(result: Replay) -> None:
     if truth is None or claimed is None:
         return
     stated = outcome(claimed)
-    first = result.start.variant.first if result.start is not None else "W"
-    if draw is not None and truth == Outcome.DRAW:
-        verdict = f"the game is drawn by the {draw.rule} after ply {draw.ply}"
-    else:
-        winner = first if truth == Outcome.FIRST else ("B" if first == "W" else "W")
-        verdict = f"{'White' if winner == 'W' else 'Black'} has won (the side to move has no move)"
+    if stated == truth:
+        return
+    message = f"Result {said(claimed)}, but {board_verdict(result, truth)}"
+    decided = off_board(game.tags)
     if stated is None:
-        result.warnings.append(Diagnostic(Code.UNFINISHED, f"Result {claimed!r}, but {verdict}", *at()))
-    elif stated != truth:
-        result.errors.append(Diagnostic(Code.WRONG_RESULT, f"Result {claimed!r}, but {verdict}", *at()))
+        result.warnings.append(Diagnostic(Code.UNFINISHED, message, *at()))
+    elif decided is not None:
+        result.warnings.append(Diagnostic(Code.RESULT_OFF_BOARD, f"{message}; {decided[0]} {decided[1]!r} says the "
+                                          f"game was decided off the board", *at()))
+    else:
+        result.errors.append(Diagnostic(Code.WRONG_RESULT, message, *at()))
+
+
+def meaning(result: str, variant: Variant) -> str:
+    """Whose win `result` means in `variant`, in its colours: in english `1-0` is 'a win for Black,
+    the starting side', `0-1` 'a win for White, the other side'; else 'a draw', 'a loss for both
+    sides' (`0-0`) or 'no result'."""
+    stated = outcome(result)
+    if stated is None:
+        return "a loss for both sides" if read_result(result) == "0-0" else "no result"
+    if stated is Outcome.DRAW:
+        return "a draw"
+    first = stated is Outcome.FIRST
+    return f"a win for {_colour(variant.first, first)}, the {'starting' if first else 'other'} side"
+
+
+def board_verdict(result: Replay, truth: Outcome) -> str:
+    """What the board says of a game it settles as `truth` (`result.outcome()`): 'White has won on
+    the board (Black, to move, has no move)' or 'the game is drawn on the board by …'."""
+    draw, variant = result.draw, result.variant
+    assert variant is not None
+    if draw is not None and truth is Outcome.DRAW:
+        return f"the game is drawn on the board by the {draw.rule} after ply {draw.ply}"
+    first = truth is Outcome.FIRST
+    return (f"{_colour(variant.first, first)} has won on the board ({_colour(variant.first, not first)}, "
+            f"to move, has no move)")
+
+
+def _colour(first: str, starting: bool) -> str:
+    """The colour of the variant's starting side (its `first`), or of the other side."""
+    return "White" if (first == "W") == starting else "Black"

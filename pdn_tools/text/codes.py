@@ -70,4 +70,6 @@ class Code(StrEnum):
     DRAW_RULE = "draw-rule", _W, False, "a draw rule applied or could be claimed"
     UNFINISHED = "unfinished", _W, False, "an unknown Result the rules decide"
     FIXED_RESULT = "fixed-result", _W, False, "convert --fix-results changed a Result"
-
+    RESULT_OFF_BOARD = "result-off-board", _W, False, "a Result the board contradicts, decided off the board (Termination)"
+    KEPT_RESULT = "kept-result", _W, False, "convert --fix-results left a Result decided off the board"
+    RESULT_SPACE = "result-space", _W, False, "white space around a Result value, read without it"

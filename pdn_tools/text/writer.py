@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Iterable, Iterator
 
-from pdn_tools.text.results import RESULTS
+from pdn_tools.text.results import RESULTS, read_result
 from pdn_tools.text.model import Comment, Element, Game, ReadError, Move, MoveNumber, Nag, Placeholder, Setup, Variation
 from pdn_tools.text.walk import walk
 
@@ -82,7 +82,7 @@ def terminator(game: Game) -> str:
     """The game's written terminator, else its Result tag if it is a result, else '*'."""
     if game.result:
         return game.result
-    tag = game.tag("Result")
+    tag = read_result(game.tag("Result"))
     return tag if tag in RESULTS else "*"
 
 
@@ -117,5 +117,5 @@ def _tail(game: Game) -> str:
 
 def result(game: Game) -> str:
     """The game's result: its Result tag when that is a result, else its terminator."""
-    tag = game.tag("Result")
+    tag = read_result(game.tag("Result"))
     return tag if tag in RESULTS else terminator(game)
