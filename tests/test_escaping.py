@@ -83,6 +83,7 @@ def test_printable_shows_bidi_format_characters_and_noncharacters_keeps_joiners(
     assert names.printable("soft\u00adhy\ufeffbom\u2060\ufffe\uffff\U000e0041") == \
         "soft\\xadhy\\ufeffbom\\u2060\\ufffe\\uffff\\U000e0041"
     assert names.printable("esc\x1b[2J\x7f\x9b\x00\t\r\n") == "esc\\x1b[2J\\x7f\\x9b\\x00\\t\\r\\n"
+    assert names.printable("\ud800 \udfff \ufdd0 \U0010fffe") == "\\ud800 \\udfff \\ufdd0 \\U0010fffe"
     assert names.printable("Coração \u00a0 \u0928\u094d\u200d\u092f \U0001f469\u200d\U0001f4bb") == \
         "Coração \u00a0 \u0928\u094d\u200d\u092f \U0001f469\u200d\U0001f4bb"       # NBSP, ZWJ kept
 
@@ -151,6 +152,13 @@ def test_list_csv_quotes_and_neutralises_cells(hostile, tmp_path):
     assert len(result.stdout.splitlines()) == 5 and raw_controls(result.stdout) == set()
 
 
+def test_cells_keep_numbers_signs_and_results():
+    kept = ["-3", "+1.5", "-.5", "1e5", "-2E-3", "-", "+", "1-0", "0-1", "2-0", "1/2-1/2", "*", "", "Anna"]
+    assert [archive.cell(value) for value in kept] == kept
+    assert [archive.cell(value) for value in ["-1-0", "=1", "@a", "+x", "--3", "-3x", 7, -7]] == [
+        "'-1-0", "'=1", "'@a", "'+x", "'--3", "'-3x", "7", "-7"]
+
+
 def test_list_and_stats_json_keep_the_exact_values(hostile):
     first = json.loads(run("list", "--format", "jsonl", hostile).stdout.splitlines()[0])
     assert {name: first[name] for name in archive.LISTED_TAGS} == {name: READ[name] for name in archive.LISTED_TAGS}
@@ -182,12 +190,22 @@ def test_diagram_text_and_svg_captions(hostile):
         "international \u00b7 after 2... 14x23 \u00b7 White to move"]
 
 
-def test_convert_keeps_pdn_data_exact_and_escapes_its_notes(hostile, tmp_path):
-    result = run("convert", "--keep-invalid", hostile, "-o", "out.pdn")
-    assert result.stderr.splitlines() == [ERROR_LINE]
-    back = read_text((tmp_path / "out.pdn").read_text(encoding="utf-8"))
+@pytest.mark.parametrize("command", [["convert", "--keep-invalid", "-o", "out.pdn"], ["dedupe", "-o", "out.pdn"],
+                                     ["filter", "--invalid", "-o", "out.pdn"], ["split", "-o", "parts"]])
+def test_pdn_outputs_keep_the_games_exact_and_escape_their_notes(hostile, tmp_path, command):
+    result = run(*command, hostile)
+    assert ERROR_LINE in result.stderr.splitlines() and raw_controls(result.stderr) == set()
+    written = tmp_path / ("parts/game-00001.pdn" if command[0] == "split" else "out.pdn")
+    back = read_text(written.read_text(encoding="utf-8"))
     assert dict(back[0].tags) == READ                               # the same games: PDN is data
-    assert back[1].tag("Result") == "\x1b[2J=0-1\u202e"
+    assert "\x1b[2J" in written.read_text(encoding="utf-8")
+
+
+def test_convert_writes_the_games_exact_and_fen_lines_escape_the_file_name(hostile, tmp_path):
+    result = run("convert", "--keep-invalid", hostile, "-o", "out.pdn")
+    back = read_text((tmp_path / "out.pdn").read_text(encoding="utf-8"))
+    assert [dict(game.tags) for game in back][:2] == [READ, {"GameType": "20", "Result": "\x1b[2J=0-1\u202e"}]
+    assert result.stderr.splitlines() == [ERROR_LINE]
     fens = run("convert", "--to", "fen", hostile).stdout.splitlines()
     assert fens[0].startswith(f"{SHOWN_FILE}:2\t0\tW:W31,")
 
@@ -196,6 +214,20 @@ def test_dedupe_report_and_notes_escape_file_names(hostile):
     result = run("dedupe", "--report", hostile, hostile)
     assert f"{SHOWN_FILE}:1: game 1: duplicate of {SHOWN_FILE}:1: game 1" in result.stdout.splitlines()
     assert raw_controls(result.stdout) == set() and raw_controls(result.stderr) == set()
+
+
+def test_split_prints_the_paths_it_writes_escaped(hostile):
+    result = run("split", "-o", "p\x1b[2J", hostile)
+    assert result.stdout.splitlines() == [f"p\\x1b[2J/game-0000{n}.pdn" for n in (1, 2, 3)]
+
+
+def test_usage_errors_escape_the_paths_they_name(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d\x1b[2J").mkdir()
+    result = run("diagram", "d\x1b[2J")
+    assert result.exit_code == 2
+    assert "Invalid value for PATH: d\\x1b[2J is a folder: name one file" in result.stderr
+    assert raw_controls(result.stderr) == set()
 
 
 def test_notes_and_the_progress_line_are_printable():
