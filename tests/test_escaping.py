@@ -271,7 +271,9 @@ def test_split_refuses_a_backslash_in_the_prefix(tmp_path):
 
 # ---- properties, one per family -----------------------------------------------------------------
 
-values = st.text(max_size=30)
+# Any text, with the characters that matter here drawn often.
+values = st.text(st.one_of(st.characters(), st.sampled_from("\x1b[]\x07\x00\x7f\x85\x9b\u202e\u2066\u200f\ufeff"
+                                                         "\ufffe\uffff\t\r\n=+-@\"'<>&,\\")), max_size=30)
 NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]")      # kept as written: no formula
 PROPERTY = settings(max_examples=60, deadline=None)
 
@@ -288,7 +290,7 @@ def game_with(white, black, event, result, file):
 @given(st.text())
 def test_printable_leaves_nothing_raw_and_is_idempotent(text):
     shown = names.printable(text)
-    assert raw_controls(shown) - {"\n"} == set() and "\n" not in shown
+    assert raw_controls(shown) == set() and "\n" not in shown
     assert names.printable(shown) == shown
     assert xml_forbidden(names.markup(text)) == set()
 
@@ -315,13 +317,12 @@ def test_svg_and_html_pages_are_well_formed_xml_for_any_tags(white, black, event
     picture = diagram.picture(checked.replay, board, "svg", 2)
     assert ElementTree.fromstring(picture).find("{http://www.w3.org/2000/svg}title").text == \
         names.printable(diagram.caption(checked.replay, 2))
-    page, stats, out = html_report.AuditPage(), archive.Stats(), io.StringIO()
+    audit, summary, stats, page = io.StringIO(), io.StringIO(), archive.Stats(), html_report.AuditPage()
     page.add(checked.record, html_report.audit_game(checked))
-    page.write(out)
+    page.write(audit)
     stats.add(checked.record, "unknown")
-    stats_out = io.StringIO()
-    html_report.stats_page(stats, stats_out)
-    for text in (out.getvalue(), stats_out.getvalue()):
+    html_report.stats_page(stats, summary)
+    for text in (audit.getvalue(), summary.getvalue()):
         ElementTree.fromstring(text.removeprefix("<!DOCTYPE html>\n"))
 
 
@@ -334,5 +335,5 @@ def test_no_csv_or_tsv_cell_starts_a_formula(cells, fmt):
     assert len(read) == len(cells)
     for cell, value in zip(read, cells):
         assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")) or NUMBER.fullmatch(cell)
-        assert cell.removeprefix("'") == names.printable(str(value))
+        assert cell in (names.printable(str(value)), "'" + names.printable(str(value)))
         assert raw_controls(cell) == set()
