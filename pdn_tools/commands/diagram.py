@@ -359,10 +359,10 @@ def _caption(lines: list[str], frame: _Frame) -> list[str]:
     top = frame.top + frame.board_height + (frame.left if frame.left > _EDGE else _EDGE) + 0.1 * UNIT
     out = []
     room = frame.width - 2 * _EDGE
-    for index, line in enumerate(lines):
+    for index, line in enumerate(map(printable, lines)):       # escaped first: the size fits what is shown
         y = top + (index + 0.75) * _CAPTION_LINE
         weight = ' font-weight="bold"' if index == 0 else ""
-        size = min(0.34 * UNIT, room / (0.62 * max(len(printable(line)), 1)))    # long names: smaller letters
+        size = min(0.34 * UNIT, room / (0.62 * max(len(line), 1)))    # long names: smaller letters
         out.append(f'<text class="caption" x="{_EDGE:g}" y="{y:g}" font-size="{size:.1f}"'
                    f'{weight} fill="#222222">{markup(line)}</text>')
     return out
