@@ -110,6 +110,7 @@ def test_validate_jsonl_keeps_the_exact_values_with_json_escapes(hostile):
     assert records[1]["result"] == "\x1b[2J=0-1\u202e"
     assert '"file": "h\\u001b[2J\u202e.pdn"' in result.stdout          # C0 as JSON escapes, the rest as is
     assert {char for char in result.stdout if ord(char) < 0x20} == {"\n"}
+    assert "\x85" not in result.stdout and ' +cmd\\u0000\x7f\\u0085\x9b31m' in result.stdout
 
 
 def test_validate_html_and_stats_html_are_well_formed_xml_with_visible_escapes(hostile):
