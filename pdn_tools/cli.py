@@ -151,7 +151,7 @@ def _backend(dask: str | None, terminal: Terminal, fold: Callable[[list[Any]], A
                 else:
                     yield from distributed.run_folded(client, inputs, work, fold, strict, progress=progress)
         except distributed.DaskError as error:
-            click.echo(f"pdn: {error}", err=True)
+            click.echo(printable(f"pdn: {error}"), err=True)
             sys.exit(EXIT_USAGE)
     return on_dask
 
@@ -497,7 +497,7 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, output: st
             labels: str | None, flip: bool, strict: bool, encoding: str | None, variant: Variant | None) -> None:
     """Draw the position after a ply of one game of PATH (a file or - for stdin)."""
     if os.path.isdir(path):
-        raise click.BadParameter(f"{path} is a folder: name one file", param_hint="PATH")
+        raise click.BadParameter(f"{printable(path)} is a folder: name one file", param_hint="PATH")
     if path == "-" and sys.stdin.isatty():
         raise click.UsageError("name the file to draw from (or - for stdin)")
     inputs = batch.Inputs((path,), encoding=encoding)
@@ -505,7 +505,7 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, output: st
     if found is None:
         if inputs.unreadable:
             sys.exit(EXIT_USAGE)
-        raise click.BadParameter(f"{path} has fewer than {number} games", param_hint="--game")
+        raise click.BadParameter(f"{printable(path)} has fewer than {number} games", param_hint="--game")
     game = parse_raw(found[0], found[1], strict, found[2])
     checked = check(game, variant, strict)
     record, replayed = checked.record, checked.replay
@@ -517,7 +517,7 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, output: st
     try:
         board = diagrams.board_after(replayed, ply, alpha, flip)
     except diagrams.DiagramError as error:
-        raise click.BadParameter(f"{game.file}:{game.line}: game {number}: {error}", param_hint="--ply")
+        raise click.BadParameter(f"{printable(game.file)}:{game.line}: game {number}: {error}", param_hint="--ply")
     try:
         picture = diagrams.picture(replayed, board, fmt or diagrams.format_for(output), ply, size)
     except diagrams.MissingExtra as error:
@@ -744,10 +744,14 @@ def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str 
 
 def _file_prefix(ctx: click.Context, param: click.Parameter, value: str) -> str:
     """A prefix that keeps the files in the -o folder: a name, with no folder part (so neither
-    `../x` nor `/abs/x`)."""
-    if any(separator in value for separator in {os.sep, os.altsep or os.sep}):
+    `../x` nor `/abs/x`, nor `..\\x` as Windows reads it), and that shows as it is: no control or
+    invisible format character (see `printable`)."""
+    if "/" in value or "\\" in value:
         raise click.BadParameter(f"{printable(value)!r} would write outside the -o folder; give a file name "
-                                 f"prefix without '/'")
+                                 f"prefix without '/' or '\\'")
+    if printable(value) != value:
+        raise click.BadParameter(f"'{printable(value)}' holds control or invisible characters (shown escaped); "
+                                 f"give a file name prefix of visible characters")
     return value
 
 
@@ -772,7 +776,7 @@ def split(paths: tuple[str, ...], globs: tuple[str, ...], folder: str, per: int,
     earlier = archive.earlier_parts(folder, prefix)
     if earlier and not force:
         shown = ", ".join(os.path.basename(name) for name in earlier[:3]) + (", ..." if len(earlier) > 3 else "")
-        raise click.UsageError(f"{folder} holds {len(earlier)} parts of an earlier split ({shown}): "
+        raise click.UsageError(f"{printable(folder)} holds {len(earlier)} parts of an earlier split ({shown}): "
                                "--force to replace them, or choose another folder or --prefix")
     try:
         os.makedirs(folder, exist_ok=True)

@@ -122,8 +122,8 @@ def test_invalid_games_come_in_collapsed_pages(tmp_path, monkeypatch):
     target = tmp_path / "report.html"
     assert run("validate", "--format", "html", "-o", target, source).exit_code == 1
     text = target.read_text(encoding="utf-8")
-    assert re.findall(r'<details class="page"( open)?><summary>([^<]*)</summary>', text) == [
-        (" open", "Invalid games 1\u20133"), ("", "Invalid games 4\u20136"), ("", "Invalid games 7\u20137")]
+    assert re.findall(r'<details class="page"( open="")?><summary>([^<]*)</summary>', text) == [
+        (' open=""', "Invalid games 1\u20133"), ("", "Invalid games 4\u20136"), ("", "Invalid games 7\u20137")]
     assert text.count('<details class="game"') == 7
     with browser_page() as page:
         page.goto(target.as_uri())

@@ -34,7 +34,7 @@ def test_list_gives_one_tsv_row_per_game_with_a_header():
     assert result.stdout.splitlines() == [
         "file\tline\tgame\tWhite\tBlack\tResult\tDate\tEvent\tRound\tGameType",
         "<stdin>\t1\t1\tSijbrands, T.\tAndreiko\t1-0\t\tOpen, final\t7\t20",
-        "<stdin>\t9\t2\tBaba Sy\tSijbrands, T.\t1/2-1/2\t\tOpen\t\t20",        # the tab made a space
+        "<stdin>\t9\t2\tBaba\\tSy\tSijbrands, T.\t1/2-1/2\t\tOpen\t\t20",     # the tab shown as \t
         "<stdin>\t16\t3\tSijbrands, T.\tRoozenburg\t2-0\t\tCup\t\t20"]
 
 

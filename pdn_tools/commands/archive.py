@@ -18,6 +18,7 @@ from pdn_tools.commands import report
 from pdn_tools.play.check import Checked, Record
 from pdn_tools.rules.fen import FenError, parse_fen, to_fen
 from pdn_tools.text.model import Diagnostic, Game, ReadError
+from pdn_tools.text.names import printable
 from pdn_tools.text.reader import RawGame, parse_raw
 from pdn_tools.text.results import LABELS, NO_RESULT, Outcome, outcome, read_result, stated_result
 from pdn_tools.text.tags import raw_tags, raw_terminator
@@ -26,7 +27,8 @@ from pdn_tools.play.replay import Replay
 from pdn_tools.rules.variants import Variant
 
 LISTED_TAGS = ("White", "Black", "Result", "Date", "Event", "Round", "GameType")
-_TSV_UNSAFE = re.compile(r"[\t\r\n]")
+_FORMULA_START = tuple("=+-@")       # a spreadsheet reads a formula from these (OWASP's TAB and CR: made \t, \r)
+_NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]")
 _YEAR = re.compile(r"\s*(\d{4})")
 
 
@@ -113,8 +115,18 @@ def listing_row(raw: RawGame, index: int) -> dict[str, str | int]:
     return row
 
 
+def cell(value: str | int) -> str:
+    """A CSV or TSV cell: the value made `printable` (one line, no tab, no control character), and a
+    `'` before a text a spreadsheet would take for a formula (`=`, `+`, `-` or `@` first), unless it
+    is a number (`-3`, `+1.5`) or a lone sign."""
+    text = printable(str(value))
+    if text.startswith(_FORMULA_START) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
 class Rows:
-    """`pdn list`'s rows as TSV (tabs and line ends in values made spaces), CSV or JSON lines."""
+    """`pdn list`'s rows as TSV, CSV (each `cell` safe for spreadsheets) or JSON lines (exact values)."""
 
     def __init__(self, fmt: str) -> None:
         self.fmt = fmt
@@ -131,10 +143,10 @@ class Rows:
 
     def _line(self, values: list[str | int]) -> str:
         if self.fmt == "tsv":
-            return "\t".join(_TSV_UNSAFE.sub(" ", str(value)) for value in values) + "\n"
+            return "\t".join(map(cell, values)) + "\n"
         self.buffer.seek(0)
         self.buffer.truncate()
-        self.writer.writerow(values)
+        self.writer.writerow(map(cell, values))
         return self.buffer.getvalue()
 
 

@@ -25,6 +25,7 @@ from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.variants import Variant
 from pdn_tools.text.model import Diagnostic, Move as Notated, Variation
+from pdn_tools.text.names import markup, printable
 from pdn_tools.text.walk import walk
 
 UNIT = 40                                   # drawing units per square
@@ -230,7 +231,7 @@ def lines_with_boards(record: Record, boards: list[ErrorBoard] | None, warnings:
         if board is not None:
             shown = [f"board before {board.label}:", *board.text.splitlines(),
                      f"legal moves ({len(board.legal)}): {' '.join(board.legal) or 'none'}"]
-            out += ["    " + row for row in shown]
+            out += ["    " + printable(row) for row in shown]
     return out
 
 
@@ -276,7 +277,7 @@ def svg(board: Board, title: str = "", caption: list[str] | None = None, width: 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="diagram" width="{pixels}" height="{height}" '
              f'viewBox="0 0 {frame.width:g} {frame.height:g}" font-family="{_FONT}">']
     if title:
-        parts.append(f"<title>{escape(title, quote=False)}</title>")
+        parts.append(f"<title>{markup(title)}</title>")
     parts.append(f'<rect width="{frame.width:g}" height="{frame.height:g}" fill="#ffffff"/>')
     parts.append(f'<g class="board" transform="translate({frame.left:g},{frame.top:g})">')
     parts.append(f'<use href="#{_board_id(board)}"/>' if shared else _squares(board))
@@ -358,12 +359,12 @@ def _caption(lines: list[str], frame: _Frame) -> list[str]:
     top = frame.top + frame.board_height + (frame.left if frame.left > _EDGE else _EDGE) + 0.1 * UNIT
     out = []
     room = frame.width - 2 * _EDGE
-    for index, line in enumerate(lines):
+    for index, line in enumerate(map(printable, lines)):       # escaped first: the size fits what is shown
         y = top + (index + 0.75) * _CAPTION_LINE
         weight = ' font-weight="bold"' if index == 0 else ""
         size = min(0.34 * UNIT, room / (0.62 * max(len(line), 1)))    # long names: smaller letters
         out.append(f'<text class="caption" x="{_EDGE:g}" y="{y:g}" font-size="{size:.1f}"'
-                   f'{weight} fill="#222222">{escape(line, quote=False)}</text>')
+                   f'{weight} fill="#222222">{markup(line)}</text>')
     return out
 
 
@@ -511,7 +512,7 @@ def text(board: Board, title: str = "") -> str:
     marked, tried = set(board.marked()), set(board.attempt)
     width = max(len(board.name(s)) for s in range(1, variant.num_squares + 1)) + 1
     border = "+" + "-" * 3 * variant.cols + "+"
-    lines = [title, border] if title else [border]
+    lines = [printable(title), border] if title else [border]
     for row in range(variant.rows):
         cells, names = [], []
         for col in range(variant.cols):

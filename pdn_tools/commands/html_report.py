@@ -17,13 +17,13 @@ from __future__ import annotations
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
-from html import escape
 from typing import IO, Any, Iterable
 
 from pdn_tools.commands import archive, diagram, report
 from pdn_tools.play.check import Checked, Record
 from pdn_tools.rules.variants import variant_by_name
 from pdn_tools.text.model import Game, ReadError
+from pdn_tools.text.names import markup
 from pdn_tools.text.results import LABELS, NO_RESULT, outcome
 
 PAGE = 200                  # invalid games per collapsed section
@@ -132,7 +132,7 @@ class AuditPage:
                 if number > 1:
                     out.write("</details>\n")
                 last = min(number + PAGE - 1, self.invalid)
-                opened = " open" if number == 1 else ""
+                opened = ' open=""' if number == 1 else ""
                 out.write(f'<details class="page"{opened}><summary>Invalid games {number}\u2013{last}</summary>\n')
             out.write(line)
         if self.invalid:
@@ -144,7 +144,7 @@ class AuditPage:
 def _audit_summary(page: AuditPage) -> str:
     summary = page.summary
     invalid = summary.games - summary.valid
-    parts = [f"<h1>{escape(page.title)}</h1>",
+    parts = [f"<h1>{markup(page.title)}</h1>",
              f'<p class="totals"><span class="games">{summary.games}</span> games \u00b7 '
              f'<span class="valid">{summary.valid}</span> valid \u00b7 '
              f'<span class="invalid">{invalid}</span> invalid</p>',
@@ -168,21 +168,21 @@ def _game_section(number: int, record: Record, game: InvalidGame, later: bool) -
     code, message = (record.errors[0].code, record.errors[0].message) if record.errors else ("", "")
     place = f"{record.file}:{record.line}"
     players = f"{game.white or '?'} \u2013 {game.black or '?'}"
-    opened = " open" if number <= OPEN_GAMES else ""
-    head = (f'<details class="game" id="game-{number}" data-code="{escape(code)}"{opened}>'
-            f'<summary><span class="number">{number}</span> <span class="place">{escape(place)}</span> '
-            f'<span class="players">{escape(players)}</span> <span class="code">{escape(code)}</span> '
-            f'<span class="message">{escape(_short(message))}</span></summary>')
-    about = [f"game {record.game} of {escape(record.file)}", escape(game.variant)]
-    about += [escape(value) for value in (game.event, game.date) if value]
+    opened = ' open=""' if number <= OPEN_GAMES else ""
+    head = (f'<details class="game" id="game-{number}" data-code="{markup(code)}"{opened}>'
+            f'<summary><span class="number">{number}</span> <span class="place">{markup(place)}</span> '
+            f'<span class="players">{markup(players)}</span> <span class="code">{markup(code)}</span> '
+            f'<span class="message">{markup(_short(message))}</span></summary>')
+    about = [f"game {record.game} of {markup(record.file)}", markup(game.variant)]
+    about += [markup(value) for value in (game.event, game.date) if value]
     body = [f'<p class="about">{_DOT.join(about)}</p>', _errors(record)]
     body += [_board_block(board, later) for board in game.boards]
     if game.final:
         body.append(f'<div class="position"><figure class="board">{_waiting(game.final, later)}'
-                    f'<figcaption>{escape(game.final_label)}</figcaption></figure>'
-                    f'<div class="moves-box"><p class="moves">{escape(game.moves) or "no move"}</p></div></div>')
+                    f'<figcaption>{markup(game.final_label)}</figcaption></figure>'
+                    f'<div class="moves-box"><p class="moves">{markup(game.moves) or "no move"}</p></div></div>')
     elif not game.boards and game.moves:
-        body.append(f'<p class="moves">{escape(game.moves)}</p>')
+        body.append(f'<p class="moves">{markup(game.moves)}</p>')
     return head + "".join(body) + "</details>"
 
 
@@ -194,9 +194,9 @@ def _errors(record: Record) -> str:
     for problem in record.errors:
         where = f"{record.file}:{problem.line}:{problem.column}"
         move = f" (move {problem.move})" if problem.move is not None else ""
-        items.append(f'<li><code class="where">{escape(where)}</code>{escape(move)}: '
-                     f'<span class="text">{escape(problem.message)}</span> '
-                     f'<span class="code">[{escape(problem.code)}]</span></li>')
+        items.append(f'<li><code class="where">{markup(where)}</code>{markup(move)}: '
+                     f'<span class="text">{markup(problem.message)}</span> '
+                     f'<span class="code">[{markup(problem.code)}]</span></li>')
     return f'<ul class="errors">{"".join(items)}</ul>'
 
 
@@ -206,10 +206,10 @@ def _waiting(picture: str, later: bool) -> str:
 
 
 def _board_block(board: diagram.ErrorBoard, later: bool) -> str:
-    moves = f"{escape(board.played)} <mark>{escape(board.label)}</mark>"
-    legal = " ".join(f"<code>{escape(move)}</code>" for move in board.legal) or "none"
+    moves = f"{markup(board.played)} <mark>{markup(board.label)}</mark>"
+    legal = " ".join(f"<code>{markup(move)}</code>" for move in board.legal) or "none"
     return (f'<div class="position"><figure class="board">{_waiting(board.svg, later)}'
-            f'<figcaption>before {escape(board.label)}</figcaption></figure>'
+            f'<figcaption>before {markup(board.label)}</figcaption></figure>'
             f'<div class="moves-box"><p class="moves">{moves}</p>'
             f'<p class="legal">Legal moves ({len(board.legal)}): {legal}</p></div></div>')
 
@@ -228,7 +228,7 @@ def stats_page(stats: archive.Stats, out: IO[str], title: str = "PDN archive sum
         stated = outcome(result)
         outcomes[LABELS[stated] if stated is not None else NO_RESULT] += count
     out.write(_head(title))
-    out.write(f"<h1>{escape(title)}</h1>\n")
+    out.write(f"<h1>{markup(title)}</h1>\n")
     out.write(f'<p class="totals"><span class="games">{data["games"]}</span> games \u00b7 '
               f'<span class="valid">{data["valid"]}</span> valid \u00b7 '
               f'<span class="invalid">{data["invalid"]}</span> invalid \u00b7 '
@@ -246,34 +246,35 @@ def stats_page(stats: archive.Stats, out: IO[str], title: str = "PDN archive sum
 # ---- parts of pages ------------------------------------------------------------------------------
 
 def _head(title: str) -> str:
-    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{escape(title)}</title>\n<style>{_CSS}</style>\n<script>{_SCRIPT}</script>\n"
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8"/>\n'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1"/>\n'
+            f"<title>{markup(title)}</title>\n<style>{_CSS}</style>\n<script>{_SCRIPT}</script>\n"
             f"</head>\n<body>\n")
 
 
 def _table(kind: str, title: str, header: tuple[str, ...], rows: Iterable[tuple[Any, ...]]) -> str:
-    cells = "".join(f"<th>{escape(name)}</th>" for name in header)
-    body = "".join("<tr>" + "".join(f'<td{" class=num" if isinstance(v, int) else ""}>{escape(str(v))}</td>'
+    cells = "".join(f"<th>{markup(name)}</th>" for name in header)
+    number = ' class="num"'
+    body = "".join("<tr>" + "".join(f'<td{number if isinstance(v, int) else ""}>{markup(str(v))}</td>'
                                     for v in row) + "</tr>" for row in rows)
-    return f'<table class="{kind}"><caption>{escape(title)}</caption><tr>{cells}</tr>{body}</table>'
+    return f'<table class="{kind}"><caption>{markup(title)}</caption><tr>{cells}</tr>{body}</table>'
 
 
 def _chart(kind: str, title: str, items: list[tuple[str, int]]) -> str:
     """A horizontal bar chart: a bar per item, as long as its count against the largest."""
     if not items:
-        return f'<figure class="chart {kind}"><figcaption>{escape(title)}</figcaption><p>none</p></figure>'
+        return f'<figure class="chart {kind}"><figcaption>{markup(title)}</figcaption><p>none</p></figure>'
     label_width, bar_width, row = 170, 260, 22
     top = max(count for _, count in items) or 1
     height = row * len(items) + 4
-    parts = [f'<figure class="chart {kind}"><figcaption>{escape(title)}</figcaption>'
+    parts = [f'<figure class="chart {kind}"><figcaption>{markup(title)}</figcaption>'
              f'<svg xmlns="http://www.w3.org/2000/svg" width="{label_width + bar_width + 70}" height="{height}" '
              f'font-size="12" font-family="sans-serif">']
     for index, (label, count) in enumerate(items):
         y = index * row + 2
         width = max(1.0, bar_width * count / top)
-        parts.append(f'<text x="{label_width - 6}" y="{y + 15}" text-anchor="end">{escape(_short(label, 26))}</text>'
-                     f'<rect class="bar" data-label="{escape(label)}" data-value="{count}" x="{label_width}" '
+        parts.append(f'<text x="{label_width - 6}" y="{y + 15}" text-anchor="end">{markup(_short(label, 26))}</text>'
+                     f'<rect class="bar" data-label="{markup(label)}" data-value="{count}" x="{label_width}" '
                      f'y="{y + 2}" width="{width:.1f}" height="{row - 6}" fill="#3d7fc4"/>'
                      f'<text x="{label_width + width + 5:.1f}" y="{y + 15}">{count}</text>')
     parts.append("</svg></figure>")
@@ -287,14 +288,14 @@ def _years(years: Counter[str]) -> str:
     undated = sum(years.values()) - sum(dated.values())
     title = "Games per year" + (f" ({undated} without a year)" if undated else "")
     if not dated:
-        return f'<figure class="chart years"><figcaption>{escape(title)}</figcaption><p>none</p></figure>'
+        return f'<figure class="chart years"><figcaption>{markup(title)}</figcaption><p>none</p></figure>'
     first, last = min(dated), max(dated)
     span = last - first + 1
     column = max(3, min(28, 900 // span))
     step = 1 if span <= 15 else 5 if span <= 60 else 10
     top = max(dated.values())
     base = 140
-    parts = [f'<figure class="chart years"><figcaption>{escape(title)}</figcaption>'
+    parts = [f'<figure class="chart years"><figcaption>{markup(title)}</figcaption>'
              f'<svg xmlns="http://www.w3.org/2000/svg" width="{column * span + 40}" height="180" '
              f'font-size="11" font-family="sans-serif">'
              f'<line x1="10" y1="{base}" x2="{10 + column * span}" y2="{base}" stroke="#999999"/>']

@@ -16,14 +16,15 @@ def game_label(record: Record) -> str:
 
 
 def problem_line(record: Record, problem: Problem, warning: bool) -> str:
-    """`file:line:col: game N (name), ply P (move 12... 28x19): [warning: ]message [code]`."""
+    """`file:line:col: game N (name), ply P (move 12... 28x19): [warning: ]message [code]`, the input's
+    text in it (file, names, move, what a message quotes) made `printable`."""
     where = game_label(record)
     if problem.ply:
         where += f", ply {problem.ply}"
         if problem.move is not None:
             where += f" (move {problem.move})"
-    return (f"{printable(record.file)}:{problem.line}:{problem.column}: {where}: "
-            f"{'warning: ' if warning else ''}{problem.message} [{problem.code}]")
+    return printable(f"{record.file}:{problem.line}:{problem.column}: {where}: "
+                     f"{'warning: ' if warning else ''}{problem.message} [{problem.code}]")
 
 
 def numbered_lines(record: Record, warnings: bool = True) -> list[tuple[str, int | None]]:
@@ -233,9 +234,10 @@ def json_lines(results: list[tuple[Record, str]]) -> JsonLines:
 
 def table(header: tuple[str, ...], rows: Sequence[tuple[str | int, ...]]) -> list[str]:
     """`rows` aligned in columns under `header`: numbers (with thousands separators) to the
-    right, text to the left."""
+    right, text (made `printable`) to the left."""
     numeric = [bool(rows) and all(isinstance(row[i], int) for row in rows) for i in range(len(header))]
-    cells = [list(header)] + [[f"{value:,}" if isinstance(value, int) else value for value in row] for row in rows]
+    cells = [list(header)] + [[f"{value:,}" if isinstance(value, int) else printable(value) for value in row]
+                              for row in rows]
     widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
     return ["  ".join(cell.rjust(width) if right else cell.ljust(width)
                       for cell, width, right in zip(row, widths, numeric)).rstrip() for row in cells]

@@ -75,7 +75,7 @@ class NotPdn(Exception):
 
 
 def _note(text: str) -> None:
-    print(text, file=sys.stderr)
+    print(printable(text), file=sys.stderr)
 
 
 def decompressed(raw: BinaryIO) -> BinaryIO:

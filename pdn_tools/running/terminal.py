@@ -14,6 +14,8 @@ import sys
 import time
 from typing import Protocol, TextIO
 
+from pdn_tools.text.names import printable
+
 _INTERVAL = 0.2                     # seconds between two drawings of the progress line
 _ERASE = "\r\x1b[K"                 # carriage return, erase to the end of the line
 
@@ -53,9 +55,9 @@ class Terminal:
             self.out_stream.buffer.write((text + end).encode("utf-8", "replace"))
 
     def note(self, text: str) -> None:
-        """Write a note to stderr at once."""
+        """Write a note to stderr at once, made `printable` (a note is one line, whatever it quotes)."""
         self.erase()
-        self.err_stream.write(text + "\n")
+        self.err_stream.write(printable(text) + "\n")
         self.err_stream.flush()
 
     def game_done(self, count: int = 1) -> None:
@@ -97,7 +99,7 @@ def progress_line(games: int, elapsed: float, source: ByteSource | None) -> str:
         if share > 0:
             parts.append(f"{_duration(elapsed * (1 - share) / share)} left")
     if source is not None and source.current:
-        parts.append(source.current)
+        parts.append(printable(source.current))
     return ", ".join(part for part in parts if part)
 
 

@@ -1,27 +1,48 @@
-"""Names (of files, mostly) made safe for line-based reports."""
+"""Text from the input (tag values, comments, moves, file names) made safe for people and markup.
+
+`printable` is the one mechanism: every line of a text report, note, table, caption and
+progress line passes through it, so that no input can move the cursor, clear the screen, set
+a window title, reorder a line (bidi controls) or forge lines and columns.  `markup` is the
+same text escaped for SVG and HTML, where it is also well-formed XML 1.0.
+"""
 from __future__ import annotations
 
 import unicodedata
+from html import escape
 
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_JOINERS = frozenset("\u200c\u200d")        # format characters that scripts and emoji need: kept
 
 
-def printable(name: str) -> str:
-    """`name` with control characters and line separators escaped (`\\n`, `\\x1b`, `\\u2028`),
-    so that a file name cannot forge lines or columns in a text report.  Bytes that were not
-    valid in the file system's encoding show as `\\xNN`."""
-    if name.isprintable():
-        return name
-    return "".join(_escape(char) for char in name)
+def printable(text: str) -> str:
+    """`text` with every character that a terminal or a line reader would act on, and every
+    invisible format character, as a visible escape: `\\n`, `\\t`, `\\x1b` (C0, DEL, C1), `\\u202e`
+    (bidi controls and other format characters but ZWJ and ZWNJ), `\\u2028` (line and paragraph
+    separators), `\\ufffe` (noncharacters), `\\U000e0041`.  Bytes that were not valid in the file
+    system's encoding show as `\\xNN`.  Idempotent: what it returns it leaves unchanged."""
+    if text.isprintable():
+        return text
+    return "".join(_escape(char) for char in text)
+
+
+def markup(text: str) -> str:
+    """`printable(text)` escaped for XML and HTML text and attribute values (`&`, `<`, `>`, quotes):
+    it holds no character that XML 1.0 forbids."""
+    return escape(printable(text))
 
 
 def _escape(char: str) -> str:
     if char in _ESCAPES:
         return _ESCAPES[char]
+    code = ord(char)
     category = unicodedata.category(char)
-    if category == "Cs" and 0xDC80 <= ord(char) <= 0xDCFF:     # an undecodable byte (surrogateescape)
-        return f"\\x{ord(char) - 0xDC00:02x}"
-    if category in ("Cc", "Cs", "Zl", "Zp"):
-        code = ord(char)
-        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if category == "Cs" and 0xDC80 <= code <= 0xDCFF:     # an undecodable byte (surrogateescape)
+        return f"\\x{code - 0xDC00:02x}"
+    if category in ("Cc", "Cs", "Zl", "Zp") or (category == "Cf" and char not in _JOINERS) or _noncharacter(code):
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
     return char
+
+
+def _noncharacter(code: int) -> bool:
+    """U+FDD0..U+FDEF and the last two code points of every plane (U+FFFE, U+FFFF, ...)."""
+    return 0xFDD0 <= code <= 0xFDEF or code & 0xFFFE == 0xFFFE
