@@ -170,8 +170,8 @@ def test_list_and_stats_json_keep_the_exact_values(hostile):
 def test_stats_text_tables_show_escapes_and_stay_aligned(hostile):
     result = run("stats", hostile)
     lines = result.stdout.splitlines()
-    assert lines[5:9] == ["result             games  written", "first player won       1  1-0 1",
-                          "second player won      1  0-1 1", "no result              1  \\x1b[2J=0-1\\u202e 1"]
+    assert lines[5:9] == ["result             games  written", "starting side won      1  1-0 1",
+                          "other side won         1  0-1 1", "no result              1  \\x1b[2J=0-1\\u202e 1"]
     assert raw_controls(result.stdout) == set()
     assert result.stderr.splitlines()[0] == ERROR_LINE
 
