@@ -269,3 +269,14 @@ def test_jobs_read_byte_ranges_of_a_large_file_as_one_job_does(tmp_path):
     assert one.exit_code == 2 and "part2b.pdn: not a PDN file (binary data)" in one.stderr
     records = [json.loads(line) for line in one.stdout.splitlines()]
     assert [record["game"] for record in records] == [n for _ in range(5) for n in range(1, 41)]
+
+
+def test_an_ambiguous_single_jump_exits_1_with_its_place():
+    """Seed 002 line 27 ("Las casillas de llegada se añaden solo cuando dos capturas legales
+    comparten inicio y final pero toman piezas distintas"): pool's 19x28 also names a loop."""
+    text = '[GameType "23"]\n[FEN "W:W19,21,25,29,30,32:B1,2,4,5,6,7,8,14,15,16,20,K24"]\n1. 19x28 *\n'
+    for _ in range(2):
+        result = invoke(["validate", "-"], input=text)
+        assert result.exit_code == 1
+        assert result.output.startswith("<stdin>:3:4: game 1, ply 1 (move 1... 19x28): 19x28 matches 2 captures")
+        assert result.output.rstrip().endswith("[ambiguous-capture]")

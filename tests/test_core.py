@@ -466,3 +466,56 @@ def test_run_text_keeps_no_references() -> None:
     assert answer[1] == 6 and len(seen) == 4 and answer[0] == text.index("31x22")
     del answer
     assert (sys.getrefcount(position), sys.getrefcount(text), sys.getrefcount(seen)) == before
+
+
+@st.composite
+def positions_with_a_loop(draw: st.DrawFn) -> Position:
+    """A random position (see positions()) in which, most often, a man of the side to move
+    sits on a capture loop: four enemy pieces round an empty square, the man on one of the
+    four squares beyond them, so it may come back to where it stands and jump on over a fifth
+    (issue 26: pool's 19x28) or take that one alone; the rest of the board stays random."""
+    position, _ = draw(positions())
+    variant = position.variant
+    pieces = {sq: piece for sq in range(1, variant.num_squares + 1) if (piece := position.piece_at(sq))}
+    row, col = draw(st.integers(2, variant.rows - 3)), draw(st.integers(2, variant.cols - 3))
+    corner = draw(st.sampled_from([(-2, 0), (2, 0), (0, -2), (0, 2)]))
+    own, enemy = position.turn.lower(), "b" if position.turn == "W" else "w"
+    plan = {(row, col): None}
+    plan.update({(row + dr, col + dc): enemy for dr in (-1, 1) for dc in (-1, 1)})
+    plan.update({(row + dr, col + dc): None for dr, dc in ((-2, 0), (2, 0), (0, -2), (0, 2))})
+    man = row + corner[0], col + corner[1]
+    plan[man] = own
+    way = draw(st.sampled_from([(-1, -1), (-1, 1), (1, -1), (1, 1)]))     # and a single jump on
+    if (man[0] + way[0], man[1] + way[1]) not in plan:
+        plan[man[0] + way[0], man[1] + way[1]] = enemy
+        plan[man[0] + 2 * way[0], man[1] + 2 * way[1]] = None
+    squares = {cell: variant.square_at(*cell) for cell in plan}
+    if draw(st.integers(0, 4)) and None not in squares.values():
+        for cell, piece in plan.items():
+            square = squares[cell]
+            assert square is not None
+            pieces.pop(square, None)
+            if piece is not None:      # a man on its crowning row would be a king
+                crowned = cell[0] == variant.promotion_row(piece.upper())
+                pieces[square] = piece.upper() if crowned else piece
+    return Position(variant, position.turn, pieces)
+
+
+@settings(max_examples=400, deadline=None)
+@given(positions_with_a_loop())
+def test_both_engines_find_the_same_ambiguous_short_captures(position: Position) -> None:
+    """Which short captures (start, end) are ambiguous, asked of both engines' replayer steps
+    (pure capture_step, and the core's through Position.run): exactly those whose lawful
+    captures take different pieces (seed 002 line 27), the others played as the generator's."""
+    pure, fast = on_engine(position, False), on_engine(position, True)
+    taken: dict[tuple[int, int], set[frozenset[int]]] = {}
+    for move in pure.legal_moves():
+        if move.captured:
+            taken.setdefault((move.start, move.end), set()).add(frozenset(move.captured))
+    for (start, end), sets in sorted(taken.items()):
+        ambiguous = len(sets) > 1
+        if position.variant.king_move_limit:          # Frisian stays on resolve()'s path
+            continue
+        for step in (pure.capture_step(start, end), run_one(fast, start, end, True)):
+            assert (step is None) == ambiguous, (to_fen(position), start, end)
+            assert step is None or frozenset(step[0].captured) in sets

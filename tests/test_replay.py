@@ -445,3 +445,21 @@ def test_an_empty_board_replays_and_decides_nothing():
 def test_the_empty_board_of_bridges_game_14_is_read():
     game = [g for g in read_games(CORPUS / "english" / "wiegerw-succeed-bridges.pdn") if g.index == 14][0]
     assert game.tag("FEN") == "W::." and replay(game).ok
+
+
+# Seed 002 line 27: "Las casillas de llegada se añaden solo cuando dos capturas legales comparten
+# inicio y final pero toman piezas distintas."
+POOL_LOOP = '[GameType "{}"]\n[FEN "W:W19,21,25,29,30,32:B1,2,4,5,6,7,8,14,15,16,20,K24"]\n1. 19x28 *\n'
+
+
+@pytest.mark.parametrize("gametype", ["23", "25"])
+def test_a_single_jump_a_loop_can_also_name_is_ambiguous(gametype):
+    """19x28 takes the king on 24 alone, or 15 7 8 16 and back through 19, then 24: the
+    same answer whether the replayer has met these squares before (its shortcut) or not."""
+    for _ in range(2):
+        result = run(POOL_LOOP.format(gametype))
+        assert codes(result) == ["ambiguous-capture"]
+        error = result.errors[0]
+        assert (error.line, error.column, error.ply) == (3, 4, 1)
+        assert "19x28 matches 2 captures" in error.message and "19x10x3x12x19x28" in error.message
+    assert run(POOL_LOOP.format(gametype).replace("19x28", "19x10x3x12x19x28")).ok
