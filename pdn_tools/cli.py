@@ -33,7 +33,7 @@ from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.rules.movegen import Position, divide, perft as count_leaves
 from pdn_tools.text.reader import parse_raw
 from pdn_tools.play.check import Checked, Record, check
-from pdn_tools.rules.variants import VARIANTS, Variant, variant_by_name
+from pdn_tools.rules.variants import DEFAULT_RULES, RULE_SETS, VARIANTS, RuleSet, Variant, variant_by_name
 from pdn_tools.running.batch import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 
 T = TypeVar("T")
@@ -64,6 +64,11 @@ class VariantType(_ParamType):
 VARIANT = VariantType()
 variant_option = click.option("--variant", type=VARIANT, metavar="NAME",
                               help="Rules to use instead of the GameType tag (name or GameType number).")
+rules_option = click.option(
+    "--rules", type=click.Choice(list(RULE_SETS)), default=DEFAULT_RULES.name, show_default=True,
+    callback=lambda ctx, param, value: RULE_SETS[value],
+    help="Draw rules to check results by: " + "; ".join(f"{r.name}: {r.description}" for r in RULE_SETS.values())
+         + " (README: Rules and their sources).")
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
                            help="Worker processes; output keeps the input order.")
 def _encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -124,9 +129,9 @@ output_option = click.option("--output", "-o", metavar="FILE", help="Write to FI
 
 
 def _runner(inputs: batch.Inputs, jobs: int, strict: bool, variant: Variant | None, dask: str | None,
-            terminal: Terminal) -> batch.Runner:
+            terminal: Terminal, rules: RuleSet | None = None) -> batch.Runner:
     """The command's runner: on this machine, or on a Dask cluster when --dask names one."""
-    return batch.Runner(inputs, jobs, strict, variant, _backend(dask, terminal) if dask else None)
+    return batch.Runner(inputs, jobs, strict, variant, _backend(dask, terminal) if dask else None, rules)
 
 
 def _backend(dask: str | None, terminal: Terminal, fold: Callable[[list[Any]], Any] | None = None) -> batch.Backend:
@@ -170,6 +175,7 @@ def cli() -> None:
 @strict_option
 @encoding_option
 @variant_option
+@rules_option
 @click.option("--warnings", "warning_mode", type=click.Choice(["grouped", "each", "none"]), default="grouped",
               show_default=True, help="Text report: warnings counted per file and code, one by one, or none.")
 @click.option("--quiet", "-q", is_flag=True, help="Same as --warnings none.")
@@ -182,7 +188,7 @@ def cli() -> None:
 @jobs_option
 @dask_option
 def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: bool, encoding: str | None,
-             variant: Variant | None, warning_mode: str, quiet: bool, ignore: tuple[str, ...], summary: bool,
+             variant: Variant | None, rules: RuleSet, warning_mode: str, quiet: bool, ignore: tuple[str, ...], summary: bool,
              show_board: bool, output: str | None, jobs: int, dask: str | None) -> None:
     """Check every game of PATHS (files, folders, or - for stdin): each move legal, the result right.
 
@@ -193,14 +199,14 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
         raise click.UsageError("--show-board goes with --format text")
     if fmt == "html":
         inputs, terminal = _inputs(paths, globs, encoding=encoding)
-        runner = _runner(inputs, jobs, strict, variant, dask, terminal)
+        runner = _runner(inputs, jobs, strict, variant, dask, terminal, rules)
         _audit_page(runner, terminal, output)
         sys.exit(runner.exit_code())
     totals = report.Summary()
     text = report.TextReport("none" if quiet else warning_mode, frozenset(ignore))
     with _writing(output) as out:
         inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out)
-        runner = _runner(inputs, jobs, strict, variant, dask, terminal)
+        runner = _runner(inputs, jobs, strict, variant, dask, terminal, rules)
         if dask or jobs > 1:
             _validate_folded(runner, dask, terminal, fmt, text, show_board, totals)
         elif fmt == "jsonl":
@@ -255,7 +261,8 @@ def _folded(runner: batch.Runner, dask: str | None, terminal: Terminal, work: Ca
     """The runner's `work` on its workers (--jobs, or the cluster's), the results of each part of a file
     folded there into one value (this process has nothing to do per game); the runner and the progress
     line count their games."""
-    task = functools.partial(batch.checked_work, work=work, variant=runner.variant, strict=runner.strict)
+    task = functools.partial(batch.checked_work, work=work, variant=runner.variant, strict=runner.strict,
+                             rules=runner.rules)
     for part in _backend(dask, terminal, fold)(runner.inputs, task, runner.jobs, runner.strict):
         runner.games += part.summary.games
         runner.failed += part.summary.games - part.summary.valid

@@ -280,3 +280,40 @@ def test_an_ambiguous_single_jump_exits_1_with_its_place():
         assert result.exit_code == 1
         assert result.output.startswith("<stdin>:3:4: game 1, ply 1 (move 1... 19x28): 19x28 matches 2 captures")
         assert result.output.rstrip().endswith("[ambiguous-capture]")
+
+
+# English kings shuffling for 25 king moves, then Black (first player) wins the Result: drawn by
+# seed 001 line 52 ("Se han realizado 25 movimientos sin avanzar una ficha o realizar una
+# captura"), a claim at most under the WCDF tournament rules (reference §4.3: 40 moves each).
+def _english_walk(plies: int) -> str:
+    from boards import pdn, setup, wander
+    start = setup("english", "W", "Ka1 Kc1", "Kf8 Kh8")
+    return pdn(start, wander(start, plies), "1-0") + "\n"
+
+
+def test_rules_wcdf_accepts_what_the_seed_rules_draw():
+    text = _english_walk(25)
+    seeds = invoke(["validate", "-"], input=text)
+    assert seeds.exit_code == 1 and "drawn by the 25-move rule after ply 25 [wrong-result]" in seeds.output
+    assert invoke(["validate", "--rules", "seeds", "-"], input=text).output == seeds.output
+    wcdf = invoke(["validate", "--rules", "wcdf", "--format", "jsonl", "-"], input=text)
+    assert wcdf.exit_code == 0 and json.loads(wcdf.output)["ok"] is True
+    assert invoke(["validate", "--rules", "wcdf", "-"], input=_english_walk(24)).exit_code == 0
+
+
+def test_rules_reach_the_workers():
+    text = _english_walk(25)
+    assert invoke(["validate", "--jobs", "2", "-"], input=text).exit_code == 1
+    assert invoke(["validate", "--jobs", "2", "--rules", "wcdf", "-"], input=text).exit_code == 0
+
+
+def test_an_unknown_rule_set_is_a_usage_error_naming_the_known_ones():
+    result = invoke(["validate", "--rules", "fmjd", "-"], input=GOOD)
+    assert result.exit_code == 2
+    assert "Invalid value for '--rules': 'fmjd' is not one of 'seeds', 'wcdf'." in result.output
+
+
+def test_validate_help_lists_the_rule_sets():
+    output = " ".join(invoke(["validate", "--help"]).output.split())
+    assert "--rules [seeds|wcdf]" in output
+    assert "wcdf: English tournament play (EDA/WCDF, reference §4.3)" in output
