@@ -449,3 +449,19 @@ def test_english_rules_cite_seed_001():
     assert rules.repetition.source.startswith("seed 001 line 48: 'Se repite la misma situación por tercera vez")
     assert rules.quiet.source.startswith("seed 001 line 52: 'Se han realizado 25 movimientos")
     assert (rules.quiet.plies, rules.repetition.times) == (25, 3)
+
+
+def test_the_readme_rules_table_cites_every_seed_rule_and_rule_set():
+    """README "Rules and their sources": each seed line a draw rule cites, each named rule set."""
+    import re
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Rules and their sources")[1].split("\n## ")[0]
+    for rule_set in RULE_SETS.values():
+        draws = [rules for _, rules in rule_set.draws]
+        for rules in [v.draws for v in VARIANTS.values()] + draws:
+            for part in (rules.repetition, rules.quiet, *rules.endgames):
+                cited = re.match(r"seed (\d{3}) line (\d+)", part.source) if part else None
+                if cited:
+                    assert re.search(rf"seed {cited[1]} lines? (\d+[–, ]+)*{cited[2]}\b", section), part.source
+        assert rule_set.name == "seeds" or f"`{rule_set.name}`" in section
