@@ -427,9 +427,10 @@ class _Reported:
     order, games named), a progress line on a terminal; the runner's exit code."""
 
     def __init__(self, paths: tuple[str, ...], globs: tuple[str, ...], jobs: int = 1, strict: bool = False,
-                 variant: Variant | None = None, encoding: str | None = None, out: TextIO | None = None) -> None:
+                 variant: Variant | None = None, encoding: str | None = None, out: TextIO | None = None,
+                 rules: RuleSet | None = None) -> None:
         inputs, self.terminal = _inputs(paths, globs, encoding=encoding, out=out)
-        self.runner = batch.Runner(inputs, jobs, strict, variant)
+        self.runner = batch.Runner(inputs, jobs, strict, variant, rules=rules)
 
     def run(self, work: Callable[[Checked], T]) -> Iterator[tuple[Record, T]]:
         """(record, work(checked)) for each game."""
@@ -463,11 +464,12 @@ class _Reported:
 @strict_option
 @encoding_option
 @variant_option
+@rules_option
 @jobs_option
 def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, moves: bool, forced: bool,
                      captures: bool, draws: bool, ply_count: bool, result: bool, gametype: bool, everything: bool,
                      output: str | None, strict: bool, encoding: str | None, variant: Variant | None,
-                     jobs: int) -> None:
+                     rules: RuleSet, jobs: int) -> None:
     """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
     Annotating an annotated game replaces the old annotations."""
     options = Annotations(fen or everything, moves or everything, forced or everything, captures or everything,
@@ -476,7 +478,7 @@ def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, 
         raise click.UsageError("choose what to annotate: --fen, --moves, --forced, --captures, --draws, "
                                "--ply-count, --result, --gametype or --all")
     with _writing(output) as out:
-        checked = _Reported(paths, globs, jobs, strict, variant, encoding, out)
+        checked = _Reported(paths, globs, jobs, strict, variant, encoding, out, rules)
         for _, (text, notes) in checked.run(functools.partial(annotate_game, options=options)):
             checked.terminal.out(text, end="")
             for note in notes:
@@ -723,13 +725,14 @@ def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: boo
 @strict_option
 @encoding_option
 @variant_option
+@rules_option
 @jobs_option
 @dask_option
 def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str | None, strict: bool,
-          encoding: str | None, variant: Variant | None, jobs: int, dask: str | None) -> None:
+          encoding: str | None, variant: Variant | None, rules: RuleSet, jobs: int, dask: str | None) -> None:
     """Count the games of PATHS per variant, result and year, with validity and average length."""
     totals = archive.Stats()
-    checked = _Reported(paths, globs, jobs, strict, variant, encoding)
+    checked = _Reported(paths, globs, jobs, strict, variant, encoding, rules=rules)
     if dask or jobs > 1:
         for part in _folded(checked.runner, dask, checked.terminal, archive.stats_game, archive.stats_part):
             for line in part.notes:

@@ -317,3 +317,17 @@ def test_validate_help_lists_the_rule_sets():
     output = " ".join(invoke(["validate", "--help"]).output.split())
     assert "--rules [seeds|wcdf]" in output
     assert "wcdf: English tournament play (EDA/WCDF, reference §4.3)" in output
+
+
+def test_annotate_and_stats_take_the_rule_set_too():
+    """The other commands that check results: the game seed 001 draws is invalid for stats
+    and left unannotated by default, valid and annotated under --rules wcdf."""
+    text = _english_walk(25)
+    seeds = invoke(["stats", "--format", "json", "-"], input=text)
+    assert seeds.exit_code == 1 and json.loads(seeds.output.splitlines()[-1])["valid"] == 0
+    wcdf = invoke(["stats", "--rules", "wcdf", "--format", "json", "-"], input=text)
+    assert wcdf.exit_code == 0 and json.loads(wcdf.output)["valid"] == 1
+    assert "PlyCount" not in invoke(["annotate", "--ply-count", "-"], input=text).output
+    annotated = invoke(["annotate", "--ply-count", "--rules", "wcdf", "-"], input=text)
+    assert annotated.exit_code == 0 and '[PlyCount "25"]' in annotated.output
+    assert invoke(["annotate", "--ply-count", "--rules", "nope", "-"], input=text).exit_code == 2
