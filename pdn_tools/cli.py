@@ -340,12 +340,13 @@ def _drop(ctx: click.Context, param: click.Parameter, value: str | None) -> froz
 @strict_option
 @encoding_option
 @variant_option
+@rules_option
 @jobs_option
 @dask_option
 def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: str | None, squares: str | None,
             separator: str | None, fix_results: bool, drop: frozenset[str], keep_invalid: bool, output: str | None,
-            in_place: bool, strict: bool, encoding: str | None, variant: Variant | None, jobs: int,
-            dask: str | None) -> None:
+            in_place: bool, strict: bool, encoding: str | None, variant: Variant | None, rules: RuleSet,
+            jobs: int, dask: str | None) -> None:
     """Convert every game of PATHS (files, folders of *.pdn, or - for stdin), game by game.
 
     A game that cannot be read, or that does not replay when the output needs a replay
@@ -363,14 +364,14 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
     if in_place and dask:
         raise click.UsageError("--in-place rewrites files here: not with --dask")
     options = conversion.Options(to, Style(captures, squares, separator, drop, fix_results), keep_invalid,
-                                 variant, strict)
+                                 variant, strict, rules)
     work = functools.partial(conversion.convert_game, options=options)
     inputs, terminal = _inputs(paths, globs, progress=False, encoding=encoding)
     note = terminal.note
     if fix_results and to == "pdn" and not (captures or squares or separator or drop):
         if dask:
             raise click.UsageError("--fix-results alone rewrites the bytes of each file here: not with --dask")
-        failed = _fix_results_only(inputs, terminal, output, in_place, variant, strict, encoding)
+        failed = _fix_results_only(inputs, terminal, output, in_place, variant, strict, encoding, rules)
         sys.exit(batch.exit_code(inputs.unreadable, failed))
     if in_place:
         failed = writing.rewrite_files(inputs, work, jobs, strict, note)
@@ -396,7 +397,7 @@ def _write_converted(inputs: batch.Inputs, work: batch.Work[Any], jobs: int, str
 
 
 def _fix_results_only(inputs: batch.Inputs, terminal: Terminal, output: str | None, in_place: bool,
-                      variant: Variant | None, strict: bool, encoding: str | None) -> int:
+                      variant: Variant | None, strict: bool, encoding: str | None, rules: RuleSet) -> int:
     """convert --fix-results with no other change: each file's bytes with only its wrong results
     rewritten, to stdout, -o FILE or (--in-place, only when something changed) the file itself;
     the number of games left with an error."""
@@ -405,7 +406,7 @@ def _fix_results_only(inputs: batch.Inputs, terminal: Terminal, output: str | No
     failed = 0
     with _writing(None if in_place else output) as out:
         for path, data in inputs.contents(streams=not in_place):
-            fixed = fix_file(data, "<stdin>" if path == "-" else path, variant, strict, encoding)
+            fixed = fix_file(data, "<stdin>" if path == "-" else path, variant, strict, encoding, rules)
             for line in fixed.report_lines():
                 terminal.note(line)
             failed += fixed.failed

@@ -331,3 +331,14 @@ def test_annotate_and_stats_take_the_rule_set_too():
     annotated = invoke(["annotate", "--ply-count", "--rules", "wcdf", "-"], input=text)
     assert annotated.exit_code == 0 and '[PlyCount "25"]' in annotated.output
     assert invoke(["annotate", "--ply-count", "--rules", "nope", "-"], input=text).exit_code == 2
+
+
+def test_convert_fix_results_follows_the_rule_set():
+    """--fix-results writes the draw seed 001 line 52 imposes; under --rules wcdf (a claim) the
+    written Result stands.  Both ways of fixing: the bytes alone, and a rewrite (--captures)."""
+    text = _english_walk(25)
+    for extra in ([], ["--captures", "full"]):
+        seeds = invoke(["convert", "--fix-results", *extra, "-"], input=text)
+        assert '[Result "1/2-1/2"]' in seeds.output and '[Result "1-0"]' not in seeds.output
+        wcdf = invoke(["convert", "--fix-results", "--rules", "wcdf", *extra, "-"], input=text)
+        assert wcdf.exit_code == 0 and '[Result "1-0"]' in wcdf.output
