@@ -33,7 +33,7 @@ from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.rules.movegen import Position, divide, perft as count_leaves
 from pdn_tools.text.reader import parse_raw
 from pdn_tools.play.check import Checked, Record, check
-from pdn_tools.rules.variants import VARIANTS, Variant, variant_by_name
+from pdn_tools.rules.variants import DEFAULT_RULES, RULE_SETS, VARIANTS, RuleSet, Variant, variant_by_name
 from pdn_tools.running.batch import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 
 T = TypeVar("T")
@@ -64,6 +64,11 @@ class VariantType(_ParamType):
 VARIANT = VariantType()
 variant_option = click.option("--variant", type=VARIANT, metavar="NAME",
                               help="Rules to use instead of the GameType tag (name or GameType number).")
+rules_option = click.option(
+    "--rules", type=click.Choice(list(RULE_SETS)), default=DEFAULT_RULES.name, show_default=True,
+    callback=lambda ctx, param, value: RULE_SETS[value],
+    help="Draw rules to check results by: " + "; ".join(f"{r.name}: {r.description}" for r in RULE_SETS.values())
+         + " (README: Rules and their sources).")
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
                            help="Worker processes; output keeps the input order.")
 def _encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -124,9 +129,9 @@ output_option = click.option("--output", "-o", metavar="FILE", help="Write to FI
 
 
 def _runner(inputs: batch.Inputs, jobs: int, strict: bool, variant: Variant | None, dask: str | None,
-            terminal: Terminal) -> batch.Runner:
+            terminal: Terminal, rules: RuleSet | None = None) -> batch.Runner:
     """The command's runner: on this machine, or on a Dask cluster when --dask names one."""
-    return batch.Runner(inputs, jobs, strict, variant, _backend(dask, terminal) if dask else None)
+    return batch.Runner(inputs, jobs, strict, variant, _backend(dask, terminal) if dask else None, rules)
 
 
 def _backend(dask: str | None, terminal: Terminal, fold: Callable[[list[Any]], Any] | None = None) -> batch.Backend:
@@ -170,6 +175,7 @@ def cli() -> None:
 @strict_option
 @encoding_option
 @variant_option
+@rules_option
 @click.option("--warnings", "warning_mode", type=click.Choice(["grouped", "each", "none"]), default="grouped",
               show_default=True, help="Text report: warnings counted per file and code, one by one, or none.")
 @click.option("--quiet", "-q", is_flag=True, help="Same as --warnings none.")
@@ -182,7 +188,7 @@ def cli() -> None:
 @jobs_option
 @dask_option
 def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: bool, encoding: str | None,
-             variant: Variant | None, warning_mode: str, quiet: bool, ignore: tuple[str, ...], summary: bool,
+             variant: Variant | None, rules: RuleSet, warning_mode: str, quiet: bool, ignore: tuple[str, ...], summary: bool,
              show_board: bool, output: str | None, jobs: int, dask: str | None) -> None:
     """Check every game of PATHS (files, folders, or - for stdin): each move legal, the result right.
 
@@ -193,14 +199,14 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
         raise click.UsageError("--show-board goes with --format text")
     if fmt == "html":
         inputs, terminal = _inputs(paths, globs, encoding=encoding)
-        runner = _runner(inputs, jobs, strict, variant, dask, terminal)
+        runner = _runner(inputs, jobs, strict, variant, dask, terminal, rules)
         _audit_page(runner, terminal, output)
         sys.exit(runner.exit_code())
     totals = report.Summary()
     text = report.TextReport("none" if quiet else warning_mode, frozenset(ignore))
     with _writing(output) as out:
         inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out)
-        runner = _runner(inputs, jobs, strict, variant, dask, terminal)
+        runner = _runner(inputs, jobs, strict, variant, dask, terminal, rules)
         if dask or jobs > 1:
             _validate_folded(runner, dask, terminal, fmt, text, show_board, totals)
         elif fmt == "jsonl":
@@ -255,7 +261,8 @@ def _folded(runner: batch.Runner, dask: str | None, terminal: Terminal, work: Ca
     """The runner's `work` on its workers (--jobs, or the cluster's), the results of each part of a file
     folded there into one value (this process has nothing to do per game); the runner and the progress
     line count their games."""
-    task = functools.partial(batch.checked_work, work=work, variant=runner.variant, strict=runner.strict)
+    task = functools.partial(batch.checked_work, work=work, variant=runner.variant, strict=runner.strict,
+                             rules=runner.rules)
     for part in _backend(dask, terminal, fold)(runner.inputs, task, runner.jobs, runner.strict):
         runner.games += part.summary.games
         runner.failed += part.summary.games - part.summary.valid
@@ -333,12 +340,13 @@ def _drop(ctx: click.Context, param: click.Parameter, value: str | None) -> froz
 @strict_option
 @encoding_option
 @variant_option
+@rules_option
 @jobs_option
 @dask_option
 def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: str | None, squares: str | None,
             separator: str | None, fix_results: bool, drop: frozenset[str], keep_invalid: bool, output: str | None,
-            in_place: bool, strict: bool, encoding: str | None, variant: Variant | None, jobs: int,
-            dask: str | None) -> None:
+            in_place: bool, strict: bool, encoding: str | None, variant: Variant | None, rules: RuleSet,
+            jobs: int, dask: str | None) -> None:
     """Convert every game of PATHS (files, folders of *.pdn, or - for stdin), game by game.
 
     A game that cannot be read, or that does not replay when the output needs a replay
@@ -356,14 +364,14 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
     if in_place and dask:
         raise click.UsageError("--in-place rewrites files here: not with --dask")
     options = conversion.Options(to, Style(captures, squares, separator, drop, fix_results), keep_invalid,
-                                 variant, strict)
+                                 variant, strict, rules)
     work = functools.partial(conversion.convert_game, options=options)
     inputs, terminal = _inputs(paths, globs, progress=False, encoding=encoding)
     note = terminal.note
     if fix_results and to == "pdn" and not (captures or squares or separator or drop):
         if dask:
             raise click.UsageError("--fix-results alone rewrites the bytes of each file here: not with --dask")
-        failed = _fix_results_only(inputs, terminal, output, in_place, variant, strict, encoding)
+        failed = _fix_results_only(inputs, terminal, output, in_place, variant, strict, encoding, rules)
         sys.exit(batch.exit_code(inputs.unreadable, failed))
     if in_place:
         failed = writing.rewrite_files(inputs, work, jobs, strict, note)
@@ -389,7 +397,7 @@ def _write_converted(inputs: batch.Inputs, work: batch.Work[Any], jobs: int, str
 
 
 def _fix_results_only(inputs: batch.Inputs, terminal: Terminal, output: str | None, in_place: bool,
-                      variant: Variant | None, strict: bool, encoding: str | None) -> int:
+                      variant: Variant | None, strict: bool, encoding: str | None, rules: RuleSet) -> int:
     """convert --fix-results with no other change: each file's bytes with only its wrong results
     rewritten, to stdout, -o FILE or (--in-place, only when something changed) the file itself;
     the number of games left with an error."""
@@ -398,7 +406,7 @@ def _fix_results_only(inputs: batch.Inputs, terminal: Terminal, output: str | No
     failed = 0
     with _writing(None if in_place else output) as out:
         for path, data in inputs.contents(streams=not in_place):
-            fixed = fix_file(data, "<stdin>" if path == "-" else path, variant, strict, encoding)
+            fixed = fix_file(data, "<stdin>" if path == "-" else path, variant, strict, encoding, rules)
             for line in fixed.report_lines():
                 terminal.note(line)
             failed += fixed.failed
@@ -420,9 +428,10 @@ class _Reported:
     order, games named), a progress line on a terminal; the runner's exit code."""
 
     def __init__(self, paths: tuple[str, ...], globs: tuple[str, ...], jobs: int = 1, strict: bool = False,
-                 variant: Variant | None = None, encoding: str | None = None, out: TextIO | None = None) -> None:
+                 variant: Variant | None = None, encoding: str | None = None, out: TextIO | None = None,
+                 rules: RuleSet | None = None) -> None:
         inputs, self.terminal = _inputs(paths, globs, encoding=encoding, out=out)
-        self.runner = batch.Runner(inputs, jobs, strict, variant)
+        self.runner = batch.Runner(inputs, jobs, strict, variant, rules=rules)
 
     def run(self, work: Callable[[Checked], T]) -> Iterator[tuple[Record, T]]:
         """(record, work(checked)) for each game."""
@@ -456,11 +465,12 @@ class _Reported:
 @strict_option
 @encoding_option
 @variant_option
+@rules_option
 @jobs_option
 def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, moves: bool, forced: bool,
                      captures: bool, draws: bool, ply_count: bool, result: bool, gametype: bool, everything: bool,
                      output: str | None, strict: bool, encoding: str | None, variant: Variant | None,
-                     jobs: int) -> None:
+                     rules: RuleSet, jobs: int) -> None:
     """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
     Annotating an annotated game replaces the old annotations."""
     options = Annotations(fen or everything, moves or everything, forced or everything, captures or everything,
@@ -469,7 +479,7 @@ def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, 
         raise click.UsageError("choose what to annotate: --fen, --moves, --forced, --captures, --draws, "
                                "--ply-count, --result, --gametype or --all")
     with _writing(output) as out:
-        checked = _Reported(paths, globs, jobs, strict, variant, encoding, out)
+        checked = _Reported(paths, globs, jobs, strict, variant, encoding, out, rules)
         for _, (text, notes) in checked.run(functools.partial(annotate_game, options=options)):
             checked.terminal.out(text, end="")
             for note in notes:
@@ -716,13 +726,14 @@ def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: boo
 @strict_option
 @encoding_option
 @variant_option
+@rules_option
 @jobs_option
 @dask_option
 def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str | None, strict: bool,
-          encoding: str | None, variant: Variant | None, jobs: int, dask: str | None) -> None:
+          encoding: str | None, variant: Variant | None, rules: RuleSet, jobs: int, dask: str | None) -> None:
     """Count the games of PATHS per variant, result and year, with validity and average length."""
     totals = archive.Stats()
-    checked = _Reported(paths, globs, jobs, strict, variant, encoding)
+    checked = _Reported(paths, globs, jobs, strict, variant, encoding, rules=rules)
     if dask or jobs > 1:
         for part in _folded(checked.runner, dask, checked.terminal, archive.stats_game, archive.stats_part):
             for line in part.notes:

@@ -76,3 +76,19 @@ def pdn(pos: Position, moves, result: str) -> str:
              for m in moves]
     return (f'[GameType "{v.gametype}"]\n[FEN "{fen(pos)}"]\n[Result "{result}"]\n'
             f'{" ".join(texts)} {result}')
+
+
+def on_both_engines(pos: Position) -> list[Position]:
+    """`pos` on the pure engine's tables and, when it is built, on the compiled core's."""
+    from pdn_tools.rules import core
+    from pdn_tools.rules.movegen import _Rules
+    twins = []
+    for module in (None, core.compiled_module()):
+        if module is None and twins:
+            break
+        rl = _Rules(pos.variant)
+        rl.use_core(module)
+        twin = Position.__new__(Position)
+        twin._set(pos.variant, pos.turn, rl, pos._white, pos._black, pos._kings, pos._ctr)
+        twins.append(twin)
+    return twins

@@ -269,3 +269,76 @@ def test_jobs_read_byte_ranges_of_a_large_file_as_one_job_does(tmp_path):
     assert one.exit_code == 2 and "part2b.pdn: not a PDN file (binary data)" in one.stderr
     records = [json.loads(line) for line in one.stdout.splitlines()]
     assert [record["game"] for record in records] == [n for _ in range(5) for n in range(1, 41)]
+
+
+def test_an_ambiguous_single_jump_exits_1_with_its_place():
+    """Seed 002 line 27 ("Las casillas de llegada se añaden solo cuando dos capturas legales
+    comparten inicio y final pero toman piezas distintas"): pool's 19x28 also names a loop."""
+    text = '[GameType "23"]\n[FEN "W:W19,21,25,29,30,32:B1,2,4,5,6,7,8,14,15,16,20,K24"]\n1. 19x28 *\n'
+    for _ in range(2):
+        result = invoke(["validate", "-"], input=text)
+        assert result.exit_code == 1
+        assert result.output.startswith("<stdin>:3:4: game 1, ply 1 (move 1... 19x28): 19x28 matches 2 captures")
+        assert result.output.rstrip().endswith("[ambiguous-capture]")
+
+
+# English kings shuffling for 25 king moves, then Black (first player) wins the Result: drawn by
+# seed 001 line 52 ("Se han realizado 25 movimientos sin avanzar una ficha o realizar una
+# captura"), a claim at most under the WCDF tournament rules (reference §4.3: 40 moves each).
+def _english_walk(plies: int) -> str:
+    from boards import pdn, setup, wander
+    start = setup("english", "W", "Ka1 Kc1", "Kf8 Kh8")
+    return pdn(start, wander(start, plies), "1-0") + "\n"
+
+
+def test_rules_wcdf_accepts_what_the_seed_rules_draw():
+    text = _english_walk(25)
+    seeds = invoke(["validate", "-"], input=text)
+    assert seeds.exit_code == 1 and "drawn by the 25-move rule after ply 25 [wrong-result]" in seeds.output
+    assert invoke(["validate", "--rules", "seeds", "-"], input=text).output == seeds.output
+    wcdf = invoke(["validate", "--rules", "wcdf", "--format", "jsonl", "-"], input=text)
+    assert wcdf.exit_code == 0 and json.loads(wcdf.output)["ok"] is True
+    assert invoke(["validate", "--rules", "wcdf", "-"], input=_english_walk(24)).exit_code == 0
+
+
+def test_rules_reach_the_workers():
+    text = _english_walk(25)
+    assert invoke(["validate", "--jobs", "2", "-"], input=text).exit_code == 1
+    assert invoke(["validate", "--jobs", "2", "--rules", "wcdf", "-"], input=text).exit_code == 0
+
+
+def test_an_unknown_rule_set_is_a_usage_error_naming_the_known_ones():
+    result = invoke(["validate", "--rules", "fmjd", "-"], input=GOOD)
+    assert result.exit_code == 2
+    assert "Invalid value for '--rules': 'fmjd' is not one of 'seeds', 'wcdf'." in result.output
+
+
+def test_validate_help_lists_the_rule_sets():
+    output = " ".join(invoke(["validate", "--help"]).output.split())
+    assert "--rules [seeds|wcdf]" in output
+    assert "wcdf: English tournament play (EDA/WCDF, reference §4.3)" in output
+
+
+def test_annotate_and_stats_take_the_rule_set_too():
+    """The other commands that check results: the game seed 001 draws is invalid for stats
+    and left unannotated by default, valid and annotated under --rules wcdf."""
+    text = _english_walk(25)
+    seeds = invoke(["stats", "--format", "json", "-"], input=text)
+    assert seeds.exit_code == 1 and json.loads(seeds.output.splitlines()[-1])["valid"] == 0
+    wcdf = invoke(["stats", "--rules", "wcdf", "--format", "json", "-"], input=text)
+    assert wcdf.exit_code == 0 and json.loads(wcdf.output)["valid"] == 1
+    assert "PlyCount" not in invoke(["annotate", "--ply-count", "-"], input=text).output
+    annotated = invoke(["annotate", "--ply-count", "--rules", "wcdf", "-"], input=text)
+    assert annotated.exit_code == 0 and '[PlyCount "25"]' in annotated.output
+    assert invoke(["annotate", "--ply-count", "--rules", "nope", "-"], input=text).exit_code == 2
+
+
+def test_convert_fix_results_follows_the_rule_set():
+    """--fix-results writes the draw seed 001 line 52 imposes; under --rules wcdf (a claim) the
+    written Result stands.  Both ways of fixing: the bytes alone, and a rewrite (--captures)."""
+    text = _english_walk(25)
+    for extra in ([], ["--captures", "full"]):
+        seeds = invoke(["convert", "--fix-results", *extra, "-"], input=text)
+        assert '[Result "1/2-1/2"]' in seeds.output and '[Result "1-0"]' not in seeds.output
+        wcdf = invoke(["convert", "--fix-results", "--rules", "wcdf", *extra, "-"], input=text)
+        assert wcdf.exit_code == 0 and '[Result "1-0"]' in wcdf.output

@@ -1,13 +1,15 @@
 """Draw rules as the texts write them (seeds 000, 002, 003; FMJD-64; reference §4.3): each rule
 at its limit and one ply before it, positions built with tests/boards.py."""
+from dataclasses import replace
+
 import pytest
 
 from boards import pdn, played, setup, wander
 from pdn_tools import read_text
 from pdn_tools.play.replay import replay
-from pdn_tools.rules.draws import (MATERIAL_SIDE, DrawRules, DrawTracker, Endgame, Repetition, ending_materials,
-                                     long_diagonal)
-from pdn_tools.rules.variants import VARIANTS
+from pdn_tools.rules.draws import (ENGLISH_TOURNAMENT, MATERIAL_SIDE, DrawRules, DrawTracker, Endgame, Repetition,
+                                     ending_materials, long_diagonal)
+from pdn_tools.rules.variants import RULE_SETS, VARIANTS
 
 
 def run(text: str):
@@ -56,15 +58,16 @@ def shuffle(position, plies: int) -> list:
 
 # ---- repetition: automatic where the text says the game is drawn, else a claim -------------------
 
-AUTOMATIC = ["international", "canadian", "russian", "brazilian"]
-CLAIMED = ["english", "spanish", "portuguese", "czech", "italian", "pool"]
+AUTOMATIC = ["international", "canadian", "russian", "brazilian", "english"]
+CLAIMED = ["spanish", "portuguese", "czech", "italian", "pool"]
 
 
 @pytest.mark.parametrize("name", AUTOMATIC)
 def test_a_third_repetition_draws_the_game(name):
     # Seed 002 line 20: "Repetición. Las mismas piezas en las mismas casillas, con el mismo bando
     # al turno, por tercera vez."  Seed 000 line 42: "Se repite la misma posición por tercera vez."
-    # FMJD-64 7.2.3 (Russian, Brazilian): the same position a third time.
+    # FMJD-64 7.2.3 (Russian, Brazilian): the same position a third time.  Seed 001 line 48
+    # (English): "Se repite la misma situación por tercera vez (no necesariamente consecutiva)."
     start = corner_kings(name)
     result = run(pdn(start, shuffle(start, 8), win(start.variant)))
     assert codes(result) == ["wrong-result"]
@@ -75,7 +78,7 @@ def test_a_third_repetition_draws_the_game(name):
 @pytest.mark.parametrize("name", CLAIMED)
 def test_a_third_repetition_is_only_claimable(name):
     # Seed 003 line 33 (25c): "Cuando una misma posición se dé tres veces, siendo el mismo jugador
-    # el que esté en turno de juego y asi se reclame."  English, Czech, Italian, pool: a claim.
+    # el que esté en turno de juego y asi se reclame."  Czech, Italian, pool: a claim.
     start = corner_kings(name)
     result = run(pdn(start, shuffle(start, 8), "1-0"))
     starting = "White" if VARIANTS[name].first == "W" else "Black"      # 1-0: the starting side's win
@@ -295,11 +298,13 @@ def test_every_endgame_rule_needs_a_king():
 
 
 def test_claims_do_not_stop_the_count_of_an_automatic_rule():
-    """English: a claimable repetition early, then the 40-move rule still draws the game."""
+    """A claimable repetition early, then an automatic 40-move rule still draws the game (rules
+    given to the tracker: English had this mix before it followed seed 001)."""
     start = corner_kings("english")
     moves = shuffle(start, 8)
     moves += wander(played(start, moves), 80 - 8, lambda p: p != start)
-    tracker = DrawTracker(start)
+    rules = DrawRules(ENGLISH_TOURNAMENT.repetition, replace(ENGLISH_TOURNAMENT.quiet, how="automatic"))
+    tracker = DrawTracker(start, rules)
     position = start
     for ply, move in enumerate(moves, 1):
         king = position.piece_at(move.start).isupper()
@@ -370,3 +375,95 @@ def test_ending_materials_refuse_counts_past_the_table():
     at = lambda white, black: table[((white[0] * side + white[1]) * side + black[0]) * side + black[1]]
     # seed 002 line 22: two kings and a man against a king, either side strong; two men and a king each: none.
     assert at((1, 2), (0, 1)) == at((0, 1), (1, 2)) == 1 and at((2, 1), (2, 1)) == 0
+
+
+# ---- English: seed 001 by default, tournament play by name ------------------------------------
+
+def test_english_25_moves_are_single_moves_in_all():
+    """Seed 001 line 52: "Se han realizado 25 movimientos sin avanzar una ficha o realizar una
+    captura."  A movimiento is one player's move (seed 003 line 35: "12 jugadas (24
+    movimientos)"), and seed 001, unlike seed 000 line 43, does not say "de cada jugador": the
+    25th king move in all draws, the 24th does not."""
+    start = corner_kings("english")
+    for plies, verdict in ((25, ["wrong-result"]), (24, [])):
+        result = run(pdn(start, wander(start, plies), "1-0"))
+        assert codes(result) == verdict
+    assert "drawn by the 25-move rule after ply 25" in run(pdn(start, wander(start, 25), "1-0")).errors[0].message
+    assert run(pdn(start, wander(start, 25), "1/2-1/2")).ok
+
+
+def test_a_man_move_starts_the_english_count_again():
+    """Seed 001 line 52 counts moves "sin avanzar una ficha o realizar una captura": 24 king
+    moves, a man's step, then 25 more king moves draw (ply 50); 24 more do not."""
+    start = setup("english", "W", "Ka1 Kc1 h2", "Kf8 Kh8")
+    men = start.pieces("W")[0], start.pieces("B")[0]
+
+    def kings_only(position, plies):
+        return wander(position, plies, lambda p: (p.pieces("W")[0], p.pieces("B")[0]) == men)
+
+    before = kings_only(start, 24)
+    middle = played(start, before)
+    [advance] = [m for m in middle.legal_moves() if middle.piece_at(m.start) == "w"]
+    after = middle.play(advance)
+    men = after.pieces("W")[0], after.pieces("B")[0]
+    for plies, verdict in ((25, ["wrong-result"]), (24, [])):
+        result = run(pdn(start, before + [advance] + kings_only(after, plies), "1-0"))
+        assert codes(result) == verdict
+        if verdict:
+            assert "drawn by the 25-move rule after ply 50" in result.errors[0].message
+
+
+def replay_with(text: str, rules):
+    [game] = read_text(text)
+    return replay(game, rules=rules)
+
+
+def test_wcdf_rules_make_both_english_draws_claims():
+    """`--rules wcdf` (reference §4.3, EDA/WCDF): 40 moves each and the third repetition are
+    claims: a win after them is a warning, not a wrong result; the seeds' 25 moves are gone."""
+    wcdf = RULE_SETS["wcdf"]
+    start = corner_kings("english")
+    long_walk = pdn(start, wander(start, 80), "1-0")
+    assert codes(run(long_walk)) == ["wrong-result"]
+    result = replay_with(long_walk, wcdf)
+    assert result.ok and draw_warnings(result) == [
+        "a draw by the 40-move rule may be claimed after the last move, but Result is '1-0'"]
+    assert draw_warnings(replay_with(pdn(start, wander(start, 79), "1-0"), wcdf)) == []
+    repeated = replay_with(pdn(start, shuffle(start, 8), "1-0"), wcdf)
+    assert repeated.ok and draw_warnings(repeated) == [
+        "a draw by the 3-fold repetition may be claimed after the last move, but Result is '1-0'"]
+
+
+def test_a_rule_set_changes_only_the_variants_it_names():
+    wcdf, seeds = RULE_SETS["wcdf"], RULE_SETS["seeds"]
+    for variant in VARIANTS.values():
+        assert seeds.draws_of(variant) is variant.draws
+        assert (wcdf.draws_of(variant) is variant.draws) == (variant.name != "english")
+    assert wcdf.draws_of(VARIANTS["english"]) is ENGLISH_TOURNAMENT
+    start = corner_kings("international")
+    text = pdn(start, shuffle(start, 8), "2-0")
+    assert codes(replay_with(text, wcdf)) == codes(run(text)) == ["wrong-result"]
+
+
+def test_english_rules_cite_seed_001():
+    rules = VARIANTS["english"].draws
+    assert rules.repetition.how == rules.quiet.how == "automatic"
+    assert rules.repetition.source.startswith("seed 001 line 48: 'Se repite la misma situación por tercera vez")
+    assert rules.quiet.source.startswith("seed 001 line 52: 'Se han realizado 25 movimientos")
+    assert (rules.quiet.plies, rules.repetition.times) == (25, 3)
+
+
+def test_the_readme_rules_table_cites_every_seed_rule_and_rule_set():
+    """README "Rules and their sources": each seed line a draw rule cites, each named rule set."""
+    import re
+    from pathlib import Path
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Rules and their sources")[1].split("\n## ")[0]
+    for rule_set in RULE_SETS.values():
+        draws = [rules for _, rules in rule_set.draws]
+        for rules in [v.draws for v in VARIANTS.values()] + draws:
+            for part in (rules.repetition, rules.quiet, *rules.endgames):
+                cited = re.match(r"seed (\d{3}) line (\d+)", part.source) if part else None
+                if cited:
+                    assert re.search(rf"seed {cited[1]} lines? (\d+[–, ]+)*{cited[2]}\b", section), part.source
+        assert rule_set.name == "seeds" or f"`{rule_set.name}`" in section

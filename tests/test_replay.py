@@ -347,7 +347,7 @@ def test_lidraughts_own_gametypes_replay_with_the_rules_of_their_moves():
     ("international", "wiegerw-fail-delfts.pdn", 1, "capture-required", "4-6"),
     ("frisian", "frisian-draught-export-20241114_144300.pdn", 1, "capture-law", "7x27x38"),
     ("english", "wiegerw-succeed-Tricks_traps_and_shots.pdn", 57, "ambiguous-capture", "10x17x26, 10x19x26"),
-    ("english", "checkers-engine-kingsrow-1.pdn", 1, "wrong-result", "White has won"),
+    ("english", "checkers-engine-kingsrow-1.pdn", 1, "wrong-result", "drawn by the 25-move rule after ply 117"),
     ("international", "horizon-bd-gorredijk-rotzooi.pdn", 1, "bad-fen", "square 7 is given twice"),
 ])
 @needs_corpus
@@ -382,10 +382,9 @@ def test_5_move_rule_when_the_lone_king_holds_the_long_diagonal():
 
 
 @pytest.mark.parametrize("name, gametype, fen, plies, rule", [
-    # English: 40 moves each with no man moved and nothing taken (EDA/WCDF, reference §4.3).
-    # Seed 001 (a game site's straight checkers) says 25 moves; the official 40 is kept,
-    # as the archives of tournament games follow it (7 OCA games pass 50 such plies).
-    ("english", 21, "W:WK29,K30:BK3,K4", 80, "40-move rule"),
+    # English, seed 001 line 52: "Se han realizado 25 movimientos sin avanzar una ficha o realizar
+    # una captura" (25 single moves in all; the 40 moves each of tournament play: --rules wcdf).
+    ("english", 21, "W:WK29,K30:BK3,K4", 25, "25-move rule"),
     # Russian 7.2.5: 15 moves each with kings only, no man moved, no capture.
     ("russian", 25, "W:WK29,K30:BK3,K4", 30, "15-move rule"),
     # Spanish (seed 003 line 35, 26a): three kings holding the main diagonal (1 = h1) against
@@ -445,3 +444,21 @@ def test_an_empty_board_replays_and_decides_nothing():
 def test_the_empty_board_of_bridges_game_14_is_read():
     game = [g for g in read_games(CORPUS / "english" / "wiegerw-succeed-bridges.pdn") if g.index == 14][0]
     assert game.tag("FEN") == "W::." and replay(game).ok
+
+
+# Seed 002 line 27: "Las casillas de llegada se añaden solo cuando dos capturas legales comparten
+# inicio y final pero toman piezas distintas."
+POOL_LOOP = '[GameType "{}"]\n[FEN "W:W19,21,25,29,30,32:B1,2,4,5,6,7,8,14,15,16,20,K24"]\n1. 19x28 *\n'
+
+
+@pytest.mark.parametrize("gametype", ["23", "25"])
+def test_a_single_jump_a_loop_can_also_name_is_ambiguous(gametype):
+    """19x28 takes the king on 24 alone, or 15 7 8 16 and back through 19, then 24: the
+    same answer whether the replayer has met these squares before (its shortcut) or not."""
+    for _ in range(2):
+        result = run(POOL_LOOP.format(gametype))
+        assert codes(result) == ["ambiguous-capture"]
+        error = result.errors[0]
+        assert (error.line, error.column, error.ply) == (3, 4, 1)
+        assert "19x28 matches 2 captures" in error.message and "19x10x3x12x19x28" in error.message
+    assert run(POOL_LOOP.format(gametype).replace("19x28", "19x10x3x12x19x28")).ok

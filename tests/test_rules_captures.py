@@ -5,7 +5,10 @@ Positions are given in algebraic squares of the White-at-bottom view; White men 
 
 from dataclasses import replace
 
-from boards import setup, texts
+import pytest
+
+from boards import on_both_engines, setup, square, texts
+from pdn_tools.rules import laws
 from pdn_tools.rules.movegen import Position
 from pdn_tools.rules.variants import VARIANTS
 
@@ -267,3 +270,75 @@ def test_italian_and_spanish_promotion_ends_the_move():
     assert texts(pos) == {"a6xc8"}
     pos = setup("spanish", "W", white="a6", black="b7 d7")
     assert texts(pos) == {"a6xc8"}
+
+
+# -- short forms under free choice ----------------------------------------------------------
+
+# Seed 002 line 27: "Las casillas de llegada se añaden solo cuando dos capturas legales comparten
+# inicio y final pero toman piezas distintas."  Under free choice (reference §7.4: English, pool,
+# Russian, Thai) a short capture may name a single jump and a longer capture coming back.
+FREE_CHOICE = sorted(v.name for v in VARIANTS.values() if v.law is laws.free)
+# A capture loop round c5 (d4 b4 b6 d6) from e5, and f4 to take last or alone: e5xg3.
+LOOP = "d4 b4 b6 d6 f4"
+
+
+def short_forms(pos: Position) -> dict[tuple[int, int], bool]:
+    """(start, end) of every lawful capture -> whether its captures take different pieces."""
+    taken: dict[tuple[int, int], set[frozenset[int]]] = {}
+    for move in pos.legal_moves():
+        taken.setdefault((move.start, move.end), set()).add(frozenset(move.captured))
+    return {pair: len(sets) > 1 for pair, sets in taken.items()}
+
+
+def assert_steps_follow_the_short_forms(pos: Position) -> dict[tuple[int, int], bool]:
+    """Both engines' capture_step (the replayer's shortcut) refuse exactly the ambiguous
+    short forms and play the others as the generator does."""
+    forms = short_forms(pos)
+    for twin in on_both_engines(pos):
+        for (start, end), ambiguous in forms.items():
+            step = twin.capture_step(start, end)
+            assert (step is None) == ambiguous, (pos.variant.name, start, end)
+            if step is not None:
+                assert step[0] in pos.legal_moves()
+    return forms
+
+
+def test_the_free_choice_variants_are_those_of_the_reference():
+    assert FREE_CHOICE == ["english", "pool", "russian", "thai"]
+
+
+@pytest.mark.parametrize("name", FREE_CHOICE)
+def test_a_man_coming_back_round_a_loop_makes_a_single_jump_ambiguous(name):
+    """A man that jumps backwards may take d4 b4 b6 d6 and come back to e5, then take f4:
+    e5xg3 names that capture and the single jump over f4.  Where men jump forwards only the
+    single jump cannot be matched, so the man's short forms are all unambiguous."""
+    pos = setup(name, "W", white="e5", black=LOOP)
+    v = pos.variant
+    e5, g3 = square(v, "e5"), square(v, "g3")
+    forms = assert_steps_follow_the_short_forms(pos)
+    backwards = any(d.startswith("b") for d in v.man_jumps)
+    assert forms.get((e5, g3), False) == backwards
+    if backwards:
+        assert texts(pos, [m for m in pos.legal_moves() if m.end == g3]) == {
+            "e5xg3", "e5xc3xa5xc7xe5xg3", "e5xc7xa5xc3xe5xg3"}
+    else:
+        assert not any(forms.values())
+
+
+@pytest.mark.parametrize("name", FREE_CHOICE)
+def test_a_king_coming_back_round_a_loop_makes_its_short_capture_ambiguous(name):
+    """The same loop taken by a king, in every free-choice variant."""
+    pos = setup(name, "W", white="Ke5", black=LOOP)
+    v = pos.variant
+    forms = assert_steps_follow_the_short_forms(pos)
+    assert forms[square(v, "e5"), square(v, "g3")]
+
+
+@pytest.mark.parametrize("name", FREE_CHOICE)
+def test_a_single_jump_beside_another_first_jump_is_one_capture(name):
+    """One limit of the shortcut: a man with two first jumps, neither going on, names each
+    of them unambiguously by its short form."""
+    pos = setup(name, "W", white="d4", black="c5 e5")
+    v = pos.variant
+    forms = assert_steps_follow_the_short_forms(pos)
+    assert forms == {(square(v, "d4"), square(v, "b6")): False, (square(v, "d4"), square(v, "f6")): False}

@@ -108,7 +108,7 @@ def _place(elements: list[Element], commands: dict[int, list[str]], forced: set[
 
 def _draw_counts(result: Replay) -> dict[int, list[str]]:
     """`[%draw ...]` commands where a count of the variant's draw rules starts, ends or draws."""
-    tracker = DrawTracker(_replayed(result)[0])
+    tracker = DrawTracker(_replayed(result)[0], result.draw_rules)
     counting: set[str] = set()
     claims = 0
     out: dict[int, list[str]] = {}

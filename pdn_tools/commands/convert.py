@@ -11,7 +11,7 @@ from pdn_tools.text.model import Game, ReadError
 from pdn_tools.play.notation import Style, canonical_game, fix_notes, kept_notes, result_fixes
 from pdn_tools.text.names import printable
 from pdn_tools.rules.fen import to_fen
-from pdn_tools.rules.variants import Variant
+from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.play.replay import Replay
 
 
@@ -22,6 +22,7 @@ class Options:
     keep_invalid: bool = False
     variant: Variant | None = None
     strict: bool = False
+    rules: RuleSet | None = None            # the draws by these rules, else each variant's own
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ RESULT_ERRORS = frozenset({Code.WRONG_RESULT})      # errors about the Result: t
 def convert_game(game: Game | ReadError, options: Options) -> Converted:
     """Check and convert one game (the work `pdn convert` hands to `batch.run`)."""
     try:
-        return convert(check(game, options.variant, options.strict), options)
+        return convert(check(game, options.variant, options.strict, options.rules), options)
     except Exception as error:           # a bug must not end the batch: say which game
         where = f"{game.file}:{game.line}: game {game.index}"
         return Converted("", (f"{where}: cannot convert ({type(error).__name__}: {error}) [internal]",), False)

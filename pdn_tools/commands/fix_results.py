@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from pdn_tools.commands import report
 from pdn_tools.play.check import Record, check, problem
 from pdn_tools.play.notation import fix_notes, kept_notes, result_fixes
-from pdn_tools.rules.variants import Variant
+from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic, Game
 from pdn_tools.text.reader import RawGame, parse_raw, read_raw
@@ -61,11 +61,11 @@ def in_style(result: str, game: Game) -> str:
 
 
 def fix_game(raw: RawGame, index: int, notes: list[Diagnostic], variant: Variant | None,
-             strict: bool) -> Fixed:
+             strict: bool, rules: RuleSet | None = None) -> Fixed:
     """The edits that give one game the Result tag and terminator its position settles (none for
     a game with another error, or whose result is right); a missing tag or terminator stays so."""
     game = parse_raw(raw, index, strict, notes)
-    checked = check(game, variant, strict)
+    checked = check(game, variant, strict, rules)
     record, replayed = checked.record, checked.replay
     wrong_result_only = all(error.code == Code.WRONG_RESULT for error in record.errors)
     if not isinstance(game, Game) or replayed is None or not wrong_result_only:
@@ -139,10 +139,11 @@ class FileFix:
 
 
 def fix_file(data: bytes, name: str, variant: Variant | None = None, strict: bool = False,
-             encoding: str | None = None) -> FileFix:
-    """The bytes of a PDN file with only the wrong results changed (see the module's note)."""
+             encoding: str | None = None, rules: RuleSet | None = None) -> FileFix:
+    """The bytes of a PDN file with only the wrong results changed (see the module's note), the
+    draws by `rules` (else each variant's own)."""
     games = read_raw(io.BytesIO(data), name=name, encoding=encoding)
-    fixed = tuple(fix_game(raw, index, notes, variant, strict) for index, (raw, notes) in enumerate(games, 1))
+    fixed = tuple(fix_game(raw, index, notes, variant, strict, rules) for index, (raw, notes) in enumerate(games, 1))
     codec = games.codec
     text, missed = apply(data.decode(codec, "surrogateescape"), [edit for game in fixed for edit in game.edits])
     return FileFix(text.encode(codec, "surrogateescape"), fixed, tuple(missed))

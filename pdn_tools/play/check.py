@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from pdn_tools.play.replay import Replay, replay
-from pdn_tools.rules.variants import Variant
+from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.results import read_result, stated_result
@@ -83,15 +83,17 @@ class Checked:
         return self.record.ok
 
 
-def check(game: Game | ReadError, variant: Variant | None = None, strict: bool = False) -> Checked:
-    """Replay `game` (with `variant`'s rules, else those its tags or moves name) and report on it."""
+def check(game: Game | ReadError, variant: Variant | None = None, strict: bool = False,
+          rules: RuleSet | None = None) -> Checked:
+    """Replay `game` (with `variant`'s rules, else those its tags or moves name; its draws by
+    `rules`, else by its variant's own) and report on it."""
     if isinstance(game, ReadError):
         error = Problem(game.code, game.message, game.line, game.column)
         name = game_name(tag_pairs(game.text))
         record = Record(game.file, game.index, name, game.line, "unknown", False, 0, "", (error,),
                         tuple(problem(w) for w in game.warnings))
         return Checked(game, None, record)
-    result = replay(game, variant, strict)
+    result = replay(game, variant, strict, rules)
     tag = game.tag("Result")
     spaced = [] if tag is None or read_result(tag) == tag else [_spaced_result(game, tag)]
     record = Record(
@@ -108,9 +110,10 @@ def _spaced_result(game: Game, tag: str) -> Diagnostic:
                       f"{read_result(tag)!r}", *game.tag_position("Result"))
 
 
-def record_of(game: Game | ReadError, variant: Variant | None = None, strict: bool = False) -> Record:
+def record_of(game: Game | ReadError, variant: Variant | None = None, strict: bool = False,
+              rules: RuleSet | None = None) -> Record:
     """The record alone (work whose result travels between processes or machines)."""
-    return check(game, variant, strict).record
+    return check(game, variant, strict, rules).record
 
 
 def problem(diagnostic: Diagnostic, result: Replay | None = None) -> Problem:

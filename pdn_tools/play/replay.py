@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, NamedTuple
 
 from pdn_tools.rules.core import ACTIVE as _CORE
-from pdn_tools.rules.draws import CLAIMED, DrawEvent, DrawTracker
+from pdn_tools.rules.draws import CLAIMED, DrawEvent, DrawRules, DrawTracker
 from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.text.codes import Code
 from pdn_tools.text.numbers import number as read_number
@@ -21,8 +21,8 @@ from pdn_tools.text.results import Outcome, off_board, outcome, read_result
 from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, Move as Notated, MoveNumber, MoveRun, Nag,
                                   Placeholder, Setup, Variation)
 from pdn_tools.rules.movegen import Move, Position
-from pdn_tools.rules.variants import (Hint, Variant, inferred_variants, lidraughts_variant, variant_by_gametype,
-                                      variant_by_name)
+from pdn_tools.rules.variants import (Hint, RuleSet, Variant, inferred_variants, lidraughts_variant,
+                                      variant_by_gametype, variant_by_name)
 
 _GAMETYPE = re.compile(r"\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS][0-3])\s*(?:,\s*([01]))?)?\s*\Z")
 _GAMETYPE_NUMBER = re.compile(r"\s*(\d+)")
@@ -46,6 +46,7 @@ class Replay:
     start: Position | None = None
     errors: list[Diagnostic] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
+    draw_rules: DrawRules | None = None         # the draw rules the game was checked by
     draw: DrawEvent | None = None               # the draw the rules impose, if any
     claims: list[DrawEvent] = field(default_factory=list)   # draws that had to be claimed, or have no text
     complete: bool = False          # the whole main line was resolved
@@ -227,9 +228,11 @@ def _squares_hint(text: str, squares: Iterable[str]) -> tuple[int, bool]:
     return hint
 
 
-def replay(game: Game, override: Variant | None = None, strict: bool = False) -> Replay:
-    """Replay `game`; with no GameType, the first inferred variant that replays wins, and when
-    none does, the one that got furthest is reported with the list of rule sets tried."""
+def replay(game: Game, override: Variant | None = None, strict: bool = False, rules: RuleSet | None = None
+           ) -> Replay:
+    """Replay `game` (its draws by `rules`, else by its variant's own); with no GameType, the first inferred variant that
+    replays wins, and when none does, the one that got furthest is reported with the list of
+    rule sets tried."""
     candidates, notes, check_results = choose_variant(game, override)
     if not candidates:
         failed = Replay(game, None)
@@ -238,7 +241,8 @@ def replay(game: Game, override: Variant | None = None, strict: bool = False) ->
     inferred = len(candidates) > 1
     failures: list[tuple[Replay, Variant]] = []
     for variant in candidates:
-        attempt = _replay(game, variant, strict, check_results)
+        draws = variant.draws if rules is None else rules.draws_of(variant)
+        attempt = _replay(game, variant, strict, check_results, draws)
         attempt.warnings[:0] = notes
         if inferred:
             attempt.warnings.insert(0, Diagnostic(Code.INFERRED_VARIANT, f"no GameType tag; replayed as "
@@ -260,14 +264,14 @@ def _progress(attempt: Replay) -> tuple[int, bool]:
     return attempt.ply_count, attempt.complete
 
 
-def _replay(game: Game, variant: Variant, strict: bool, check_results: bool) -> Replay:
-    result = Replay(game, variant)
+def _replay(game: Game, variant: Variant, strict: bool, check_results: bool, draws: DrawRules) -> Replay:
+    result = Replay(game, variant, draw_rules=draws)
     try:
         result.start = _start_position(game, variant)
     except _Failure as failure:
         result.errors.append(failure.diagnostic)
         return result
-    tracker = DrawTracker(result.start)
+    tracker = DrawTracker(result.start, draws)
     line = _Line(result, tracker, strict, result.start.runs_text())
     try:
         line.follow()
@@ -409,7 +413,7 @@ def _made_plies(result: Replay) -> list[Ply]:
     movetext (same moves, so the same plies), up to the plies it resolved."""
     if result.start is None or result.variant is None or not result.ply_count:
         return []
-    line = _Line(result, DrawTracker(result.start), False, lazy=False)
+    line = _Line(result, DrawTracker(result.start, result.draw_rules), False, lazy=False)
     warnings, result.warnings = result.warnings, []     # said once, by the replay itself
     try:
         line.follow(variations=False)

@@ -1070,8 +1070,8 @@ static int quiet_step(const Rules *r, int ci, u128 own, u128 opp, u128 kings, in
     return found && !has_capture(r, ci, own, opp, kings);
 }
 
-/* A man's single jump from `sb` to `eb` with no jump to follow, as Position._single_jump
- * decides it (1, with the jumped square in *mid), else 0: the generator decides. */
+/* A man's single jump from `sb` to `eb` with no jump to follow and no other jump from `sb`
+ * (which could come back to `eb` over other pieces), as Position._single_jump decides it (1, with the jumped square in *mid), else 0: the generator decides. */
 static int single_jump(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int sb, int eb,
                        int *mid) {
     int d = -1;
@@ -1093,6 +1093,14 @@ static int single_jump(const Rules *r, int ci, u128 own, u128 opp, u128 kings, i
             continue;
         int over = r->ray[dj][eb][0], land = r->ray[dj][eb][1];
         if (HAS(prey, over) && over != m && HAS(free, land))
+            return 0;
+    }
+    for (int j = 0; j < r->n_man_jump[ci]; j++) {     /* another first jump may come back to eb */
+        int dj = r->man_jump[ci][j];
+        if (dj == d || r->raylen[dj][sb] < 2)
+            continue;
+        int over = r->ray[dj][sb][0], land = r->ray[dj][sb][1];
+        if (HAS(prey, over) && HAS(free, land))
             return 0;
     }
     *mid = m;

@@ -149,11 +149,22 @@ FMJD64 = DrawRules(
                 "pieces, the balance unchanged for 60 moves", exact=True),
     ),
 )
-# English: EDA/WCDF wording quoted in reference §4.3.
+# Seed 001 (straight checkers), lines 46-52: "Se declara un empate si se produce cualquiera de estas
+# condiciones".  Its "25 movimientos" are read as 25 single moves (plies) in all: the seeds count a
+# "movimiento" as one player's move (seed 003 line 35: "12 jugadas (24 movimientos)") and say "de
+# cada jugador" where they mean each player's (seed 000 line 43); seed 001 does not.
 ENGLISH = DrawRules(
+    Repetition("seed 001 line 48: 'Se repite la misma situación por tercera vez (no necesariamente "
+               "consecutiva).'"),
+    QuietLimit("25-move rule", 25, "seed 001 line 52: 'Se han realizado 25 movimientos sin avanzar una ficha o "
+               "realizar una captura.' (25 single moves in all)"),
+)
+# English tournament play, as the reference gives the EDA/WCDF wording (§4.3): both draws are
+# claims.  Not a default (no seed says so): the `wcdf` rule set of variants.RULE_SETS.
+ENGLISH_TOURNAMENT = DrawRules(
     Repetition("EDA/WCDF (reference §4.3): the same position three times, claimed", CLAIMED),
     QuietLimit("40-move rule", 80, "EDA/WCDF (reference §4.3): 40 moves each with no uncrowned man "
-               "advanced and no piece removed"),
+               "advanced and no piece removed, claimed", CLAIMED),
 )
 # Seed 003 (Spanish), rules 25-26: agreement, a claimed repetition and two move limits.
 SPANISH = DrawRules(
@@ -224,8 +235,9 @@ def _men_go_back(man_steps: tuple[str, ...]) -> bool:
 class DrawTracker:
     """Watches a main line: the first automatic draw, and the draws that could be claimed."""
 
-    def __init__(self, start: Position) -> None:
-        self.rules = start.variant.draws
+    def __init__(self, start: Position, rules: DrawRules | None = None) -> None:
+        """Watch the line from `start` under `rules` (the variant's own draw rules by default)."""
+        self.rules = start.variant.draws if rules is None else rules
         # Positions since the last irreversible move (a capture, or a man's step forward):
         # no earlier one can come back.  The table is filled only once a reversible move is
         # made, from `since`, the position that move left.

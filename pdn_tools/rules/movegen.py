@@ -812,7 +812,10 @@ class Position:
 
     def _single_jump(self, ci: int, own: int, opp: int, kings: int, sb: int, eb: int) -> Step | None:
         """capture_step's answer for a man taking one piece from bit `sb` to bit `eb` with no
-        jump to follow (the commonest capture), else None: the generator decides the rest."""
+        jump to follow and no other jump from `sb` (the commonest capture), else None: the
+        generator decides the rest.  A man with another first jump may take other pieces and
+        come back to `eb` (pool, Russian: `19x28` from `W:W19,...:B...15,16,20,K24`), which makes
+        the short form ambiguous; the generator sees it."""
         rl = self._rl
         table = rl.jumps[ci]
         for _, middle, mbit, land, lbit in table[sb]:
@@ -825,6 +828,9 @@ class Position:
         if not prey & mbit or not free & lbit:
             return None
         for _, _, bit, _, landing in table[eb]:
+            if prey & bit and bit != mbit and free & landing:
+                return None
+        for _, _, bit, _, landing in table[sb]:     # another first jump may come back to eb
             if prey & bit and bit != mbit and free & landing:
                 return None
         promotes = bool(rl.promo[ci] >> eb & 1)

@@ -262,6 +262,28 @@ _VARIANT_LIST = [
 ]
 
 VARIANTS: dict[str, Variant] = {v.name: v for v in _VARIANT_LIST}
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A named set of rules (`--rules NAME`): the draw rules it gives some variants instead of
+    their own (the seed texts', else the reference's)."""
+
+    name: str
+    description: str
+    draws: tuple[tuple[str, DrawRules], ...] = ()
+
+    def draws_of(self, variant: Variant) -> DrawRules:
+        """The draw rules `variant`'s games are checked by under this rule set."""
+        return next((rules for name, rules in self.draws if name == variant.name), variant.draws)
+
+
+RULE_SETS: dict[str, RuleSet] = {rule_set.name: rule_set for rule_set in (
+    RuleSet("seeds", "the seed texts' rules, else the reference's (the default)"),
+    RuleSet("wcdf", "English tournament play (EDA/WCDF, reference §4.3): repetition and 40 moves each "
+            "without a man move or capture are claims", (("english", draws.ENGLISH_TOURNAMENT),)),
+)}
+DEFAULT_RULES = RULE_SETS["seeds"]
 _BY_GAMETYPE = {v.gametype: v for v in _VARIANT_LIST}
 _BY_NAME = {alias: v for v in _VARIANT_LIST for alias in (v.name, *v.aliases)}
 _BY_NAME["standard"] = VARIANTS["international"]

@@ -37,7 +37,7 @@ from pdn_tools.text.reader import RawGame, parse_raw, read_raw
 
 if TYPE_CHECKING:        # reading inputs does not load the rules: check is imported by the work
     from pdn_tools.play.check import Checked, Record
-    from pdn_tools.rules.variants import Variant
+    from pdn_tools.rules.variants import RuleSet, Variant
 
 T = TypeVar("T")
 Item = TypeVar("Item")
@@ -548,11 +548,11 @@ _COUNT_POLL = 0.0005
 
 
 def checked_work(game: Game | ReadError, work: Callable[[Checked], T], variant: Variant | None,
-                 strict: bool) -> tuple[Record, T]:
+                 strict: bool, rules: RuleSet | None = None) -> tuple[Record, T]:
     """Check one game and run `work` on it; only the record and the work's result travel back."""
     from pdn_tools.play.check import check
 
-    checked = check(game, variant, strict)
+    checked = check(game, variant, strict, rules)
     return checked.record, work(checked)
 
 
@@ -562,19 +562,19 @@ def no_work(checked: Checked) -> None:
 
 class Runner:
     """A command's per-game work over many inputs: every game checked (with `variant`'s rules
-    when given), the work run on it, and the exit code of the whole run."""
+    when given, its draws by `rules`), the work run on it, and the exit code of the whole run."""
 
     def __init__(self, inputs: Inputs, jobs: int = 1, strict: bool = False, variant: Variant | None = None,
-                 backend: Backend | None = None) -> None:
+                 backend: Backend | None = None, rules: RuleSet | None = None) -> None:
         self.inputs = inputs
-        self.jobs, self.strict, self.variant = jobs, strict, variant
+        self.jobs, self.strict, self.variant, self.rules = jobs, strict, variant, rules
         self.backend: Backend = backend or run
         self.games = self.failed = 0
 
     def run(self, work: Callable[[Checked], T]) -> Iterator[tuple[Record, T]]:
         """(record, work(checked)) for each game, in input order; an invalid game counts as failed."""
         task: Work[tuple[Record, T]] = functools.partial(checked_work, work=work, variant=self.variant,
-                                                         strict=self.strict)
+                                                         strict=self.strict, rules=self.rules)
         for record, value in self.backend(self.inputs, task, self.jobs, self.strict):
             self.games += 1
             self.failed += not record.ok
