@@ -294,7 +294,7 @@ def _english_walk(plies: int) -> str:
 def test_rules_wcdf_accepts_what_the_seed_rules_draw():
     text = _english_walk(25)
     seeds = invoke(["validate", "-"], input=text)
-    assert seeds.exit_code == 1 and "drawn by the 25-move rule after ply 25 [wrong-result]" in seeds.output
+    assert seeds.exit_code == 1 and "drawn on the board by the 25-move rule after ply 25 [wrong-result]" in seeds.output
     assert invoke(["validate", "--rules", "seeds", "-"], input=text).output == seeds.output
     wcdf = invoke(["validate", "--rules", "wcdf", "--format", "jsonl", "-"], input=text)
     assert wcdf.exit_code == 0 and json.loads(wcdf.output)["ok"] is True

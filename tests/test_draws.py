@@ -388,7 +388,7 @@ def test_english_25_moves_are_single_moves_in_all():
     for plies, verdict in ((25, ["wrong-result"]), (24, [])):
         result = run(pdn(start, wander(start, plies), "1-0"))
         assert codes(result) == verdict
-    assert "drawn by the 25-move rule after ply 25" in run(pdn(start, wander(start, 25), "1-0")).errors[0].message
+    assert "drawn on the board by the 25-move rule after ply 25" in run(pdn(start, wander(start, 25), "1-0")).errors[0].message
     assert run(pdn(start, wander(start, 25), "1/2-1/2")).ok
 
 
@@ -410,7 +410,7 @@ def test_a_man_move_starts_the_english_count_again():
         result = run(pdn(start, before + [advance] + kings_only(after, plies), "1-0"))
         assert codes(result) == verdict
         if verdict:
-            assert "drawn by the 25-move rule after ply 50" in result.errors[0].message
+            assert "drawn on the board by the 25-move rule after ply 50" in result.errors[0].message
 
 
 def replay_with(text: str, rules):
@@ -427,11 +427,11 @@ def test_wcdf_rules_make_both_english_draws_claims():
     assert codes(run(long_walk)) == ["wrong-result"]
     result = replay_with(long_walk, wcdf)
     assert result.ok and draw_warnings(result) == [
-        "a draw by the 40-move rule may be claimed after the last move, but Result is '1-0'"]
+        "a draw by the 40-move rule may be claimed after the last move, but Result is '1-0' (a win for Black, the starting side)"]
     assert draw_warnings(replay_with(pdn(start, wander(start, 79), "1-0"), wcdf)) == []
     repeated = replay_with(pdn(start, shuffle(start, 8), "1-0"), wcdf)
     assert repeated.ok and draw_warnings(repeated) == [
-        "a draw by the 3-fold repetition may be claimed after the last move, but Result is '1-0'"]
+        "a draw by the 3-fold repetition may be claimed after the last move, but Result is '1-0' (a win for Black, the starting side)"]
 
 
 def test_a_rule_set_changes_only_the_variants_it_names():

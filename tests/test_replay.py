@@ -347,7 +347,7 @@ def test_lidraughts_own_gametypes_replay_with_the_rules_of_their_moves():
     ("international", "wiegerw-fail-delfts.pdn", 1, "capture-required", "4-6"),
     ("frisian", "frisian-draught-export-20241114_144300.pdn", 1, "capture-law", "7x27x38"),
     ("english", "wiegerw-succeed-Tricks_traps_and_shots.pdn", 57, "ambiguous-capture", "10x17x26, 10x19x26"),
-    ("english", "checkers-engine-kingsrow-1.pdn", 1, "wrong-result", "drawn by the 25-move rule after ply 117"),
+    ("english", "checkers-engine-kingsrow-1.pdn", 1, "wrong-result", "drawn on the board by the 25-move rule after ply 117"),
     ("international", "horizon-bd-gorredijk-rotzooi.pdn", 1, "bad-fen", "square 7 is given twice"),
 ])
 @needs_corpus
