@@ -78,9 +78,10 @@ def scan(blocks: Iterable[str], line: int = 1) -> Iterator[ScanToken]:
     column = 1
     waiting: re.Pattern[str] | None = None
     multiline = False             # the waiting text holds a line end
+    blank = False                 # a blank line came after the last token
     for block, last in _with_last(blocks):
         if last:
-            yield from pdn.tokens("".join(pending) + block, line, column).tokens
+            yield from pdn.tokens("".join(pending) + block, line, column, blank=blank).tokens
             return
         closing = False           # the block may close the construct that waits
         if waiting is not None:
@@ -94,11 +95,11 @@ def scan(blocks: Iterable[str], line: int = 1) -> Iterator[ScanToken]:
         text = "".join(pending) + block if pending else block
         hold = not (multiline and len(text) > HOLD)
         end = len(text) if closing and waiting is not _WHITE_SPACE else _scan_end(text, len(text) - len(block))
-        scanned = pdn.tokens(text, line, column, end, more=True, hold=hold)
+        scanned = pdn.tokens(text, line, column, end, more=True, hold=hold, blank=blank)
         yield from scanned.tokens
         rest = text[scanned.consumed:]
         pending, size = ([rest], len(rest)) if rest else ([], 0)
-        line, column, waiting = scanned.line, scanned.column, scanned.waiting
+        line, column, waiting, blank = scanned.line, scanned.column, scanned.waiting, scanned.blank
         multiline = waiting is not None and "\n" in rest
 
 
