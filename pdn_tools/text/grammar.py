@@ -510,6 +510,7 @@ _PLAIN: list[PlainRun] = [_plain_by_regex]      # see scan_runs_with
 _ZERO_PADDED = re.compile(r"0(?<![0-9]0)[0-9]")      # a 0 after no digit, then a digit
 _PIECES_KEPT = 4096
 _PLANS_KEPT = 4096        # shapes of game whose builder calls are kept
+_PLANNED_TOKENS = 4096    # tokens of the longest game whose builder calls are kept
 _PADDED = re.compile(r"(?:^|[-xX:] ?)0[0-9]")
 _UPPER = re.compile(r"[A-LX]")
 _ALPHA_SQUARE = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])")
@@ -700,9 +701,13 @@ class PdnParser:
         (its shape) is parsed by the same reductions, and Lark calls the builder in the same order
         with the same kinds of children.  The first game of a shape is parsed by Lark, which
         also reports any syntax error; its builder calls are noted (a Plan), and later games of
-        that shape are built by making those calls on their own tokens."""
+        that shape are built by making those calls on their own tokens.  A game of more than
+        _PLANNED_TOKENS tokens is parsed by Lark alone: its shape hardly comes back, and its plan
+        would cost memory in the game's size for as long as it is kept."""
         plan = self._plans.get(shape)
         builder = self._builder
+        if plan is None and len(tokens) > _PLANNED_TOKENS:
+            return cast(Game, self.lark.parse(tokens, start="start"))
         if plan is not None:
             built: list[Any] = []
             for method, specs in plan:
