@@ -215,6 +215,8 @@ def test_validate_reports_a_game_over_the_ceiling_and_goes_on(tmp_path: Path) ->
     assert [(r["game"], r["ok"]) for r in records] == [(1, True), (2, False), (3, True)]
     assert records[1]["errors"][0]["code"] == "game-too-large" and records[1]["errors"][0]["line"] == 6
     assert CliRunner().invoke(cli, ["validate", str(path)]).exit_code == 0
+    done = CliRunner().invoke(cli, ["validate", "-j", "2", "--max-game-bytes", "200", str(path)])   # read by workers
+    assert done.exit_code == 1 and "a.pdn:6:1: game 2: game longer than 200 characters" in done.output
 
 
 def test_a_game_over_the_ceiling_keeps_memory_of_the_ceiling_not_of_the_game() -> None:
