@@ -6,8 +6,9 @@ the same inside .gz/.bz2/.xz), inputs of size n and 4n are read through the libr
 and through `pdn validate` (the CLI's Python entry), in this run: 4 times the input may cost at
 most LIMIT times the CPU time and the peak traced memory (tracemalloc).  CPU time (the cycle
 collector off) is the best of up to REPEATS runs (taken again only while the ratio is over the
-limit), so load on the machine does not fail a linear reader.  The scanner's block is made small (decoding.BLOCK), so a cost per
-block that grows with what came before shows at these sizes.
+limit), so load on the machine does not fail a linear reader.  The scanner's block is made
+small (decoding.BLOCK), so a cost per block that grows with what came before shows at these
+sizes.  One game of the 4n input takes at most PER_CHARACTER bytes a character (README).
 
 PDN_COMPLEXITY_SCALE (a number, default 1) multiplies every n; PDN_COMPLEXITY_TABLE names a file
 to which each measure adds a line: dimension, path, n, 4n, time ratio, memory ratio.
@@ -38,7 +39,7 @@ SCALE = float(os.environ.get("PDN_COMPLEXITY_SCALE", "1"))
 TABLE = os.environ.get("PDN_COMPLEXITY_TABLE")
 LIMIT = 6.0                      # for 4 times the input; quadratic growth gives 16
 PER_CHARACTER = 1200             # peak traced bytes per character of one game, at most (README)
-REPEATS = 5
+REPEATS = 7
 
 HEAD = '[Event "e"]\n[GameType "20"]\n\n'
 # A king each, stepping back and forth: any number of legal moves (the draw rules end the game
@@ -56,20 +57,20 @@ def _games(n: int) -> str:
 
 # Each dimension: its name, n at scale 1, and the text of an archive of size n.
 DIMENSIONS: dict[str, tuple[int, Callable[[int], str]]] = {
-    "nesting (": (1_000, lambda n: _game("1. 32-28 " + "(32-28 " * n + ")" * n + " *")),
-    "nesting {": (4_000, lambda n: _game("1. 32-28 " + "{" * n + "}" * n + " *")),
-    "nesting [": (2_000, lambda n: _game("1. 32-28 " + "[" * n + "]" * n + " *")),
+    "nesting (": (1_500, lambda n: _game("1. 32-28 " + "(32-28 " * n + ")" * n + " *")),
+    "nesting {": (8_000, lambda n: _game("1. 32-28 " + "{" * n + "}" * n + " *")),
+    "nesting [": (4_000, lambda n: _game("1. 32-28 " + "[" * n + "]" * n + " *")),
     "white space run": (60_000, lambda n: _game("1. 32-28" + " " * n + " 19-23 *")),
     "line-end run": (60_000, lambda n: _game("1. 32-28" + "\n" * n + " 19-23 *")),
-    "comment run": (3_000, lambda n: _game("1. 32-28 " + "{c} " * n + "19-23 *")),
-    "NAG run": (3_000, lambda n: _game("1. 32-28 " + "$1 " * n + "19-23 *")),
-    "move-number run": (3_000, lambda n: _game("1. 32-28 " + "1... " * n + "19-23 *")),
-    "'-' run": (6_000, lambda n: _game("1. 32-28 " + "-" * n + " *")),
-    "tag count": (1_500, lambda n: "".join(f'[T{i} "v"]\n' for i in range(n)) + "\n1. 32-28 *\n"),
+    "comment run": (6_000, lambda n: _game("1. 32-28 " + "{c} " * n + "19-23 *")),
+    "NAG run": (6_000, lambda n: _game("1. 32-28 " + "$1 " * n + "19-23 *")),
+    "move-number run": (6_000, lambda n: _game("1. 32-28 " + "1... " * n + "19-23 *")),
+    "'-' run": (10_000, lambda n: _game("1. 32-28 " + "-" * n + " *")),
+    "tag count": (3_000, lambda n: "".join(f'[T{i} "v"]\n' for i in range(n)) + "\n1. 32-28 *\n"),
     "tag value length": (60_000, lambda n: '[Event "' + "v" * n + '"]\n\n1. 32-28 *\n'),
-    "line length": (12_000, lambda n: _game("1. 32-28 {" + "word " * n + "} *")),
-    "game length": (600, lambda n: _game("1. 50-45 1-6 2. 45-50 6-1 " * n + "*", KINGS)),
-    "game count": (200, _games),
+    "line length": (24_000, lambda n: _game("1. 32-28 {" + "word " * n + "} *")),
+    "game length": (1_000, lambda n: _game("1. 50-45 1-6 2. 45-50 6-1 " * n + "*", KINGS)),
+    "game count": (300, _games),
 }
 COMPRESSED = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}
 COMPRESSED_DIMENSIONS = ["nesting (", "white space run", "game count"]
@@ -104,7 +105,6 @@ def _check_linear(name: str, path: str, n: int, small: Callable[[], object], lar
                   characters: int = 0) -> None:
     """`large` (4n) costs at most LIMIT times what `small` (n) costs, in CPU time and peak memory;
     `characters`: large reads one game of that many, which takes at most PER_CHARACTER bytes each."""
-    small(), large()                   # warm: parser built, caches filled
     peak = _peak(large)
     memory = peak / max(1, _peak(small))
     times = [(_cpu(small), _cpu(large))]
@@ -156,6 +156,7 @@ def test_cost_grows_linearly(dimension: str, suffix: str, reader: str, tmp_path:
     text = make(4 * n)
     small, large = _write(tmp_path, "small", make(n), suffix), _write(tmp_path, "large", text, suffix)
     run = _library if reader == "library" else _validate
+    run(_write(tmp_path, "warm", _games(1), suffix))()     # parser built; neither input in a cache
     _check_linear(dimension + suffix, reader, n, run(small), run(large), 0 if dimension == "game count" else len(text))
 
 
@@ -175,6 +176,7 @@ def test_cost_grows_linearly_with_the_number_of_files(reader: str, tmp_path: Pat
         return lambda: [sum(1 for _ in read_games(path)) for path in files]
 
     run = library if reader == "library" else _validate
+    run(folders[0])()                     # parser built (the files' games are all alike)
     _check_linear("number of files", reader, n, run(folders[0]), run(folders[1]))
 
 
