@@ -35,7 +35,7 @@ from pdn_tools.play.check import Record, record_of
 from pdn_tools.rules.variants import Variant
 from pdn_tools.running import batch
 from pdn_tools.text import ranges
-from pdn_tools.text.reader import parse_raw, read_raw
+from pdn_tools.text.reader import MAX_GAME_BYTES, parse_raw, read_raw
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -70,7 +70,7 @@ class _Span:
     start: int
     end: int
     encoding: str | None       # --encoding, else detected
-    max_game_bytes: int        # --max-game-bytes
+    max_game_bytes: int = MAX_GAME_BYTES        # --max-game-bytes
 
 
 def _spans(inputs: batch.Inputs, range_bytes: int) -> Iterator[list[_Span]]:
