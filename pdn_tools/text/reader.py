@@ -25,7 +25,7 @@ Source = Union[str, os.PathLike[str], BinaryIO, io.TextIOBase]
 _TAGS = ("TAGS",)
 _COMMENTS = ("COMMENT", "LINE_COMMENT", "ERROR", "ESCAPE")    # not movetext
 _TERMINATORS = ("RESULT", "STAR")
-MAX_GAME_BYTES = 32 << 20      # a longer game is reported as too large, not kept (see RawGame.too_large)
+MAX_GAME_BYTES = 64 << 20      # a longer game is reported as too large, not kept (see RawGame.too_large)
 
 
 @dataclass(slots=True)
