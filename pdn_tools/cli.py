@@ -31,7 +31,7 @@ from pdn_tools.text.model import ReadError
 from pdn_tools.text.results import RESULTS, Outcome
 from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.rules.movegen import Position, divide, perft as count_leaves
-from pdn_tools.text.reader import parse_raw
+from pdn_tools.text.reader import MAX_GAME_BYTES, parse_raw
 from pdn_tools.play.check import Checked, Record, check
 from pdn_tools.rules.variants import DEFAULT_RULES, RULE_SETS, VARIANTS, RuleSet, Variant, variant_by_name
 from pdn_tools.running.batch import EXIT_INVALID, EXIT_OK, EXIT_USAGE
@@ -93,10 +93,19 @@ strict_option = click.option("--strict", is_flag=True,
 
 def _paths(command: Any) -> Any:
     """PATHS (files, folders, - for stdin) and --glob, for a command that reads games."""
+    command = click.option("--max-game-bytes", type=click.IntRange(1), default=MAX_GAME_BYTES, show_default=True,
+                           expose_value=False, callback=_keep_max_game_bytes, metavar="N",
+                           help="A game longer than N characters is reported as too large (game-too-large) "
+                                "and not read; memory stays bounded.")(command)
     command = click.option("--glob", "globs", multiple=True, metavar="PATTERN",
                            help="Files of a folder to read (repeatable)  "
                                 "[default: *.pdn and *.pdn.gz/.bz2/.xz].")(command)
     return click.argument("paths", nargs=-1, type=click.Path())(command)
+
+
+def _keep_max_game_bytes(ctx: click.Context, param: click.Parameter, value: int) -> int:
+    ctx.meta["max_game_bytes"] = value        # read by _inputs, beside the paths it goes with
+    return value
 
 
 def _inputs(paths: tuple[str, ...], globs: tuple[str, ...], progress: bool | None = None,
@@ -105,7 +114,8 @@ def _inputs(paths: tuple[str, ...], globs: tuple[str, ...], progress: bool | Non
     terminal).  No path while stdin is a terminal is a usage error: nothing would come."""
     if not paths and sys.stdin.isatty():
         raise click.UsageError("name the files or folders to read (or - for stdin)")
-    inputs = batch.Inputs(paths, globs or batch.DEFAULT_GLOBS, encoding=encoding)
+    inputs = batch.Inputs(paths, globs or batch.DEFAULT_GLOBS, encoding=encoding,
+                          max_game_bytes=click.get_current_context().meta.get("max_game_bytes", MAX_GAME_BYTES))
     terminal = Terminal(inputs, progress, out)
     inputs.note = terminal.note
     return inputs, terminal

@@ -67,7 +67,7 @@ class Replay:
     def moves(self) -> dict[Path, tuple[Position, Move]]:
         """Every resolved move by its path: the main line's plies, then the variations' moves."""
         main = (index for index, element in enumerate(self.game.elements) if isinstance(element, Notated))
-        return {(index,): (ply.before, ply.move) for index, ply in zip(main, self.plies)} | self.resolved
+        return {Path(None, index): (ply.before, ply.move) for index, ply in zip(main, self.plies)} | self.resolved
 
     @property
     def final(self) -> Position | None:
@@ -354,7 +354,7 @@ class _Line:
                     expanded += sum(run.items() - 1 for run in runs)
                     runs.clear()
                     start = _variation_start(element, self.previous, self.position, result.warnings)
-                    _variation(element, (index - 1 + expanded,), start, self.count, result, self.strict)
+                    _variation(element, Path(None, index - 1 + expanded), start, self.count, result, self.strict)
             elif isinstance(element, Setup):
                 self.position = self.previous = _setup(element, self.position.variant)
             elif isinstance(element, Placeholder):

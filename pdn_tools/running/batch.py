@@ -33,7 +33,7 @@ from pdn_tools.text.names import printable
 from pdn_tools.text.decoding import sniff
 from pdn_tools.text.grammar import parser
 from pdn_tools.text.model import Diagnostic, Game, ReadError
-from pdn_tools.text.reader import RawGame, parse_raw, read_raw
+from pdn_tools.text.reader import MAX_GAME_BYTES, RawGame, parse_raw, read_raw
 
 if TYPE_CHECKING:        # reading inputs does not load the rules: check is imported by the work
     from pdn_tools.play.check import Checked, Record
@@ -121,6 +121,7 @@ class Inputs:
     _reading: BinaryIO | None = None               # the file being read, as bytes on disk
     _total: int | None = None
     encoding: str | None = None                    # the codec to read them in, else detected
+    max_game_bytes: int = MAX_GAME_BYTES           # a longer game is reported as too large
     codecs: dict[str, str] = field(default_factory=dict)    # files read in another codec than UTF-8
     failed: set[str] = field(default_factory=set)           # files the workers could not read to their end
 
@@ -204,7 +205,8 @@ class Inputs:
         self._done += size
 
     def _games(self, stream: BinaryIO, path: str) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
-        games = read_raw(stream, name="<stdin>" if path == "-" else path, encoding=self.encoding)
+        games = read_raw(stream, name="<stdin>" if path == "-" else path, encoding=self.encoding,
+                         max_game_bytes=self.max_game_bytes)
         for index, (raw, notes) in enumerate(games, 1):
             yield raw, index, notes
         if games.codec != "utf-8":
@@ -358,7 +360,8 @@ def _tasks(inputs: Inputs, jobs: int, strict: bool, work: Work[T], fold: Fold[T,
     group_bytes = group_share = 0     # the bytes of the group's files, and the bytes it is to take
 
     def files_task() -> _Task:
-        return _Task((_read_files, [path for path, _ in group], inputs.encoding, work, strict, fold), tuple(group))
+        return _Task((_read_files, [path for path, _ in group], inputs.encoding, work, strict, fold,
+                      inputs.max_game_bytes), tuple(group))
 
     for path, known in paths:
         size = known or 0
@@ -381,7 +384,7 @@ def _tasks(inputs: Inputs, jobs: int, strict: bool, work: Work[T], fold: Fold[T,
                 yield _Task((run_batch, work, strict, games, fold))
         for number, (start, end, first_line, end_line) in enumerate(spans or []):
             yield _Task((_range_work, path, start, end, (first_line, end_line), sequence, number == 0, work,
-                         strict, fold), ((path, end - start),))
+                         strict, fold, inputs.max_game_bytes), ((path, end - start),))
             sequence += 1
     if group:
         yield files_task()
@@ -473,7 +476,7 @@ def _results(future: Future[list[Outcome]], task: _Task, inputs: Inputs, each: b
 
 
 def _read_files(paths: list[str], encoding: str | None, work: Work[T], strict: bool,
-                fold: Fold[T, Any]) -> list[Outcome]:
+                fold: Fold[T, Any], max_game_bytes: int = MAX_GAME_BYTES) -> list[Outcome]:
     """Whole files read in a worker as `pdn` reads a file, and worked on: for each, its folded results,
     why reading stopped early if it did, and the codec it was read in."""
     outcomes: list[Outcome] = []
@@ -482,7 +485,7 @@ def _read_files(paths: list[str], encoding: str | None, work: Work[T], strict: b
         codec = problem = None
         try:
             with open(path, "rb") as raw:
-                games = read_raw(decompressed(raw), name=path, encoding=encoding)
+                games = read_raw(decompressed(raw), name=path, encoding=encoding, max_game_bytes=max_game_bytes)
                 for index, (game, notes) in enumerate(games, 1):
                     results.append(work(parse_raw(game, index, strict, notes)))
                 codec = games.codec
@@ -495,14 +498,14 @@ def _read_files(paths: list[str], encoding: str | None, work: Work[T], strict: b
 
 
 def _range_work(path: str, start: int, end: int, lines: tuple[int, int], sequence: int, first: bool,
-                work: Work[T], strict: bool, fold: Fold[T, Any]) -> list[Outcome]:
+                work: Work[T], strict: bool, fold: Fold[T, Any], max_game_bytes: int = MAX_GAME_BYTES) -> list[Outcome]:
     """The games of a plain UTF-8 file anchored in [start, end), numbered after those of the
     ranges before it, worked on and folded."""
     counts = _Counts.worker
     assert counts is not None
     games: ranges.Games = []
     try:
-        games = ranges.read_range(path, start, end, *lines, path)
+        games = ranges.read_range(path, start, end, *lines, path, max_game_bytes=max_game_bytes)
     except OSError as error:
         problem: str | None = _reason(error)
     else:

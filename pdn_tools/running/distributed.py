@@ -35,7 +35,7 @@ from pdn_tools.play.check import Record, record_of
 from pdn_tools.rules.variants import Variant
 from pdn_tools.running import batch
 from pdn_tools.text import ranges
-from pdn_tools.text.reader import parse_raw, read_raw
+from pdn_tools.text.reader import MAX_GAME_BYTES, parse_raw, read_raw
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -70,6 +70,7 @@ class _Span:
     start: int
     end: int
     encoding: str | None       # --encoding, else detected
+    max_game_bytes: int = MAX_GAME_BYTES        # --max-game-bytes
 
 
 def _spans(inputs: batch.Inputs, range_bytes: int) -> Iterator[list[_Span]]:
@@ -83,7 +84,8 @@ def _spans(inputs: batch.Inputs, range_bytes: int) -> Iterator[list[_Span]]:
             continue
         location = shown if "://" in shown else os.path.abspath(shown)
         cuts = ranges.cut(size, -(-size // range_bytes))
-        yield [_Span(location, shown, number, start, end, inputs.encoding) for number, (start, end) in enumerate(cuts)]
+        yield [_Span(location, shown, number, start, end, inputs.encoding, inputs.max_game_bytes)
+               for number, (start, end) in enumerate(cuts)]
 
 
 def _groups(files: Iterable[list[_Span]], range_bytes: int) -> Iterator[list[_Span]]:
@@ -174,7 +176,7 @@ def _read(span: _Span, plan: tuple[bool, list[int]]) -> Read:
     if whole:
         return _read_whole(span) if span.start == 0 else ([], None)
     return ranges.read_range(span.location, span.start, span.end, lines[span.number], lines[span.number + 1],
-                             span.shown, span.encoding), None
+                             span.shown, span.encoding, span.max_game_bytes), None
 
 
 def _read_whole(span: _Span) -> Read:
@@ -183,7 +185,8 @@ def _read_whole(span: _Span) -> Read:
     games: ranges.Games = []
     try:
         with ranges.open_binary(span.location) as raw:
-            games.extend(read_raw(batch.decompressed(raw), span.shown, span.encoding))
+            games.extend(read_raw(batch.decompressed(raw), span.shown, span.encoding,
+                                  max_game_bytes=span.max_game_bytes))
     except batch.NotPdn as error:
         return games, str(error)
     except (OSError, EOFError, lzma.LZMAError) as error:

@@ -61,7 +61,7 @@ def rewrite_files(inputs: batch.Inputs, work: batch.Work[Converted], jobs: int, 
     The number of games that did not convert without a problem."""
     failed = 0
     for path in inputs.files():
-        single = batch.Inputs((path,), encoding=inputs.encoding)
+        single = batch.Inputs((path,), encoding=inputs.encoding, max_game_bytes=inputs.max_game_bytes)
         tally = Tally()
         links = _hard_links(path)
         try:

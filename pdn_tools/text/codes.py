@@ -50,6 +50,7 @@ class Code(StrEnum):
     STRAY_STRENGTH = "stray-strength", _W, True, "a strength mark without a move"
     ZERO_PADDED = "zero-padded", _W, False, "a zero-padded square or move number"
     UPPERCASE_SQUARE = "uppercase-square", _W, True, "an algebraic square written in upper case"
+    GAME_TOO_LARGE = "game-too-large", _E, True, "a game longer than --max-game-bytes: not read"
     # the variant and the start position
     BAD_GAMETYPE = "bad-gametype", _E, True, "a GameType naming no known variant"
     GAMETYPE = "gametype", _W, False, "a GameType read with a caveat (malformed, board size, lidraughts)"

@@ -507,6 +507,7 @@ _PLAIN: list[PlainRun] = [_plain_by_regex]      # see scan_runs_with
 _ZERO_PADDED = re.compile(r"0(?<![0-9]0)[0-9]")      # a 0 after no digit, then a digit
 _PIECES_KEPT = 4096
 _PLANS_KEPT = 4096        # shapes of game whose builder calls are kept
+_PLANNED_TOKENS = 4096    # tokens of the longest game whose builder calls are kept
 _PADDED = re.compile(r"(?:^|[-xX:] ?)0[0-9]")
 _UPPER = re.compile(r"[A-LX]")
 _ALPHA_SQUARE = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])")
@@ -570,20 +571,23 @@ class PdnParser:
         self._plans: dict[tuple[str, ...], Plan] = {}
 
     def tokens(self, text: str, line: int = 1, column: int = 1, end: int | None = None,
-               more: bool = False, hold: bool = False) -> Scanned:
+               more: bool = False, hold: bool = False, blank: bool = False) -> Scanned:
         """Scan `text[:end]` (line ends already '\\n'), which starts at (line, column).
 
         `more`: more text follows, so the scan stops before a token that reaches `end`
         (and the white space before it), which the caller scans again with more text.
         `hold`: a comment, tag or setup still open at `end` also stops the scan, and
         `Scanned.waiting` says what has to come before scanning it again is worth it.
+        White space that reaches `end` is scanned (not scanned again with the next text, which
+        made a long run cost the square of its length): `blank`, whether a blank line came
+        before `text` since the last token, goes on to the next call in `Scanned.blank`.
         A comment or setup that meets a blank line followed by a tag pair is not open:
         it was never closed, and its opening character is read as text (ERROR).
         """
         stop = len(text) if end is None else end
         out: list[ScanToken] = []
         line_start = 1 - column
-        blank_before = False
+        blank_before = blank
         gap, gap_end = None, -1      # (start, line, line_start, tokens kept) of the last white space
         next_bracket = -1            # offset of the next ']' after the last '[' looked at
         last_newline = -2            # offset of the last line end (-1: none), found when first needed
@@ -604,12 +608,12 @@ class PdnParser:
                     run_end = moves_end(text, start, segment_end)
                     if run_end >= 0:
                         kind, end = "MOVES", run_end
-                if more and end == stop:
+                if more and end == stop and (kind != "WS" or "\\" in text[start:end]):
                     if kind != "WS" and gap is not None and gap_end == start:
                         start, line, line_start, kept = gap
                         del out[kept:]
                     return Scanned(out, start, line, start - line_start + 1,
-                                   None if kind == "WS" else WHITE_SPACE)
+                                   None if kind == "WS" else WHITE_SPACE, blank_before)
                 value = match.group() if end == match.end() else text[start:end]
                 if kind == "LINE_COMMENT" and more:         # it ends at a line end, not at a block end
                     if last_newline == -2:
@@ -618,7 +622,7 @@ class PdnParser:
                         if gap is not None and gap_end == start:
                             start, line, line_start, kept = gap
                             del out[kept:]
-                        return Scanned(out, start, line, start - line_start + 1, _LINE_END)
+                        return Scanned(out, start, line, start - line_start + 1, _LINE_END, blank_before)
                 if kind == "WS":
                     gap, gap_end = (start, line, line_start, len(out)), end
                     if "\\" in value:
@@ -643,7 +647,7 @@ class PdnParser:
                         if gap is not None and gap_end == start:
                             start, line, line_start, kept = gap
                             del out[kept:]
-                        return Scanned(out, start, line, start - line_start + 1, _CLOSERS[value])
+                        return Scanned(out, start, line, start - line_start + 1, _CLOSERS[value], blank_before)
                     if value == "{":
                         resume = closer.start() if closer is not None else stop
                         out.append(_scanned(kind, value, start, line, start - line_start + 1, end, blank_before))
@@ -663,7 +667,7 @@ class PdnParser:
             else:
                 pos = segment_end
                 scanner, segment_end = main, stop
-        return Scanned(out, stop, line, stop - line_start + 1, None)
+        return Scanned(out, stop, line, stop - line_start + 1, None, blank_before)
 
     def parse_game(self, tokens: list[ScanToken], strict: bool = False) -> Game | Diagnostic:
         """Parse one game's tokens into a Game, or a located syntax Diagnostic.
@@ -694,9 +698,13 @@ class PdnParser:
         (its shape) is parsed by the same reductions, and Lark calls the builder in the same order
         with the same kinds of children.  The first game of a shape is parsed by Lark, which
         also reports any syntax error; its builder calls are noted (a Plan), and later games of
-        that shape are built by making those calls on their own tokens."""
+        that shape are built by making those calls on their own tokens.  A game of more than
+        _PLANNED_TOKENS tokens is parsed by Lark alone: its shape hardly comes back, and its plan
+        would cost memory in the game's size for as long as it is kept."""
         plan = self._plans.get(shape)
         builder = self._builder
+        if plan is None and len(tokens) > _PLANNED_TOKENS:
+            return cast(Game, self.lark.parse(tokens, start="start"))
         if plan is not None:
             built: list[Any] = []
             for method, specs in plan:
@@ -807,6 +815,7 @@ class Scanned:
     line: int
     column: int
     waiting: re.Pattern[str] | None
+    blank: bool = False          # a blank line came after the last token
 def _show(token: str) -> str:
     value = str(token)
     return repr(value if len(value) <= 20 else value[:20] + "...")

@@ -25,6 +25,7 @@ Source = Union[str, os.PathLike[str], BinaryIO, io.TextIOBase]
 _TAGS = ("TAGS",)
 _COMMENTS = ("COMMENT", "LINE_COMMENT", "ERROR", "ESCAPE")    # not movetext
 _TERMINATORS = ("RESULT", "STAR")
+MAX_GAME_BYTES = 64 << 20      # a longer game is reported as too large, not kept (see RawGame.too_large)
 
 
 @dataclass(slots=True)
@@ -36,6 +37,7 @@ class RawGame:
     before: list[ScanToken] = field(default_factory=list)
     after: list[ScanToken] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
+    too_large: int = 0                  # the limit it is longer than: only its first token is kept
 
     @property
     def line(self) -> int:
@@ -78,9 +80,10 @@ def scan(blocks: Iterable[str], line: int = 1) -> Iterator[ScanToken]:
     column = 1
     waiting: re.Pattern[str] | None = None
     multiline = False             # the waiting text holds a line end
+    blank = False                 # a blank line came after the last token
     for block, last in _with_last(blocks):
         if last:
-            yield from pdn.tokens("".join(pending) + block, line, column).tokens
+            yield from pdn.tokens("".join(pending) + block, line, column, blank=blank).tokens
             return
         closing = False           # the block may close the construct that waits
         if waiting is not None:
@@ -94,11 +97,11 @@ def scan(blocks: Iterable[str], line: int = 1) -> Iterator[ScanToken]:
         text = "".join(pending) + block if pending else block
         hold = not (multiline and len(text) > HOLD)
         end = len(text) if closing and waiting is not _WHITE_SPACE else _scan_end(text, len(text) - len(block))
-        scanned = pdn.tokens(text, line, column, end, more=True, hold=hold)
+        scanned = pdn.tokens(text, line, column, end, more=True, hold=hold, blank=blank)
         yield from scanned.tokens
         rest = text[scanned.consumed:]
         pending, size = ([rest], len(rest)) if rest else ([], 0)
-        line, column, waiting = scanned.line, scanned.column, scanned.waiting
+        line, column, waiting, blank = scanned.line, scanned.column, scanned.waiting, scanned.blank
         multiline = waiting is not None and "\n" in rest
 
 
@@ -133,7 +136,7 @@ _CUT = re.compile(r"(?<![-xX: \t\f])[ \t\f]")
 
 # ---- splitting into games -------------------------------------------------------
 
-def split_games(tokens: Iterable[ScanToken]) -> Iterator[RawGame]:
+def split_games(tokens: Iterable[ScanToken], max_game_bytes: int = MAX_GAME_BYTES) -> Iterator[RawGame]:
     """Cut the token stream into games.
 
     A game ends at a terminator outside variations, or where a tag section starts
@@ -141,8 +144,10 @@ def split_games(tokens: Iterable[ScanToken]) -> Iterator[RawGame]:
     that go on from the terminator's line go with it (see `_tail_line`); comments on
     later lines go to the next game, before its tags, or into its movetext when it has
     none (as they read when written), or, when only comments follow, to this game.
+    A game whose tokens hold more than `max_game_bytes` characters keeps only its first token
+    and is marked too large, so memory stays bounded by the limit.
     """
-    cutter = _Cutter()
+    cutter = _Cutter(max_game_bytes)
     for token in tokens:
         done = cutter.take(token)
         if done is not None:
@@ -158,9 +163,10 @@ class _Cutter:
     """split_games' state: the game being cut and the last one cut, held back for the
     comments that may still go with it."""
 
-    __slots__ = ("game", "held", "depth", "tail_line", "has_tags", "has_moves", "previous")
+    __slots__ = ("game", "held", "depth", "tail_line", "has_tags", "has_moves", "previous", "limit", "size")
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
         self.held: RawGame | None = None
         self.previous: ScanToken | None = None
         self._new_game()
@@ -170,12 +176,13 @@ class _Cutter:
         self.depth = 0
         self.tail_line = 0           # once the game has a terminator: the line its comments go on from
         self.has_tags = self.has_moves = False
+        self.size = 0                # characters of the game's tokens
 
     def flush(self) -> RawGame | None:
         """End the game being cut: the game before it, when that one is now complete."""
         game, done = self.game, None
         if game.tokens or game.before or game.after:
-            only_comments = all(t.type in _COMMENTS for t in game.before + game.tokens)
+            only_comments = not game.too_large and all(t.type in _COMMENTS for t in game.before + game.tokens)
             if only_comments and self.held is not None:
                 self.held.after.extend(game.before + game.tokens + game.after)
             else:
@@ -187,6 +194,18 @@ class _Cutter:
 
     def take(self, token: ScanToken) -> RawGame | None:
         """Add `token`; a game now complete, if one is (one at most a token)."""
+        done = self._take(token)
+        game = self.game
+        self.size += len(token)
+        if self.size > self.limit and not game.too_large:
+            game.too_large = self.limit
+            first = (game.before or game.tokens or game.after)[:1]
+            game.before, game.tokens, game.after = [], first, []
+        elif game.too_large:
+            del game.tokens[1:], game.before[:], game.after[:]
+        return done
+
+    def _take(self, token: ScanToken) -> RawGame | None:
         kind, done = token.type, None
         if self.tail_line:
             if kind == ESCAPE or (kind in _COMMENTS and token.line == self.tail_line):
@@ -260,10 +279,13 @@ class RawGames:
     """The games of `source` split but not parsed, each with the file's warnings (encoding,
     undecodable bytes) that fall within it or before it; the last game takes the rest.
     Once iterated, `codec` is the encoding the text was read in ('utf-8', 'cp1251', ...).
-    `line` numbers the source's first line (a range read from within a file: text/ranges.py)."""
+    `line` numbers the source's first line (a range read from within a file: text/ranges.py);
+    a game longer than `max_game_bytes` characters is marked too large (see split_games)."""
 
-    def __init__(self, source: Source, name: str | None = None, encoding: str | None = None, line: int = 1) -> None:
+    def __init__(self, source: Source, name: str | None = None, encoding: str | None = None, line: int = 1,
+                 max_game_bytes: int = MAX_GAME_BYTES) -> None:
         self.source, self.name, self.encoding, self.line = source, name, encoding, line
+        self.max_game_bytes = max_game_bytes
         self.codec = "utf-8"
 
     def __iter__(self) -> Iterator[tuple[RawGame, list[Diagnostic]]]:
@@ -271,7 +293,7 @@ class RawGames:
         decoder = Decoder(stream, self.encoding, line=self.line)
         try:
             previous: RawGame | None = None
-            for raw in split_games(scan(decoder.blocks(), self.line)):
+            for raw in split_games(scan(decoder.blocks(), self.line), self.max_game_bytes):
                 raw.name = self.name or shown
                 if previous is not None:
                     yield previous, _notes_until(decoder.warnings, previous.last_line)
@@ -284,9 +306,10 @@ class RawGames:
                 stream.close()
 
 
-def read_raw(source: Source, name: str | None = None, encoding: str | None = None, line: int = 1) -> RawGames:
+def read_raw(source: Source, name: str | None = None, encoding: str | None = None, line: int = 1,
+             max_game_bytes: int = MAX_GAME_BYTES) -> RawGames:
     """The games of `source` split but not parsed, each with the file's warnings (see RawGames)."""
-    return RawGames(source, name, encoding, line)
+    return RawGames(source, name, encoding, line, max_game_bytes)
 
 
 def _notes_until(notes: list[Diagnostic], line: int | None) -> list[Diagnostic]:
@@ -298,16 +321,17 @@ def _notes_until(notes: list[Diagnostic], line: int | None) -> list[Diagnostic]:
 
 
 def read_games(source: Source, strict: bool = False, name: str | None = None,
-               encoding: str | None = None) -> Iterator[Game | ReadError]:
+               encoding: str | None = None, *, max_game_bytes: int = MAX_GAME_BYTES) -> Iterator[Game | ReadError]:
     """Stream the games of a PDN source: a path, '-' for stdin, or a file object.
 
     Yields a `Game` for each game read and a `ReadError` for each game that could
     not be read (with file, line, column and game index).  Never raises on bad
     input; lenient quirks are recorded as warnings (errors when `strict`).
     `encoding` names the codec of the input instead of detecting it (LookupError
-    when Python knows no such text codec).
+    when Python knows no such text codec).  A game longer than `max_game_bytes` characters
+    is a ReadError (game-too-large), its memory bounded by the limit.
     """
-    for index, (raw, file_warnings) in enumerate(read_raw(source, name, encoding), 1):
+    for index, (raw, file_warnings) in enumerate(read_raw(source, name, encoding, max_game_bytes=max_game_bytes), 1):
         yield parse_raw(raw, index, strict, file_warnings)
 
 
@@ -322,6 +346,10 @@ def parse_raw(raw: RawGame, index: int, strict: bool = False,
     pdn = parser()
     name = raw.name
     warnings = list(file_warnings) + raw.warnings
+    if raw.too_large:
+        start = raw.tokens[0]
+        return ReadError(name, index, start.line, start.column, f"game longer than {raw.too_large} characters: "
+                         "not read (--max-game-bytes)", Code.GAME_TOO_LARGE, "", warnings)
     parsed = pdn.parse_game(raw.tokens, strict)
     if strict:
         problems = [w for w in raw.warnings if w.code.strict_fatal]
