@@ -414,3 +414,27 @@ def test_split_keeps_the_parts_of_complete_games_written_before_the_cut(tmp_path
     assert [p.name for p in parts] == [f"game-{n:05d}.pdn" for n in range(1, -(-complete // 1000) + 1)]
     events = [item.tag("Event") for part in parts for item in read_games(part)]
     assert events == [f"g{number}" for number in range(complete)]
+
+
+def test_a_file_read_by_ranges_that_shrinks_while_workers_read_it(tmp_path, monkeypatch):
+    from pdn_tools.text import ranges
+
+    path = tmp_path / "a.pdn"
+    path.write_text(games_text(40000))
+    size = path.stat().st_size
+    real = ranges.read_range
+
+    def cutting(*args, **kwargs):            # in a worker (forked after the patch): the first range cuts the file
+        if path.stat().st_size == size:
+            os.truncate(path, size // 2)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(ranges, "read_range", cutting)
+    tasks = list(batch._tasks(batch.Inputs((str(path),)), 2, False, len, list))
+    assert sum(1 for task in tasks if task.call[0] is batch._range_work) > 1
+    result = invoke("validate", "--format", "jsonl", "--jobs", "2", path, "-o", tmp_path / "out.jsonl")
+    assert result.exit_code == 2
+    assert result.stderr == (f"pdn: cannot read {path}: truncated: the file changed while it was read ({size} bytes "
+                             f"when opened, {size // 2} now)\n"
+                             f"pdn: cannot write {tmp_path / 'out.jsonl'}: an input ended before its end: left as "
+                             "it was (--partial writes the games read)\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pdn"]

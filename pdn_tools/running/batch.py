@@ -363,10 +363,19 @@ def _tasks(inputs: Inputs, jobs: int, strict: bool, work: Work[T], fold: Fold[T,
                 yield _Task((run_batch, work, strict, games, fold))
         for number, (start, end, first_line, end_line) in enumerate(spans or []):
             yield _Task((_range_work, path, start, end, (first_line, end_line), sequence, number == 0, work,
-                         strict, fold), ((path, end - start),))
+                         strict, fold, _stamp(path)), ((path, end - start),))
             sequence += 1
     if group:
         yield files_task()
+
+
+def _stamp(path: str) -> tuple[int, int]:
+    """(size, time of change) of the file `path` as its ranges are handed out ((-1, -1) when gone)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return -1, -1
+    return info.st_size, info.st_mtime_ns
 
 
 def _size(path: str) -> int | None:
@@ -478,9 +487,10 @@ def _read_files(paths: list[str], encoding: str | None, work: Work[T], strict: b
 
 
 def _range_work(path: str, start: int, end: int, lines: tuple[int, int], sequence: int, first: bool,
-                work: Work[T], strict: bool, fold: Fold[T, Any]) -> list[Outcome]:
+                work: Work[T], strict: bool, fold: Fold[T, Any], stamp: tuple[int, int]) -> list[Outcome]:
     """The games of a plain UTF-8 file anchored in [start, end), numbered after those of the
-    ranges before it, worked on and folded."""
+    ranges before it, worked on and folded; a file whose size or time of change differ from
+    `stamp` (those when its ranges were handed out) once the range is read changed while read."""
     counts = _Counts.worker
     assert counts is not None
     games: ranges.Games = []
@@ -489,7 +499,9 @@ def _range_work(path: str, start: int, end: int, lines: tuple[int, int], sequenc
     except OSError as error:
         problem: str | None = _reason(error)
     else:
-        problem = None
+        now = _stamp(path)
+        problem = None if now == stamp else (f"{CUT}: the file changed while it was read ({stamp[0]} bytes when "
+                                             f"opened, {now[0]} now)")
     finally:            # the next range waits for this count, even when reading failed
         before = 0 if first else counts.wait(sequence - 1)
         counts.put(sequence, before + len(games))
