@@ -380,11 +380,23 @@ def _verdicts(tmp_path, data):
     return cli_binary, library_binary
 
 
-def test_a_damaged_utf16_file_is_binary_data_to_the_library_and_the_command_line(tmp_path):
-    data = _damaged_utf16()
+def test_binary_data_is_binary_to_the_library_and_the_command_line(tmp_path):
+    data = bytes(range(256)) * 4
     assert _verdicts(tmp_path, data) == (True, True)
     found = list(read_games(io.BytesIO(data), name="x.pdn"))
     assert found == [ReadError("x.pdn", 1, 1, 1, "not a PDN file (binary data)", Code.BINARY)]
+
+
+def test_a_damaged_utf16_file_reads_alike_in_the_library_and_the_command_line(tmp_path):
+    """Its bytes are UTF-8 (ASCII and NUL bytes): text to both, one game, which converts and reads back
+    as one game; and a short game whose comment holds a control character, as pdn writes it, is text."""
+    data = _damaged_utf16()
+    assert _verdicts(tmp_path, data) == (False, False)
+    assert [type(item) for item in read_games(io.BytesIO(data))] == [Game]
+    converted = invoke("convert", tmp_path / "x.pdn")
+    assert converted.exit_code == 0 and [type(item) for item in read_games(io.BytesIO(converted.stdout_bytes))] == [Game]
+    written = '[GameType "20"]\n\n{00\x19\x80} *\n\n'.encode()
+    assert _verdicts(tmp_path, written) == (False, False)
 
 
 PIECES = [b"\x00", b"\x01", b"\x1b", b"\xff\xfe", b"\xfe\xff", b"\x1f\x8b", b"\n", b" ",

@@ -324,10 +324,21 @@ class NotPdn(Exception):
 
 def binary(head: bytes) -> bool:
     """Whether an input whose first bytes (decompressed) are `head` is binary data, not PDN text:
-    not UTF-16 or UTF-32 and more than one byte in thirty a control byte text does not hold.
+    not UTF-16 or UTF-32, more than one byte in thirty a control byte text seldom holds, and not
+    UTF-8 (what pdn writes is UTF-8: it always reads back, whatever characters its comments hold).
     The one test of the library and the command line."""
     head = head[:_SNIFF_BINARY]
-    return bool(head) and sniff(head)[0] is None and sum(head.count(byte) for byte in _CONTROL) > len(head) // 30
+    controls = sum(head.count(byte) for byte in _CONTROL)
+    return bool(head) and sniff(head)[0] is None and controls > len(head) // 30 and not _utf8(head)
+
+
+def _utf8(head: bytes) -> bool:
+    """Whether `head` is UTF-8 (its last character may be cut)."""
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error.reason == "unexpected end of data"
+    return True
 
 
 def compression(head: bytes) -> str | None:
