@@ -450,3 +450,15 @@ def test_a_file_read_by_ranges_that_shrinks_while_workers_read_it(tmp_path, monk
                              f"pdn: cannot write {tmp_path / 'out.jsonl'}: an input ended before its end: left as "
                              "it was (--partial writes the games read)\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pdn"]
+
+
+@pytest.mark.slow
+def test_a_cut_archive_on_a_dask_cluster(tmp_path):
+    pytest.importorskip("distributed")
+    path, complete, message = _cut_archive(tmp_path, "gzip", count=3000)
+    out = tmp_path / "out.jsonl"
+    result = invoke("validate", "--format", "jsonl", "--dask", "local:2", path, "-o", out)
+    assert result.exit_code == 2 and f"pdn: cannot read {path}: {message}\n" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]
+    result = invoke("validate", "--format", "jsonl", "--dask", "local:2", path)
+    assert result.exit_code == 2 and len(result.stdout.splitlines()) == complete
