@@ -217,7 +217,7 @@ def test_damaged_compressed_data_gives_the_games_before_the_damage(tmp_path):
 @pytest.mark.parametrize("command", [["convert"], ["convert", "--to", "jsonl"], ["validate"], ["list"],
                                      ["dedupe"], ["stats"], ["filter", "--player", "."], ["annotate", "--all"]])
 def test_no_output_file_from_a_cut_archive_unless_partial(tmp_path, command):
-    path, complete, message = _cut_archive(tmp_path, "gzip", count=3000)
+    path, complete, message = _cut_archive(tmp_path, "gzip", count=1000)
     out = tmp_path / "out.txt"
     result = invoke(*command, path, "-o", out)
     assert result.exit_code == 2
@@ -248,7 +248,7 @@ def test_a_cut_archive_with_jobs(tmp_path, monkeypatch, whole_file):
     if not whole_file:
         monkeypatch.setattr(batch, "_WHOLE_FILE", 0)
         monkeypatch.setattr(batch, "_LEAST_RANGE", 1 << 10)
-    path, complete, message = _cut_archive(tmp_path, "gzip", count=20000)
+    path, complete, message = _cut_archive(tmp_path, "gzip", count=3000)
     result = invoke("list", path)
     for command in (["validate", "--format", "jsonl"], ["convert"]):
         out = tmp_path / "out"
