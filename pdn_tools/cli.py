@@ -116,26 +116,82 @@ def _inputs(paths: tuple[str, ...], globs: tuple[str, ...], progress: bool | Non
         raise click.UsageError("name the files or folders to read (or - for stdin)")
     inputs = batch.Inputs(paths, globs or batch.DEFAULT_GLOBS, encoding=encoding,
                           max_game_bytes=click.get_current_context().meta.get("max_game_bytes", MAX_GAME_BYTES))
+    click.get_current_context().meta.setdefault(_READ, []).append(inputs)
     terminal = Terminal(inputs, progress, out)
     inputs.note = terminal.note
     return inputs, terminal
 
 
+_READ, _PARTIAL = "pdn.inputs", "pdn.partial"      # the command's inputs, and --partial, in its context's meta
+
+
+def _complete() -> bool:
+    """Whether the command's -o FILE may be written: no input ended before its end (cut, changed
+    while read), or --partial asks for the games read."""
+    meta = click.get_current_context().meta
+    return bool(meta.get(_PARTIAL)) or not any(inputs.cut for inputs in meta.get(_READ, []))
+
+
 @contextlib.contextmanager
 def _writing(output: str | None) -> Iterator[TextIO]:
-    """stdout, or the file OUTPUT written atomically (it replaces the old one only once complete);
-    one that cannot be written ends the command (exit 2)."""
+    """stdout, or the file OUTPUT written atomically (it replaces the old one only once complete,
+    and only when no input was cut unless --partial); one that cannot be written ends the
+    command (exit 2)."""
     if output in (None, "-"):
         yield sys.stdout
         return
     try:
-        with atomic_output(output) as stream:
+        with atomic_output(output, _complete) as stream:
             yield stream
     except OSError as error:
         _cannot_write(output, error)
 
 
-output_option = click.option("--output", "-o", metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
+def _keep_partial(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    ctx.meta[_PARTIAL] = value
+
+
+partial_option = click.option("--partial", is_flag=True, expose_value=False, callback=_keep_partial,
+                              help="Write -o FILE even when an input is cut or changes while read "
+                                   "(its complete games; exit 2 still).")
+
+
+def output_option(command: Any) -> Any:
+    """-o FILE, and --partial, for a command that reads games."""
+    command = partial_option(command)
+    return click.option("--output", "-o", metavar="FILE", help="Write to FILE (atomically) instead of stdout.")(command)
+
+
+def _refuse_overwriting_inputs(params: dict[str, Any]) -> None:
+    """End the command (exit 2) before it reads anything when a file it would write (-o FILE, a part
+    `split` writes in its folder) is one of its inputs, by whatever path."""
+    if params.get("folder") is not None:
+        outputs = archive.earlier_parts(params["folder"], params["prefix"])
+    else:
+        outputs = [params["output"]] if params.get("output") not in (None, "-") else []
+    if "paths" in params:
+        named = batch.Inputs(params["paths"], params.get("globs") or batch.DEFAULT_GLOBS).named_files()
+    else:
+        named = iter([params["path"]] if "path" in params else [])
+    clash = streams.overwritten_input(outputs, named)
+    if clash is not None:
+        output, path = clash
+        shown = "standard input" if path == "-" else printable(path)
+        click.echo(f"pdn: cannot write {printable(output)}: it is the input {shown}; write elsewhere "
+                   "(only convert --in-place rewrites its inputs)", err=True)
+        sys.exit(EXIT_USAGE)
+
+
+class _Command(click.Command):
+    """A pdn command: one whose outputs are refused when they are its inputs (see above)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        _refuse_overwriting_inputs(ctx.params)
+        return super().invoke(ctx)
+
+
+class _Group(click.Group):
+    command_class = _Command
 
 
 def _runner(inputs: batch.Inputs, jobs: int, strict: bool, variant: Variant | None, dask: str | None,
@@ -171,7 +227,7 @@ def _backend(dask: str | None, terminal: Terminal, fold: Callable[[list[Any]], A
     return on_dask
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="pdn-tools")
 def cli() -> None:
     """Read, validate and convert draughts games in PDN."""
@@ -306,7 +362,7 @@ def _write_page(output: str | None, write: Callable[[IO[str]], None]) -> None:
 @click.option("--divide", "split", is_flag=True, help="Also count below each first move.")
 @click.option("--keep-duplicates", is_flag=True,
               help="Count captures that differ only in the order of the pieces taken separately.")
-@output_option
+@click.option("--output", "-o", metavar="FILE", help="Write to FILE (atomically) instead of stdout.")
 def perft(variant: Variant, depth: int, fen: str | None, split: bool, keep_duplicates: bool,
           output: str | None) -> None:
     """Count the leaf nodes of the move tree, one line per depth: `depth <d> <count>`."""
@@ -346,6 +402,7 @@ def _drop(ctx: click.Context, param: click.Parameter, value: str | None) -> froz
 @click.option("--drop", callback=_drop, metavar="comments,variations,nags", help="Leave these out.")
 @click.option("--keep-invalid", is_flag=True, help="Pass games that do not convert through unchanged.")
 @click.option("--output", "-o", metavar="OUT", help="Output file, written atomically; - for stdout (default).")
+@partial_option
 @click.option("--in-place", is_flag=True, help="Rewrite each input file (atomically).")
 @strict_option
 @encoding_option
@@ -389,7 +446,7 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
         failed = _write_converted(inputs, work, jobs, strict, dask, terminal, sys.stdout)
     else:
         try:
-            with atomic_output(output) as out:
+            with atomic_output(output, _complete) as out:
                 failed = _write_converted(inputs, work, jobs, strict, dask, terminal, out)
         except OSError as error:
             _cannot_write(output, error)

@@ -6,14 +6,10 @@ order, and at most a few batches are in flight, so memory stays bounded.
 """
 from __future__ import annotations
 
-import bz2
 import ctypes
 import fnmatch
 import functools
 import gc
-import gzip
-import io
-import lzma
 import multiprocessing
 import os
 import signal
@@ -25,12 +21,13 @@ from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator, TypeVar, cast
+from typing import TYPE_CHECKING, Any, BinaryIO, Callable, Iterable, Iterator, TypeVar
 
 from pdn_tools.running.output import ENDING_SIGNALS
 from pdn_tools.text import ranges
 from pdn_tools.text.names import printable
-from pdn_tools.text.decoding import sniff
+from pdn_tools.text.decoding import NotPdn as NotPdn     # distributed.py catches batch.NotPdn
+from pdn_tools.text.decoding import CUT, compression, cut_of, input_bytes, watched
 from pdn_tools.text.grammar import parser
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.reader import MAX_GAME_BYTES, RawGame, parse_raw, read_raw
@@ -59,19 +56,6 @@ def exit_code(unreadable: int, failed: int) -> int:
 
 
 DEFAULT_GLOBS = ("*.pdn", "*.pdn.gz", "*.pdn.bz2", "*.pdn.xz")
-# Compressed input is recognised by its first bytes, whatever the file is called.
-_DECOMPRESSORS: tuple[tuple[bytes, Callable[[io.BufferedReader], io.BufferedIOBase]], ...] = (
-    (b"\x1f\x8b", lambda raw: gzip.GzipFile(fileobj=raw, mode="rb")),
-    (b"BZh", bz2.BZ2File),
-    (b"\xfd7zXZ\x00", lzma.LZMAFile),
-)
-_SNIFF = 4096                          # bytes looked at to tell text from binary data
-# Control bytes text does not hold: about one byte in ten of binary data, a few in damaged text.
-_CONTROL = [bytes([code]) for code in range(32) if code not in b"\t\n\r\f\v\x1a\x1b"]
-
-
-class NotPdn(Exception):
-    """The input is binary data, not PDN text."""
 
 
 def _note(text: str) -> None:
@@ -80,31 +64,15 @@ def _note(text: str) -> None:
 
 def decompressed(raw: BinaryIO) -> BinaryIO:
     """`raw` itself, or a stream of its decompressed bytes when it is gzip, bzip2 or xz data;
-    NotPdn when what it holds is binary data rather than text."""
-    stream = _buffered(raw)
-    head = stream.peek(_SNIFF)[:_SNIFF]
-    for magic, opener in _DECOMPRESSORS:
-        if head.startswith(magic):
-            stream = _buffered(opener(stream))
-            head = stream.peek(_SNIFF)[:_SNIFF]
-            break
-    if head and sniff(head)[0] is None and sum(head.count(byte) for byte in _CONTROL) > len(head) // 30:
-        raise NotPdn("not a PDN file (binary data)")
-    return cast(BinaryIO, stream)
+    NotPdn when what it holds is binary data rather than text (decoding.input_bytes, as the
+    library reads)."""
+    return input_bytes(raw)
 
 
 def compressed(path: str) -> bool:
     """Whether the file `path` holds gzip, bzip2 or xz data."""
     with open(path, "rb") as raw:
-        head = raw.read(8)
-    return any(head.startswith(magic) for magic, _ in _DECOMPRESSORS)
-
-
-def _buffered(stream: BinaryIO | io.BufferedIOBase) -> io.BufferedReader:
-    """`stream` with peek(): itself when it has it."""
-    if isinstance(stream, io.BufferedReader):
-        return stream
-    return io.BufferedReader(cast(io.RawIOBase, stream))
+        return compression(raw.read(8)) is not None
 
 
 @dataclass
@@ -116,6 +84,7 @@ class Inputs:
     globs: tuple[str, ...] = DEFAULT_GLOBS
     note: Callable[[str], None] = _note
     unreadable: int = 0
+    cut: int = 0                                   # of those, inputs that ended before their end
     current: str = ""                              # the file being read
     _done: int = 0                                 # bytes of the files read to their end
     _reading: BinaryIO | None = None               # the file being read, as bytes on disk
@@ -143,9 +112,15 @@ class Inputs:
                 self.cannot_read(path, "no such file" if not os.path.lexists(path) else
                                  "not readable" if os.path.isfile(path) else "not a regular file")
 
+    def named_files(self) -> Iterator[str]:
+        """The files to read ('-': stdin), folders expanded, with no note for those that cannot be read."""
+        for path in self.paths or ("-",):
+            yield from self._matching(path)[0] if os.path.isdir(path) else [path]
+
     def cannot_read(self, path: str, reason: str) -> None:
         """Report an input that cannot be read (the batch goes on) and count it."""
         self.unreadable += 1
+        self.cut += reason.startswith(CUT)
         self.note(f"pdn: cannot read {printable(path)}: {reason}")
 
     def _folder(self, path: str) -> list[str]:
@@ -188,13 +163,13 @@ class Inputs:
             if path == "-":
                 yield from self._games(decompressed(sys.stdin.buffer), path)
                 return
-            with open(path, "rb") as raw:
+            with watched(path) as raw:
                 self._reading = raw if raw.seekable() else None     # a stream has no position
                 yield from self._games(decompressed(raw), path)
                 self._done += os.fstat(raw.fileno()).st_size
         except NotPdn as error:
             self.cannot_read(path, str(error))
-        except (OSError, EOFError, lzma.LZMAError) as error:
+        except OSError as error:
             self.cannot_read(path, _reason(error))
         finally:
             self._reading = None
@@ -211,6 +186,8 @@ class Inputs:
             yield raw, index, notes
         if games.codec != "utf-8":
             self.codecs[path] = games.codec
+        if games.cut is not None:
+            self.cannot_read(path, games.cut.message)
 
     def contents(self, streams: bool = False) -> Iterator[tuple[str, bytes]]:
         """(path, its whole content, decompressed) for each input, for commands that rewrite files
@@ -220,12 +197,17 @@ class Inputs:
                 if path == "-":
                     yield path, decompressed(sys.stdin.buffer).read()
                     continue
-                with open(path, "rb") as raw:
-                    data = decompressed(raw).read()
+                with watched(path) as raw:
+                    stream = decompressed(raw)
+                    data = stream.read()
+                reason = cut_of(stream)
+                if reason is not None:
+                    self.cannot_read(path, reason)
+                    continue
                 yield path, data
             except NotPdn as error:
                 self.cannot_read(path, str(error))
-            except (OSError, EOFError, lzma.LZMAError) as error:
+            except OSError as error:
                 self.cannot_read(path, str(getattr(error, "strerror", None) or error))
 
     def bytes_read(self) -> int:
@@ -384,10 +366,19 @@ def _tasks(inputs: Inputs, jobs: int, strict: bool, work: Work[T], fold: Fold[T,
                 yield _Task((run_batch, work, strict, games, fold))
         for number, (start, end, first_line, end_line) in enumerate(spans or []):
             yield _Task((_range_work, path, start, end, (first_line, end_line), sequence, number == 0, work,
-                         strict, fold, inputs.max_game_bytes), ((path, end - start),))
+                         strict, fold, _stamp(path), inputs.max_game_bytes), ((path, end - start),))
             sequence += 1
     if group:
         yield files_task()
+
+
+def _stamp(path: str) -> tuple[int, int]:
+    """(size, time of change) of the file `path` as its ranges are handed out ((-1, -1) when gone)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return -1, -1
+    return info.st_size, info.st_mtime_ns
 
 
 def _size(path: str) -> int | None:
@@ -455,7 +446,7 @@ def _plain_text(path: str) -> bool:
     try:
         with open(path, "rb") as raw:
             decompressed(raw)
-    except (NotPdn, OSError, EOFError, lzma.LZMAError):
+    except (NotPdn, OSError):
         return False
     return True
 
@@ -484,23 +475,26 @@ def _read_files(paths: list[str], encoding: str | None, work: Work[T], strict: b
         results: list[T] = []
         codec = problem = None
         try:
-            with open(path, "rb") as raw:
+            with watched(path) as raw:
                 games = read_raw(decompressed(raw), name=path, encoding=encoding, max_game_bytes=max_game_bytes)
                 for index, (game, notes) in enumerate(games, 1):
                     results.append(work(parse_raw(game, index, strict, notes)))
                 codec = games.codec
+                problem = games.cut.message if games.cut is not None else None
         except NotPdn as error:
             problem = str(error)
-        except (OSError, EOFError, lzma.LZMAError) as error:
+        except OSError as error:
             problem = _reason(error)
         outcomes.append((fold(results), problem, codec))
     return outcomes
 
 
 def _range_work(path: str, start: int, end: int, lines: tuple[int, int], sequence: int, first: bool,
-                work: Work[T], strict: bool, fold: Fold[T, Any], max_game_bytes: int = MAX_GAME_BYTES) -> list[Outcome]:
+                work: Work[T], strict: bool, fold: Fold[T, Any], stamp: tuple[int, int],
+                max_game_bytes: int = MAX_GAME_BYTES) -> list[Outcome]:
     """The games of a plain UTF-8 file anchored in [start, end), numbered after those of the
-    ranges before it, worked on and folded."""
+    ranges before it, worked on and folded; a file whose size or time of change differ from
+    `stamp` (those when its ranges were handed out) once the range is read changed while read."""
     counts = _Counts.worker
     assert counts is not None
     games: ranges.Games = []
@@ -509,7 +503,9 @@ def _range_work(path: str, start: int, end: int, lines: tuple[int, int], sequenc
     except OSError as error:
         problem: str | None = _reason(error)
     else:
-        problem = None
+        now = _stamp(path)
+        problem = None if now == stamp else (f"{CUT}: the file changed while it was read ({stamp[0]} bytes when "
+                                             f"opened, {now[0]} now)")
     finally:            # the next range waits for this count, even when reading failed
         before = 0 if first else counts.wait(sequence - 1)
         counts.put(sequence, before + len(games))

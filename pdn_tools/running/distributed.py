@@ -185,8 +185,11 @@ def _read_whole(span: _Span) -> Read:
     games: ranges.Games = []
     try:
         with ranges.open_binary(span.location) as raw:
-            games.extend(read_raw(batch.decompressed(raw), span.shown, span.encoding,
-                                  max_game_bytes=span.max_game_bytes))
+            found = read_raw(batch.decompressed(raw), span.shown, span.encoding,
+                             max_game_bytes=span.max_game_bytes)
+            games.extend(found)
+        if found.cut is not None:           # cut or damaged compressed data: its complete games are kept
+            return games, found.cut.message
     except batch.NotPdn as error:
         return games, str(error)
     except (OSError, EOFError, lzma.LZMAError) as error:
@@ -320,8 +323,7 @@ def _collect(spans: list[_Span], future: Future[Any], fold: batch.Fold[Any, C], 
         yield folded
         if problem is not None and span.shown not in failed:
             failed.add(span.shown)
-            inputs.unreadable += 1
-            inputs.note(f"pdn: cannot read {span.shown}: {problem}")
+            inputs.cannot_read(span.shown, problem)         # counted, and as cut when it was
 
 
 @contextlib.contextmanager

@@ -6,19 +6,22 @@ import contextlib
 import errno
 import io
 import os
+import re
 import secrets
 import signal
 import stat
 import sys
 from types import FrameType
-from typing import IO, TYPE_CHECKING, Callable, Iterator, NoReturn, TextIO
+from typing import IO, TYPE_CHECKING, Callable, Iterable, Iterator, NoReturn, TextIO
 
 
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer
 
 STDOUT = "<stdout>"
+INCOMPLETE = "an input ended before its end: left as it was (--partial writes the games read)"
 _TEMPORARY: set[str] = set()        # temporary files being written, removed on SIGTERM and SIGHUP
+_SWEPT: set[str] = set()            # folders whose left-over temporary files this process removed
 ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 
@@ -190,12 +193,37 @@ def discard_stdout() -> None:
 
 # ---- files -----------------------------------------------------------------------------------------
 
+def overwritten_input(outputs: Iterable[str], inputs: Iterable[str]) -> tuple[str, str] | None:
+    """(output, input) when writing one of `outputs` would replace a file of `inputs` ('-': stdin,
+    whatever file it was given): the same file by (st_dev, st_ino), whatever the paths (./a.pdn,
+    a symbolic link, a hard link); None when no output is an existing regular file among them."""
+    written = {}
+    for output in outputs:
+        with contextlib.suppress(OSError):
+            info = os.stat(output)
+            if stat.S_ISREG(info.st_mode):
+                written[(info.st_dev, info.st_ino)] = output
+    if not written:
+        return None
+    for path in inputs:
+        with contextlib.suppress(OSError):
+            info = os.fstat(0) if path == "-" else os.stat(path)
+            if (info.st_dev, info.st_ino) in written:
+                return written[(info.st_dev, info.st_ino)], path
+    return None
+
+
+def _always() -> bool:
+    return True
+
+
 @contextlib.contextmanager
-def atomic_output(path: str) -> Iterator[TextIO]:
+def atomic_output(path: str, complete: Callable[[], bool] = _always) -> Iterator[TextIO]:
     """A UTF-8 text stream written to `path`.
 
     A regular file (or a symbolic link to one: the target is written, the link kept) is
-    replaced only when the block ends without an error: written beside it, given its owner,
+    replaced only when the block ends without an error and `complete()` says the output is
+    whole (else a CannotWrite says it was not written): written beside it, given its owner,
     group and mode, then renamed over it; on an error or a SIGTERM/SIGHUP nothing is left
     behind.  Anything else (a device such as /dev/null, a FIFO, /dev/stdout) is written
     straight, never replaced.  Errors are CannotWrite naming `path`.
@@ -209,7 +237,7 @@ def atomic_output(path: str) -> Iterator[TextIO]:
         with _straight(path, descriptor) as stream:
             yield stream
     else:
-        with _replacing(path, target) as stream:
+        with _replacing(path, target, complete) as stream:
             yield stream
 
 
@@ -248,7 +276,7 @@ def _straight(path: str, descriptor: int | None) -> Iterator[TextIO]:
 
 
 @contextlib.contextmanager
-def _replacing(path: str, target: str) -> Iterator[TextIO]:
+def _replacing(path: str, target: str, complete: Callable[[], bool]) -> Iterator[TextIO]:
     try:
         descriptor, temporary = _new_temporary(os.path.dirname(target))
     except OSError as error:
@@ -257,6 +285,8 @@ def _replacing(path: str, target: str) -> Iterator[TextIO]:
         with _text_stream(descriptor, path, True) as stream:
             yield stream
             stream.flush()
+            if not complete():
+                raise CannotWrite(errno.EIO, INCOMPLETE, path)
             _commit_step(os.fsync, path, descriptor)
         _keep_owner_and_mode(temporary, target, path)
         _commit_step(os.replace, path, temporary, target)
@@ -269,10 +299,12 @@ def _replacing(path: str, target: str) -> Iterator[TextIO]:
 
 
 def _new_temporary(folder: str) -> tuple[int, str]:
-    """Create a hidden temporary file in `folder`, its name in `_TEMPORARY` before the file
-    exists, so a SIGTERM or SIGHUP at any point finds and removes it."""
+    """Create a hidden temporary file in `folder` named with this process's id (so that a later
+    process knows when it is left over: see `remove_left_overs`), its name in `_TEMPORARY` before
+    the file exists, so a SIGTERM or SIGHUP at any point finds and removes it."""
+    remove_left_overs(folder)
     while True:
-        temporary = os.path.join(folder, f".pdn-{secrets.token_hex(8)}.tmp")
+        temporary = os.path.join(folder, f".pdn-{os.getpid()}-{secrets.token_hex(8)}.tmp")
         _TEMPORARY.add(temporary)
         try:
             return os.open(temporary, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600), temporary
@@ -280,6 +312,36 @@ def _new_temporary(folder: str) -> tuple[int, str]:
             _TEMPORARY.discard(temporary)
             if not isinstance(error, FileExistsError):
                 raise
+
+
+_LEFT_OVER = re.compile(r"\.pdn-(\d+)-[0-9a-f]{16}\.tmp")
+
+
+def remove_left_overs(folder: str) -> None:
+    """Remove from `folder` the temporary files of processes that ended without removing them
+    (SIGKILL, a crash): those whose process id, in their name, belongs to no process now.  One
+    whose process lives (or may: another user's) is kept; a folder that cannot be listed is left.
+    Each folder is looked at once a process (`split` writes many files into one)."""
+    if folder in _SWEPT:
+        return
+    _SWEPT.add(folder)
+    with contextlib.suppress(OSError), os.scandir(folder or ".") as entries:
+        for entry in entries:
+            found = _LEFT_OVER.fullmatch(entry.name)
+            if found and not _alive(int(found.group(1))):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process `pid` exists (one that cannot be signalled, another user's, does)."""
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):     # none, or past any process id
+        return False
+    except PermissionError:                         # another user's
+        return True
+    return True
 
 
 def _commit_step(step: Callable[..., object], path: str, *args: object) -> None:

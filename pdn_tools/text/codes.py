@@ -33,6 +33,8 @@ class Code(StrEnum):
 
     # reading
     SYNTAX = "syntax", _E, True, "the text cannot be read as a PDN game"
+    BINARY = "binary", _E, True, "the input is binary data, not PDN text (as `pdn` refuses it)"
+    TRUNCATED = "truncated", _E, True, "the input ends before its end: compressed data cut or damaged, a file changed"
     ENCODING = "encoding", _W, False, "the file is not UTF-8; read as UTF-16 or a guessed legacy code page"
     BAD_BYTE = "bad-byte", _W, False, "bytes the file's encoding cannot decode, read as U+FFFD"
     UNCLOSED = "unclosed", _W, True, "a '{' or '/' never closed (it meets the next game): read as text"

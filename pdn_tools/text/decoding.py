@@ -10,10 +10,16 @@ Memory stays bounded: text comes out in blocks, never a whole line at a time.
 """
 from __future__ import annotations
 
+import bz2
 import codecs
+import io
+import lzma
+import os
 import re
+import stat
+import zlib
 from dataclasses import dataclass, field
-from typing import BinaryIO, Iterator
+from typing import Any, BinaryIO, Iterator, cast
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic
@@ -298,3 +304,187 @@ def _seekable(stream: BinaryIO) -> bool:
         return stream.seekable()
     except (AttributeError, OSError, ValueError):
         return False
+
+
+# ---- the bytes of an input: binary data refused, compressed data opened, cuts noted ---------------
+
+_COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"))
+_SNIFF_BINARY = 4096               # first bytes (decompressed) looked at to tell text from binary data
+# Control bytes text does not hold: about one byte in ten of binary data, a few in damaged text.
+_CONTROL = [bytes([code]) for code in range(32) if code not in b"\t\n\r\f\v\x1a\x1b"]
+_CHUNK = 1 << 16                   # compressed bytes read at a time
+_FED = 512                         # compressed bytes given to the decompressor at a time: damaged data
+                                   # loses at most what these bytes would have given
+CUT = "truncated"                  # the word that starts every reason an input ended early
+
+
+class NotPdn(Exception):
+    """The input is binary data, not PDN text."""
+
+
+def binary(head: bytes) -> bool:
+    """Whether an input whose first bytes (decompressed) are `head` is binary data, not PDN text:
+    not UTF-16 or UTF-32, more than one byte in thirty a control byte text seldom holds, and not
+    UTF-8 (what pdn writes is UTF-8: it always reads back, whatever characters its comments hold).
+    The one test of the library and the command line."""
+    head = head[:_SNIFF_BINARY]
+    controls = sum(head.count(byte) for byte in _CONTROL)
+    return bool(head) and sniff(head)[0] is None and controls > len(head) // 30 and not _utf8(head)
+
+
+def _utf8(head: bytes) -> bool:
+    """Whether `head` is UTF-8 (its last character may be cut)."""
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error.reason == "unexpected end of data"
+    return True
+
+
+def compression(head: bytes) -> str | None:
+    """'gzip', 'bzip2' or 'xz' when `head` starts such data, else None."""
+    return next((kind for magic, kind in _COMPRESSED if head.startswith(magic)), None)
+
+
+def cut_of(stream: object) -> str | None:
+    """Why `stream` (from `input_bytes` or `watched`) ended before its end, if it did: a reason that
+    starts with 'truncated'."""
+    while stream is not None:
+        cut = getattr(stream, "cut", None)
+        if cut is not None:
+            return str(cut)
+        stream = getattr(stream, "raw", None) or getattr(stream, "source", None)
+    return None
+
+
+def input_bytes(raw: BinaryIO) -> BinaryIO:
+    """The bytes to read of `raw`: itself, or its decompressed bytes when it is gzip, bzip2 or xz data
+    (every member of it); NotPdn when they are binary data.  A stream that ends early (compressed
+    data cut or damaged, a file changed while read) ends there: `cut_of` says why."""
+    stream = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(cast(io.RawIOBase, raw))
+    kind = compression(stream.peek(8)[:8])
+    if kind is not None:
+        stream = io.BufferedReader(_Decompressing(stream, kind))
+    if binary(stream.peek(_SNIFF_BINARY)[:_SNIFF_BINARY]):
+        raise NotPdn("not a PDN file (binary data)")
+    return cast(BinaryIO, stream)
+
+
+def watched(path: str) -> io.BufferedReader:
+    """The file `path` opened for reading; one that is a regular file notes (see `cut_of`) when
+    its size or time of change at its end differ from those when it was opened."""
+    raw = io.FileIO(path, "rb")
+    info = os.fstat(raw.fileno())
+    if not stat.S_ISREG(info.st_mode):
+        return io.BufferedReader(raw)
+    return io.BufferedReader(_Watched(raw, info.st_size, info.st_mtime_ns))
+
+
+class _Watched(io.RawIOBase):
+    """A regular file whose end checks that it did not change while it was read."""
+
+    def __init__(self, source: io.FileIO, size: int, changed: int) -> None:
+        super().__init__()
+        self.source, self.size, self.changed = source, size, changed
+        self.cut: str | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        return self.source.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self.source.tell()
+
+    def fileno(self) -> int:
+        return self.source.fileno()
+
+    def readinto(self, buffer: Any) -> int:
+        count = self.source.readinto(buffer)
+        if count == 0 and self.cut is None:
+            info = os.fstat(self.source.fileno())
+            end = self.source.tell()
+            if (info.st_size, info.st_mtime_ns, end) != (self.size, self.changed, self.size):
+                self.cut = (f"{CUT}: the file changed while it was read ({self.size} bytes when opened, "
+                            f"{info.st_size} now; read to byte {end})")
+        return count or 0
+
+    def close(self) -> None:
+        self.source.close()
+        super().close()
+
+
+def _decompressor(kind: str) -> Any:
+    if kind == "gzip":
+        return zlib.decompressobj(wbits=31)
+    return bz2.BZ2Decompressor() if kind == "bzip2" else lzma.LZMADecompressor(format=lzma.FORMAT_XZ)
+
+
+class _Decompressing(io.RawIOBase):
+    """The decompressed bytes of `source`, member after member, in pieces of at most BLOCK bytes
+    (memory stays bounded whatever the ratio).  Data that ends inside a member, or that cannot
+    be decompressed, ends the stream after the last bytes it gave: `cut` says where."""
+
+    def __init__(self, source: io.BufferedReader, kind: str) -> None:
+        super().__init__()
+        self.source, self.kind = source, kind
+        self.engine = _decompressor(kind)
+        self.waiting = b""             # compressed bytes not given to the engine yet
+        self.read_in = 0               # compressed bytes read from the source
+        self.full = False              # the engine's last output filled its limit: it may hold more
+        self.out = b""                 # decompressed bytes not handed out yet
+        self.cut: str | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if not self.out:
+            self.out = self._more()
+        view = memoryview(buffer).cast("B")
+        count = min(len(view), len(self.out))
+        view[:count] = self.out[:count]
+        self.out = self.out[count:]
+        return count
+
+    def _read(self) -> bytes:
+        data: bytes = self.source.read(_CHUNK)
+        self.read_in += len(data)
+        return data
+
+    def _more(self) -> bytes:
+        """The next decompressed bytes; b'' at the end of the last member, or at a cut."""
+        while self.cut is None:
+            if self.engine.eof:          # a member ended: another may follow (gzip may pad with NUL bytes)
+                self.waiting = self.engine.unused_data + self.waiting
+                while not self.waiting.lstrip(b"\0" if self.kind == "gzip" else b""):
+                    data = self._read()
+                    if not data:
+                        return b""
+                    self.waiting += data
+                if self.kind == "gzip":
+                    self.waiting = self.waiting.lstrip(b"\0")
+                self.engine, self.full = _decompressor(self.kind), False
+            hungry = self.engine.needs_input if self.kind != "gzip" else not self.full
+            if hungry and not self.waiting:
+                self.waiting = self._read()
+                if not self.waiting:
+                    self.cut = f"{CUT}: the {self.kind} data ends at byte {self.read_in} before its end"
+                    return b""
+            data, self.waiting = self.waiting[:_FED], self.waiting[_FED:]
+            try:
+                out: bytes = self.engine.decompress(data, BLOCK)
+            except (zlib.error, OSError, EOFError, lzma.LZMAError) as error:
+                at = self.read_in - len(self.waiting) - len(data)
+                self.cut = f"{CUT}: the {self.kind} data is damaged after byte {at} ({error})"
+                return b""
+            if self.kind == "gzip":
+                self.waiting = self.engine.unconsumed_tail + self.waiting
+            self.full = len(out) >= BLOCK
+            if out:
+                return out
+        return b""

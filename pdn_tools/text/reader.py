@@ -17,7 +17,7 @@ from typing import BinaryIO, Iterable, Iterator, Sequence, Union
 
 
 from pdn_tools.text.codes import Code
-from pdn_tools.text.decoding import Decoder
+from pdn_tools.text.decoding import Decoder, NotPdn, cut_of, input_bytes, watched
 from pdn_tools.text.grammar import ESCAPE, HOLD, WHITE_SPACE as _WHITE_SPACE, ScanToken, parser, unreadable
 from pdn_tools.text.model import Comment, Diagnostic, Game, ReadError
 
@@ -266,7 +266,7 @@ def _open(source: Source) -> tuple[BinaryIO, str, bool]:
     if isinstance(source, (str, os.PathLike)):
         if str(source) == "-":
             return sys.stdin.buffer, "<stdin>", False
-        return open(source, "rb"), str(source), True
+        return watched(str(source)), str(source), True
     if isinstance(source, io.TextIOBase):
         buffer = getattr(source, "buffer", None)
         if buffer is not None:
@@ -278,7 +278,11 @@ def _open(source: Source) -> tuple[BinaryIO, str, bool]:
 class RawGames:
     """The games of `source` split but not parsed, each with the file's warnings (encoding,
     undecodable bytes) that fall within it or before it; the last game takes the rest.
-    Once iterated, `codec` is the encoding the text was read in ('utf-8', 'cp1251', ...).
+    Once iterated, `codec` is the encoding the text was read in ('utf-8', 'cp1251', ...), and `cut`
+    says why the source ended before its end (compressed data cut or damaged, a file changed while
+    read: see decoding.cut_of), if it did; then the text after the last terminator is cut: a last
+    game not ended by its terminator is not yielded, and nothing after a terminator goes with the
+    game it ends.
     `line` numbers the source's first line (a range read from within a file: text/ranges.py);
     a game longer than `max_game_bytes` characters is marked too large (see split_games)."""
 
@@ -287,6 +291,7 @@ class RawGames:
         self.source, self.name, self.encoding, self.line = source, name, encoding, line
         self.max_game_bytes = max_game_bytes
         self.codec = "utf-8"
+        self.cut: Diagnostic | None = None
 
     def __iter__(self) -> Iterator[tuple[RawGame, list[Diagnostic]]]:
         stream, shown, opened = _open(self.source)
@@ -298,12 +303,28 @@ class RawGames:
                 if previous is not None:
                     yield previous, _notes_until(decoder.warnings, previous.last_line)
                 previous = raw
-            if previous is not None:
+            reason = cut_of(stream)
+            if previous is not None and reason is not None and _ended(previous):
+                previous.after = []         # what follows its terminator is cut text, not its comments
+            if previous is not None and (reason is None or _ended(previous)):
                 yield previous, _notes_until(decoder.warnings, None)
+            if reason is not None:
+                self.cut = Diagnostic(Code.TRUNCATED, f"{reason}; the text stops in line {decoder.line}",
+                                      decoder.line, decoder.column)
         finally:
             self.codec = decoder.codec
             if opened:
                 stream.close()
+
+
+def _ended(raw: RawGame) -> bool:
+    """Whether `raw` holds its terminator (a result or '*' outside variations)."""
+    depth = 0
+    for token in raw.tokens:
+        depth += (token.type == "LPAR") - (token.type == "RPAR")
+        if depth <= 0 and token.type in _TERMINATORS:
+            return True
+    return False
 
 
 def read_raw(source: Source, name: str | None = None, encoding: str | None = None, line: int = 1,
@@ -329,10 +350,28 @@ def read_games(source: Source, strict: bool = False, name: str | None = None,
     input; lenient quirks are recorded as warnings (errors when `strict`).
     `encoding` names the codec of the input instead of detecting it (LookupError
     when Python knows no such text codec).  A game longer than `max_game_bytes` characters
-    is a ReadError (game-too-large), its memory bounded by the limit.
+    is a ReadError (game-too-large), its memory bounded by the limit.  Compressed input (gzip,
+    bzip2, xz) is decompressed.  Binary data is one ReadError (code `binary`, as `pdn` refuses
+    it); input that ends before its end (compressed data cut or damaged, a file changed while
+    read) gives its complete games, then a ReadError with code `truncated` in place of the rest.
     """
-    for index, (raw, file_warnings) in enumerate(read_raw(source, name, encoding, max_game_bytes=max_game_bytes), 1):
-        yield parse_raw(raw, index, strict, file_warnings)
+    stream, shown, opened = _open(source)
+    try:
+        try:
+            data = input_bytes(stream)
+        except NotPdn as error:
+            yield ReadError(name or shown, 1, 1, 1, str(error), Code.BINARY)
+            return
+        games = read_raw(data, name or shown, encoding, max_game_bytes=max_game_bytes)
+        index = 0
+        for index, (raw, file_warnings) in enumerate(games, 1):
+            yield parse_raw(raw, index, strict, file_warnings)
+        if games.cut is not None:
+            cut = games.cut
+            yield ReadError(name or shown, index + 1, cut.line, cut.column, cut.message, cut.code)
+    finally:
+        if opened:
+            stream.close()
 
 
 def read_text(text: str, strict: bool = False, name: str = "<string>") -> list[Game | ReadError]:
