@@ -79,7 +79,26 @@ def _encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> 
 
 encoding_option = click.option("--encoding", callback=_encoding, metavar="NAME",
                                help="Read the input in this encoding instead of detecting it.")
-dask_option = click.option("--dask", metavar="ADDRESS",
+class OneLineError(click.ClickException):
+    """A usage error said in one line, `pdn: message` (exit 2), without the usage text."""
+
+    exit_code = EXIT_USAGE
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"pdn: {self.message}", err=True)
+
+
+def _dask_address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--dask checked before anything is read: a scheduler address or local[:N]."""
+    from pdn_tools.running.distributed import DaskError, check_address
+
+    try:
+        return None if value is None else check_address(value)
+    except DaskError as error:
+        raise OneLineError(str(error)) from None
+
+
+dask_option = click.option("--dask", metavar="ADDRESS", callback=_dask_address,
                            help="Run on a Dask cluster: its scheduler (tcp://host:8786), or local[:N] for N "
                                 "local workers; the workers read the files (same paths, or URLs).")
 strict_option = click.option("--strict", is_flag=True,
