@@ -90,6 +90,13 @@ class OneLineError(click.ClickException):
         click.echo(f"pdn: {self.message}", err=True)
 
 
+def _not_to_terminal(output: str | None) -> None:
+    """Binary data and whole pages go to a file, not to a terminal (as gzip refuses to): said before
+    any work."""
+    if output in (None, "-") and sys.stdout.isatty():
+        raise OneLineError("not written to a terminal; use -o FILE")
+
+
 def _dask_address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """--dask checked before anything is read: a scheduler address or local[:N]."""
     from pdn_tools.running.distributed import DaskError, check_address
@@ -220,6 +227,7 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
     if show_board and fmt != "text":
         raise click.UsageError("--show-board goes with --format text")
     if fmt == "html":
+        _not_to_terminal(output)
         inputs, terminal = _inputs(paths, globs, encoding=encoding, quiet=quiet, summary=summary)
         runner = _runner(inputs, jobs, strict, variant, dask, terminal)
         _tally_validity(terminal, _audit_page(runner, terminal, output), inputs)
@@ -539,6 +547,8 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, output: st
         raise click.BadParameter(f"{path} is a folder: name one file", param_hint="PATH")
     if path == "-" and sys.stdin.isatty():
         raise click.UsageError("name the file to draw from (or - for stdin)")
+    if fmt == "png" and output is None:
+        _not_to_terminal(output)
     inputs = batch.Inputs((path,), encoding=encoding)
     found = next(itertools.islice(inputs.raw_games(), number - 1, None), None)
     if found is None:
@@ -770,6 +780,8 @@ def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: boo
 def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str | None, strict: bool,
           encoding: str | None, variant: Variant | None, jobs: int, dask: str | None, quiet: bool) -> None:
     """Count the games of PATHS per variant, result and year, with validity and average length."""
+    if fmt == "html":
+        _not_to_terminal(output)
     totals = archive.Stats()
     checked = _Reported(paths, globs, jobs, strict, variant, encoding, quiet=quiet)
     if dask or jobs > 1:
@@ -856,6 +868,50 @@ def split(paths: tuple[str, ...], globs: tuple[str, ...], folder: str, per: int,
     sys.exit(code)
 
 
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="An aligned table, or one JSON object per variant (one a line).")
+def variants(fmt: str) -> None:
+    """List the variants pdn knows: name, GameType number, board, notation and other names.
+
+    Any of the names, or the GameType number, goes after --variant.
+    """
+    rows = [(variant.name, variant.gametype, f"{variant.rows}x{variant.cols}",
+             "algebraic" if variant.alpha else "numeric", variant.aliases) for variant in VARIANTS.values()]
+    if fmt == "json":
+        for name, gametype, board, notation, aliases in rows:
+            click.echo(report.json_line({"name": name, "gametype": gametype, "board": board, "notation": notation,
+                                         "aliases": list(aliases)}))
+        return
+    for line in report.table(("variant", "GameType", "board", "notation", "also"),
+                             [(*row[:4], ", ".join(row[4])) for row in rows]):
+        click.echo(line.rstrip())
+
+
+# Each command's line in `pdn --help`: a whole sentence (click would cut the first one of the help).
+SUMMARIES = {
+    "validate": "Check every game: each move legal, each result right.",
+    "convert": "Write the games as canonical PDN, JSON lines or FEN lines.",
+    "annotate": "Annotate every valid game: positions, legal moves, captures.",
+    "diagram": "Draw the position after a ply of one game, as text, SVG or PNG.",
+    "list": "List the games, one row of their tags each.",
+    "filter": "Write the games that meet every criterion given.",
+    "dedupe": "Write the games without repeats, or list the repeats.",
+    "stats": "Count the games per variant, result and year.",
+    "split": "Write the games into files of N games each.",
+    "perft": "Count the leaf nodes of the move tree of a position.",
+    "variants": "List the variants with their GameType, board and notation.",
+}
+for _name, _summary in SUMMARIES.items():
+    cli.commands[_name].short_help = _summary
+cli.epilog = "\b\nExamples:\n" + "\n".join("  " + example for example in [
+    "pdn validate games.pdn archive/          # errors; a tally line at the end",
+    "pdn convert --to jsonl games.pdn > games.jsonl",
+    "pdn filter --player sijbrands archive/ -o his.pdn",
+    "pdn stats --format html archive/ -o stats.html",
+    "pdn variants                             # names and GameType numbers for --variant",
+    "pdn COMMAND --help                       # options and examples of a command"])
+
 EXAMPLES = {
     "validate": ["pdn validate games.pdn archive/            # errors, and warnings counted per file",
                  "pdn validate --warnings each --ignore inferred-variant OCA_2.0.pdn",
@@ -880,6 +936,7 @@ EXAMPLES = {
               "pdn stats --format html -o stats.html archive/"],
     "split": ["pdn split --per 100 -o parts/ archive.pdn",
               "pdn split --force --prefix round -o parts/ tournament.pdn"],
+    "variants": ["pdn variants --format json | jq -r .name"],
     "perft": ["pdn perft --variant international --depth 6",
               "pdn perft --variant english --depth 3 --fen 'B:W18:B14' --divide"],
 }
