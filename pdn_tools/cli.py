@@ -936,7 +936,8 @@ EXAMPLES = {
               "pdn stats --format html -o stats.html archive/"],
     "split": ["pdn split --per 100 -o parts/ archive.pdn",
               "pdn split --force --prefix round -o parts/ tournament.pdn"],
-    "variants": ["pdn variants --format json | jq -r .name"],
+    "variants": ["pdn variants --format text        # name, GameType, board, notation, other names",
+                 "pdn variants --format json | jq -r 'select(.board == \"8x8\") | .name'"],
     "perft": ["pdn perft --variant international --depth 6",
               "pdn perft --variant english --depth 3 --fen 'B:W18:B14' --divide"],
 }
