@@ -81,6 +81,8 @@ def _encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> 
 
 encoding_option = click.option("--encoding", callback=_encoding, metavar="NAME",
                                help="Read the input in this encoding instead of detecting it.")
+
+
 class OneLineError(click.ClickException):
     """A usage error said in one line, `pdn: message` (exit 2), without the usage text."""
 

@@ -360,36 +360,40 @@ def test_an_unreachable_scheduler_is_one_clear_error():
 
 # ---- Dask, safely: loopback only, one-line errors, no tracebacks (issue 25, part 5) -----------------
 
-def _listening(process):
-    """The addresses `process` and its children listen on."""
-    import psutil
+LISTENING = """
+import json, sys, urllib.error, urllib.request
+import psutil
+from pdn_tools.running.distributed import connect
 
-    return [(p.pid, c.laddr.ip, c.laddr.port) for p in [process, *process.children(recursive=True)]
-            for c in p.net_connections(kind="inet") if c.status == psutil.CONN_LISTEN]
-
-
-def test_a_local_cluster_listens_on_loopback_only_and_serves_nothing_over_http():
-    import urllib.error
-    import urllib.parse
-    import urllib.request
-
-    import psutil
-
-    with on_dask.connect("local:2") as client:
+if __name__ == "__main__":
+    with connect("local:2") as client:
         info = client.scheduler_info()
-        sockets = _listening(psutil.Process())
-        link = urllib.parse.urlsplit(client.dashboard_link)
+        me = psutil.Process()
+        sockets = [c.laddr.ip for p in [me, *me.children(recursive=True)] for c in p.net_connections(kind="inet")
+                   if c.status == psutil.CONN_LISTEN]
         try:
             urllib.request.urlopen(client.dashboard_link, timeout=10)
-            served = True
+            status = 200
         except urllib.error.HTTPError as error:
-            served = error.code != 404
-    addresses = [info["address"], *info["workers"], *[w["nanny"] for w in info["workers"].values()]]
-    assert len(addresses) == 5 and all(a.startswith("tcp://127.0.0.1:") for a in addresses)
-    assert link.hostname == "127.0.0.1" and not served
+            status = error.code
+        json.dump({"addresses": [info["address"], *info["workers"],
+                                 *[worker["nanny"] for worker in info["workers"].values()]],
+                   "link": client.dashboard_link, "status": status, "sockets": sockets}, sys.stdout)
+"""
+
+
+def test_a_local_cluster_listens_on_loopback_only_and_serves_nothing_over_http(tmp_path):
+    """Every listening socket of a process that starts a local cluster through `connect`, and of its
+    workers (a process of its own: nothing else listens there)."""
+    script = tmp_path / "listening.py"
+    script.write_text(LISTENING)
+    found = json.loads(subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
+                                      check=True).stdout)
+    assert len(found["addresses"]) == 5 and all(a.startswith("tcp://127.0.0.1:") for a in found["addresses"])
+    assert found["link"].startswith("http://127.0.0.1:") and found["status"] == 404
     # the scheduler, 2 nannies and each one's HTTP server in this process; 2 workers with theirs
-    assert len(sockets) >= 8
-    assert {ip for _, ip, _ in sockets} == {"127.0.0.1"}, sockets
+    assert len(found["sockets"]) >= 8
+    assert set(found["sockets"]) == {"127.0.0.1"}, found
 
 
 @pytest.mark.parametrize("address", ["foo", "tcp://", "tcp://host:notaport", "", "tcp://host:99999", "host",
