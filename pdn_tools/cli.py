@@ -101,10 +101,12 @@ def _not_to_terminal(output: str | None) -> None:
 
 def _dask_address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """--dask checked before anything is read: a scheduler address or local[:N]."""
+    if value is None:
+        return None
     from pdn_tools.running.distributed import DaskError, check_address
 
     try:
-        return None if value is None else check_address(value)
+        return check_address(value)
     except DaskError as error:
         raise OneLineError(str(error)) from None
 
