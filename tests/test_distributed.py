@@ -485,3 +485,17 @@ def test_a_scheduler_that_goes_away_is_one_line_naming_it(tmp_path, big):
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(child.pid, signal.SIGKILL)
             child.wait(timeout=20)
+
+
+def _dies(game):
+    """Work that kills the worker running it."""
+    os._exit(3)
+
+
+def test_workers_that_die_on_a_task_are_one_error_naming_the_cluster():
+    import dask
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            pytest.raises(on_dask.DaskError, match=r"^the Dask workers of local:1 died on one task \(.+\)$"):
+        with on_dask.connect("local:1") as client:
+            list(on_dask.run(client, batch.Inputs((OWN[0],)), _dies))

@@ -403,9 +403,9 @@ def _interrupts_held() -> Iterator[None]:
     as KeyboardInterrupt at the end) and ignored, so that the processes started meanwhile (the local
     workers) ignore it for good.  A Ctrl-C at the terminal, sent to every process of the group, is taken
     by this one alone, which closes the cluster in order.  One that a thread of Dask's receives meanwhile
-    (its event loop unblocks signals) is lost: while a cluster starts, a second or two, Ctrl-C may need
-    pressing again."""
-    if threading.current_thread() is not threading.main_thread():
+    (its threads were seen not to keep it blocked) is lost: while a cluster starts, a second or two,
+    Ctrl-C may need pressing again."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield
         return
     handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
