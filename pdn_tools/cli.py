@@ -115,7 +115,7 @@ dask_option = click.option("--dask", metavar="ADDRESS", callback=_dask_address,
                            help="Run on a Dask cluster: its scheduler (tcp://host:8786), or local[:N] for N "
                                 "local workers; the workers read the files (same paths, or URLs).")
 quiet_option = click.option("--quiet", "-q", is_flag=True,
-                            help="Only errors on stderr: no progress line, no closing tally, no other notes.")
+                            help="No progress line and no closing tally; errors and notes of changes made stay.")
 strict_option = click.option("--strict", is_flag=True,
                              help="Report tolerated quirks of real files as errors.")
 
@@ -523,7 +523,7 @@ def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, 
         for _, (text, notes) in checked.run(functools.partial(annotate_game, options=options)):
             checked.terminal.out(text, end="")
             for note in notes:
-                checked.terminal.info(note)
+                checked.terminal.note(note)
         code = checked.done()
     checked.terminal.tally(validity(checked.runner.games, checked.runner.failed, unreadable=checked.runner.inputs.unreadable))
     sys.exit(code)

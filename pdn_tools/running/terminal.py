@@ -4,8 +4,7 @@ The progress line (games, games/s, the file being read, the share of bytes read 
 the time left) is drawn on stderr only when stderr is a terminal, at most five times a
 second; it is erased before any report line or note is written, and at the end.  A command
 ends with one tally line on stderr (`22,621 games, all valid, 2.1 s`) when stderr is a
-terminal, or when asked (--summary); quiet (-q), neither the progress line nor the tally nor
-the notes that are not errors.
+terminal, or when asked (--summary); quiet (-q), neither the progress line nor the tally.
 Written here rather than with a progress-bar library: the line must give way to our
 own buffered stdout as well as to stderr, which such libraries only do for their own
 `write`, and what it shows comes from the inputs, not from a known number of steps.
@@ -40,7 +39,6 @@ class Terminal:
         self.out_stream = out or sys.stdout
         self.err_stream = err or sys.stderr
         self.source = source
-        self.quiet = quiet
         on_terminal = self.err_stream.isatty()
         self.progress = source is not None and not quiet and (on_terminal if progress is None else progress)
         self.tallied = not quiet and (summary or on_terminal)
@@ -64,11 +62,6 @@ class Terminal:
         self.erase()
         self.err_stream.write(text + "\n")
         self.err_stream.flush()
-
-    def info(self, text: str) -> None:
-        """Write a note that is not an error (a result set, a tag added): not when quiet."""
-        if not self.quiet:
-            self.note(text)
 
     def tally(self, text: str) -> None:
         """End with `text`, what the command did, on stderr: on a terminal with the time taken
