@@ -25,7 +25,7 @@ from pdn_tools.running import output as streams
 from pdn_tools.running.output import atomic_output
 from pdn_tools.text.names import printable
 from pdn_tools.text.writer import game_text
-from pdn_tools.running.terminal import Terminal
+from pdn_tools.running.terminal import Terminal, games, validity
 from pdn_tools.text.codes import Code, Severity
 from pdn_tools.text.model import ReadError
 from pdn_tools.text.results import RESULTS, Outcome
@@ -42,6 +42,8 @@ EXIT_CLOSED_PIPE = 128 + 13             # as a process ended by SIGPIPE
 
 
 if TYPE_CHECKING:
+    from pdn_tools.running import writing
+
     _ParamType = click.ParamType[Variant]
 else:
     _ParamType = click.ParamType        # generic for type checkers only before click 8.2
@@ -84,9 +86,41 @@ def _encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> 
 
 encoding_option = click.option("--encoding", callback=_encoding, metavar="NAME",
                                help="Read the input in this encoding instead of detecting it.")
-dask_option = click.option("--dask", metavar="ADDRESS",
+
+
+class OneLineError(click.ClickException):
+    """A usage error said in one line, `pdn: message` (exit 2), without the usage text."""
+
+    exit_code = EXIT_USAGE
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"pdn: {self.message}", err=True)
+
+
+def _not_to_terminal(output: str | None) -> None:
+    """Binary data and whole pages go to a file, not to a terminal (as gzip refuses to): said before
+    any work."""
+    if output in (None, "-") and sys.stdout.isatty():
+        raise OneLineError("not written to a terminal; use -o FILE")
+
+
+def _dask_address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--dask checked before anything is read: a scheduler address or local[:N]."""
+    if value is None:
+        return None
+    from pdn_tools.running.distributed import DaskError, check_address
+
+    try:
+        return check_address(value)
+    except DaskError as error:
+        raise OneLineError(str(error)) from None
+
+
+dask_option = click.option("--dask", metavar="ADDRESS", callback=_dask_address,
                            help="Run on a Dask cluster: its scheduler (tcp://host:8786), or local[:N] for N "
                                 "local workers; the workers read the files (same paths, or URLs).")
+quiet_option = click.option("--quiet", "-q", is_flag=True,
+                            help="No progress line and no closing tally; errors and notes of changes made stay.")
 strict_option = click.option("--strict", is_flag=True,
                              help="Report tolerated quirks of real files as errors.")
 
@@ -109,15 +143,17 @@ def _keep_max_game_bytes(ctx: click.Context, param: click.Parameter, value: int)
 
 
 def _inputs(paths: tuple[str, ...], globs: tuple[str, ...], progress: bool | None = None,
-            encoding: str | None = None, out: TextIO | None = None) -> tuple[batch.Inputs, Terminal]:
-    """The inputs named, and the terminal their reports go to (with a progress line on a
-    terminal).  No path while stdin is a terminal is a usage error: nothing would come."""
+            encoding: str | None = None, out: TextIO | None = None, quiet: bool = False,
+            summary: bool = False) -> tuple[batch.Inputs, Terminal]:
+    """The inputs named, and the terminal their reports go to (with a progress line and a closing
+    tally on a terminal, unless quiet).  No path while stdin is a terminal is a usage error: nothing
+    would come."""
     if not paths and sys.stdin.isatty():
         raise click.UsageError("name the files or folders to read (or - for stdin)")
     inputs = batch.Inputs(paths, globs or batch.DEFAULT_GLOBS, encoding=encoding,
                           max_game_bytes=click.get_current_context().meta.get("max_game_bytes", MAX_GAME_BYTES))
     click.get_current_context().meta.setdefault(_READ, []).append(inputs)
-    terminal = Terminal(inputs, progress, out)
+    terminal = Terminal(inputs, progress, out, quiet=quiet, summary=summary)
     inputs.note = terminal.note
     return inputs, terminal
 
@@ -244,10 +280,13 @@ def cli() -> None:
 @rules_option
 @click.option("--warnings", "warning_mode", type=click.Choice(["grouped", "each", "none"]), default="grouped",
               show_default=True, help="Text report: warnings counted per file and code, one by one, or none.")
-@click.option("--quiet", "-q", is_flag=True, help="Same as --warnings none.")
+@click.option("--quiet", "-q", is_flag=True,
+              help="Only errors: --warnings none, and no progress line or closing tally.")
 @click.option("--ignore", multiple=True, type=click.Choice(WARNING_CODES), metavar="CODE",
               help="Leave this warning code out of the text report (repeatable); errors always show.")
-@click.option("--summary", is_flag=True, help="End with a table of games per variant and problems per code.")
+@click.option("--summary", is_flag=True,
+              help="End with a table of games per variant and problems per code, and the tally line on stderr "
+                   "even when it is not a terminal.")
 @click.option("--show-board", is_flag=True,
               help="Under each move error, the board before the move and the legal moves there.")
 @output_option
@@ -264,14 +303,15 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
     if show_board and fmt != "text":
         raise click.UsageError("--show-board goes with --format text")
     if fmt == "html":
-        inputs, terminal = _inputs(paths, globs, encoding=encoding)
+        _not_to_terminal(output)
+        inputs, terminal = _inputs(paths, globs, encoding=encoding, quiet=quiet, summary=summary)
         runner = _runner(inputs, jobs, strict, variant, dask, terminal, rules)
-        _audit_page(runner, terminal, output)
+        _tally_validity(terminal, _audit_page(runner, terminal, output), inputs)
         sys.exit(runner.exit_code())
     totals = report.Summary()
     text = report.TextReport("none" if quiet else warning_mode, frozenset(ignore))
     with _writing(output) as out:
-        inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out)
+        inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out, quiet=quiet, summary=summary)
         runner = _runner(inputs, jobs, strict, variant, dask, terminal, rules)
         if dask or jobs > 1:
             _validate_folded(runner, dask, terminal, fmt, text, show_board, totals)
@@ -292,7 +332,13 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
             for line in [report.json_line({"summary": totals.as_dict()})] if fmt == "jsonl" else totals.lines():
                 terminal.out(line)
         terminal.close()
+    _tally_validity(terminal, totals, inputs)
     sys.exit(runner.exit_code())
+
+
+def _tally_validity(terminal: Terminal, totals: report.Summary, inputs: batch.Inputs) -> None:
+    """validate's closing line: `36,287 games, 67 invalid in 41 files`."""
+    terminal.tally(validity(totals.games, totals.games - totals.valid, len(totals.invalid_files), inputs.unreadable))
 
 
 def _validate_folded(runner: batch.Runner, dask: str | None, terminal: Terminal, fmt: str,
@@ -410,10 +456,11 @@ def _drop(ctx: click.Context, param: click.Parameter, value: str | None) -> froz
 @rules_option
 @jobs_option
 @dask_option
+@quiet_option
 def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: str | None, squares: str | None,
             separator: str | None, fix_results: bool, drop: frozenset[str], keep_invalid: bool, output: str | None,
             in_place: bool, strict: bool, encoding: str | None, variant: Variant | None, rules: RuleSet,
-            jobs: int, dask: str | None) -> None:
+            jobs: int, dask: str | None, quiet: bool) -> None:
     """Convert every game of PATHS (files, folders of *.pdn, or - for stdin), game by game.
 
     A game that cannot be read, or that does not replay when the output needs a replay
@@ -433,50 +480,54 @@ def convert(paths: tuple[str, ...], globs: tuple[str, ...], to: str, captures: s
     options = conversion.Options(to, Style(captures, squares, separator, drop, fix_results), keep_invalid,
                                  variant, strict, rules)
     work = functools.partial(conversion.convert_game, options=options)
-    inputs, terminal = _inputs(paths, globs, progress=False, encoding=encoding)
+    inputs, terminal = _inputs(paths, globs, progress=False, encoding=encoding, quiet=quiet)
     note = terminal.note
     if fix_results and to == "pdn" and not (captures or squares or separator or drop):
         if dask:
             raise click.UsageError("--fix-results alone rewrites the bytes of each file here: not with --dask")
-        failed = _fix_results_only(inputs, terminal, output, in_place, variant, strict, encoding, rules)
-        sys.exit(batch.exit_code(inputs.unreadable, failed))
-    if in_place:
-        failed = writing.rewrite_files(inputs, work, jobs, strict, note)
+        tally = _fix_results_only(inputs, terminal, output, in_place, variant, strict, encoding, rules)
+    elif in_place:
+        tally = writing.Tally(writing.rewrite_files(inputs, work, jobs, strict, note))
     elif output in (None, "-"):
-        failed = _write_converted(inputs, work, jobs, strict, dask, terminal, sys.stdout)
+        tally = _write_converted(inputs, work, jobs, strict, dask, terminal, sys.stdout)
     else:
         try:
             with atomic_output(output, _complete) as out:
-                failed = _write_converted(inputs, work, jobs, strict, dask, terminal, out)
+                tally = _write_converted(inputs, work, jobs, strict, dask, terminal, out)
         except OSError as error:
             _cannot_write(output, error)
-    sys.exit(batch.exit_code(inputs.unreadable, failed))
+    written = "rewritten in place" if in_place else \
+        f"{games(tally.games)} read, {tally.games - tally.left_out:,} written"
+    terminal.tally(written + (f", {tally.failed:,} with errors" if tally.failed else ""))
+    sys.exit(batch.exit_code(inputs.unreadable, tally.failed))
 
 
 def _write_converted(inputs: batch.Inputs, work: batch.Work[Any], jobs: int, strict: bool, dask: str | None,
-                     terminal: Terminal, out: TextIO) -> int:
+                     terminal: Terminal, out: TextIO) -> writing.Tally:
     """convert's games written to `out`, their notes on stderr (with workers, --jobs or --dask, the games of
-    each part of a file come back as one text; with one job, each game); the number of games that failed."""
+    each part of a file come back as one text; with one job, each game); the games read and failed."""
     from pdn_tools.running import writing
 
     parts = _backend(dask, terminal, writing.written)(inputs, work, jobs, strict)
-    return writing.write_parts(parts, out, terminal.note).failed
+    return writing.write_parts(parts, out, terminal.note)
 
 
 def _fix_results_only(inputs: batch.Inputs, terminal: Terminal, output: str | None, in_place: bool,
-                      variant: Variant | None, strict: bool, encoding: str | None, rules: RuleSet) -> int:
+                      variant: Variant | None, strict: bool, encoding: str | None, rules: RuleSet) -> writing.Tally:
     """convert --fix-results with no other change: each file's bytes with only its wrong results
     rewritten, to stdout, -o FILE or (--in-place, only when something changed) the file itself;
-    the number of games left with an error."""
+    the games read and those left with an error."""
     from pdn_tools.commands.fix_results import fix_file
+    from pdn_tools.running import writing
 
-    failed = 0
+    failed = count = 0
     with _writing(None if in_place else output) as out:
         for path, data in inputs.contents(streams=not in_place):
             fixed = fix_file(data, "<stdin>" if path == "-" else path, variant, strict, encoding, rules)
             for line in fixed.report_lines():
                 terminal.note(line)
             failed += fixed.failed
+            count += len(fixed.games)
             if not in_place:
                 out.flush()
                 out.buffer.write(fixed.data)
@@ -485,7 +536,7 @@ def _fix_results_only(inputs: batch.Inputs, terminal: Terminal, output: str | No
                 failed += 1
             elif fixed.data != data:
                 _write(path, [fixed.data])
-    return failed
+    return writing.Tally(failed, 0, count)
 
 
 # ---- annotate, diagram and the archive tools ---------------------------------------------------
@@ -496,8 +547,8 @@ class _Reported:
 
     def __init__(self, paths: tuple[str, ...], globs: tuple[str, ...], jobs: int = 1, strict: bool = False,
                  variant: Variant | None = None, encoding: str | None = None, out: TextIO | None = None,
-                 rules: RuleSet | None = None) -> None:
-        inputs, self.terminal = _inputs(paths, globs, encoding=encoding, out=out)
+                 rules: RuleSet | None = None, quiet: bool = False) -> None:
+        inputs, self.terminal = _inputs(paths, globs, encoding=encoding, out=out, quiet=quiet)
         self.runner = batch.Runner(inputs, jobs, strict, variant, rules=rules)
 
     def run(self, work: Callable[[Checked], T]) -> Iterator[tuple[Record, T]]:
@@ -512,9 +563,6 @@ class _Reported:
         """The exit code, once the output is complete."""
         self.terminal.close()
         return self.runner.exit_code()
-
-    def exit(self) -> NoReturn:
-        sys.exit(self.done())
 
 
 @cli.command("annotate")
@@ -534,10 +582,11 @@ class _Reported:
 @variant_option
 @rules_option
 @jobs_option
+@quiet_option
 def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, moves: bool, forced: bool,
                      captures: bool, draws: bool, ply_count: bool, result: bool, gametype: bool, everything: bool,
                      output: str | None, strict: bool, encoding: str | None, variant: Variant | None,
-                     rules: RuleSet, jobs: int) -> None:
+                     rules: RuleSet, jobs: int, quiet: bool) -> None:
     """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
     Annotating an annotated game replaces the old annotations."""
     options = Annotations(fen or everything, moves or everything, forced or everything, captures or everything,
@@ -546,12 +595,13 @@ def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, 
         raise click.UsageError("choose what to annotate: --fen, --moves, --forced, --captures, --draws, "
                                "--ply-count, --result, --gametype or --all")
     with _writing(output) as out:
-        checked = _Reported(paths, globs, jobs, strict, variant, encoding, out, rules)
+        checked = _Reported(paths, globs, jobs, strict, variant, encoding, out, rules, quiet)
         for _, (text, notes) in checked.run(functools.partial(annotate_game, options=options)):
             checked.terminal.out(text, end="")
             for note in notes:
                 checked.terminal.note(note)
         code = checked.done()
+    checked.terminal.tally(validity(checked.runner.games, checked.runner.failed, unreadable=checked.runner.inputs.unreadable))
     sys.exit(code)
 
 
@@ -577,6 +627,8 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, output: st
         raise click.BadParameter(f"{printable(path)} is a folder: name one file", param_hint="PATH")
     if path == "-" and sys.stdin.isatty():
         raise click.UsageError("name the file to draw from (or - for stdin)")
+    if fmt == "png" and output is None:
+        _not_to_terminal(output)
     inputs = batch.Inputs((path,), encoding=encoding)
     found = next(itertools.islice(inputs.raw_games(), number - 1, None), None)
     if found is None:
@@ -656,13 +708,14 @@ def _result(ctx: click.Context, param: click.Parameter, value: str | None) -> st
               help="Tab-separated with a header row, CSV with a header row, or one JSON object per game.")
 @output_option
 @encoding_option
+@quiet_option
 def list_command(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str | None,
-                 encoding: str | None) -> None:
+                 encoding: str | None, quiet: bool) -> None:
     """List the games of PATHS, one row each: file, line, game (its index in the file), White,
     Black, Result (else the terminator), Date, Event, Round, GameType.  Reads the tags only:
     games are neither parsed nor checked."""
     with _writing(output) as out:
-        inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out)
+        inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out, quiet=quiet)
         rows = archive.Rows(fmt)
         for line in rows.header():
             terminal.out(line, end="")
@@ -670,6 +723,7 @@ def list_command(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, outpu
             terminal.out(rows.row(archive.listing_row(raw, index)), end="")
             terminal.game_done()
         terminal.close()
+    terminal.tally(f"{games(terminal.games)} listed")
     sys.exit(batch.exit_code(inputs.unreadable, 0))
 
 
@@ -698,11 +752,12 @@ def _compile(pattern: str, param: click.Parameter) -> re.Pattern[str]:
 @variant_option
 @encoding_option
 @jobs_option
+@quiet_option
 def filter_command(paths: tuple[str, ...], globs: tuple[str, ...], tags: tuple[tuple[str, re.Pattern[str]], ...],
                    player: re.Pattern[str] | None, result: str | None, wanted: Variant | None,
                    valid: bool | None, min_plies: int | None, max_plies: int | None, position: str | None,
                    output: str | None, strict: bool, variant: Variant | None, encoding: str | None,
-                   jobs: int) -> None:
+                   jobs: int, quiet: bool) -> None:
     """Write the games of PATHS that meet every criterion given, as PDN.
 
     Criteria on tags, players and result read the tags alone: only the games that meet them
@@ -714,22 +769,25 @@ def filter_command(paths: tuple[str, ...], globs: tuple[str, ...], tags: tuple[t
     criteria = Criteria(tags, player, result, wanted, valid, min_plies, max_plies, position)
     with _writing(output) as out:
         if criteria.needs_game() and not criteria.needs_replay():
-            code = _filter_by_tags(paths, globs, criteria, strict, encoding, out)
+            code, terminal, matched = _filter_by_tags(paths, globs, criteria, strict, encoding, out, quiet)
         else:
-            checked = _Reported(paths, globs, jobs, strict, variant, encoding, out)
+            checked = _Reported(paths, globs, jobs, strict, variant, encoding, out, quiet=quiet)
+            terminal, matched = checked.terminal, 0
             for _, text in checked.run(functools.partial(archive.filter_game, criteria=criteria)):
                 if text is not None:
+                    matched += 1
                     checked.terminal.out(text, end="")
             code = checked.done()
+    terminal.tally(f"{matched:,} of {games(terminal.games)} matched")
     sys.exit(code)
 
 
 def _filter_by_tags(paths: tuple[str, ...], globs: tuple[str, ...], criteria: Criteria, strict: bool,
-                    encoding: str | None, out: TextIO) -> int:
+                    encoding: str | None, out: TextIO, quiet: bool) -> tuple[int, Terminal, int]:
     """filter's fast path: tags decide, games are parsed only when they match, never replayed;
-    the exit code."""
-    inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out)
-    unread = 0
+    the exit code, the terminal and the games matched."""
+    inputs, terminal = _inputs(paths, globs, encoding=encoding, out=out, quiet=quiet)
+    unread = matched = 0
     for raw, index, notes in inputs.raw_games():
         game = archive.tag_filtered(raw, index, notes, criteria, strict)
         if isinstance(game, ReadError):
@@ -737,10 +795,11 @@ def _filter_by_tags(paths: tuple[str, ...], globs: tuple[str, ...], criteria: Cr
             for line in report.text_lines(check(game).record, warnings=False):
                 terminal.note(line)
         elif game is not None:
+            matched += 1
             terminal.out(game_text(game), end="")
         terminal.game_done()
     terminal.close()
-    return batch.exit_code(inputs.unreadable, unread)
+    return batch.exit_code(inputs.unreadable, unread), terminal, matched
 
 
 def _check_fen(fen: str, variant: Variant | None) -> None:
@@ -766,13 +825,14 @@ def _check_fen(fen: str, variant: Variant | None) -> None:
 @encoding_option
 @variant_option
 @jobs_option
+@quiet_option
 def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: bool, output: str | None, strict: bool,
-           encoding: str | None, variant: Variant | None, jobs: int) -> None:
+           encoding: str | None, variant: Variant | None, jobs: int, quiet: bool) -> None:
     """Write the games of PATHS without repeats (the first of each kept), or list the repeats."""
     seen: dict[bytes, str] = {}         # hash -> the first game's place (kept for --report only)
     work = functools.partial(archive.dedupe_game, with_tags=by == "moves+tags")
     with _writing(output) as out:
-        checked = _Reported(paths, globs, jobs, strict, variant, encoding, out)
+        checked = _Reported(paths, globs, jobs, strict, variant, encoding, out, quiet=quiet)
         for record, (digest, text) in checked.run(work):
             where = f"{printable(record.file)}:{record.line}: game {record.game}"
             if digest not in seen:
@@ -782,6 +842,7 @@ def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: boo
             elif listing:
                 checked.terminal.out(f"{where}: duplicate of {seen[digest]}")
         code = checked.done()
+    checked.terminal.tally(f"{games(checked.terminal.games)}, {checked.terminal.games - len(seen):,} duplicates")
     sys.exit(code)
 
 
@@ -796,11 +857,15 @@ def dedupe(paths: tuple[str, ...], globs: tuple[str, ...], by: str, listing: boo
 @rules_option
 @jobs_option
 @dask_option
+@quiet_option
 def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str | None, strict: bool,
-          encoding: str | None, variant: Variant | None, rules: RuleSet, jobs: int, dask: str | None) -> None:
+          encoding: str | None, variant: Variant | None, rules: RuleSet, jobs: int, dask: str | None,
+          quiet: bool) -> None:
     """Count the games of PATHS per variant, result and year, with validity and average length."""
+    if fmt == "html":
+        _not_to_terminal(output)
     totals = archive.Stats()
-    checked = _Reported(paths, globs, jobs, strict, variant, encoding, rules=rules)
+    checked = _Reported(paths, globs, jobs, strict, variant, encoding, rules=rules, quiet=quiet)
     if dask or jobs > 1:
         for part in _folded(checked.runner, dask, checked.terminal, archive.stats_game, archive.stats_part):
             for line in part.notes:
@@ -817,6 +882,8 @@ def stats(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, output: str 
     else:
         lines = [report.json_line(totals.as_dict())] if fmt == "json" else totals.lines()
         _write_page(output, lambda out: out.writelines(line + "\n" for line in lines))
+    runner = checked.runner
+    checked.terminal.tally(validity(runner.games, runner.failed, unreadable=runner.inputs.unreadable))
     sys.exit(code)
 
 
@@ -845,8 +912,9 @@ def _file_prefix(ctx: click.Context, param: click.Parameter, value: str) -> str:
 @encoding_option
 @variant_option
 @jobs_option
+@quiet_option
 def split(paths: tuple[str, ...], globs: tuple[str, ...], folder: str, per: int, prefix: str, force: bool,
-          strict: bool, encoding: str | None, variant: Variant | None, jobs: int) -> None:
+          strict: bool, encoding: str | None, variant: Variant | None, jobs: int, quiet: bool) -> None:
     """Write the games of PATHS into files of PER games each, atomically; print each file's path.
 
     A folder that holds parts of an earlier split (PREFIX-NNNNN.pdn) is refused unless --force:
@@ -860,7 +928,7 @@ def split(paths: tuple[str, ...], globs: tuple[str, ...], folder: str, per: int,
         os.makedirs(folder, exist_ok=True)
     except OSError as error:
         _cannot_write(folder, error)
-    checked = _Reported(paths, globs, jobs, strict, variant, encoding)
+    checked = _Reported(paths, globs, jobs, strict, variant, encoding, quiet=quiet)
     texts: list[str] = []
     written = 0
 
@@ -881,8 +949,54 @@ def split(paths: tuple[str, ...], globs: tuple[str, ...], folder: str, per: int,
     fresh = {os.path.join(folder, f"{prefix}-{number:05d}.pdn") for number in range(1, written + 1)}
     for name in set(earlier) - fresh:           # parts of the earlier split this one did not replace
         os.unlink(name)
-    checked.exit()
+    code = checked.done()
+    checked.terminal.tally(f"{games(checked.terminal.games)} in {written:,} files")
+    sys.exit(code)
 
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
+              help="An aligned table, or one JSON object per variant (one a line).")
+def variants(fmt: str) -> None:
+    """List the variants pdn knows: name, GameType number, board, notation and other names.
+
+    Any of the names, or the GameType number, goes after --variant.
+    """
+    rows = [(variant.name, variant.gametype, f"{variant.rows}x{variant.cols}",
+             "algebraic" if variant.alpha else "numeric", variant.aliases) for variant in VARIANTS.values()]
+    if fmt == "json":
+        for name, gametype, board, notation, aliases in rows:
+            click.echo(report.json_line({"name": name, "gametype": gametype, "board": board, "notation": notation,
+                                         "aliases": list(aliases)}))
+        return
+    for line in report.table(("variant", "GameType", "board", "notation", "also"),
+                             [(*row[:4], ", ".join(row[4])) for row in rows]):
+        click.echo(line.rstrip())
+
+
+# Each command's line in `pdn --help`: a whole sentence (click would cut the first one of the help).
+SUMMARIES = {
+    "validate": "Check every game: each move legal, each result right.",
+    "convert": "Write the games as canonical PDN, JSON lines or FEN lines.",
+    "annotate": "Annotate every valid game: positions, legal moves, captures.",
+    "diagram": "Draw the position after a ply of one game, as text, SVG or PNG.",
+    "list": "List the games, one row of their tags each.",
+    "filter": "Write the games that meet every criterion given.",
+    "dedupe": "Write the games without repeats, or list the repeats.",
+    "stats": "Count the games per variant, result and year.",
+    "split": "Write the games into files of N games each.",
+    "perft": "Count the leaf nodes of the move tree of a position.",
+    "variants": "List the variants with their GameType, board and notation.",
+}
+for _name, _summary in SUMMARIES.items():
+    cli.commands[_name].short_help = _summary
+cli.epilog = "\b\nExamples:\n" + "\n".join("  " + example for example in [
+    "pdn validate games.pdn archive/          # errors; a tally line at the end",
+    "pdn convert --to jsonl games.pdn > games.jsonl",
+    "pdn filter --player sijbrands archive/ -o his.pdn",
+    "pdn stats --format html archive/ -o stats.html",
+    "pdn variants                             # names and GameType numbers for --variant",
+    "pdn COMMAND --help                       # options and examples of a command"])
 
 EXAMPLES = {
     "validate": ["pdn validate games.pdn archive/            # errors, and warnings counted per file",
@@ -908,6 +1022,8 @@ EXAMPLES = {
               "pdn stats --format html -o stats.html archive/"],
     "split": ["pdn split --per 100 -o parts/ archive.pdn",
               "pdn split --force --prefix round -o parts/ tournament.pdn"],
+    "variants": ["pdn variants --format text        # name, GameType, board, notation, other names",
+                 "pdn variants --format json | jq -r 'select(.board == \"8x8\") | .name'"],
     "perft": ["pdn perft --variant international --depth 6",
               "pdn perft --variant english --depth 3 --fen 'B:W18:B14' --divide"],
 }

@@ -6,6 +6,7 @@ import io
 import json
 import lzma
 import os
+import re
 import pty
 import subprocess
 import sys
@@ -147,7 +148,9 @@ def test_progress_on_a_real_terminal_is_cleared_at_the_end():
         err += chunk
     os.close(controller)
     assert done.returncode == 1
-    assert err == b"" or err.endswith(b"\r\x1b[K")
+    drawn, tally = err[:-2].rsplit(b"\r\x1b[K", 1) if b"\r\x1b[K" in err else (b"", err[:-2])
+    assert re.fullmatch(rb"[0-9,]+ games, [0-9,]+ invalid in [0-9,]+ files?, [0-9.]+ s", tally)    # the tally line
+    assert err.endswith(b"\r\n") and (drawn == b"" or drawn.startswith(b"\r\x1b[K"))
 
 
 # ---- what is read --------------------------------------------------------------------------------

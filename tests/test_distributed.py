@@ -1,4 +1,5 @@
 """--dask: the workers read their own byte ranges; records come back in input order, the same as --jobs 1."""
+import contextlib
 import functools
 import gzip
 import io
@@ -355,3 +356,146 @@ def test_an_unreachable_scheduler_is_one_clear_error():
     assert result.exit_code == 2
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+# ---- Dask, safely: loopback only, one-line errors, no tracebacks (issue 25, part 5) -----------------
+
+LISTENING = """
+import json, sys, urllib.error, urllib.request
+import psutil
+from pdn_tools.running.distributed import connect
+
+if __name__ == "__main__":
+    with connect("local:2") as client:
+        info = client.scheduler_info()
+        me = psutil.Process()
+        sockets = [c.laddr.ip for p in [me, *me.children(recursive=True)] for c in p.net_connections(kind="inet")
+                   if c.status == psutil.CONN_LISTEN]
+        try:
+            urllib.request.urlopen(client.dashboard_link, timeout=10)
+            status = 200
+        except urllib.error.HTTPError as error:
+            status = error.code
+        json.dump({"addresses": [info["address"], *info["workers"],
+                                 *[worker["nanny"] for worker in info["workers"].values()]],
+                   "link": client.dashboard_link, "status": status, "sockets": sockets}, sys.stdout)
+"""
+
+
+def test_a_local_cluster_listens_on_loopback_only_and_serves_nothing_over_http(tmp_path):
+    """Every listening socket of a process that starts a local cluster through `connect`, and of its
+    workers (a process of its own: nothing else listens there)."""
+    script = tmp_path / "listening.py"
+    script.write_text(LISTENING)
+    found = json.loads(subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300,
+                                      check=True).stdout)
+    assert len(found["addresses"]) == 5 and all(a.startswith("tcp://127.0.0.1:") for a in found["addresses"])
+    assert found["link"].startswith("http://127.0.0.1:") and found["status"] == 404
+    # the scheduler, 2 nannies and each one's HTTP server in this process; 2 workers with theirs
+    assert len(found["sockets"]) >= 8
+    assert set(found["sockets"]) == {"127.0.0.1"}, found
+
+
+@pytest.mark.parametrize("address", ["foo", "tcp://", "tcp://host:notaport", "", "tcp://host:99999", "host",
+                                     "local:x", "tcp://\x1b[2J:1"])
+def test_a_malformed_address_is_one_line_before_anything_is_read(address):
+    result = invoke("validate", "--dask", address, "missing.pdn")
+    assert result.exit_code == 2
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith("pdn: ")
+    assert "\x1b" not in result.stderr and "missing.pdn" not in result.stderr
+
+
+def test_addresses_dask_reads_are_taken():
+    for address in ["tcp://10.0.0.1:8786", "sched.example:8786", "tls://[::1]:8786", "local", "local:3"]:
+        assert on_dask.check_address(address) == address
+
+
+def _pdn(*args, **options):
+    return subprocess.Popen([sys.executable, "-m", "pdn_tools", *map(str, args)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True, **options)
+
+
+def test_a_scheduler_nobody_listens_on_is_one_line_naming_it():
+    process = _pdn("validate", "--dask", "tcp://127.0.0.1:9", OWN[0])
+    out, err = process.communicate(timeout=120)
+    assert process.returncode == 2 and out == b""
+    assert err.decode().splitlines() == [err.decode().strip()]
+    assert err.startswith(b"pdn: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+
+
+def test_a_local_cluster_run_leaves_stderr_as_without_dask():
+    expected = _pdn("validate", "--format", "jsonl", *OWN, *REAL).communicate(timeout=120)
+    process = _pdn("validate", "--format", "jsonl", "--dask", "local:2", *OWN, *REAL)
+    assert process.communicate(timeout=300) == expected
+    assert b"Traceback" not in expected[1]
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory):
+    path = tmp_path_factory.mktemp("big") / "big.pdn"
+    path.write_text("".join(f'[Event "{i}"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n' for i in range(100000)))
+    return path
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("when", [0.3, 1.0, 2.0, "running"])
+def test_ctrl_c_ends_a_local_cluster_run_with_130_and_no_traceback(big, when):
+    """Ctrl-C at the terminal: SIGINT to the whole process group (pdn and its workers), while the cluster
+    starts or once records come."""
+    process = _pdn("validate", "--format", "jsonl", "--dask", "local:2", big)
+    if when == "running":
+        assert process.stdout.readline()
+    else:
+        time.sleep(when)
+    for _ in range(20):         # pressed again while the cluster starts (the first may be lost there)
+        os.killpg(process.pid, signal.SIGINT)
+        try:
+            process.wait(timeout=3)
+            break
+        except subprocess.TimeoutExpired:
+            pass
+    err = process.communicate(timeout=60)[1].decode()
+    assert process.returncode == 130
+    assert err.strip() == ""
+
+
+@pytest.mark.slow
+def test_a_scheduler_that_goes_away_is_one_line_naming_it(tmp_path, big):
+    scheduler_file = tmp_path / "scheduler.json"
+    started = [subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                                 "--port", "0", "--no-dashboard", "--scheduler-file", str(scheduler_file)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)]
+    try:
+        deadline = time.monotonic() + 60
+        while not (address := _written_address(scheduler_file)):
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        started.append(subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file",
+                                         str(scheduler_file), "--host", "127.0.0.1", "--nthreads", "1",
+                                         "--no-dashboard"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        start_new_session=True))
+        process = _pdn("validate", "--format", "jsonl", "--dask", address, big)
+        assert process.stdout.readline()
+        os.killpg(started[0].pid, signal.SIGKILL)
+        err = process.communicate(timeout=120)[1].decode()
+        assert process.returncode == 2
+        assert err == f"pdn: lost the Dask scheduler at {address}: its results stopped coming\n"
+    finally:
+        for child in started:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, signal.SIGKILL)
+            child.wait(timeout=20)
+
+
+def _dies(game):
+    """Work that kills the worker running it."""
+    os._exit(3)
+
+
+def test_workers_that_die_on_a_task_are_one_error_naming_the_cluster():
+    import dask
+
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
+            pytest.raises(on_dask.DaskError, match=r"^the Dask workers of local:1 died on one task \(.+\)$"):
+        with on_dask.connect("local:1") as client:
+            list(on_dask.run(client, batch.Inputs((OWN[0],)), _dies))

@@ -171,6 +171,7 @@ class Summary:
     warnings: Counter[str] = field(default_factory=Counter)
     variants: Counter[str] = field(default_factory=Counter)
     invalid_variants: Counter[str] = field(default_factory=Counter)
+    invalid_files: set[str] = field(default_factory=set)        # for the tally line, not in the report
 
     def add(self, record: Record) -> None:
         self.games += 1
@@ -178,6 +179,7 @@ class Summary:
         self.variants[record.variant] += 1
         if not record.ok:
             self.invalid_variants[record.variant] += 1
+            self.invalid_files.add(record.file)
         for problem in record.errors:
             self.errors[problem.code] += 1
         for problem in record.warnings:
@@ -190,6 +192,7 @@ class Summary:
         for mine, theirs in ((self.errors, other.errors), (self.warnings, other.warnings),
                              (self.variants, other.variants), (self.invalid_variants, other.invalid_variants)):
             mine.update(theirs)
+        self.invalid_files |= other.invalid_files
 
     def headline(self) -> str:
         return f"{self.games:,} games, {self.valid:,} valid, {self.games - self.valid:,} invalid"

@@ -21,13 +21,18 @@ through fsspec with the filesystem's package installed.
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import logging
 import lzma
 import operator
 import os
+import re
+import signal
+import threading
 from collections import deque
+from concurrent.futures import CancelledError
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TypeVar
 
@@ -35,6 +40,7 @@ from pdn_tools.play.check import Record, record_of
 from pdn_tools.rules.variants import Variant
 from pdn_tools.running import batch
 from pdn_tools.text import ranges
+from pdn_tools.text.names import printable
 from pdn_tools.text.reader import MAX_GAME_BYTES, parse_raw, read_raw
 
 if TYPE_CHECKING:
@@ -45,7 +51,7 @@ C = TypeVar("C")
 RANGE_BYTES = 2 << 20          # about 4,000 games of 500 bytes: seconds of work, milliseconds of scheduling
 
 
-# What a local cluster leaves out: it has no dashboard, and these cost ~3% of a core in each process
+# What a local cluster leaves out: it has no dashboard, nothing served over HTTP, and these cost ~3% of a core in each process
 # whether tasks run or not (so the more when the machine is loaded and a run takes longer).  A cluster of
 # its own reads the same keys from its Dask configuration (README: running on a cluster).
 LOCAL_CONFIG = {
@@ -53,6 +59,8 @@ LOCAL_CONFIG = {
     "distributed.admin.system-monitor.interval": "5s",       # the dashboard's CPU, memory and network figures
     "distributed.worker.memory.monitor-interval": "1s",      # the nanny's look at the worker's memory (0.1 s)
     "distributed.scheduler.work-stealing": False,            # it moves pinned reads (loosely pinned: see _submit)
+    "distributed.scheduler.http.routes": [],                 # the HTTP servers Dask starts serve nothing
+    "distributed.worker.http.routes": [],
 }
 
 
@@ -123,7 +131,7 @@ def _files(inputs: batch.Inputs) -> Iterator[str]:
 
 
 def _url_files(url: str) -> Iterator[str]:
-    import fsspec  # type: ignore[import-untyped]
+    import fsspec
 
     filesystem, _, (root,) = fsspec.get_fs_token_paths(url)
     if not filesystem.isdir(root):
@@ -255,7 +263,7 @@ def run_folded(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], f
     """`fold` of the `work(game)` results of each file's games in a range, in input order, both computed on
     the workers: the client receives one value a range instead of one a game (say, the range's output as
     one text and its counts), so it has nothing to do per game."""
-    limit = in_flight or 2 * max(1, len(client.nthreads()))  # type: ignore[no-untyped-call]
+    limit = in_flight or 2 * max(1, len(client.nthreads()))
     shown = progress or Progress(inputs)
     pending: deque[tuple[list[_Span], Future[Any]]] = deque()
     failed: set[str] = set()
@@ -269,7 +277,7 @@ def run_folded(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], f
         while pending:
             yield from _collect(*pending.popleft(), fold, inputs, failed, shown)
     finally:
-        client.cancel([future for _, future in pending])  # type: ignore[no-untyped-call]
+        client.cancel([future for _, future in pending])
 
 
 def _submit(client: Client, group: list[_Span], work: Callable[[Any], T], fold: batch.Fold[T, C], strict: bool,
@@ -302,7 +310,7 @@ class _Places:
 
     def pins(self, count: int) -> list[dict[str, Any]]:
         """The submit options of `count` ranges: each its worker, or anywhere while there is none."""
-        threads = self.client.nthreads()  # type: ignore[no-untyped-call]
+        threads = self.client.nthreads()
         places = [address for address in sorted(threads) for _ in range(threads[address])]
         if not places:
             return [{}] * count
@@ -326,31 +334,92 @@ def _collect(spans: list[_Span], future: Future[Any], fold: batch.Fold[Any, C], 
             inputs.cannot_read(span.shown, problem)         # counted, and as cut when it was
 
 
+LOOPBACK = "127.0.0.1"
+_ADDRESS = re.compile(r"(?:(?:tcp|tls|ws|wss|ucx)://)?(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._-]+):(\d{1,5})")
+
+
+def check_address(address: str) -> str:
+    """`address` when it names a scheduler (tcp://HOST:PORT, HOST:PORT, or tls:// ws:// wss:// ucx://)
+    or a local cluster (local, local:N); else a DaskError saying what is expected.  Checked before the
+    input is read, without dask."""
+    if address == "local" or address.startswith("local:"):
+        _local_workers(address)
+        return address
+    found = _ADDRESS.fullmatch(address)
+    if found is None or int(found.group(1)) > 65535:
+        raise DaskError(f"--dask '{printable(address)}': not a scheduler address (tcp://HOST:PORT) nor local[:N]")
+    return address
+
+
 @contextlib.contextmanager
 def connect(address: str) -> Iterator[Client]:
-    """A client of the scheduler at `address`, or of a local cluster for `local` / `local:N` (N workers)."""
+    """A client of the scheduler at `address`, or of a local cluster for `local` / `local:N` (N workers).
+    Dask's own log lines are silenced (its tracebacks of shutdowns and lost connections): what goes wrong
+    comes out as a DaskError naming the address; Ctrl-C while a cluster or client starts or closes is held
+    until it has (interrupted there, Dask prints tracebacks at exit), then taken."""
     try:
         import dask
-        from distributed import Client, LocalCluster
+        from distributed import Client, KilledWorker, LocalCluster
+        from distributed.comm.core import CommClosedError
+        from distributed.utils import silence_logging_cmgr
     except ImportError:
         raise DaskError("--dask needs the dask extra: pip install 'pdn-tools[dask]'") from None
-    if address == "local" or address.startswith("local:"):
-        workers = _local_workers(address)
-        # No dashboard; the scheduler's HTTP server (health, metrics) on a free port, not 8787 with a
-        # warning on stderr when 8787 is taken.
-        with dask.config.set(LOCAL_CONFIG), \
-                LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,  # type: ignore[no-untyped-call]
-                             dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
-                             silence_logs=logging.ERROR) as cluster, \
-                Client(cluster) as client:  # type: ignore[no-untyped-call]
+    check_address(address)
+    local = address == "local" or address.startswith("local:")
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(silence_logging_cmgr(logging.CRITICAL))
+        with _interrupts_held():
+            if local:
+                stack.enter_context(dask.config.set(LOCAL_CONFIG))
+                # Everything on loopback: the scheduler, the workers and their nannies, and the HTTP
+                # servers Dask always starts (no dashboard: it needs bokeh and costs CPU; the servers'
+                # routes are off, so they serve nothing).
+                cluster = LocalCluster(n_workers=_local_workers(address), threads_per_worker=1,
+                                       processes=True, host=LOOPBACK, dashboard_address=None,
+                                       worker_dashboard_address=f"{LOOPBACK}:0",
+                                       scheduler_kwargs={"dashboard": False, "dashboard_address": f"{LOOPBACK}:0"},
+                                       silence_logs=logging.CRITICAL)
+                stack.callback(_closed, cluster)
+                client = Client(cluster)
+            else:
+                try:
+                    client = Client(address, timeout=10)
+                except (OSError, TimeoutError) as error:
+                    raise DaskError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+            stack.callback(_closed, client)
+        try:
             yield client
+        except (CancelledError, asyncio.CancelledError, CommClosedError):
+            raise DaskError(f"lost the Dask scheduler at {address}: its results stopped coming") from None
+        except KilledWorker as error:
+            raise DaskError(f"the Dask workers of {address} died on one task "
+                            f"({str(error).splitlines()[0]})") from None
+
+
+def _closed(closing: Any) -> None:
+    """Close a client or a cluster, Ctrl-C held until it is closed."""
+    with _interrupts_held():
+        closing.close()
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """Ctrl-C (SIGINT) held while the block runs: blocked in this thread (so it waits, pending, and is taken
+    as KeyboardInterrupt at the end) and ignored, so that the processes started meanwhile (the local
+    workers) ignore it for good.  A Ctrl-C at the terminal, sent to every process of the group, is taken
+    by this one alone, which closes the cluster in order.  One that a thread of Dask's receives meanwhile
+    (its threads were seen not to keep it blocked) is lost: while a cluster starts, a second or two,
+    Ctrl-C may need pressing again."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
         return
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
-        client = Client(address, timeout=10)  # type: ignore[no-untyped-call]
-    except (OSError, TimeoutError) as error:
-        raise DaskError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-    with client:
-        yield client
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)       # a pending Ctrl-C is taken here
 
 
 def _local_workers(address: str) -> int:
@@ -358,7 +427,7 @@ def _local_workers(address: str) -> int:
     if not count:
         return os.cpu_count() or 1
     if not count.isdigit() or int(count) < 1:
-        raise DaskError(f"local:N needs a number of workers N >= 1, not {count!r}")
+        raise DaskError(f"local:N needs a number of workers N >= 1, not '{printable(count)}'")
     return int(count)
 
 

@@ -15,10 +15,11 @@ Note = Callable[[str], None]
 
 @dataclass
 class Tally:
-    """Games that did not convert without a problem, and of those the games left out."""
+    """Games that did not convert without a problem, and of those the games left out; the games read."""
 
     failed: int = 0
     left_out: int = 0
+    games: int = 0
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,8 @@ class Written:
 
 def written(results: list[Converted]) -> Written:
     """The converted games `results` as one Written, in order."""
-    tally = Tally(sum(not converted.ok for converted in results), sum(converted.left_out for converted in results))
+    tally = Tally(sum(not converted.ok for converted in results), sum(converted.left_out for converted in results),
+                  len(results))
     return Written("".join(converted.text for converted in results),
                    tuple(line for converted in results for line in converted.notes), tally)
 
@@ -47,6 +49,7 @@ def write_parts(parts: Iterable[Written], out: IO[str], note: Note) -> Tally:
         out.write(part.text)
         tally.failed += part.tally.failed
         tally.left_out += part.tally.left_out
+        tally.games += part.tally.games
     return tally
 
 

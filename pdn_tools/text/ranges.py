@@ -65,7 +65,7 @@ class Facts:
 def open_binary(location: str) -> BinaryIO:
     """A seekable binary stream: a local path, or a URL (s3://, gs://, ...) through fsspec."""
     if "://" in location:
-        import fsspec  # type: ignore[import-untyped]   # comes with dask; s3:// etc. need their package
+        import fsspec   # comes with dask; s3:// etc. need their package
 
         return fsspec.open(location, "rb").open()        # type: ignore[no-any-return]
     return open(location, "rb")
