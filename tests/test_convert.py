@@ -218,8 +218,10 @@ def test_russian_games_go_from_algebraic_to_numeric_and_back(tmp_path):
     alpha = invoke(["convert", "--squares", "alpha", "--separator", ":", str(source)]).stdout
     invoke(["convert", "--squares", "numeric", "-o", str(numeric), str(source)])
     assert "c3-d4" in alpha and "c3-d4" not in numeric.read_text() and "22-18" in numeric.read_text()
+    assert '[GameType "25,W,8,8,N2,0"]' in numeric.read_text()        # the notation of its moves
     back = invoke(["convert", "--squares", "alpha", "--separator", ":", str(numeric)])
-    assert back.exit_code == 0 and back.stdout == alpha
+    # the bare 25 (algebraic by default) comes back in full, as the numeric file's GameType was
+    assert back.exit_code == 0 and back.stdout == alpha.replace('[GameType "25"]', '[GameType "25,W,8,8,A0,0"]')
     assert _validate(numeric) == _validate(source)
 
 

@@ -73,7 +73,8 @@ def test_algebraic_squares():
     assert pos.piece_at(22) == "w"  # c3 = 22 in the 1=b8 geometry (§3.2)
     assert pos.piece_at(RUSSIAN.parse_square("d2")) == "W"
     assert to_fen(pos, alpha=True) == "W:Wc3,e3,Kd2:Bd6"
-    assert to_fen(pos) == "W:W22,23,K26:B10"
+    assert to_fen(pos, alpha=False) == "W:W22,23,K26:B10"
+    assert to_fen(pos) == "W:Wc3,e3,Kd2:Bd6"          # the variant's own notation
 
 
 def test_numeric_fen_for_alpha_variant():

@@ -5,7 +5,8 @@ empty side (`W:W:B1`), an empty board (`W::`, `W::.`: sections with no colour at
 side to move (taken as the variant's first player), algebraic squares, blanks between tokens, a
 trailing dot and lidraughts' extra `:H0:F1` fields (ignored).
 Writing is canonical: side to move, then the White and the Black section, squares in ascending
-number order with `K` before kings, no ranges, no trailing dot.
+number order with `K` before kings, no ranges, no trailing dot, in the variant's own notation
+unless another is asked for.
 """
 
 from __future__ import annotations
@@ -145,8 +146,9 @@ def _place(variant: Variant, pieces: dict[int, str], sq: int, colour: str, king:
     pieces[sq] = colour if king else colour.lower()
 
 
-def to_fen(position: Position, alpha: bool = False) -> str:
-    """Canonical FEN: sorted squares, `K` before kings, no ranges, no trailing dot."""
+def to_fen(position: Position, alpha: bool | None = None) -> str:
+    """Canonical FEN: sorted squares, `K` before kings, no ranges, no trailing dot; squares in
+    algebraic or numeric notation (`alpha` None: the variant's own)."""
     variant = position.variant
     sections = [position.turn]
     for colour in ("W", "B"):
