@@ -3,13 +3,23 @@ fuzzed text (token soup from PDN's own pieces and hostile characters), not only 
 import dataclasses
 import io
 import itertools
+import json
 import os
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+import pytest
+from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
 from pdn_tools import Game, ReadError, read_games
+from pdn_tools.commands.annotate import Options as Annotations, annotate
+from pdn_tools.commands.convert import Options as ConvertOptions, convert_game
+from pdn_tools.play.notation import Style, move_text
+from pdn_tools.play.replay import replay
+from pdn_tools.rules.fen import parse_fen, to_fen
+from pdn_tools.rules.movegen import Position
+from pdn_tools.rules.variants import VARIANTS, Variant, variant_by_name
 from pdn_tools.text.model import Comment
-from pdn_tools.text.writer import terminator, write_game
+from pdn_tools.text.results import outcome
+from pdn_tools.text.writer import result as writer_result, terminator, write_game
 
 # `PDN_FUZZ_EXAMPLES=20000 pytest tests/test_round_trip.py tests/test_robustness.py` runs the long fuzz.
 EXAMPLES = int(os.environ.get("PDN_FUZZ_EXAMPLES", "300"))
@@ -122,3 +132,132 @@ def test_every_comment_after_a_result_stays_with_its_game_through_a_whole_file_r
         comments = [c.text for g in games for c in g.before + g.elements + g.after if isinstance(c, Comment)]
         assert comments == [_TAIL_PIECES[p] for p in pieces if _TAIL_PIECES[p]] + leading, text
         assert_file_round_trip(text)
+
+
+# ---- games of every variant: what pdn-tools writes it reads back as the same games --------------
+
+_STYLES = [Style(captures, squares, separator, fix_results=fix)
+           for captures, squares, separator, fix in itertools.product(
+               (None, "short", "full"), (None, "numeric", "alpha"), (None, "x", ":"), (False, True))]
+_OUTPUTS = ("pdn", "jsonl", "fen")
+
+
+@dataclasses.dataclass(frozen=True)
+class Meaning:
+    """What a game is, whoever wrote it: variant, start position, moves as square paths, result."""
+
+    variant: str
+    start: Position
+    paths: tuple[tuple[int, ...], ...]
+    result: str
+
+
+def meaning(game: Game) -> tuple[Meaning, list[Position]]:
+    """The game replayed with no option, and the positions after each of its plies."""
+    replayed = replay(game)
+    assert replayed.complete and replayed.variant is not None and replayed.start is not None, replayed.errors
+    paths = tuple((ply.move.start, *ply.move.path) for ply in replayed.plies)
+    return (Meaning(replayed.variant.name, replayed.start, paths, writer_result(game)),
+            [ply.after for ply in replayed.plies])
+
+
+def expected_result(game: Game, style: Style) -> str:
+    """The Result a conversion in `style` should write: the game's, or the one --fix-results sets."""
+    computed = replay(game).computed_result()
+    stated = writer_result(game)
+    if style.fix_results and computed is not None and outcome(computed) != outcome(stated):
+        return computed
+    return stated
+
+
+def read_back(variant: Variant, output: str, text: str) -> list[tuple[Meaning, list[Position]]]:
+    """The games of a conversion's `output` text, read as pdn-tools writes them."""
+    if output == "pdn":
+        games = read(text)
+        assert all(isinstance(game, Game) for game in games), games
+        return [meaning(game) for game in games]
+    if output == "jsonl":
+        out = []
+        for line in text.splitlines():
+            record = json.loads(line)
+            named = variant_by_name(record["variant"])
+            assert named is not None
+            paths = tuple(tuple(_square(named, square) for square in move["path"]) for move in record["moves"])
+            after = [parse_fen(named, move["fen"]) for move in record["moves"]]
+            out.append((Meaning(named.name, parse_fen(named, record["fen"]), paths, record["result"]), after))
+        return out
+    positions = [parse_fen(variant, line.split("\t")[2]) for line in text.splitlines()]
+    return [(Meaning(variant.name, positions[0], (), ""), positions[1:])]
+
+
+def _square(variant: Variant, square: int | str) -> int:
+    number = variant.parse_square(str(square))
+    assert number is not None, square
+    return number
+
+
+def assert_written_games_read_back(text: str, styles: list[Style] = _STYLES) -> None:
+    """Every game of `text` converted in every style to every output, and annotated, reads
+    back (with no option) as the same game: same variant, start, moves and result."""
+    for game in read(text):
+        assert isinstance(game, Game)
+        assume(game.tag("GameType") is not None or replay(game).complete)   # some variant replays it
+        source, positions = meaning(game)
+        variant = VARIANTS[source.variant]
+        for style, output in itertools.product(styles, _OUTPUTS):
+            converted = convert_game(game, ConvertOptions(output, style))
+            assert converted.text, converted.notes
+            expected = dataclasses.replace(source, result=expected_result(game, style))
+            again = read_back(variant, output, converted.text)
+            if output == "fen":              # positions only: the start, then after each ply
+                again = [(dataclasses.replace(again[0][0], paths=source.paths, result=expected.result), again[0][1])]
+            assert again == [(expected, positions)], f"{style} {output}\n{text}\nwrote\n{converted.text}"
+        annotated, _ = annotate(replay(game), Annotations(*[True] * 8))
+        again = read_back(variant, "pdn", write_game(annotated))
+        assert again == [(dataclasses.replace(source, result=writer_result(annotated)), positions)]
+        assert writer_result(annotated) in (source.result, replay(game).computed_result())
+
+
+@st.composite
+def random_games(draw: st.DrawFn, variants: list[Variant] | None = None) -> str:
+    """A legal random game of a variant (any, or one of `variants`), from the start or from a
+    set-up position reached by random moves, its moves written in a random style, its Result
+    right, wrong or unknown, its GameType bare, in full or left out (the variant inferred)."""
+    variant = draw(st.sampled_from(variants or list(VARIANTS.values())))
+    position = Position.initial(variant)
+    for _ in range(draw(st.sampled_from((0, 0, 6, 20)))):
+        legal = position.legal_moves()
+        if not legal:
+            break
+        position = position.play(legal[draw(st.integers(0, len(legal) - 1))])
+    start = position
+    style = draw(st.sampled_from(_STYLES))
+    moves = []
+    for _ in range(draw(st.integers(0, 40))):
+        legal = position.legal_moves()
+        if not legal:
+            break
+        move = legal[draw(st.integers(0, len(legal) - 1))]
+        moves.append(move_text(position, move, style))
+        position = position.play(move)
+    alpha = draw(st.booleans())
+    tags = {"GameType": draw(st.sampled_from((str(variant.gametype), variant.gametype_text(alpha), "")))}
+    if start != Position.initial(variant):
+        tags["FEN"] = to_fen(start, alpha)
+    tags["Result"] = draw(st.sampled_from((*variant.results, "*")))
+    first = "1. " if start.turn == variant.first else "1... "
+    return "".join(f'[{name} "{value}"]\n' for name, value in tags.items() if value) + first + " ".join(moves) + \
+        f" {tags['Result']}\n"
+
+
+@settings(FUZZ, max_examples=max(1, EXAMPLES // 3))
+@given(random_games(), st.sampled_from(_STYLES))
+def test_a_random_game_of_any_variant_written_in_any_style_and_output_reads_back_as_itself(text, style):
+    assert_written_games_read_back(text, [style])
+
+
+@pytest.mark.parametrize("variant", VARIANTS.values(), ids=VARIANTS)
+@settings(FUZZ, max_examples=max(1, EXAMPLES // 300))
+@given(st.data())
+def test_random_games_of_each_variant_read_back_as_themselves_in_every_style_and_output(variant, data):
+    assert_written_games_read_back(data.draw(random_games([variant])))
