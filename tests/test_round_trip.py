@@ -1,19 +1,24 @@
 """Every game that reads writes to text that reads back as the same game: a property over
 fuzzed text (token soup from PDN's own pieces and hostile characters), not only the corpus."""
+import collections
 import dataclasses
 import io
 import itertools
 import json
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
+from corpus import corpus_files, needs_corpus
+
 from pdn_tools import Game, ReadError, read_games
-from pdn_tools.commands.annotate import Options as Annotations, annotate
-from pdn_tools.commands.convert import Options as ConvertOptions, convert_game
+from pdn_tools.commands.annotate import Options as Annotations, annotate, annotate_game
+from pdn_tools.commands.convert import Options as ConvertOptions, convert, convert_game
 from pdn_tools.play.notation import Style, move_text
-from pdn_tools.play.replay import replay
+from pdn_tools.play.check import check
+from pdn_tools.play.replay import Replay, replay
 from pdn_tools.rules.fen import parse_fen, to_fen
 from pdn_tools.rules.movegen import Position
 from pdn_tools.rules.variants import VARIANTS, Variant, variant_by_name
@@ -146,36 +151,39 @@ _OUTPUTS = ("pdn", "jsonl", "fen")
 class Meaning:
     """What a game is, whoever wrote it: variant, start position, moves as square paths, result."""
 
-    variant: str
-    start: Position
+    variant: str | None
+    start: Position | None
     paths: tuple[tuple[int, ...], ...]
     result: str
+    complete: bool = True            # every main-line move replays
 
 
-def meaning(game: Game) -> tuple[Meaning, list[Position]]:
-    """The game replayed with no option, and the positions after each of its plies."""
-    replayed = replay(game)
-    assert replayed.complete and replayed.variant is not None and replayed.start is not None, replayed.errors
+def meaning(game: Game, replayed: Replay | None = None) -> tuple[Meaning, list[Position]]:
+    """The game replayed with no option (or `replayed`), and the positions after each of its plies."""
+    replayed = replayed or replay(game)
     paths = tuple((ply.move.start, *ply.move.path) for ply in replayed.plies)
-    return (Meaning(replayed.variant.name, replayed.start, paths, writer_result(game)),
+    name = None if replayed.variant is None else replayed.variant.name
+    return (Meaning(name, replayed.start, paths, writer_result(game), replayed.complete),
             [ply.after for ply in replayed.plies])
 
 
-def expected_result(game: Game, style: Style) -> str:
+def expected_result(game: Game, style: Style, replayed: Replay | None = None) -> str:
     """The Result a conversion in `style` should write: the game's, or the one --fix-results sets."""
-    computed = replay(game).computed_result()
+    computed = (replayed or replay(game)).computed_result()
     stated = writer_result(game)
     if style.fix_results and computed is not None and outcome(computed) != outcome(stated):
         return computed
     return stated
 
 
-def read_back(variant: Variant, output: str, text: str) -> list[tuple[Meaning, list[Position]]]:
-    """The games of a conversion's `output` text, read as pdn-tools writes them."""
+def read_back(variant: Variant, output: str, text: str, last_only: bool = False) -> list[tuple[Meaning, list[Position]]]:
+    """The games of a conversion's `output` text, read as pdn-tools writes them, with the
+    positions after their plies (`last_only`: the final one alone, to read fewer FENs)."""
     if output == "pdn":
         games = read(text)
         assert all(isinstance(game, Game) for game in games), games
-        return [meaning(game) for game in games]
+        return [(found, positions[-1:] if last_only else positions)
+                for found, positions in map(meaning, games)]
     if output == "jsonl":
         out = []
         for line in text.splitlines():
@@ -183,10 +191,12 @@ def read_back(variant: Variant, output: str, text: str) -> list[tuple[Meaning, l
             named = variant_by_name(record["variant"])
             assert named is not None
             paths = tuple(tuple(_square(named, square) for square in move["path"]) for move in record["moves"])
-            after = [parse_fen(named, move["fen"]) for move in record["moves"]]
+            fens = [move["fen"] for move in record["moves"]]
+            after = [parse_fen(named, fen) for fen in (fens[-1:] if last_only else fens)]
             out.append((Meaning(named.name, parse_fen(named, record["fen"]), paths, record["result"]), after))
         return out
-    positions = [parse_fen(variant, line.split("\t")[2]) for line in text.splitlines()]
+    lines = text.splitlines()
+    positions = [parse_fen(variant, line.split("\t")[2]) for line in (lines[:1] + lines[1:][-1:] if last_only else lines)]
     return [(Meaning(variant.name, positions[0], (), ""), positions[1:])]
 
 
@@ -203,6 +213,7 @@ def assert_written_games_read_back(text: str, styles: list[Style] = _STYLES) -> 
         assert isinstance(game, Game)
         assume(game.tag("GameType") is not None or replay(game).complete)   # some variant replays it
         source, positions = meaning(game)
+        assert source.complete and source.variant is not None
         variant = VARIANTS[source.variant]
         for style, output in itertools.product(styles, _OUTPUTS):
             converted = convert_game(game, ConvertOptions(output, style))
@@ -261,3 +272,77 @@ def test_a_random_game_of_any_variant_written_in_any_style_and_output_reads_back
 @given(st.data())
 def test_random_games_of_each_variant_read_back_as_themselves_in_every_style_and_output(variant, data):
     assert_written_games_read_back(data.draw(random_games([variant])))
+
+
+# ---- every real file, in every style -------------------------------------------------------------
+
+CORPUS_CASES = [("pdn", Style())] + [("pdn", Style(c, q, x)) for c, q, x in itertools.product(
+    ("short", "full"), ("numeric", "alpha"), ("x", ":"))] + [("pdn", Style(fix_results=True))] + [
+    (output, Style(squares=q)) for output, q in itertools.product(("jsonl", "fen"), ("numeric", "alpha"))]
+
+
+def case_name(output: str, style: Style) -> str:
+    options = [f"--{name.replace('_', '-')} {value}" for name, value in
+               (("captures", style.captures), ("squares", style.squares), ("separator", style.separator)) if value]
+    return " ".join([f"--to {output}", *options] + (["--fix-results"] if style.fix_results else []))
+
+
+def corpus_round_trip(path: Path) -> tuple[collections.Counter[str], list[str]]:
+    """Counts for one file: games, games left out by each conversion (they do not replay), games
+    read back as themselves per conversion (and annotate --all); the games that are not, why."""
+    counts: collections.Counter[str] = collections.Counter()
+    failures = []
+    with open(path, "rb") as handle:
+        games = list(read_games(handle, name=str(path)))
+    for game in games:
+        counts["games"] += 1
+        if not isinstance(game, Game):
+            counts["unreadable"] += 1
+            continue
+        checked = check(game)
+        assert checked.replay is not None
+        source, positions = meaning(game, checked.replay)
+        variant = checked.replay.variant
+        for output, style in CORPUS_CASES:
+            name = case_name(output, style)
+            converted = convert(checked, ConvertOptions(output, style))
+            if not converted.text:
+                counts[f"{name}: left out"] += 1
+                continue
+            expected = dataclasses.replace(source, result=expected_result(game, style, checked.replay))
+            assert variant is not None
+            try:
+                again = read_back(variant, output, converted.text, last_only=True)
+            except AssertionError as error:         # a game written that does not read
+                failures.append(f"{path}:{game.line}: game {game.index}: {name}: {error}")
+                continue
+            if output == "fen":
+                again = [(dataclasses.replace(again[0][0], paths=source.paths, result=expected.result), again[0][1])]
+            if again == [(expected, positions[-1:])]:
+                counts[name] += 1
+            else:
+                failures.append(f"{path}:{game.line}: game {game.index}: {name}")
+        text, _ = annotate_game(checked, Annotations(*[True] * 8))
+        annotated = read(text)
+        if len(annotated) == 1 and isinstance(annotated[0], Game) and meaning(annotated[0])[0] == \
+                dataclasses.replace(source, result=writer_result(annotated[0])):
+            counts["annotate --all"] += 1
+        else:
+            failures.append(f"{path}:{game.line}: game {game.index}: annotate --all")
+    return counts, failures
+
+
+@needs_corpus
+@pytest.mark.slow
+def test_every_game_of_the_corpus_reads_back_as_itself_in_every_style_and_output():
+    """Every real file converted in every style (and annotated) reads back as the same games;
+    the counts are printed (`pytest -s`)."""
+    total: collections.Counter[str] = collections.Counter()
+    failures = []
+    files = corpus_files()
+    for path in files:
+        counts, failed = corpus_round_trip(path)
+        total += counts
+        failures += failed
+    print(f"\n{len(files)} files", *(f"{name}: {count}" for name, count in sorted(total.items())), sep="\n")
+    assert not failures, "\n".join(failures[:50])
