@@ -118,6 +118,17 @@ def test_range_of_algebraic_squares_is_refused():
     assert (info.value.message, info.value.column) == ("a range needs numeric squares", 3)
 
 
+@pytest.mark.parametrize("text, column, message", [
+    ("W:Wc3,c3:Bd6", 6, "square c3 is given twice"),
+    ("W:Wb8:Bd6", 3, "a white man cannot stand on its promotion row (square b8)"),
+    ("W:W22,22:B10", 6, "square 22 is given twice"),
+])
+def test_errors_name_squares_as_the_fen_does(text, column, message):
+    with pytest.raises(FenError) as info:
+        parse_fen(RUSSIAN, text)
+    assert (info.value.message, info.value.column) == (message, column)
+
+
 def test_unplayable_algebraic_square():
     with pytest.raises(FenError) as info:
         parse_fen(RUSSIAN, "W:Wa2:Bb8")

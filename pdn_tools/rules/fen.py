@@ -107,8 +107,9 @@ def _read_section(variant: Variant, sc: _Scanner, colour: str, pieces: dict[int,
             if last < first:
                 raise FenError(f"range {first}-{last} runs backwards", first_col)
             squares = list(range(first, last + 1))
+        alpha = sc.text[first_col].isalpha()          # messages name squares as the FEN does
         for sq in squares:
-            _place(variant, pieces, sq, colour, king, first_col)
+            _place(variant, pieces, sq, colour, king, first_col, variant.square_text(sq, alpha))
         ch = sc.peek()
         if ch != ",":
             break
@@ -137,12 +138,12 @@ def _read_square(variant: Variant, sc: _Scanner) -> tuple[int, int]:
 
 
 def _place(variant: Variant, pieces: dict[int, str], sq: int, colour: str, king: bool,
-           col: int) -> None:
+           col: int, name: str) -> None:
     if sq in pieces:
-        raise FenError(f"square {sq} is given twice", col)
+        raise FenError(f"square {name} is given twice", col)
     if not king and variant.coords(sq)[0] == variant.promotion_row(colour):
-        name = "white" if colour == "W" else "black"
-        raise FenError(f"a {name} man cannot stand on its promotion row (square {sq})", col)
+        side = "white" if colour == "W" else "black"
+        raise FenError(f"a {side} man cannot stand on its promotion row (square {name})", col)
     pieces[sq] = colour if king else colour.lower()
 
 
