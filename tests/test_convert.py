@@ -300,6 +300,13 @@ def test_a_gametype_that_names_another_notation_or_variant_is_written_again():
     assert '[GameType "25,W,8,8,A0,0"]' in forced
 
 
+def test_lidraughts_own_gametype_number_stays_when_the_notation_changes():
+    """96 (Breakthrough) is replayed by international moves, its results not checked: written
+    again in full for algebraic squares, it must still say 96."""
+    result = invoke(["convert", "--squares", "alpha", "-"], input='[GameType "96"]\n1. 32-28 19-23 2-0\n')
+    assert '[GameType "96,W,10,10,A0,0"]' in result.stdout and "1. d4-e5 g7-f6 2-0" in result.stdout
+
+
 def test_algebraic_squares_are_tried_on_every_board_they_fit():
     """After the 8x8 variants, the 10x10 and 12x12 ones."""
     for variant in ("international", "canadian", "russian"):

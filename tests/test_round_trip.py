@@ -18,7 +18,7 @@ from pdn_tools.commands.annotate import Options as Annotations, annotate, annota
 from pdn_tools.commands.convert import Options as ConvertOptions, convert, convert_game
 from pdn_tools.play.notation import Style, move_text
 from pdn_tools.play.check import check
-from pdn_tools.play.replay import Replay, replay
+from pdn_tools.play.replay import Replay, choose_variant, replay
 from pdn_tools.rules.fen import parse_fen, to_fen
 from pdn_tools.rules.movegen import Position
 from pdn_tools.rules.variants import VARIANTS, Variant, variant_by_name
@@ -156,6 +156,7 @@ class Meaning:
     paths: tuple[tuple[int, ...], ...]
     result: str
     complete: bool = True            # every main-line move replays
+    checked: bool = True             # its result is checked (not for lidraughts' own other games)
 
 
 def meaning(game: Game, replayed: Replay | None = None) -> tuple[Meaning, list[Position]]:
@@ -163,7 +164,8 @@ def meaning(game: Game, replayed: Replay | None = None) -> tuple[Meaning, list[P
     replayed = replayed or replay(game)
     paths = tuple((ply.move.start, *ply.move.path) for ply in replayed.plies)
     name = None if replayed.variant is None else replayed.variant.name
-    return (Meaning(name, replayed.start, paths, writer_result(game), replayed.complete),
+    return (Meaning(name, replayed.start, paths, writer_result(game), replayed.complete,
+                    choose_variant(game).check_results),
             [ply.after for ply in replayed.plies])
 
 
@@ -219,6 +221,8 @@ def assert_written_games_read_back(text: str, styles: list[Style] = _STYLES) -> 
             converted = convert_game(game, ConvertOptions(output, style))
             assert converted.text, converted.notes
             expected = dataclasses.replace(source, result=expected_result(game, style))
+            if output != "pdn":                 # JSON lines and FENs do not say how results are checked
+                expected = dataclasses.replace(expected, checked=True)
             again = read_back(variant, output, converted.text)
             if output == "fen":              # positions only: the start, then after each ply
                 again = [(dataclasses.replace(again[0][0], paths=source.paths, result=expected.result), again[0][1])]
@@ -233,7 +237,7 @@ def assert_written_games_read_back(text: str, styles: list[Style] = _STYLES) -> 
 def random_games(draw: st.DrawFn, variants: list[Variant] | None = None) -> str:
     """A legal random game of a variant (any, or one of `variants`), from the start or from a
     set-up position reached by random moves, its moves written in a random style, its Result
-    right, wrong or unknown, its GameType bare, in full or left out (the variant inferred)."""
+    right, wrong or unknown, its GameType bare, in full, lidraughts' own or left out (inferred)."""
     variant = draw(st.sampled_from(variants or list(VARIANTS.values())))
     position = Position.initial(variant)
     for _ in range(draw(st.sampled_from((0, 0, 6, 20)))):
@@ -252,7 +256,8 @@ def random_games(draw: st.DrawFn, variants: list[Variant] | None = None) -> str:
         moves.append(move_text(position, move, style))
         position = position.play(move)
     alpha = draw(st.booleans())
-    tags = {"GameType": draw(st.sampled_from((str(variant.gametype), variant.gametype_text(alpha), "")))}
+    lidraughts = [str(entry.number) for entry in variant.lidraughts]        # 96, 97, 98: replayed by its moves
+    tags = {"GameType": draw(st.sampled_from((str(variant.gametype), variant.gametype_text(alpha), "", *lidraughts)))}
     if start != Position.initial(variant):
         tags["FEN"] = to_fen(start, alpha)
     tags["Result"] = draw(st.sampled_from((*variant.results, "*")))
@@ -309,7 +314,8 @@ def corpus_round_trip(path: Path) -> tuple[collections.Counter[str], list[str]]:
             if not converted.text:
                 counts[f"{name}: left out"] += 1
                 continue
-            expected = dataclasses.replace(source, result=expected_result(game, style, checked.replay))
+            expected = dataclasses.replace(source, result=expected_result(game, style, checked.replay),
+                                           checked=source.checked or output != "pdn")
             assert variant is not None
             try:
                 again = read_back(variant, output, converted.text, last_only=True)

@@ -125,17 +125,19 @@ def variant_tags(game: Game, tags: list[tuple[str, str]], result: Replay, style:
     if variant is None or start is None or not result.complete:
         return tags                     # moves that do not replay say nothing sure of the variant
     alpha = _written_alpha(game, variant, style)
-    gametype = game.tag("GameType")
-    declared = None if gametype is None else _NOTATION.search(gametype)
-    named = choose_variant(game).candidates == [variant]
-    if gametype is None or not named or (variant.alpha if declared is None else declared.group(1) != "N") != alpha:
-        tags = _set_tag(tags, "GameType", variant.gametype_text(alpha))
+    gametype = game.tag("GameType") or ""
+    declared = _NOTATION.search(gametype)
+    number = _NUMBER.match(gametype) if choose_variant(game).candidates == [variant] else None
+    if number is None or (variant.alpha if declared is None else declared.group(1) != "N") != alpha:
+        full = variant.gametype_text(alpha)         # a number naming the variant stays (lidraughts' 96)
+        tags = _set_tag(tags, "GameType", full if number is None else number.group(1) + full[full.index(","):])
     if style.squares is not None and game.tag("FEN") is not None:
         tags = _set_tag(tags, "FEN", to_fen(start, alpha))
     return tags
 
 
 _NOTATION = re.compile(r",\s*([ANS])[0-3]")     # the notation field of a full GameType
+_NUMBER = re.compile(r"\s*([0-9]+)")              # its type number
 
 
 def _written_alpha(game: Game, variant: Variant, style: Style) -> bool:
