@@ -418,8 +418,9 @@ def perft(variant: Variant, depth: int, fen: str | None, split: bool, keep_dupli
         raise click.BadParameter(f"{error.message} (at column {error.column + 1})", param_hint="--fen")
     with _writing(output) as out:
         if split:
-            for move, count in divide(position, depth, keep_duplicates):
-                out.write(f"{move} {count}\n")
+            for move, count in divide(position, depth, keep_duplicates):     # in the variant's notation
+                squares = (variant.square_text(move.start), variant.square_text(move.end))
+                out.write(f"{('x' if move.captured else '-').join(squares)} {count}\n")
         for d in range(1, depth + 1):
             out.write(f"depth {d} {count_leaves(position, d, keep_duplicates)}\n")
             out.flush()

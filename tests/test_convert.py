@@ -11,7 +11,9 @@ from pdn_tools import MoveNumber, ReadError, read_games, read_text
 from pdn_tools.running.batch import Inputs, run
 from pdn_tools.cli import cli
 from pdn_tools.running.output import atomic_output
-from pdn_tools.play.notation import canonical_game, canonical_tags
+from pdn_tools.play.notation import Style, canonical_game, canonical_tags, move_text
+from pdn_tools.rules.movegen import Position
+from pdn_tools.rules.variants import VARIANTS
 from pdn_tools.text.writer import terminator, write_game
 
 GOOD = '[Black "B"]\n[GameType "20"]\n[White "W"]\n[Event "E"]\n3. 32-28 19-23 28x19 {c} 14x23 *\n'
@@ -218,8 +220,10 @@ def test_russian_games_go_from_algebraic_to_numeric_and_back(tmp_path):
     alpha = invoke(["convert", "--squares", "alpha", "--separator", ":", str(source)]).stdout
     invoke(["convert", "--squares", "numeric", "-o", str(numeric), str(source)])
     assert "c3-d4" in alpha and "c3-d4" not in numeric.read_text() and "22-18" in numeric.read_text()
+    assert '[GameType "25,W,8,8,N2,0"]' in numeric.read_text()        # the notation of its moves
     back = invoke(["convert", "--squares", "alpha", "--separator", ":", str(numeric)])
-    assert back.exit_code == 0 and back.stdout == alpha
+    # the bare 25 (algebraic by default) comes back in full, as the numeric file's GameType was
+    assert back.exit_code == 0 and back.stdout == alpha.replace('[GameType "25"]', '[GameType "25,W,8,8,A0,0"]')
     assert _validate(numeric) == _validate(source)
 
 
@@ -271,3 +275,68 @@ def test_in_place_rewrites_a_file_whose_only_error_is_a_result(tmp_path):
     assert "[wrong-result]" in result.stderr
     text = source.read_text()
     assert text.count("[GameType") == 2 and "1. 28x19 0-2" in text and '[Result "0-2"]' in text
+
+
+# ---- one square vocabulary per variant; canonical PDN says which variant it replayed ---------------
+
+RUSSIAN = '[GameType "25"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 *\n'
+
+
+def test_canonical_pdn_carries_the_gametype_of_the_variant_it_replayed():
+    """An international game without GameType (most real 10x10 files), written in algebraic
+    squares, used to read back as Russian (`b4-a5: no piece on b4`): the GameType says
+    international, board size and notation of the moves included (PDN 3.0 restriction 6)."""
+    for squares, gametype in (("alpha", "20,W,10,10,A0,0"), ("numeric", "20,W,10,10,N2,0")):
+        result = invoke(["convert", "--squares", squares, "-"], input="1. 31-26 20-24 *\n")
+        assert result.exit_code == 0 and f'[GameType "{gametype}"]' in result.stdout
+        assert invoke(["validate", "--warnings", "none", "-"], input=result.stdout).exit_code == 0
+    assert invoke(["convert", "-"], input=GOOD).stdout.count("GameType") == 1      # its own is kept
+
+
+def test_a_gametype_that_names_another_notation_or_variant_is_written_again():
+    alpha = invoke(["convert", "--squares", "numeric", "-"], input=RUSSIAN).stdout
+    assert '[GameType "25,W,8,8,N2,0"]' in alpha and "22-18" in alpha
+    forced = invoke(["convert", "--variant", "russian", "-"], input='[GameType "20"]\n1. c3-d4 *\n').stdout
+    assert '[GameType "25,W,8,8,A0,0"]' in forced
+
+
+def test_lidraughts_own_gametype_number_stays_when_the_notation_changes():
+    """96 (Breakthrough) is replayed by international moves, its results not checked: written
+    again in full for algebraic squares, it must still say 96."""
+    result = invoke(["convert", "--squares", "alpha", "-"], input='[GameType "96"]\n1. 32-28 19-23 2-0\n')
+    assert '[GameType "96,W,10,10,A0,0"]' in result.stdout and "1. d4-e5 g7-f6 2-0" in result.stdout
+
+
+def test_algebraic_squares_are_tried_on_every_board_they_fit():
+    """After the 8x8 variants, the 10x10 and 12x12 ones."""
+    for variant in ("international", "canadian", "russian"):
+        position, moves = Position.initial(VARIANTS[variant]), []
+        for _ in range(2):                          # the first moves, in algebraic squares
+            move = position.legal_moves()[-1]
+            moves.append(move_text(position, move, Style(squares="alpha")))
+            position = position.play(move)
+        result = invoke(["convert", "--to", "jsonl", "-"], input=f"1. {' '.join(moves)} *\n")
+        assert result.exit_code == 0 and json.loads(result.stdout)["variant"] == variant, result.output
+
+
+def test_fen_and_jsonl_use_the_variants_squares_and_switch_with_squares():
+    fen = invoke(["convert", "--to", "fen", "-"], input=RUSSIAN).stdout.splitlines()
+    assert fen[1] == "<stdin>:1\t1\tB:Wd4,a3,e3,g3,b2,d2,f2,h2,a1,c1,e1,g1:Bb8,d8,f8,h8,a7,c7,e7,g7,b6,d6,f6,h6"
+    numeric = invoke(["convert", "--to", "fen", "--squares", "numeric", "-"], input=RUSSIAN).stdout.splitlines()
+    assert numeric[1] == "<stdin>:1\t1\tB:W18,21,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"
+    [record] = [json.loads(line) for line in invoke(["convert", "--to", "jsonl", "-"], input=RUSSIAN).stdout.splitlines()]
+    assert record["fen"].startswith("W:Wa3,c3,") and record["moves"][2]["path"] == ["d4", "f6"]
+    assert record["moves"][2]["captured"] == ["e5"]
+    result = invoke(["convert", "--to", "jsonl", "--squares", "numeric", "-"], input=RUSSIAN)
+    [record] = [json.loads(line) for line in result.stdout.splitlines()]
+    assert record["moves"][2]["path"] == [18, 11] and record["moves"][2]["text"] == "18x11"
+    assert record["fen"].startswith("W:W21,22,")
+    [record] = [json.loads(line) for line in invoke(["convert", "--to", "jsonl", "--squares", "alpha", "-"],
+                                                   input=GOOD).stdout.splitlines()]
+    assert record["moves"][0]["path"] == ["d4", "e5"] and record["fen"].startswith("W:Wb4,d4,")
+
+
+def test_perft_divide_names_moves_in_the_variants_squares():
+    russian = invoke(["perft", "--variant", "russian", "--depth", "1", "--divide"]).stdout.splitlines()
+    assert russian[:2] == ["c3-b4 1", "e3-d4 1"] and russian[-1] == "depth 1 7"
+    assert invoke(["perft", "--variant", "international", "--depth", "1", "--divide"]).stdout.startswith("31-26 1\n")

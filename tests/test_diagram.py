@@ -307,3 +307,14 @@ def test_png_without_its_extra_exits_2_naming_the_extra(tmp_path, monkeypatch):
     assert result.stderr == ("pdn: writing PNG needs the optional 'png' extra: "
                              "pip install 'pdn-tools[png]'\n")
     assert not target.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_the_text_boards_fen_names_squares_as_its_labels_do():
+    """One vocabulary: the FEN under the board follows --labels (the variant's own by default)."""
+    cases = [('[GameType "25"]\n1. c3-d4 *\n', (), "B:Wd4,a3,e3,"),
+             ('[GameType "25"]\n1. c3-d4 *\n', ("--labels", "numbers"), "B:W18,21,23,"),
+             ('[GameType "20"]\n1. 32-28 *\n', (), "B:W28,31,33,"),
+             ('[GameType "20"]\n1. 32-28 *\n', ("--labels", "algebraic"), "B:We5,b4,f4,")]
+    for text, options, fen in cases:
+        board = diagram("-", *options, input=text).stdout
+        assert board.splitlines()[-1].startswith(f"Black to move  {fen}"), board

@@ -73,7 +73,8 @@ def test_algebraic_squares():
     assert pos.piece_at(22) == "w"  # c3 = 22 in the 1=b8 geometry (§3.2)
     assert pos.piece_at(RUSSIAN.parse_square("d2")) == "W"
     assert to_fen(pos, alpha=True) == "W:Wc3,e3,Kd2:Bd6"
-    assert to_fen(pos) == "W:W22,23,K26:B10"
+    assert to_fen(pos, alpha=False) == "W:W22,23,K26:B10"
+    assert to_fen(pos) == "W:Wc3,e3,Kd2:Bd6"          # the variant's own notation
 
 
 def test_numeric_fen_for_alpha_variant():
@@ -115,6 +116,17 @@ def test_range_of_algebraic_squares_is_refused():
     with pytest.raises(FenError) as info:
         parse_fen(RUSSIAN, "W:Wa1-c3:Bb8")
     assert (info.value.message, info.value.column) == ("a range needs numeric squares", 3)
+
+
+@pytest.mark.parametrize("text, column, message", [
+    ("W:Wc3,c3:Bd6", 6, "square c3 is given twice"),
+    ("W:Wb8:Bd6", 3, "a white man cannot stand on its promotion row (square b8)"),
+    ("W:W22,22:B10", 6, "square 22 is given twice"),
+])
+def test_errors_name_squares_as_the_fen_does(text, column, message):
+    with pytest.raises(FenError) as info:
+        parse_fen(RUSSIAN, text)
+    assert (info.value.message, info.value.column) == (message, column)
 
 
 def test_unplayable_algebraic_square():

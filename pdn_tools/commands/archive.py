@@ -175,7 +175,7 @@ def moves_key(game: Game | ReadError, result: Replay | None) -> str:
         return "unreadable\n" + " ".join(game.text.split())
     plies = result.plies if result is not None else []
     variant = result.variant.name if result is not None and result.variant else "?"
-    start = to_fen(result.start) if result is not None and result.start else game.tag("FEN", "")
+    start = to_fen(result.start, False) if result is not None and result.start else game.tag("FEN", "")
     moves = [f"{p.move.start}-{'-'.join(map(str, p.move.path))}" for p in plies]
     moves += [_written(m.squares, m.capture) for m in game.main_line()[len(plies):]]
     return f"{variant}\n{start}\n{' '.join(moves)}"

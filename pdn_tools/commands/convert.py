@@ -72,33 +72,44 @@ def convert(checked: Checked, options: Options) -> Converted:
         fixes = fix_notes(game, result_fixes(game, replayed)) + kept_notes(game, replayed)
         notes += tuple(report.text_lines(replace(record, errors=(), warnings=tuple(map(problem, fixes)))))
     canonical = canonical_game(game, replayed, style)
+    alpha = None if style.squares is None else style.squares == "alpha"
     if options.to == "jsonl":
-        text = json_game(canonical, replayed, [error.as_dict() for error in record.errors])
+        text = json_game(canonical, replayed, [error.as_dict() for error in record.errors], alpha)
     elif options.to == "fen":
-        text = fen_lines(canonical, replayed)
+        text = fen_lines(canonical, replayed, alpha)
     else:
         text = writer.write_game(canonical)
     return Converted(text, notes, not record.errors, len(replayed.plies))
 
 
-def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | None = None) -> str:
+def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | None = None,
+              alpha: bool | None = None) -> str:
     """One JSON line: tags (the first of each name), variant, start FEN, every main-line
-    ply with the squares of the legal move it stands for, in the variant's numbering, the
-    result as stated, and the game's errors (as `validate` gives them: a wrong Result)."""
+    ply with its text in `game` and the squares of the legal move it stands for, the result
+    as stated, and the game's errors (as `validate` gives them: a wrong Result).  Squares are
+    numbers in numeric notation and names ("c3") in algebraic (`alpha` None: the variant's own)."""
     tags: dict[str, str] = {}
     for name, value in game.tags:
         tags.setdefault(name, value)
-    assert replayed.variant is not None and replayed.start is not None     # a replayed game
-    moves = [{"ply": ply.number, "text": ply.notated.text, "path": [ply.move.start, *ply.move.path],
-              "captured": list(ply.move.captured), "fen": to_fen(ply.after)} for ply in replayed.plies]
-    record = {"file": game.file, "game": game.index, "tags": tags, "variant": replayed.variant.name,
-              "fen": to_fen(replayed.start), "moves": moves, "result": writer.result(game), "errors": errors or []}
+    variant, start = replayed.variant, replayed.start
+    assert variant is not None and start is not None                       # a replayed game
+    named = variant.alpha if alpha is None else alpha
+
+    def squares(numbers: tuple[int, ...]) -> list[int] | list[str]:
+        return [variant.square_text(n, True) for n in numbers] if named else list(numbers)
+
+    moves = [{"ply": ply.number, "text": notated.text, "path": squares((ply.move.start, *ply.move.path)),
+              "captured": squares(ply.move.captured), "fen": to_fen(ply.after, named)}
+             for ply, notated in zip(replayed.plies, game.main_line())]
+    record = {"file": game.file, "game": game.index, "tags": tags, "variant": variant.name,
+              "fen": to_fen(start, named), "moves": moves, "result": writer.result(game), "errors": errors or []}
     return report.json_text(record) + "\n"
 
 
-def fen_lines(game: Game, replayed: Replay) -> str:
-    """`file:game<TAB>ply<TAB>FEN` for the start position (ply 0) and after every main-line ply."""
+def fen_lines(game: Game, replayed: Replay, alpha: bool | None = None) -> str:
+    """`file:game<TAB>ply<TAB>FEN` for the start position (ply 0) and after every main-line ply,
+    squares in algebraic or numeric notation (`alpha` None: the variant's own)."""
     name = f"{printable(game.file)}:{game.index}"
     assert replayed.start is not None                                      # a replayed game
     positions = [replayed.start] + [ply.after for ply in replayed.plies]
-    return "".join(f"{name}\t{ply}\t{to_fen(position)}\n" for ply, position in enumerate(positions))
+    return "".join(f"{name}\t{ply}\t{to_fen(position, alpha)}\n" for ply, position in enumerate(positions))

@@ -527,5 +527,5 @@ def text(board: Board, title: str = "") -> str:
         lines.append("|" + "".join(cells) + "|  " + "".join(names).rstrip())
     lines.append(border)
     side = "White" if board.position.turn == "W" else "Black"
-    lines.append(f"{side} to move  {to_fen(board.position, board.variant.alpha)}")
+    lines.append(f"{side} to move  {to_fen(board.position, board.alpha_names)}")
     return "\n".join(lines) + "\n"

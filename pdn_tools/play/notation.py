@@ -12,7 +12,9 @@ from dataclasses import dataclass
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Comment, Diagnostic, Element, Game, Move as Notated, MoveNumber, Nag, Placeholder, Variation
 from pdn_tools.rules.movegen import Move, Position
-from pdn_tools.play.replay import Replay, board_verdict, meaning
+from pdn_tools.play.replay import Replay, board_verdict, choose_variant, meaning
+from pdn_tools.rules.fen import to_fen
+from pdn_tools.rules.variants import Variant
 from pdn_tools.text.results import off_board, outcome, stated_result
 from pdn_tools.text.walk import Path, walk
 
@@ -126,18 +128,57 @@ def canonical_game(game: Game, result: Replay | None = None, style: Style = Styl
     if style.fix_results and result is not None:
         new_tag, new_end = result_fixes(game, result)
         if new_tag is not None:
-            names = [name for name, _ in tags]
-            if "Result" in names:
-                tags[names.index("Result")] = ("Result", new_tag)
-            else:
-                tags.append(("Result", new_tag))
+            tags = _set_tag(tags, "Result", new_tag)
         terminator = new_end or terminator
+    if result is not None:
+        tags = variant_tags(game, tags, result, style)
     keep_comments = "comments" not in style.drop
     numbering = _Numbering(result, style)
     return Game(tags=canonical_tags(tags), elements=numbering.line(game.elements, _start_index(game, result)),
                 result=terminator, before=game.before if keep_comments else [],
                 after=game.after if keep_comments else [], line=game.line, index=game.index, file=game.file,
                 warnings=game.warnings)
+
+
+def variant_tags(game: Game, tags: list[tuple[str, str]], result: Replay, style: Style) -> list[tuple[str, str]]:
+    """`tags` saying what the replay found, so that the written game reads back as itself: the
+    full GameType of the variant (the notation the moves are written in) unless the game's own
+    names that variant and notation, and the FEN in the squares the style asks for."""
+    variant, start = result.variant, result.start
+    if variant is None or start is None or not result.complete:
+        return tags                     # moves that do not replay say nothing sure of the variant
+    alpha = _written_alpha(game, variant, style)
+    gametype = game.tag("GameType") or ""
+    declared = _NOTATION.search(gametype)
+    number = _NUMBER.match(gametype) if choose_variant(game).candidates == [variant] else None
+    if number is None or (variant.alpha if declared is None else declared.group(1) != "N") != alpha:
+        full = variant.gametype_text(alpha)         # a number naming the variant stays (lidraughts' 96)
+        tags = _set_tag(tags, "GameType", full if number is None else number.group(1) + full[full.index(","):])
+    if style.squares is not None and game.tag("FEN") is not None:
+        tags = _set_tag(tags, "FEN", to_fen(start, alpha))
+    return tags
+
+
+_NOTATION = re.compile(r",\s*([ANS])[0-3]")     # the notation field of a full GameType
+_NUMBER = re.compile(r"\s*([0-9]+)")              # its type number
+
+
+def _written_alpha(game: Game, variant: Variant, style: Style) -> bool:
+    """Whether the canonical game's moves are in algebraic notation: as the style rewrites
+    them, else as the game's first move is written."""
+    if style.rewrites_moves:
+        return variant.alpha if style.squares is None else style.squares == "alpha"
+    first = next((e for e in game.elements if isinstance(e, Notated)), None)
+    return variant.alpha if first is None else first.squares[0][:1].isalpha()
+
+
+def _set_tag(tags: list[tuple[str, str]], name: str, value: str) -> list[tuple[str, str]]:
+    """`tags` with the first `name` set to `value` (added when missing)."""
+    names = [tag for tag, _ in tags]
+    if name not in names:
+        return [*tags, (name, value)]
+    index = names.index(name)
+    return [*tags[:index], (name, value), *tags[index + 1:]]
 
 
 def _start_index(game: Game, result: Replay | None) -> int:

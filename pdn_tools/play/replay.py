@@ -21,8 +21,8 @@ from pdn_tools.text.results import Outcome, off_board, outcome, read_result
 from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, Move as Notated, MoveNumber, MoveRun, Nag,
                                   Placeholder, Setup, Variation)
 from pdn_tools.rules.movegen import Move, Position
-from pdn_tools.rules.variants import (Hint, RuleSet, Variant, inferred_variants, lidraughts_variant,
-                                      variant_by_gametype, variant_by_name)
+from pdn_tools.rules.variants import (Hint, RuleSet, Variant, algebraic_variants, inferred_variants,
+                                      lidraughts_variant, variant_by_gametype, variant_by_name)
 
 _GAMETYPE = re.compile(r"\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS][0-3])\s*(?:,\s*([01]))?)?\s*\Z")
 _GAMETYPE_NUMBER = re.compile(r"\s*(\d+)")
@@ -157,51 +157,48 @@ def choose_variant(game: Game, override: Variant | None = None) -> Choice:
         variant = variant_by_name(named)     # lidraughts' and playstrategy's names are aliases
         if variant is not None:
             return Choice([variant], [])
-    size, alpha = _board_hint(game)
-    return Choice(list(inferred_variants(Hint(size, alpha))), [])
+    return Choice(list(_inferred(game)), [])
 
 
-def _board_hint(game: Game) -> tuple[int, bool]:
-    """Board size (squares) and notation guessed from the squares the game uses."""
-    top, alpha = _moves_hint(game.read_movetext(), _HINTED_MOVES)
+def _inferred(game: Game) -> tuple[Variant, ...]:
+    """The variants a game without GameType is tried as, from the squares it uses: algebraic
+    squares on every board they fit (when its numbers fit 8x8), else the numeric board size."""
+    top, side = _moves_hint(game.read_movetext(), _HINTED_MOVES)
     fen = game.tag("FEN")
     if fen:
-        fen_top, fen_alpha = _squares_hint(fen, re.findall(r"[a-l]\d{1,2}|\d+", fen))
-        top, alpha = max(top, fen_top), alpha or fen_alpha
-    if alpha and top <= 32:
-        return 32, True
-    if top > 50:
-        return 72, False
-    if top > 32 or top < 0 and not alpha:
-        return 50, False
-    return 32, False
+        fen_top, fen_side = _squares_hint(fen, re.findall(r"[a-l]\d{1,2}|\d+", fen))
+        top, side = max(top, fen_top), max(side, fen_side)
+    if side and top <= 32:
+        return algebraic_variants(side)
+    size = 72 if top > 50 else 50 if top > 32 or top < 0 and not side else 32
+    return inferred_variants(Hint(size, False))
 
 
-_HINTS: dict[str, tuple[int, bool]] = {}     # move text -> (highest square number or -1, algebraic)
+_HINTS: dict[str, tuple[int, int]] = {}      # move text -> (highest square number or -1, board side or 0)
 _HINTED_MOVES = 60                           # the first moves of the main line tell the board
 _RUN_MOVES = re.compile(r"[0-9]+(?:[-x] ?[0-9]+)+")  # the moves of a MoveRun's text
 _DIGITS = re.compile(r"[0-9]+")
 _HINT_TEXT = 1024                            # where the moves of the hint are looked for first
 
 
-def _moves_hint(movetext: list[Element | MoveRun], wanted: int) -> tuple[int, bool]:
-    """The highest square number (-1: none) and whether a square is algebraic, over the
-    first `wanted` moves of the main line (runs kept as text included)."""
-    highest, alpha, moves = -1, False, 0
+def _moves_hint(movetext: list[Element | MoveRun], wanted: int) -> tuple[int, int]:
+    """The highest square number (-1: none) and the board side its algebraic squares need (0:
+    none), over the first `wanted` moves of the main line (runs kept as text included)."""
+    highest, side, moves = -1, 0, 0
     for element in movetext:
         if type(element) is MoveRun:           # square numbers only
             count, top = _run_hint(element.text, wanted - moves)
             moves += count
         elif type(element) is Notated:
-            top, algebraic = _HINTS.get(element.text) or _squares_hint(element.text, element.squares)
-            alpha = alpha or algebraic
+            top, needs = _HINTS.get(element.text) or _squares_hint(element.text, element.squares)
+            side = needs if needs > side else side
             moves += 1
         else:
             continue
         highest = top if top > highest else highest
         if moves >= wanted:
             break
-    return highest, alpha
+    return highest, side
 
 
 def run_hint(text: str, wanted: int) -> tuple[int, int]:
@@ -217,15 +214,21 @@ def run_hint(text: str, wanted: int) -> tuple[int, int]:
 _run_hint = run_hint if _CORE is None else _CORE.moves_hint
 
 
-def _squares_hint(text: str, squares: Iterable[str]) -> tuple[int, bool]:
+def _squares_hint(text: str, squares: Iterable[str]) -> tuple[int, int]:
     hint = _HINTS.get(text)
     if hint is None:
         if len(_HINTS) > 4096:
             _HINTS.clear()
         numbers = [int(square) for square in squares if square.isdigit()]
-        alpha = any(square[:1].isalpha() for square in squares)
-        hint = _HINTS[text] = (max(numbers, default=-1), alpha)
+        side = max((_side(square) for square in squares if square[:1].isalpha()), default=0)
+        hint = _HINTS[text] = (max(numbers, default=-1), side)
     return hint
+
+
+def _side(square: str) -> int:
+    """The files and ranks a board needs to hold the algebraic `square` ('j10': 10)."""
+    rank = _DIGITS.search(square)
+    return max(ord(square[0].lower()) - ord("a") + 1, int(rank.group()) if rank else 0)
 
 
 def replay(game: Game, override: Variant | None = None, strict: bool = False, rules: RuleSet | None = None

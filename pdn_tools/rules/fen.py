@@ -5,7 +5,8 @@ empty side (`W:W:B1`), an empty board (`W::`, `W::.`: sections with no colour at
 side to move (taken as the variant's first player), algebraic squares, blanks between tokens, a
 trailing dot and lidraughts' extra `:H0:F1` fields (ignored).
 Writing is canonical: side to move, then the White and the Black section, squares in ascending
-number order with `K` before kings, no ranges, no trailing dot.
+number order with `K` before kings, no ranges, no trailing dot, in the variant's own notation
+unless another is asked for.
 """
 
 from __future__ import annotations
@@ -106,8 +107,9 @@ def _read_section(variant: Variant, sc: _Scanner, colour: str, pieces: dict[int,
             if last < first:
                 raise FenError(f"range {first}-{last} runs backwards", first_col)
             squares = list(range(first, last + 1))
+        alpha = sc.text[first_col].isalpha()          # messages name squares as the FEN does
         for sq in squares:
-            _place(variant, pieces, sq, colour, king, first_col)
+            _place(variant, pieces, sq, colour, king, first_col, variant.square_text(sq, alpha))
         ch = sc.peek()
         if ch != ",":
             break
@@ -136,17 +138,18 @@ def _read_square(variant: Variant, sc: _Scanner) -> tuple[int, int]:
 
 
 def _place(variant: Variant, pieces: dict[int, str], sq: int, colour: str, king: bool,
-           col: int) -> None:
+           col: int, name: str) -> None:
     if sq in pieces:
-        raise FenError(f"square {sq} is given twice", col)
+        raise FenError(f"square {name} is given twice", col)
     if not king and variant.coords(sq)[0] == variant.promotion_row(colour):
-        name = "white" if colour == "W" else "black"
-        raise FenError(f"a {name} man cannot stand on its promotion row (square {sq})", col)
+        side = "white" if colour == "W" else "black"
+        raise FenError(f"a {side} man cannot stand on its promotion row (square {name})", col)
     pieces[sq] = colour if king else colour.lower()
 
 
-def to_fen(position: Position, alpha: bool = False) -> str:
-    """Canonical FEN: sorted squares, `K` before kings, no ranges, no trailing dot."""
+def to_fen(position: Position, alpha: bool | None = None) -> str:
+    """Canonical FEN: sorted squares, `K` before kings, no ranges, no trailing dot; squares in
+    algebraic or numeric notation (`alpha` None: the variant's own)."""
     variant = position.variant
     sections = [position.turn]
     for colour in ("W", "B"):

@@ -160,6 +160,13 @@ class Variant:
             return f"{chr(ord('a') + self.cols - 1 - col)}{row + 1}"
         return f"{chr(ord('a') + col)}{self.rows - row}"
 
+    def gametype_text(self, alpha: bool | None = None) -> str:
+        """The full GameType value (reference §2.2), e.g. `20,W,10,10,N2,0`, for moves written in
+        algebraic (`A0`: a1 at the first player's near left) or numeric notation (`alpha` None:
+        the variant's own)."""
+        notation = "A0" if (self.alpha if alpha is None else alpha) else f"N{self.corner}"
+        return f"{self.gametype},{self.first},{self.cols},{self.rows},{notation},{int(self.invert)}"
+
     def initial_squares(self) -> tuple[frozenset[int], frozenset[int]]:
         """(white men, black men) of the start position."""
         white, black = set[int](), set[int]()
@@ -188,14 +195,15 @@ def _rows(n: int) -> tuple[int, ...]:
 # Board parameters per the PDN 3.0 GameType table (reference §2.2); rules per §4.1; draw
 # rules in `draws`.  A game without GameType is tried as the variants whose `inferred`
 # hint it matches, by rank: 8x8 numeric english, international, italian, spanish, pool;
-# 8x8 algebraic russian, brazilian, czech, pool.
+# algebraic: every board its squares fit, smaller first (8x8 russian, brazilian, czech,
+# pool; 10x10 international, frisian; 12x12 canadian).
 _NUMERIC_32, _ALGEBRAIC_32 = Hint(32, False), Hint(32, True)
 _FMJD_RESULTS = Results("2-0", "0-2", "1-1")
 _VARIANT_LIST = [
     Variant(
         name="international", gametype=20, rows=10, cols=10, first="W", alpha=False, corner=2,
         invert=False, start_rows=_rows(4), draws=draws.INTERNATIONAL, results=_FMJD_RESULTS,
-        inferred=((_NUMERIC_32, 2), (Hint(50, False), 1)),
+        inferred=((_NUMERIC_32, 2), (Hint(50, False), 1), (Hint(50, True), 1)),
         lidraughts=(Lidraughts(96, "Breakthrough", False), Lidraughts(98, "Antidraughts", False)),
     ),
     Variant(
@@ -230,7 +238,8 @@ _VARIANT_LIST = [
     ),
     Variant(
         name="canadian", gametype=27, rows=12, cols=12, first="W", alpha=False, corner=2, invert=False,
-        start_rows=_rows(5), draws=draws.CANADIAN, results=_FMJD_RESULTS, inferred=((Hint(72, False), 1),),
+        start_rows=_rows(5), draws=draws.CANADIAN, results=_FMJD_RESULTS,
+        inferred=((Hint(72, False), 1), (Hint(72, True), 1)),
     ),
     Variant(
         name="portuguese", gametype=28, rows=8, cols=8, first="W", alpha=False, corner=1, invert=True,
@@ -256,7 +265,8 @@ _VARIANT_LIST = [
     Variant(
         name="frisian", gametype=40, rows=10, cols=10, first="W", alpha=False, corner=2, invert=False,
         start_rows=_rows(4), man_jumps=DIAGONAL + ORTHOGONAL, king_jumps=DIAGONAL + ORTHOGONAL,
-        law=laws.frisian, king_move_limit=3, draws=draws.FRISIAN, inferred=((Hint(50, False), 2),),
+        law=laws.frisian, king_move_limit=3, draws=draws.FRISIAN,
+        inferred=((Hint(50, False), 2), (Hint(50, True), 2)),
         lidraughts=(Lidraughts(97, "Frysk!", True),), aliases=("frysk!",),
     ),
 ]
@@ -305,6 +315,13 @@ _BY_HINT = _by_hint()
 def inferred_variants(hint: Hint) -> tuple[Variant, ...]:
     """The variants a game without GameType that looks like `hint` is tried as, in order."""
     return _BY_HINT.get(hint, ())
+
+
+def algebraic_variants(side: int) -> tuple[Variant, ...]:
+    """The variants an algebraic game without GameType is tried as when its squares need a board
+    of `side` files and ranks: those of every board that holds them, smaller boards first."""
+    hints = sorted(hint for hint in _BY_HINT if hint.alpha)
+    return tuple(v for hint in hints for v in _BY_HINT[hint] if min(v.rows, v.cols) >= side)
 
 
 def lidraughts_variant(number: int) -> tuple[Variant, Lidraughts] | None:
