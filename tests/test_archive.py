@@ -3,6 +3,7 @@ import json
 
 from click.testing import CliRunner
 
+import pytest
 from corpus import CORPUS, needs_corpus
 from pdn_tools import read_games, read_text
 from pdn_tools.cli import cli
@@ -100,6 +101,7 @@ def test_dedupe_finds_the_same_games_in_two_formattings_of_an_archive():
     assert result.exit_code == 1 and "[illegal-move]" in result.stderr
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_dedupe_by_moves_and_tags_keeps_games_whose_tags_differ():
     with_tags = invoke("dedupe", "--by", "moves+tags", "--report", TINSLEY, TINSLEY_COPY).stdout

@@ -219,6 +219,7 @@ def test_jobs_tasks_take_shrinking_shares_of_every_file_in_order(tmp_path):
     assert sizes[0] >= sum(size for _, size in whole) // 4 and sizes[-1] < 2 * batch._LEAST_RANGE
 
 
+@pytest.mark.slow
 def test_jobs_split_a_file_without_sync_points_here_and_hold_only_batches(tmp_path, monkeypatch):
     """A large file with no blank line before its tags has no sync point: a worker reading it by ranges would
     hold all its games at once (the first range reads on to the next sync point), so the main process splits
@@ -234,6 +235,7 @@ def test_jobs_split_a_file_without_sync_points_here_and_hold_only_batches(tmp_pa
     assert len(two.stdout.splitlines()) == 40000
 
 
+@pytest.mark.slow
 def test_jobs_read_byte_ranges_of_a_large_file_as_one_job_does(tmp_path):
     """--jobs 2 on a file large enough to be cut into byte ranges (each read by a worker, its
     games numbered after those of the ranges before it): the same records, in the same order,

@@ -35,6 +35,7 @@ from pdn_tools.cli import cli
 from pdn_tools.running.batch import decompressed
 from pdn_tools.text import decoding
 
+pytestmark = pytest.mark.slow       # run by .ci/run with the whole suite, not in the fast subset
 SCALE = float(os.environ.get("PDN_COMPLEXITY_SCALE", "1"))
 TABLE = os.environ.get("PDN_COMPLEXITY_TABLE")
 LIMIT = 6.0                      # for 4 times the input; quadratic growth gives 16

@@ -164,6 +164,7 @@ def _round_trip(game) -> str | None:
     return None if same else f"{game.file} game {game.index}: differs after the round trip"
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_canonical_text_reads_back_as_the_same_game_for_the_whole_corpus(tmp_path):
     # What replay reads (tags by name, moves, variations, setups, the terminator) survives the

@@ -296,6 +296,7 @@ def games(draw: st.DrawFn) -> tuple[Variant, str, str]:
     return position.variant, fen, text or "1."
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(games())
 def test_runs_as_text_replay_as_the_pure_engine(case: tuple[Variant, str, str]) -> None:

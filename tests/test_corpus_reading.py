@@ -19,6 +19,7 @@ def test_game_counts_match_the_manifest(entry):
     assert count(entry.path) == entry.games
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_every_file_reads_without_exception_and_every_game_is_reported():
     total = 0

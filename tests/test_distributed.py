@@ -132,6 +132,7 @@ def test_small_files_are_gathered_into_tasks_of_about_a_range_in_input_order():
            [[("a", 0), ("b", 0), ("c", 0)], [("big", 0), ("big", 1), ("big", 2)], [("d", 0), ("e", 0)]]
 
 
+@pytest.mark.slow
 @needs_corpus
 def test_a_folder_of_many_small_files_takes_a_few_tasks(local_client):
     folder = str(CORPUS / "international")
@@ -198,6 +199,7 @@ def record_file(result):
 
 
 @needs_corpus
+@pytest.mark.slow
 @pytest.mark.parametrize("options", [[], ["--warnings", "each", "--show-board"], ["--quiet"],
                                      ["--ignore", "inferred-variant", "--ignore", "tag-name", "--show-board"]])
 def test_the_folded_ranges_of_the_text_report_give_the_report_one_by_one(options):
@@ -290,6 +292,7 @@ def test_compressed_binary_and_legacy_files_are_read_whole_by_one_worker(local_c
     assert inputs.unreadable == 2 and expected.exit_code == 2
 
 
+@pytest.mark.slow
 def test_commands_on_a_cluster_started_as_separate_processes(scheduler):
     address = scheduler[0]
     for args in (["validate", "--format", "jsonl", "--summary"], ["convert", "--to", "jsonl"],
@@ -302,6 +305,7 @@ def test_commands_on_a_cluster_started_as_separate_processes(scheduler):
         assert result.stdout
 
 
+@pytest.mark.slow
 def test_a_lost_worker_s_ranges_are_recomputed(scheduler, tmp_path):
     address, start, scheduler_file = scheduler
     text = "".join(f'[Event "{i}"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n' for i in range(3000))
@@ -328,6 +332,7 @@ def _fetched(client):
     return [key for keys in logs.values() for key in keys]
 
 
+@pytest.mark.slow
 def test_each_range_is_worked_on_by_the_worker_that_read_it(tmp_path):
     text = "".join(f'[Event "{i}"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n' for i in range(3000))
     path = tmp_path / "many.pdn"
@@ -351,6 +356,7 @@ def test_usage_errors():
     assert bad.exit_code == 2 and "local:N needs a number of workers N >= 1, not '0'" in bad.stderr
 
 
+@pytest.mark.slow
 def test_an_unreachable_scheduler_is_one_clear_error():
     result = invoke("validate", "--dask", "tcp://127.0.0.1:9", OWN[0])
     assert result.exit_code == 2
@@ -382,6 +388,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 def test_a_local_cluster_listens_on_loopback_only_and_serves_nothing_over_http(tmp_path):
     """Every listening socket of a process that starts a local cluster through `connect`, and of its
     workers (a process of its own: nothing else listens there)."""
@@ -415,6 +422,7 @@ def _pdn(*args, **options):
                             stderr=subprocess.PIPE, start_new_session=True, **options)
 
 
+@pytest.mark.slow
 def test_a_scheduler_nobody_listens_on_is_one_line_naming_it():
     process = _pdn("validate", "--dask", "tcp://127.0.0.1:9", OWN[0])
     out, err = process.communicate(timeout=120)
@@ -423,6 +431,7 @@ def test_a_scheduler_nobody_listens_on_is_one_line_naming_it():
     assert err.startswith(b"pdn: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
 
 
+@pytest.mark.slow
 def test_a_local_cluster_run_leaves_stderr_as_without_dask():
     expected = _pdn("validate", "--format", "jsonl", *OWN, *REAL).communicate(timeout=120)
     process = _pdn("validate", "--format", "jsonl", "--dask", "local:2", *OWN, *REAL)
@@ -492,6 +501,7 @@ def _dies(game):
     os._exit(3)
 
 
+@pytest.mark.slow
 def test_workers_that_die_on_a_task_are_one_error_naming_the_cluster():
     import dask
 

@@ -1,4 +1,5 @@
 """The PDN grammar: tokens, traps of the format, structure of the model."""
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -222,6 +223,7 @@ def located(elements) -> list[tuple]:
              getattr(e, "number", None), getattr(e, "black", None), e.line, e.column) for e in elements]
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(plain_runs(), st.integers(1, 500), st.integers(1, 80))
 def test_a_run_kept_as_text_expands_as_the_reader_reads_it(text, line, column):
@@ -261,6 +263,7 @@ def test_a_run_kept_as_text_expands_as_the_reader_reads_it(text, line, column):
     assert compiled is not None and compiled.moves_hint(text, 10_000) == hint
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(plain_runs(padded=True), st.integers(1, 500), st.integers(1, 80))
 def test_a_zero_padded_run_kept_as_text_warns_and_expands_as_the_reader_reads_it(text, line, column):
@@ -305,6 +308,7 @@ MOVETEXT_PIECES = st.sampled_from(
      "*", "a3b4", "ed4", "1-0", " ", " ", " ", "  ", "\n", "x", ":", "- -", "1- 7", "12x 5", "5"])
 
 
+@pytest.mark.slow
 @settings(max_examples=2000)
 @given(st.lists(MOVETEXT_PIECES, min_size=1, max_size=14).map("".join))
 def test_a_run_cut_at_its_spaces_reads_as_the_whole_run_does(text: str) -> None:

@@ -69,6 +69,7 @@ def test_variant_option_with_an_absurd_number_is_a_usage_error(name):
     "1-0" * 300_000,
     " " * 1_000_000 + "1. 32-28",               # white space
 ])
+@pytest.mark.slow
 def test_scanning_a_hostile_line_takes_linear_time(line):
     start = time.process_time()
     games = read(f'[Event "x"]\n{line}\n' + NEXT)
@@ -88,6 +89,7 @@ def _peak(data: bytes) -> tuple[int, int]:
         tracemalloc.stop()
 
 
+@pytest.mark.slow
 def test_many_tiny_games_on_one_line_take_memory_of_a_block_not_of_the_line(monkeypatch):
     monkeypatch.setattr(decoding, "BLOCK", 1 << 14)
     game = b'[GameType "20"] 1. 32-28 *'
@@ -96,6 +98,7 @@ def test_many_tiny_games_on_one_line_take_memory_of_a_block_not_of_the_line(monk
     assert peak < 4_000_000                             # the line's tokens alone took ~20 MB
 
 
+@pytest.mark.slow
 def test_one_long_move_run_costs_memory_of_its_moves_not_of_its_scanning():
     data = b'[GameType "20"]\n' + b"1. 32-28 19-23 2. 28x19 14x23 " * 20_000 + b"*\n"   # 600 KB, 80,000 moves
     count, peak = _peak(data)

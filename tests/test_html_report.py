@@ -51,6 +51,7 @@ def board_facts(page, game: int) -> dict:
     }""", game)
 
 
+@pytest.mark.slow
 def test_audit_page_in_chromium(audit, tmp_path):
     with browser_page() as page:
         page.goto(audit.as_uri())
@@ -115,6 +116,7 @@ def test_audit_page_is_self_contained(audit):
     assert "@import" not in text and "url(" not in text and "fetch(" not in text
 
 
+@pytest.mark.slow
 def test_invalid_games_come_in_collapsed_pages(tmp_path, monkeypatch):
     monkeypatch.setattr(html_report, "PAGE", 3)
     source = tmp_path / "bad.pdn"
@@ -177,6 +179,7 @@ STATS_GAMES = [("1999.05.01", "2-0"), ("1999.06.01", "0-2"), ("1999.07.01", "1-1
                ("2001.02.02", "*"), ("", "2-0"), ("0000.00.00", "2-0")]
 
 
+@pytest.mark.slow
 def test_stats_page_in_chromium(tmp_path):
     source = tmp_path / "archive.pdn"
     source.write_text("".join(f'[Date "{date}"]\n[Result "{result}"]\n[GameType "20"]\n1. 32-28 {result}\n\n'

@@ -242,6 +242,7 @@ def test_partial_output_holds_the_complete_games(tmp_path):
     assert [item.tag("Event") for item in read_games(out)] == [f"g{number}" for number in range(complete)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("whole_file", [True, False])
 def test_a_cut_archive_with_jobs(tmp_path, monkeypatch, whole_file):
     """Workers read a compressed file whole (small), or the main process splits it (large)."""
@@ -292,6 +293,7 @@ def test_a_file_that_shrinks_while_it_is_read(tmp_path, monkeypatch):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pdn"]
 
 
+@pytest.mark.slow
 def test_the_library_reports_a_file_that_grows_while_it_is_read(tmp_path):
     path = tmp_path / "a.pdn"
     path.write_text(games_text(40000))
@@ -428,6 +430,7 @@ def test_split_keeps_the_parts_of_complete_games_written_before_the_cut(tmp_path
     assert events == [f"g{number}" for number in range(complete)]
 
 
+@pytest.mark.slow
 def test_a_file_read_by_ranges_that_shrinks_while_workers_read_it(tmp_path, monkeypatch):
     from pdn_tools.text import ranges
 

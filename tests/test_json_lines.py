@@ -47,6 +47,7 @@ PROBLEMS = st.builds(Problem, st.sampled_from(list(Code)), TEXTS, st.integers(0,
 
 
 @settings(max_examples=500)
+@pytest.mark.slow
 @given(st.builds(Record, TEXTS, st.integers(1, 10**6), TEXTS, st.integers(0, 10**6), TEXTS, st.booleans(),
                  st.integers(0, 10**4), TEXTS, st.lists(PROBLEMS, max_size=3).map(tuple),
                  st.lists(PROBLEMS, max_size=3).map(tuple)))

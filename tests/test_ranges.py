@@ -181,6 +181,7 @@ CORPUS_SAMPLE = [p for p in corpus_files() if p.suffix.lower() == ".pdn"][::40] 
     [CORPUS / "english" / "OCA_2.0.pdn"] if AVAILABLE else [])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", OWN + CORPUS_SAMPLE, ids=lambda p: p.name)
 def test_corpus_files_cut_at_random_offsets(path):
     size = path.stat().st_size

@@ -101,6 +101,7 @@ def _cli(args: list[str], data: bytes):
     return result
 
 
+@pytest.mark.slow
 @FUZZ
 @given(damaged())
 def test_damaged_games_are_reported_and_located(sample):
@@ -134,6 +135,7 @@ def _nested(depth: int, closed: bool = True) -> str:
     return '[GameType "20"]\n1. 32-28 ' + opened + (")" * depth if closed else "") + " 19-23 *\n"
 
 
+@pytest.mark.slow
 def test_ten_thousand_nested_variations_read_validate_and_convert():
     text = _nested(10_000) + _nested(2)
     games = list(read_games(io.BytesIO(text.encode())))
@@ -371,7 +373,7 @@ def test_a_lost_message_makes_a_successful_run_exit_2_and_damages_nothing(tmp_pa
     source = tmp_path / "games.pdn"
     source.write_bytes('[White "Coração"]\n1. 32-28 19-23 *\n'.encode("latin-1"))
     assert _pdn(["convert", "--in-place", str(source)], stream).returncode == 2
-    assert source.read_text(encoding="utf-8") == '[White "Coração"]\n\n1. 32-28 19-23 *\n\n'
+    assert source.read_text(encoding="utf-8") == '[White "Coração"]\n[GameType "20,W,10,10,N2,0"]\n\n1. 32-28 19-23 *\n\n'
     quiet = _pdn(["validate", "--format", "jsonl", str(source)], stream)       # nothing for stderr: 0
     assert quiet.returncode == 0 and _records(quiet.stdout.decode())[0]["ok"]
 

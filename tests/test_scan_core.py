@@ -54,6 +54,7 @@ def moves_regex() -> re.Pattern[str]:
     return re.compile(grammar._possessive(terminals["MOVES"]))
 
 
+@pytest.mark.slow
 @settings(max_examples=3000)
 @given(TEXTS, st.data())
 def test_moves_end_is_where_the_terminal_s_expression_ends(text: str, data: st.DataObject) -> None:
@@ -108,6 +109,7 @@ def plain_by_regex(text: str) -> bool:
     return grammar._PLAIN_RUN.fullmatch(text) is not None
 
 
+@pytest.mark.slow
 @settings(max_examples=3000)
 @given(st.lists(RUN_PIECES, max_size=16).map("".join))
 def test_plain_run_is_the_regular_expression_s_verdict(text: str) -> None:
@@ -138,6 +140,7 @@ def scanned(text: str, more: bool, hold: bool, end: int | None) -> list[tuple[ob
     return tokens + [(result.consumed, result.line, result.column, result.waiting)]
 
 
+@pytest.mark.slow
 @settings(max_examples=1500)
 @given(TEXTS, st.booleans(), st.booleans(), st.data())
 def test_the_scanner_gives_the_same_tokens_with_moves_end(text: str, more: bool, hold: bool,
