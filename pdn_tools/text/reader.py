@@ -381,7 +381,18 @@ def read_text(text: str, strict: bool = False, name: str = "<string>") -> list[G
 
 def parse_raw(raw: RawGame, index: int, strict: bool = False,
               file_warnings: Sequence[Diagnostic] = ()) -> Game | ReadError:
-    """Parse one split game (game `index` of its file) into a Game or a ReadError."""
+    """Parse one split game (game `index` of its file) into a Game or a ReadError.
+
+    `raw` gives up its tokens: they are dropped once read, so that a long game's tokens (a
+    Python object each, several times the text they hold) are not kept while the game is
+    replayed by whoever still holds `raw` (the generators that cut it, a batch loop)."""
+    try:
+        return _parsed(raw, index, strict, file_warnings)
+    finally:
+        raw.tokens, raw.before, raw.after = [], [], []
+
+
+def _parsed(raw: RawGame, index: int, strict: bool, file_warnings: Sequence[Diagnostic]) -> Game | ReadError:
     pdn = parser()
     name = raw.name
     warnings = list(file_warnings) + raw.warnings
