@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from importlib import resources
-from typing import Any, Callable, Iterator, TypeVar, Union, cast
+from typing import Any, Callable, Iterable, Iterator, TypeVar, Union, cast
 
 import lark
 from lark import Lark, Token, Transformer
@@ -107,7 +107,7 @@ class _TokenList(Lexer):
         pass
 
     # Lark hands a custom lexer the parser's input itself (here the token list), not a LexerState.
-    def lex(self, tokens: list[ScanToken]) -> Iterator[ScanToken]:  # type: ignore[override]
+    def lex(self, tokens: Iterable[ScanToken]) -> Iterator[ScanToken]:  # type: ignore[override]
         return iter(tokens)
 
 
@@ -263,10 +263,13 @@ class _Builder(Transformer[ScanToken, Game]):
         return Variation(cast(list[Element], elements), result)
 
     def _elements(self, children: list[Child], runs: bool) -> list[Element | MoveRun]:
-        """The model elements of `children`; with `runs`, a run of plain moves is kept as a
-        MoveRun (text) when nothing in it calls for a diagnostic."""
+        """The model elements of `children`, which it empties (each token is freed once built:
+        the main line's are all children of `body`); with `runs`, a run of plain moves is kept as
+        a MoveRun (text) when nothing in it calls for a diagnostic."""
         out: list[Element | MoveRun] = []
-        for child in children:
+        children.reverse()
+        while children:
+            child = children.pop()
             if not isinstance(child, ScanToken):
                 out.append(child)
             elif child.type == "MOVES":
@@ -691,29 +694,35 @@ class PdnParser:
                 scanner, segment_end = main, stop
         return Scanned(out, stop, line, stop - line_start + 1, None, blank_before)
 
-    def parse_game(self, tokens: list[ScanToken], strict: bool = False) -> Game | Diagnostic:
+    def parse_game(self, tokens: list[ScanToken], strict: bool = False, consume: bool = False) -> Game | Diagnostic:
         """Parse one game's tokens into a Game, or a located syntax Diagnostic.
 
         Leniently, text no terminal matches is kept as a comment (a parenthesised
         group holding such text, e.g. a prose remark, becomes one comment) and a
         warning says so; in strict mode it is a syntax error.
+        `consume`: `tokens` is emptied as Lark reads it, so that each token is freed once built
+        into the model (a long game's tokens weigh several times its model).
         """
         context = _Context([], strict)
         self._builder.context = context
         try:
             shape = tuple([token.type for token in tokens])
             if ERROR in shape or ESCAPE in shape:
-                tokens = self._recover(tokens)
+                if consume:
+                    tokens[:] = self._recover(tokens)        # the caller's list is the one emptied
+                else:
+                    tokens = self._recover(tokens)
                 shape = tuple([token.type for token in tokens])
-            game = self._parse(tokens, shape)
+            last = tokens[-1:]
+            game = self._parse(tokens, shape, consume)
         except _StrictError as error:
             return error.diagnostic
         except UnexpectedInput as error:
-            return _syntax_error(error, tokens)
+            return _syntax_error(error, last)
         game.warnings = context.warnings
         return game
 
-    def _parse(self, tokens: list[ScanToken], shape: tuple[str, ...]) -> Game:
+    def _parse(self, tokens: list[ScanToken], shape: tuple[str, ...], consume: bool) -> Game:
         """The Game the inline transformer builds from `tokens`, whose types are `shape`.
 
         LALR(1) decides from token types alone, so every game whose tokens have the same types
@@ -722,7 +731,10 @@ class PdnParser:
         also reports any syntax error; its builder calls are noted (a Plan), and later games of
         that shape are built by making those calls on their own tokens.  A game of more than
         _PLANNED_TOKENS tokens is parsed by Lark alone: its shape hardly comes back, and its plan
-        would cost memory in the game's size for as long as it is kept."""
+        would cost memory in the game's size for as long as it is kept; so is a game whose tokens
+        are consumed (emptied from `tokens` as Lark reads them)."""
+        if consume:
+            return cast(Game, self.lark.parse(_drained(tokens), start="start"))
         plan = self._plans.get(shape)
         builder = self._builder
         if plan is None and len(tokens) > _PLANNED_TOKENS:
@@ -774,6 +786,13 @@ class PdnParser:
                     token = _comment_token(text.replace("}", ")"), opening)
             out.append(token)
         return out
+
+
+def _drained(tokens: list[ScanToken]) -> Iterator[ScanToken]:
+    """The tokens in order, each taken off the list as it is given."""
+    tokens.reverse()
+    while tokens:
+        yield tokens.pop()
 
 
 def _comment_token(text: str, at: ScanToken) -> ScanToken:
