@@ -38,7 +38,7 @@ from pdn_tools.text import decoding
 SCALE = float(os.environ.get("PDN_COMPLEXITY_SCALE", "1"))
 TABLE = os.environ.get("PDN_COMPLEXITY_TABLE")
 LIMIT = 6.0                      # for 4 times the input; quadratic growth gives 16
-PER_CHARACTER = 850              # peak traced bytes per character of one game, at most (README)
+PER_CHARACTER = 750              # peak traced bytes per character of one game, at most (README)
 REPEATS = 7
 
 HEAD = '[Event "e"]\n[GameType "20"]\n\n'

@@ -194,8 +194,9 @@ class _Builder(Transformer[ScanToken, Game]):
 
     def _quirk(self, line: int, column: int, code: Code, message: str) -> None:
         """A tolerated deviation: a warning, or an error in strict mode when the code is
-        strict-fatal (the PDN 3.0 reading grammar rejects it)."""
-        diagnostic = Diagnostic(code, message, line, column)
+        strict-fatal (the PDN 3.0 reading grammar rejects it).  Equal messages share one string
+        (interned): a run of tokens that each warn does not copy the message a token."""
+        diagnostic = Diagnostic(code, sys.intern(message), line, column)
         if self.context.strict and code.strict_fatal:
             raise _StrictError(diagnostic)
         self.context.warnings.append(diagnostic)
@@ -709,7 +710,7 @@ class PdnParser:
             shape = tuple([token.type for token in tokens])
             if ERROR in shape or ESCAPE in shape:
                 if consume:
-                    tokens[:] = self._recover(tokens)        # the caller's list is the one emptied
+                    tokens[:] = self._recover(_drained(tokens))      # the caller's list is the one emptied
                 else:
                     tokens = self._recover(tokens)
                 shape = tuple([token.type for token in tokens])
@@ -756,7 +757,7 @@ class PdnParser:
             self._plans[shape] = tuple(recording.calls)
         return game
 
-    def _recover(self, tokens: list[ScanToken]) -> list[ScanToken]:
+    def _recover(self, tokens: Iterable[ScanToken]) -> list[ScanToken]:
         """Turn unreadable text into comments (warned) and drop literal escapes."""
         out: list[ScanToken] = []
         groups: list[list[int]] = []     # [index in out of '(', holds prose]
@@ -816,7 +817,7 @@ def unreadable(token: ScanToken, strict: bool = False) -> Diagnostic:
                           token.line, token.column)
     if strict:
         return Diagnostic(Code.SYNTAX, f"unexpected {_show(token)}", token.line, token.column)
-    return Diagnostic(Code.PROSE, f"text {_show(token)} read as a comment", token.line, token.column)
+    return Diagnostic(Code.PROSE, sys.intern(f"text {_show(token)} read as a comment"), token.line, token.column)
 
 
 _GLUED_RESULT = re.compile(r"(2-0|0-2|1-1|0-0|1-0|0-1|1:0|0:1|½-½|0\.5-0\.5)(?=[A-Za-z])")
