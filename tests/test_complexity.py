@@ -39,7 +39,7 @@ pytestmark = pytest.mark.slow       # run by .ci/run with the whole suite, not i
 SCALE = float(os.environ.get("PDN_COMPLEXITY_SCALE", "1"))
 TABLE = os.environ.get("PDN_COMPLEXITY_TABLE")
 LIMIT = 6.0                      # for 4 times the input; quadratic growth gives 16
-PER_CHARACTER = 1200             # peak traced bytes per character of one game, at most (README)
+PER_CHARACTER = 750              # peak traced bytes per character of one game, at most (README)
 REPEATS = 7
 
 HEAD = '[Event "e"]\n[GameType "20"]\n\n'

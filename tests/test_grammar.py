@@ -372,12 +372,13 @@ def test_no_parser_is_kept_in_a_folder_others_can_write(tmp_path, monkeypatch):
 
 
 def test_the_scanner_makes_its_tokens_as_lark_makes_them():
-    """_scanned (the scanner's token maker) sets every field Token's constructor sets."""
+    """_scanned (the scanner's token maker) sets every field Token's constructor sets (value and end_pos
+    follow from the text and start)."""
     from lark import Token
 
     from pdn_tools.text.grammar import ScanToken, _scanned
 
-    made = _scanned("MOVES", "1. 11-15", 3, 4, 5, 11, True)
+    made = _scanned("MOVES", "1. 11-15", 3, 4, 5, True)
     lark = ScanToken("MOVES", "1. 11-15", 3, 4, 5, None, None, 11)
     assert type(made) is ScanToken and made == lark and made.blank_before
     assert all(getattr(made, name) == getattr(lark, name) for name in Token.__slots__)

@@ -174,3 +174,14 @@ def test_reading_streams_one_game_at_a_time():
 def test_several_comments_between_games_are_all_kept():
     games = read_text('1. 32-28 *\n\n{Vet}\n{van}\n[Event "b"]\n1. 33-29 *\n')
     assert [c.text for c in games[1].before] == ["Vet", "van"]
+
+
+@pytest.mark.parametrize("text", ['{c} [Event "e"]\n1. 32-28 19-23 * {after}\n', "1. 32-28 (19-23\n"])
+def test_a_parsed_game_keeps_no_tokens(text):
+    """parse_raw takes the split game's tokens (a long game's weigh several times its text), so that
+    the generators and loops still holding the RawGame do not keep them while the game is replayed."""
+    (raw, notes), = reader.read_raw(io.BytesIO(text.encode()))
+    assert raw.tokens
+    game = reader.parse_raw(raw, 1, False, notes)
+    assert (raw.tokens, raw.before, raw.after) == ([], [], [])
+    assert isinstance(game, Game) or game.text == "1. 32-28 ( 19-23\n"    # a ReadError keeps its text

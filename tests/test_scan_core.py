@@ -23,7 +23,7 @@ from lark import Lark
 
 from corpus import CORPUS, needs_corpus
 from pdn_tools.rules import core
-from pdn_tools.text import grammar
+from pdn_tools.text import grammar, reader
 from pdn_tools.text.reader import read_text
 
 COMPILED = core.compiled_module()
@@ -178,8 +178,19 @@ def read_twice(text: str, strict: bool) -> list[tuple[object, object, object]]:
 def test_a_game_built_from_a_parse_plan_is_the_game_lark_builds(text: str, strict: bool) -> None:
     pdn = grammar.parser()
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(pdn, "_parse", lambda tokens, shape: pdn.lark.parse(tokens, start="start"))     # Lark for every game
+        patch.setattr(pdn, "_parse", lambda tokens, shape, consume: pdn.lark.parse(tokens, start="start"))     # Lark for every game
         by_lark = read_twice(text, strict)
     pdn._plans.clear()
     assert read_twice(text, strict) == by_lark          # Lark for the first game of each shape
     assert read_twice(text, strict) == by_lark          # a plan for every game
+
+
+@settings(max_examples=300)
+@given(TEXTS, st.booleans())
+def test_a_game_whose_tokens_are_freed_while_parsed_is_the_game_read_with_them_kept(text: str, strict: bool) -> None:
+    """parse_raw frees a long game's tokens as Lark reads them, its text kept for the ReadError it
+    may be: read so (every game, here), each game, its warnings and its error text are the same."""
+    kept = read_twice(text, strict)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(reader, "CONSUMED", 0)
+        assert read_twice(text, strict) == kept

@@ -64,7 +64,8 @@ def fix_game(raw: RawGame, index: int, notes: list[Diagnostic], variant: Variant
              strict: bool, rules: RuleSet | None = None) -> Fixed:
     """The edits that give one game the Result tag and terminator its position settles (none for
     a game with another error, or whose result is right); a missing tag or terminator stays so."""
-    game = parse_raw(raw, index, strict, notes)
+    terminator = next((t for t in reversed(raw.tokens) if t.type in ("RESULT", "STAR")), None)
+    game = parse_raw(raw, index, strict, notes)       # takes the tokens
     checked = check(game, variant, strict, rules)
     record, replayed = checked.record, checked.replay
     wrong_result_only = all(error.code == Code.WRONG_RESULT for error in record.errors)
@@ -75,7 +76,6 @@ def fix_game(raw: RawGame, index: int, notes: list[Diagnostic], variant: Variant
         return Fixed((), record, tuple(kept_notes(game, replayed)))
     settled = in_style(new_tag or new_end or "", game)
     tag = game.tag("Result")
-    terminator = next((t for t in reversed(raw.tokens) if t.type in ("RESULT", "STAR")), None)
     edits = []
     if tag is not None and read_result(tag) != settled:
         line, column = game.tag_position("Result")

@@ -6,6 +6,7 @@ its `Replay` (None for a game that could not be read) and its `Record`, the obje
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 
 from pdn_tools.play.replay import Replay, replay
@@ -98,7 +99,7 @@ def check(game: Game | ReadError, variant: Variant | None = None, strict: bool =
     spaced = [] if tag is None or read_result(tag) == tag else [_spaced_result(game, tag)]
     record = Record(
         game.file, game.index, game_name(game.tags), game.line, result.variant.name if result.variant else "unknown", result.ok,
-        result.ply_count if result.complete else len(game.main_line()), stated_result(tag, game.result),
+        result.ply_count if result.complete else sum(1 for _ in game.moves()), stated_result(tag, game.result),
         tuple([problem(d, result) for d in result.errors]),
         tuple([problem(d, result) for d in game.warnings + spaced + result.warnings]))
     return Checked(game, result, record)
@@ -130,6 +131,6 @@ def move_label(result: Replay, ply: int) -> str:
     offset = 0 if result.start is None or result.start.turn == result.variant.first else 1
     index = ply - 1 + offset
     number = index // 2 + 1
-    moves = result.game.main_line()
-    text = moves[ply - 1].text if ply <= len(moves) else "?"
+    move = next(itertools.islice(result.game.moves(), ply - 1, None), None)
+    text = move.text if move is not None else "?"
     return f"{number}{'...' if index % 2 else '.'} {text}"

@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from importlib import resources
-from typing import Any, Callable, Iterator, TypeVar, Union, cast
+from typing import Any, Callable, Iterable, Iterator, TypeVar, Union, cast
 
 import lark
 from lark import Lark, Token, Transformer
@@ -63,18 +63,40 @@ class ScanToken(Token):
     every token, so each has its line and column (Lark's own may lack them)."""
 
     __slots__ = ("blank_before",)
+    start_pos: int
     line: int
     column: int
     blank_before: bool
 
+    # A long game's tokens are all kept until it is parsed: its value and its end are not kept
+    # apart from the token, which is its value (Lark: `token.value == token`), and ends where its
+    # text does (a copy of the text and an int less: a token takes 60% of the memory it took).
+    @property
+    def value(self) -> str:
+        """The token's text."""
+        return str(self)
 
-def _scanned(kind: str, value: str, start: int, line: int, column: int, end: int, blank_before: bool) -> ScanToken:
-    """A ScanToken, made as Token(kind, value, start, line, column, None, None, end) makes it but
-    without its constructor's keyword handling (the scanner makes one a token: 0.2 against 0.55 µs)."""
+    @value.setter
+    def value(self, value: str) -> None:
+        """Nothing to keep: Lark makes a token of its value."""
+
+    @property
+    def end_pos(self) -> int:
+        """Where the token ends in the text it was scanned from."""
+        return self.start_pos + len(self)
+
+    @end_pos.setter
+    def end_pos(self, end: int | None) -> None:
+        """Nothing to keep: the token ends where its text does."""
+
+
+def _scanned(kind: str, value: str, start: int, line: int, column: int, blank_before: bool) -> ScanToken:
+    """A ScanToken, made as Token(kind, value, start, line, column) makes it but without its
+    constructor's keyword handling (the scanner makes one a token: 0.2 against 0.55 µs)."""
     token = str.__new__(ScanToken, value)
-    token.type, token.value, token.start_pos, token.line, token.column = kind, value, start, line, column
+    token.type, token.start_pos, token.line, token.column = kind, start, line, column
     token.end_line = token.end_column = None
-    token.end_pos, token.blank_before = end, blank_before
+    token.blank_before = blank_before
     return token
 
 
@@ -85,7 +107,7 @@ class _TokenList(Lexer):
         pass
 
     # Lark hands a custom lexer the parser's input itself (here the token list), not a LexerState.
-    def lex(self, tokens: list[ScanToken]) -> Iterator[ScanToken]:  # type: ignore[override]
+    def lex(self, tokens: Iterable[ScanToken]) -> Iterator[ScanToken]:  # type: ignore[override]
         return iter(tokens)
 
 
@@ -172,8 +194,9 @@ class _Builder(Transformer[ScanToken, Game]):
 
     def _quirk(self, line: int, column: int, code: Code, message: str) -> None:
         """A tolerated deviation: a warning, or an error in strict mode when the code is
-        strict-fatal (the PDN 3.0 reading grammar rejects it)."""
-        diagnostic = Diagnostic(code, message, line, column)
+        strict-fatal (the PDN 3.0 reading grammar rejects it).  Equal messages share one string
+        (interned): a run of tokens that each warn does not copy the message a token."""
+        diagnostic = Diagnostic(code, sys.intern(message), line, column)
         if self.context.strict and code.strict_fatal:
             raise _StrictError(diagnostic)
         self.context.warnings.append(diagnostic)
@@ -241,10 +264,13 @@ class _Builder(Transformer[ScanToken, Game]):
         return Variation(cast(list[Element], elements), result)
 
     def _elements(self, children: list[Child], runs: bool) -> list[Element | MoveRun]:
-        """The model elements of `children`; with `runs`, a run of plain moves is kept as a
-        MoveRun (text) when nothing in it calls for a diagnostic."""
+        """The model elements of `children`, which it empties (each token is freed once built:
+        the main line's are all children of `body`); with `runs`, a run of plain moves is kept as
+        a MoveRun (text) when nothing in it calls for a diagnostic."""
         out: list[Element | MoveRun] = []
-        for child in children:
+        children.reverse()
+        while children:
+            child = children.pop()
             if not isinstance(child, ScanToken):
                 out.append(child)
             elif child.type == "MOVES":
@@ -626,7 +652,7 @@ class PdnParser:
                 if kind == "WS":
                     gap, gap_end = (start, line, line_start, len(out)), end
                     if "\\" in value:
-                        out.append(_scanned(ESCAPE, value, start, line, start - line_start + 1, end, False))
+                        out.append(_scanned(ESCAPE, value, start, line, start - line_start + 1, False))
                     newlines = value.count("\n")
                     if newlines:
                         line += newlines
@@ -650,11 +676,11 @@ class PdnParser:
                         return Scanned(out, start, line, start - line_start + 1, _CLOSERS[value], blank_before)
                     if value == "{":
                         resume = closer.start() if closer is not None else stop
-                        out.append(_scanned(kind, value, start, line, start - line_start + 1, end, blank_before))
+                        out.append(_scanned(kind, value, start, line, start - line_start + 1, blank_before))
                         blank_before = False
                         scanner, segment_end, pos = comment_free, resume, end
                         break
-                out.append(_scanned(kind, value, start, line, start - line_start + 1, end, blank_before))
+                out.append(_scanned(kind, value, start, line, start - line_start + 1, blank_before))
                 blank_before = False
                 if kind in _MULTILINE:
                     newlines = value.count("\n")
@@ -669,29 +695,35 @@ class PdnParser:
                 scanner, segment_end = main, stop
         return Scanned(out, stop, line, stop - line_start + 1, None, blank_before)
 
-    def parse_game(self, tokens: list[ScanToken], strict: bool = False) -> Game | Diagnostic:
+    def parse_game(self, tokens: list[ScanToken], strict: bool = False, consume: bool = False) -> Game | Diagnostic:
         """Parse one game's tokens into a Game, or a located syntax Diagnostic.
 
         Leniently, text no terminal matches is kept as a comment (a parenthesised
         group holding such text, e.g. a prose remark, becomes one comment) and a
         warning says so; in strict mode it is a syntax error.
+        `consume`: `tokens` is emptied as Lark reads it, so that each token is freed once built
+        into the model (a long game's tokens weigh several times its model).
         """
         context = _Context([], strict)
         self._builder.context = context
         try:
             shape = tuple([token.type for token in tokens])
             if ERROR in shape or ESCAPE in shape:
-                tokens = self._recover(tokens)
+                if consume:
+                    tokens[:] = self._recover(_drained(tokens))      # the caller's list is the one emptied
+                else:
+                    tokens = self._recover(tokens)
                 shape = tuple([token.type for token in tokens])
-            game = self._parse(tokens, shape)
+            last = tokens[-1:]
+            game = self._parse(tokens, shape, consume)
         except _StrictError as error:
             return error.diagnostic
         except UnexpectedInput as error:
-            return _syntax_error(error, tokens)
+            return _syntax_error(error, last)
         game.warnings = context.warnings
         return game
 
-    def _parse(self, tokens: list[ScanToken], shape: tuple[str, ...]) -> Game:
+    def _parse(self, tokens: list[ScanToken], shape: tuple[str, ...], consume: bool) -> Game:
         """The Game the inline transformer builds from `tokens`, whose types are `shape`.
 
         LALR(1) decides from token types alone, so every game whose tokens have the same types
@@ -700,7 +732,10 @@ class PdnParser:
         also reports any syntax error; its builder calls are noted (a Plan), and later games of
         that shape are built by making those calls on their own tokens.  A game of more than
         _PLANNED_TOKENS tokens is parsed by Lark alone: its shape hardly comes back, and its plan
-        would cost memory in the game's size for as long as it is kept."""
+        would cost memory in the game's size for as long as it is kept; so is a game whose tokens
+        are consumed (emptied from `tokens` as Lark reads them)."""
+        if consume:
+            return cast(Game, self.lark.parse(_drained(tokens), start="start"))
         plan = self._plans.get(shape)
         builder = self._builder
         if plan is None and len(tokens) > _PLANNED_TOKENS:
@@ -722,7 +757,7 @@ class PdnParser:
             self._plans[shape] = tuple(recording.calls)
         return game
 
-    def _recover(self, tokens: list[ScanToken]) -> list[ScanToken]:
+    def _recover(self, tokens: Iterable[ScanToken]) -> list[ScanToken]:
         """Turn unreadable text into comments (warned) and drop literal escapes."""
         out: list[ScanToken] = []
         groups: list[list[int]] = []     # [index in out of '(', holds prose]
@@ -754,6 +789,13 @@ class PdnParser:
         return out
 
 
+def _drained(tokens: list[ScanToken]) -> Iterator[ScanToken]:
+    """The tokens in order, each taken off the list as it is given."""
+    tokens.reverse()
+    while tokens:
+        yield tokens.pop()
+
+
 def _comment_token(text: str, at: ScanToken) -> ScanToken:
     """A comment token holding `text`, where `at` stands."""
     token = ScanToken.new_borrow_pos("COMMENT", "{" + text + "}", at)
@@ -775,7 +817,7 @@ def unreadable(token: ScanToken, strict: bool = False) -> Diagnostic:
                           token.line, token.column)
     if strict:
         return Diagnostic(Code.SYNTAX, f"unexpected {_show(token)}", token.line, token.column)
-    return Diagnostic(Code.PROSE, f"text {_show(token)} read as a comment", token.line, token.column)
+    return Diagnostic(Code.PROSE, sys.intern(f"text {_show(token)} read as a comment"), token.line, token.column)
 
 
 _GLUED_RESULT = re.compile(r"(2-0|0-2|1-1|0-0|1-0|0-1|1:0|0:1|½-½|0\.5-0\.5)(?=[A-Za-z])")

@@ -228,6 +228,15 @@ class Game:
         """The moves of the main line, in order."""
         return [e for e in self.elements if isinstance(e, Move)]
 
+    def moves(self) -> Iterator[Move]:
+        """The moves of the main line, in order, made one run at a time from the runs kept as
+        text (`elements` is not expanded: a long game's would weigh several times its text)."""
+        for element in self.read_movetext():
+            if type(element) is MoveRun:
+                yield from (item for item in element.expand() if isinstance(item, Move))
+            elif isinstance(element, Move):
+                yield element
+
 
 _GAME_ELEMENTS = Game.__dict__["elements"]        # the slot's descriptor: raises while it is unset
 

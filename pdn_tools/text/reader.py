@@ -9,6 +9,7 @@ read becomes a `ReadError` and reading goes on, so games in = games reported.
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import re
 import sys
@@ -26,6 +27,7 @@ _TAGS = ("TAGS",)
 _COMMENTS = ("COMMENT", "LINE_COMMENT", "ERROR", "ESCAPE")    # not movetext
 _TERMINATORS = ("RESULT", "STAR")
 MAX_GAME_BYTES = 64 << 20      # a longer game is reported as too large, not kept (see RawGame.too_large)
+CONSUMED = 4096                # tokens of a game beyond which they are freed as it is parsed (see parse_raw)
 
 
 @dataclass(slots=True)
@@ -50,15 +52,17 @@ class RawGame:
         return last[-1].line + last[-1].count("\n") if last else 1
 
     def text(self) -> str:
-        """The game's tokens laid out on their original lines."""
+        """The game's tokens laid out on their original lines (joined as they are: a copy of each
+        would double a long game's memory)."""
         parts: list[str] = []
         line = None
-        for token in self.before + self.tokens + self.after:
+        for token in itertools.chain(self.before, self.tokens, self.after):
             if line is not None:
                 parts.append("\n" * (token.line - line) if token.line > line else " ")
-            parts.append(str(token))
-            line = token.line + str(token).count("\n")
-        return "".join(parts) + "\n"
+            parts.append(token)
+            line = token.line + token.count("\n")
+        parts.append("\n")
+        return "".join(parts)
 
 
 # ---- scanning ---------------------------------------------------------------------------
@@ -381,7 +385,20 @@ def read_text(text: str, strict: bool = False, name: str = "<string>") -> list[G
 
 def parse_raw(raw: RawGame, index: int, strict: bool = False,
               file_warnings: Sequence[Diagnostic] = ()) -> Game | ReadError:
-    """Parse one split game (game `index` of its file) into a Game or a ReadError."""
+    """Parse one split game (game `index` of its file) into a Game or a ReadError.
+
+    `raw` gives up its tokens: they are dropped once read, so that a long game's tokens (a
+    Python object each, several times the text they hold) are not kept while the game is
+    replayed by whoever still holds `raw` (the generators that cut it, a batch loop).  Those of
+    a game of more than CONSUMED tokens are freed while it is parsed, each once built into the
+    model; its text is kept until then instead, for the ReadError it may be."""
+    try:
+        return _parsed(raw, index, strict, file_warnings)
+    finally:
+        raw.tokens, raw.before, raw.after = [], [], []
+
+
+def _parsed(raw: RawGame, index: int, strict: bool, file_warnings: Sequence[Diagnostic]) -> Game | ReadError:
     pdn = parser()
     name = raw.name
     warnings = list(file_warnings) + raw.warnings
@@ -389,26 +406,31 @@ def parse_raw(raw: RawGame, index: int, strict: bool = False,
         start = raw.tokens[0]
         return ReadError(name, index, start.line, start.column, f"game longer than {raw.too_large} characters: "
                          "not read (--max-game-bytes)", Code.GAME_TOO_LARGE, "", warnings)
-    parsed = pdn.parse_game(raw.tokens, strict)
+    line, consume = raw.line, len(raw.tokens) > CONSUMED
+    kept = raw.text() if consume else None
+
+    def text() -> str:
+        return kept if kept is not None else raw.text()
+    parsed = pdn.parse_game(raw.tokens, strict, consume)
     if strict:
         problems = [w for w in raw.warnings if w.code.strict_fatal]
         problems += [parsed] if isinstance(parsed, Diagnostic) else []
         if problems:
             first = min(problems, key=lambda d: (d.line, d.column))
             return ReadError(name, index, first.line, first.column, first.message, first.code,
-                             raw.text(), warnings)
+                             text(), warnings)
     if isinstance(parsed, Diagnostic):
         return ReadError(name, index, parsed.line, parsed.column, parsed.message, parsed.code,
-                         raw.text(), warnings)
+                         text(), warnings)
     outside = [t for t in raw.before + raw.after if t.type == "ERROR"]
     if outside and strict:
         first = unreadable(outside[0], strict=True)
-        return ReadError(name, index, first.line, first.column, first.message, first.code, raw.text(), warnings)
+        return ReadError(name, index, first.line, first.column, first.message, first.code, text(), warnings)
     warnings += [unreadable(t) if t in ("{", "/") else
                  Diagnostic(Code.PROSE, f"text {str(t)[:20]!r} read as a comment", t.line, t.column) for t in outside]
     parsed.before = [_comment(t) for t in raw.before if t.type != "ESCAPE"]
     parsed.after = [_comment(t) for t in raw.after if t.type != "ESCAPE"]
-    parsed.line, parsed.index, parsed.file = raw.line, index, name
+    parsed.line, parsed.index, parsed.file = line, index, name
     parsed.warnings = warnings + parsed.warnings
     return parsed
 
