@@ -4,11 +4,15 @@ From the moment this module is imported until the command line is loaded, Ctrl-C
 noted, and acted on once the modules are in (exit 130): raised at a random point of an
 import, KeyboardInterrupt can come out as another error with a traceback (Python 3.11
 turns one raised inside `__set_name__`, as while an Enum class is made, into
-`RuntimeError: Error calling __set_name__`).
+`RuntimeError: Error calling __set_name__`).  Once it runs, a Ctrl-C that lands in a callback
+Python cannot raise from (an import lock's weakref callback while Dask loads) is not printed as
+"Exception ignored" but raised again in the main thread: the command ends quietly (exit 130).
 """
+import _thread
 import signal
 import sys
 from types import FrameType
+from typing import Any
 
 _interrupted: list[int] = []
 
@@ -20,6 +24,15 @@ def _note(signum: int, frame: FrameType | None) -> None:
 signal.signal(signal.SIGINT, _note)
 
 
+def _interrupt_again(unraisable: Any) -> None:
+    """sys.unraisablehook: a KeyboardInterrupt that could not be raised where it came is raised in
+    the main thread; anything else is reported as Python reports it."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        _thread.interrupt_main()
+    else:
+        sys.__unraisablehook__(unraisable)
+
+
 def main() -> None:
     """Load the command line, then run it; a Ctrl-C while loading ends quietly (exit 130)."""
     try:
@@ -28,6 +41,7 @@ def main() -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if _interrupted:
         sys.exit(130)
+    sys.unraisablehook = _interrupt_again
     run()
 
 
