@@ -5,10 +5,9 @@ noted, and acted on once the modules are in (exit 130): raised at a random point
 import, KeyboardInterrupt can come out as another error with a traceback (Python 3.11
 turns one raised inside `__set_name__`, as while an Enum class is made, into
 `RuntimeError: Error calling __set_name__`).  Once it runs, a Ctrl-C that lands in a callback
-Python cannot raise from (an import lock's weakref callback while Dask loads) is not printed as
-"Exception ignored" but raised again in the main thread: the command ends quietly (exit 130).
+Python cannot raise from (an import lock's weakref callback while Dask loads) is lost there, as
+Python loses it, but not printed as "Exception ignored ... KeyboardInterrupt": press it again.
 """
-import _thread
 import signal
 import sys
 from types import FrameType
@@ -24,12 +23,11 @@ def _note(signum: int, frame: FrameType | None) -> None:
 signal.signal(signal.SIGINT, _note)
 
 
-def _interrupt_again(unraisable: Any) -> None:
-    """sys.unraisablehook: a KeyboardInterrupt that could not be raised where it came is raised in
-    the main thread; anything else is reported as Python reports it."""
-    if isinstance(unraisable.exc_value, KeyboardInterrupt):
-        _thread.interrupt_main()
-    else:
+def _quiet_interrupts(unraisable: Any) -> None:
+    """sys.unraisablehook: a KeyboardInterrupt that could not be raised where it came goes unsaid
+    (raising it again elsewhere could end the command outside its own handling of Ctrl-C);
+    anything else is reported as Python reports it."""
+    if not isinstance(unraisable.exc_value, KeyboardInterrupt):
         sys.__unraisablehook__(unraisable)
 
 
@@ -41,7 +39,7 @@ def main() -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
     if _interrupted:
         sys.exit(130)
-    sys.unraisablehook = _interrupt_again
+    sys.unraisablehook = _quiet_interrupts
     run()
 
 
