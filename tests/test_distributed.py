@@ -464,8 +464,7 @@ def test_ctrl_c_ends_a_local_cluster_run_with_130_and_no_traceback(big, when):
         except subprocess.TimeoutExpired:
             pass
     err = process.communicate(timeout=60)[1].decode()
-    assert process.returncode == 130
-    assert err.strip() == ""
+    assert (process.returncode, err.strip()) == (130, "")
 
 
 @pytest.mark.slow

@@ -4,6 +4,7 @@ import dataclasses
 import gzip
 import io
 import json
+import contextlib
 import os
 import shutil
 import signal
@@ -203,6 +204,22 @@ def test_ctrl_c_ends_quietly_with_workers(jobs):
     os.killpg(producer.pid, signal.SIGINT)       # as a terminal sends it: to the whole group
     _, err = producer.communicate(timeout=60)
     assert b"Traceback" not in err and err.strip() == b"" and producer.returncode == 130
+
+
+@needs_corpus
+def test_ctrl_c_held_down_while_it_ends_still_ends_with_130():
+    """Ctrl-C pressed again and again until the process is gone: the ones after the first land
+    while it shuts down, where Python has given SIGINT back its default action (killed: -2)."""
+    for _ in range(3):
+        producer = subprocess.Popen(COMMAND + ["--jobs", "1", str(BIG)], stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, start_new_session=True)
+        producer.stdout.readline()
+        while producer.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(producer.pid, signal.SIGINT)
+            time.sleep(0.001)
+        _, err = producer.communicate(timeout=60)
+        assert (producer.returncode, err.strip()) == (130, b"")
 
 
 # What the `pdn` script does, with a mark once its entry module (two imports) is in.
