@@ -1,14 +1,13 @@
 """`pdn` and `python -m pdn_tools`: the command line, quiet when interrupted as it starts.
 
 From the moment this module is imported until the command line is loaded, Ctrl-C is only
-noted, and acted on once the modules are in (exit 130): raised at a random point of an
+noted, and acted on once the modules are in (ended by SIGINT, quietly): raised at a random point of an
 import, KeyboardInterrupt can come out as another error with a traceback (Python 3.11
 turns one raised inside `__set_name__`, as while an Enum class is made, into
 `RuntimeError: Error calling __set_name__`).  Once it runs, the command line handles Ctrl-C
 (running.output.end_on_first_interrupt).
 """
 import signal
-import sys
 from types import FrameType
 
 _interrupted: list[int] = []
@@ -23,11 +22,11 @@ signal.signal(signal.SIGINT, _note)
 
 def main() -> None:
     """Load the command line, then run it (it handles Ctrl-C from there on); a Ctrl-C while loading
-    ends quietly (exit 130)."""
+    ends quietly, by SIGINT."""
     from pdn_tools.cli import main as run
     if _interrupted:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)    # not killed by the next Ctrl-C as Python shuts down
-        sys.exit(130)
+        from pdn_tools.running.output import end_interrupted
+        end_interrupted()
     run()
 
 

@@ -1035,8 +1035,8 @@ for _name, _examples in EXAMPLES.items():
 def main() -> None:
     """Entry point.  A closed pipe (`pdn ... | head`) ends quietly with 141, as by SIGPIPE;
     stdout that cannot be written (a full disk, closed) is one line naming <stdout>, exit 2;
-    Ctrl-C ends quietly with 130; SIGTERM and SIGHUP remove temporary files, then end the
-    process.  A stderr that cannot be written (closed, full) loses its messages, not the
+    Ctrl-C ends quietly, by SIGINT as any program (a shell shows 130); SIGTERM and SIGHUP remove
+    temporary files, then end the process.  A stderr that cannot be written (closed, full) loses its messages, not the
     command: the exit code is the command's, or 2 where it would have been 0."""
     streams.end_on_first_interrupt()
     streams.guard_standard_streams()

@@ -403,9 +403,8 @@ def _terminate(signum: int, frame: FrameType | None) -> NoReturn:
 
 def end_on_first_interrupt() -> None:
     """Ctrl-C ends the run: the first raises KeyboardInterrupt, and those after it are ignored while
-    the run unwinds (temporary files removed, workers stopped), so that a Ctrl-C held down neither
-    interrupts the clean-up nor, once Python shuts down and gives SIGINT back its default action,
-    kills the process by SIGINT.  One that Python cannot raise where it lands (an import lock's
+    the run unwinds (temporary files removed, workers stopped), so that a Ctrl-C held down does not
+    interrupt the clean-up; then end_interrupted.  One that Python cannot raise where it lands (an import lock's
     weakref callback while Dask loads) is lost there, unsaid, and the next one is listened for."""
     signal.signal(signal.SIGINT, _interrupt)
     sys.unraisablehook = _drop_lost_interrupts
@@ -427,9 +426,13 @@ def _drop_lost_interrupts(unraisable: Any) -> None:
 
 
 def end_interrupted() -> NoReturn:
-    """End with 130 after a Ctrl-C, any further one ignored (see end_on_first_interrupt)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    sys.exit(130)
+    """End as Ctrl-C ends a program, killed by SIGINT (the clean-up done): a shell shows 130 and stops
+    a script or a loop (`for f in *.pdn; do pdn validate "$f"; done`), where an exit status of 130
+    would let the loop go on to the next file."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    end_by_signal(signal.SIGINT)
 
 
 def end_by_signal(signum: int) -> NoReturn:
