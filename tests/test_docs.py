@@ -14,12 +14,14 @@
 from __future__ import annotations
 
 import doctest
+import importlib.util
 import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -29,6 +31,15 @@ PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
 _BLOCK = re.compile(r"^```(console|pycon|python)\n(.*?)^```", re.S | re.M)
 _EXIT = re.compile(r"\s#\s*exit (\d+)\s*$")
 _LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+
+
+def _cli_reference() -> ModuleType:
+    """docs/make_cli_reference.py, the script that writes docs/cli.md."""
+    spec = importlib.util.spec_from_file_location("make_cli_reference", DOCS / "make_cli_reference.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _name(page: Path) -> str:
@@ -134,26 +145,24 @@ def test_the_docs_index_links_every_page() -> None:
 
 
 def test_every_command_has_its_page() -> None:
-    sys.path.insert(0, str(DOCS))
-    from make_cli_reference import commands as listed, help_text
-    missing = [name for name in listed(help_text()) if not (DOCS / "commands" / f"{name}.md").exists()]
+    reference = _cli_reference()
+    missing = [name for name in reference.commands(reference.help_text()) if not (DOCS / "commands" / f"{name}.md").exists()]
     assert not missing, f"no docs/commands/NAME.md for {missing}"
 
 
 @pytest.mark.slow
 def test_the_cli_reference_is_fresh() -> None:
-    sys.path.insert(0, str(DOCS))
-    from make_cli_reference import COMMAND, TARGET, reference
-    assert TARGET.read_text(encoding="utf-8") == reference(), f"docs/cli.md is stale: run `{COMMAND}`"
+    reference = _cli_reference()
+    assert reference.TARGET.read_text(encoding="utf-8") == reference.reference(), \
+        f"docs/cli.md is stale: run `{reference.COMMAND}`"
 
 
 def test_pdn_help_gives_each_command_in_a_whole_sentence_and_ends_with_examples() -> None:
-    sys.path.insert(0, str(DOCS))
-    from make_cli_reference import commands as listed, help_text
-    main = help_text()
+    reference = _cli_reference()
+    main = reference.help_text()
     section = main.split("\nCommands:\n", 1)[1].split("\n\n", 1)[0]
     summaries = [line.split(None, 1)[1] for line in section.splitlines()]
-    assert len(summaries) == len(listed(main)) >= 11
+    assert len(summaries) == len(reference.commands(main)) >= 11
     assert all(s[0].isupper() and s.endswith(".") and not s.endswith("...") for s in summaries), summaries
     examples = main.rstrip("\n").rsplit("Examples:\n", 1)[1].splitlines()
     assert len(examples) >= 4 and all(line.strip().startswith("pdn ") for line in examples)
