@@ -129,12 +129,32 @@ def test_console_blocks_are_read_as_commands_outputs_and_exit_codes() -> None:
     assert commands(block) == [("pdn validate a.pdn   # exit 1", 1, "a.pdn:1:1: x\n...\n"), ("pdn list a.pdn", 0, "")]
 
 
+def anchors(page: Path) -> set[str]:
+    """The anchors of a page's headings, as GitHub makes them (`## Outputs, folders` -> outputs-folders)."""
+    text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.S | re.M)
+    headings = re.findall(r"^#+ (.*)$", text, re.M)
+    return {re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-") for heading in headings}
+
+
 @pytest.mark.parametrize("page", PAGES, ids=_name)
 def test_every_relative_link_names_a_file_of_the_clone(page: Path) -> None:
     text = re.sub(r"^```.*?^```", "", page.read_text(encoding="utf-8"), flags=re.S | re.M)
-    paths = [target.split("#", 1)[0] for target in _LINK.findall(text)]
-    missing = [path for path in paths if path and not re.match(r"[a-z]+:", path) and not (page.parent / path).exists()]
-    assert not missing, f"{_name(page)} links to files that do not exist: {missing}"
+    wrong = []
+    for target in _LINK.findall(text):
+        path, _, anchor = target.partition("#")
+        linked = page.parent / path if path else page
+        if re.match(r"[a-z]+:", path):
+            continue
+        if not linked.exists():
+            wrong.append(target)
+        elif anchor and linked.suffix == ".md" and anchor not in anchors(linked):
+            wrong.append(target)
+    assert not wrong, f"{_name(page)} links to files or headings that do not exist: {wrong}"
+
+
+def test_anchors_are_made_as_github_makes_them() -> None:
+    page = DOCS / "conventions.md"
+    assert {"outputs-folders-and-pipelines", "the-command-line-what-every-command-shares"} <= anchors(page)
 
 
 def test_the_docs_index_links_every_page() -> None:
@@ -146,7 +166,8 @@ def test_the_docs_index_links_every_page() -> None:
 
 def test_every_command_has_its_page() -> None:
     reference = _cli_reference()
-    missing = [name for name in reference.commands(reference.help_text()) if not (DOCS / "commands" / f"{name}.md").exists()]
+    names = reference.commands(reference.help_text())
+    missing = [name for name in names if not (DOCS / "commands" / f"{name}.md").exists()]
     assert not missing, f"no docs/commands/NAME.md for {missing}"
 
 
