@@ -78,7 +78,7 @@ def clone_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _slow_if_dask(page: Path) -> object:
-    """A page whose examples start Dask clusters is tested with the slow tests."""
+    """A page whose Python examples start a Dask cluster is tested with the slow tests."""
     examples = "".join(block for kind in ("console", "pycon", "python") for _, block in blocks(page, kind))
     marks = [pytest.mark.slow] if "--dask" in examples or "distributed import" in examples else []
     return pytest.param(page, id=_name(page), marks=marks)
@@ -88,6 +88,7 @@ def _pages_with(*kinds: str) -> list[object]:
     return [_slow_if_dask(p) for p in PAGES if any(blocks(p, kind) for kind in kinds)]
 
 
+@pytest.mark.slow                    # a pdn process per example line: 3 to 30 s a page
 @pytest.mark.parametrize("page", _pages_with("console"))
 def test_console_examples_run_as_shown(page: Path, clone_files: Path) -> None:
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}", "COLUMNS": "80"}
