@@ -70,7 +70,7 @@ rules_option = click.option(
     "--rules", type=click.Choice(list(RULE_SETS)), default=DEFAULT_RULES.name, show_default=True,
     callback=lambda ctx, param, value: RULE_SETS[value],
     help="Draw rules to check results by: " + "; ".join(f"{r.name}: {r.description}" for r in RULE_SETS.values())
-         + " (README: Rules and their sources).")
+         + " (docs/rules.md).")
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
                            help="Worker processes; output keeps the input order.")
 def _encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

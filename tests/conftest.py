@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from corpus import AVAILABLE, CORPUS, EXPLICIT  # noqa: E402
 
 # Every run draws the same examples, so a test passes or fails for the code, not for the draw;
-# HYPOTHESIS_PROFILE=explore draws new ones (the long fuzz in README's "Fuzzing" does too).
+# HYPOTHESIS_PROFILE=explore draws new ones (the long fuzz in docs/testing.md, "Fuzzing", does too).
 settings.register_profile("repeatable", derandomize=True, database=None)
 settings.register_profile("explore")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))

@@ -8,7 +8,7 @@ most LIMIT times the CPU time and the peak traced memory (tracemalloc).  CPU tim
 collector off) is the best of up to REPEATS runs (taken again only while the ratio is over the
 limit), so load on the machine does not fail a linear reader.  The scanner's block is made
 small (decoding.BLOCK), so a cost per block that grows with what came before shows at these
-sizes.  One game of the 4n input takes at most PER_CHARACTER bytes a character (README).
+sizes.  One game of the 4n input takes at most PER_CHARACTER bytes a character (docs/reliability.md).
 
 PDN_COMPLEXITY_SCALE (a number, default 1) multiplies every n; PDN_COMPLEXITY_TABLE names a file
 to which each measure adds a line: dimension, path, n, 4n, time ratio, memory ratio.
@@ -39,7 +39,7 @@ pytestmark = pytest.mark.slow       # run by .ci/run with the whole suite, not i
 SCALE = float(os.environ.get("PDN_COMPLEXITY_SCALE", "1"))
 TABLE = os.environ.get("PDN_COMPLEXITY_TABLE")
 LIMIT = 6.0                      # for 4 times the input; quadratic growth gives 16
-PER_CHARACTER = 750              # peak traced bytes per character of one game, at most (README)
+PER_CHARACTER = 750              # peak traced bytes per character of one game, at most (docs/reliability.md)
 REPEATS = 7
 
 HEAD = '[Event "e"]\n[GameType "20"]\n\n'

@@ -49,11 +49,11 @@ def test_imports_go_down_the_layers(path):
                 assert RULES_ORDER.index(other) <= RULES_ORDER.index(own), f"{path.name} imports {name}"
 
 
-def test_the_readme_layout_table_names_every_module():
-    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
-    table = readme[readme.index("## Layout"):readme.index("## Adding a variant")]
+def test_the_design_layout_table_names_every_module():
+    design = (PACKAGE.parent / "docs" / "design.md").read_text(encoding="utf-8")
+    table = design[design.index("## Layout"):design.index("## Adding a variant")]
     modules = sorted(p.relative_to(PACKAGE.parent) for p in PACKAGE.rglob("*.py") if p.name != "__init__.py")
     missing = [str(m) for m in modules if f"`{m}`" not in table and f"`{m.name}`" not in table]
-    assert not missing, f"not in README's layout table: {missing}"
+    assert not missing, f"not in the layout table of docs/design.md: {missing}"
     listed = set(re.findall(r"`(pdn_tools/[^`]+)`", table))
     assert all((PACKAGE.parent / name).exists() for name in listed), "the table names a file that is gone"

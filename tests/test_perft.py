@@ -88,7 +88,7 @@ def test_drop_and_keep_differ_on_circular_capture():
 
 
 def test_turkish_straight_stretch_is_one_move_where_kish_counts_two():
-    """README, perft: a king going on in the same direction after a capture does so from the
+    """docs/commands/perft.md: a king going on in the same direction after a capture does so from the
     square directly behind the piece; kish (reference §6) also counts a1xa5xa7 and a1xa5xa8
     here, which is why its Turkish d7 is 10,782,382 and ours 10,782,308."""
     pos = parse_fen(VARIANTS["turkish"], "W:WKa1:Ba3,a6")

@@ -1,24 +1,39 @@
-"""The README's Python examples are doctests, run as written from the repository root."""
-import doctest
+"""The README: task first, short, its two set-up commands at the top, and the test command CI runs.
+
+Its examples (and those of docs/) are run by tests/test_docs.py."""
 import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-_BLOCK = re.compile(r"^```pycon\n(.*?)^```", re.S | re.M)
+README = ROOT / "README.md"
+SET_UP = ("python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/pdn validate samples/",
+          "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test,dask]' && .venv/bin/python -m pytest -q")
 
 
-def test_readme_python_examples(monkeypatch):
-    monkeypatch.chdir(ROOT)
-    text = ROOT.joinpath("README.md").read_text(encoding="utf-8")
-    blocks = [(text.count("\n", 0, match.start()) + 1, match.group(1)) for match in _BLOCK.finditer(text)]
-    assert len(blocks) >= 5
-    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
-    names: dict[str, object] = {}           # the blocks run in order, in one namespace, as in a session
-    examples = 0
-    for line, block in blocks:
-        test = doctest.DocTestParser().get_doctest(block, names, f"README.md:{line}", "README.md", line)
-        runner.run(test, clear_globs=False)
-        names.update(test.globs)
-        examples += len(test.examples)
-    results = runner.summarize(verbose=False)
-    assert results.failed == 0 and examples >= 20
+def test_the_readme_starts_with_the_two_set_up_commands():
+    text = README.read_text(encoding="utf-8")
+    first = re.search(r"^```sh\n(.*?)^```", text, re.S | re.M)
+    assert first and first.group(1).splitlines() == list(SET_UP)
+    assert text.index(first.group(0)) < text.index("\n## ")       # before any section
+
+
+def test_ci_runs_the_readmes_test_command():
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert SET_UP[1] in ci.splitlines()
+
+
+def test_the_readme_is_short_and_says_what_it_needs():
+    text = README.read_text(encoding="utf-8")
+    assert len(text.splitlines()) <= 200
+    assert "Python 3.11 or later" in text and "pip install '.[png]'" in text
+    assert "pdn-tools[" not in text                                # never as if it were on an index
+    assert "](docs/index.md)" in text
+
+
+def test_every_recipe_of_the_readme_runs_on_the_clones_files():
+    text = README.read_text(encoding="utf-8")
+    commands = [line for block in re.findall(r"^```console\n(.*?)^```", text, re.S | re.M)
+                for line in block.splitlines() if line.startswith("$ ")]
+    assert len(commands) >= 15
+    named = [word for line in commands for word in line.split() if re.match(r"(samples|tests/data)/", word)]
+    assert all((ROOT / word.rstrip("/")).exists() for word in named) and len(named) >= 15

@@ -110,7 +110,7 @@ def test_capture_written_as_quiet_move_is_a_warning_even_strictly():
 @pytest.mark.parametrize("name", ["wiegerw-succeed-PROF2.pdn", "horizon-bd-oud-PROF2.PDN"])
 def test_strict_mode_reads_the_standards_prof2_games(name):
     # PDN 3.0 succeed file PROF2.pdn: game 11 writes the capture 30x39 as `30-39`, game 14 the
-    # quiet move 38-33 as `38x33`; the reading grammar accepts both (README: strict mode reads
+    # quiet move 38-33 as `38x33`; the reading grammar accepts both (docs/reading.md: strict mode reads
     # every succeed file), so they stay warnings.
     games = {g.index: g for g in read_games(CORPUS / "international" / name, strict=True)}
     for index, text in ((11, "30-39: capture written as a quiet move"),

@@ -33,7 +33,7 @@ SOURCES = [
     "international/horizon-bd-truus20090418-1.pdn", "russian/games-checkers-abatsiev.pdn",
     "frisian/py-draughts-lidraughts-frisian.pdn", "czech/wiegerw-succeed-mrcd2006.pdn",
 ]
-# The long fuzz: PDN_FUZZ_EXAMPLES=20000 pytest tests/test_robustness.py tests/test_round_trip.py (README).
+# The long fuzz: PDN_FUZZ_EXAMPLES=20000 pytest tests/test_robustness.py tests/test_round_trip.py (docs/testing.md).
 EXAMPLES = int(os.environ.get("PDN_FUZZ_EXAMPLES", "200"))
 FUZZ = settings(max_examples=EXAMPLES, derandomize=EXAMPLES <= 200, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -189,7 +189,7 @@ def test_in_place_keeps_owner_group_and_mode(tmp_path):
 
 
 def test_in_place_gives_a_new_file_other_hard_links_keep_the_old_text(tmp_path):
-    """As documented in the README: the file is replaced atomically, so a hard link to it
+    """As documented in docs/conventions.md: the file is replaced atomically, so a hard link to it
     still shows the old text, and stderr says so."""
     old = GOOD.replace("1. 32-28", "1.32-28")
     source = tmp_path / "a.pdn"

@@ -4,7 +4,7 @@ A `Variant` holds its board and PDN numbering, the rule switches the move genera
 its capture-precedence law (a key function of `laws`), its draw rules (`draws`), the
 result strings it writes, when it is a candidate for a game without GameType, and the
 lidraughts GameType numbers replayed with its rules.  Adding a variant is one entry in
-`_VARIANT_LIST` plus its rule tests (see the README).
+`_VARIANT_LIST` plus its rule tests (see docs/design.md).
 
 Numbering follows the PDN 3.0 GameType tester (reference §3.1): the board is drawn from the
 seat of the player named by the numbering, square 1 sits in the corner given by the notation

@@ -53,7 +53,7 @@ RANGE_BYTES = 2 << 20          # about 4,000 games of 500 bytes: seconds of work
 
 # What a local cluster leaves out: it has no dashboard, nothing served over HTTP, and these cost ~3% of a core in each process
 # whether tasks run or not (so the more when the machine is loaded and a run takes longer).  A cluster of
-# its own reads the same keys from its Dask configuration (README: running on a cluster).
+# its own reads the same keys from its Dask configuration (docs/dask.md).
 LOCAL_CONFIG = {
     "distributed.worker.profile.enabled": False,             # the dashboard's profiler: a stack every 10 ms
     "distributed.admin.system-monitor.interval": "5s",       # the dashboard's CPU, memory and network figures

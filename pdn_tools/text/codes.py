@@ -2,7 +2,7 @@
 
 Each code has a severity (an error makes a game invalid; a warning does not), whether
 `--strict` turns the warning into an error (the PDN 3.0 reading grammar rejects it),
-and a one-line description.  Adding a code is one line here; the README's table of
+and a one-line description.  Adding a code is one line here; docs/codes.md's table of
 codes is checked against this one.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Draw the README's pictures again: `python samples/pictures/make_pictures.py [CORPUS]`.
+"""Draw the pictures of docs/ again: `python samples/pictures/make_pictures.py [CORPUS]`.
 
 Diagrams come from `pdn diagram`; the `--show-board` picture is the command's output set
 as SVG text; the HTML pages are screenshots taken in headless Chromium (as the tests take
