@@ -32,7 +32,7 @@ from click.testing import CliRunner
 
 from pdn_tools import read_games
 from pdn_tools.cli import cli
-from pdn_tools.running.batch import decompressed
+from pdn_tools.text.source import input_bytes
 from pdn_tools.text import decoding
 
 pytestmark = pytest.mark.slow       # run by .ci/run with the whole suite, not in the fast subset
@@ -124,7 +124,7 @@ def _check_linear(name: str, path: str, n: int, small: Callable[[], object], lar
 def _library(path: Path) -> Callable[[], object]:
     def run() -> int:
         with open(path, "rb") as raw:
-            return sum(1 for _ in read_games(decompressed(raw)))
+            return sum(1 for _ in read_games(input_bytes(raw)))
     return run
 
 

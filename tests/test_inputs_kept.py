@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
 from pdn_tools.cli import cli
-from pdn_tools.running import batch
+from pdn_tools.running import batch, pool
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Game, ReadError
 from pdn_tools.text.reader import read_games
@@ -247,8 +247,8 @@ def test_partial_output_holds_the_complete_games(tmp_path):
 def test_a_cut_archive_with_jobs(tmp_path, monkeypatch, whole_file):
     """Workers read a compressed file whole (small), or the main process splits it (large)."""
     if not whole_file:
-        monkeypatch.setattr(batch, "_WHOLE_FILE", 0)
-        monkeypatch.setattr(batch, "_LEAST_RANGE", 1 << 10)
+        monkeypatch.setattr(pool, "_WHOLE_FILE", 0)
+        monkeypatch.setattr(pool, "_LEAST_RANGE", 1 << 10)
     path, complete, message = _cut_archive(tmp_path, "gzip", count=3000)
     result = invoke("list", path)
     for command in (["validate", "--format", "jsonl"], ["convert"]):
@@ -444,8 +444,8 @@ def test_a_file_read_by_ranges_that_shrinks_while_workers_read_it(tmp_path, monk
             os.truncate(path, size // 2)
         return real(*args, **kwargs)
     monkeypatch.setattr(ranges, "read_range", cutting)
-    tasks = list(batch._tasks(batch.Inputs((str(path),)), 2, False, len, list))
-    assert sum(1 for task in tasks if task.call[0] is batch._range_work) > 1
+    tasks = list(pool._tasks(batch.Inputs((str(path),)), 2))
+    assert sum(1 for task in tasks if task.task.part is not None) > 1
     result = invoke("validate", "--format", "jsonl", "--jobs", "2", path, "-o", tmp_path / "out.jsonl")
     assert result.exit_code == 2
     assert result.stderr == (f"pdn: cannot read {path}: truncated: the file changed while it was read ({size} bytes "
