@@ -2,7 +2,7 @@
 
 For each construct of the grammar and each dimension of an archive (nesting depth, runs of white
 space, comments, NAGs, move numbers and placeholders, tags, line and game length, games, files,
-the same inside .gz/.bz2/.xz), inputs of size n and 4n are read through the library (read_games)
+the same inside .gz/.bz2/.xz/.zst), inputs of size n and 4n are read through the library (read_games)
 and through `pdn validate` (the CLI's Python entry), in this run: 4 times the input may cost at
 most LIMIT times the CPU time and the peak traced memory (tracemalloc).  CPU time (the cycle
 collector off) is the best of up to REPEATS runs (taken again only while the ratio is over the
@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
+import zstandard
 from click.testing import CliRunner
 
 from pdn_tools import read_games
@@ -73,7 +74,7 @@ DIMENSIONS: dict[str, tuple[int, Callable[[int], str]]] = {
     "game length": (1_000, lambda n: _game("1. 50-45 1-6 2. 45-50 6-1 " * n + "*", KINGS)),
     "game count": (300, _games),
 }
-COMPRESSED = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}
+COMPRESSED = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress, ".zst": zstandard.compress}
 COMPRESSED_DIMENSIONS = ["nesting (", "white space run", "game count"]
 
 

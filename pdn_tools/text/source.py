@@ -22,8 +22,8 @@ _CONTROL = [bytes([code]) for code in range(32) if code not in b"\t\n\r\f\v\x1a\
 _CHUNK = 1 << 16                   # compressed bytes read at a time
 _FED = 512                         # compressed bytes given to the decompressor at a time: damaged data
                                    # loses at most what these bytes would have given
-_ZSTD_FED = 64                     # the same for zstd, whose decompressor takes no output limit: 4 bytes
-                                   # can give a block of 128 KB, so 64 bytes give at most some 2 MB
+_ZSTD_FED = 128                    # the same for zstd, whose decompressor takes no output limit: 4 bytes
+                                   # can give a block of 128 KB, so 128 bytes give at most some 4 MB
 CUT = "truncated"                  # the word that starts every reason an input ended early
 ZSTD_EXTRA = "zstd data needs the zstd extra: pip install 'pdn-tools[zstd]'"
 
@@ -190,7 +190,7 @@ class _Zstd:
 
 class _Decompressing(io.RawIOBase):
     """The decompressed bytes of `source`, member after member, in pieces of at most decoding.BLOCK
-    bytes (a few MB for zstd: memory stays bounded whatever the ratio).  Data that ends inside a member,
+    bytes (up to 4 MB for zstd: memory stays bounded whatever the ratio).  Data that ends inside a member,
     or that cannot be decompressed, ends the stream after the last bytes it gave: `cut` says where."""
 
     def __init__(self, source: io.BufferedReader, kind: str) -> None:
@@ -198,7 +198,8 @@ class _Decompressing(io.RawIOBase):
         self.source, self.kind = source, kind
         self.engine = _decompressor(kind)
         self.fed = _ZSTD_FED if kind == "zstd" else _FED
-        self.waiting = b""             # compressed bytes not given to the engine yet
+        self.waiting = b""             # compressed bytes not given to the engine yet, from `taken` on
+        self.taken = 0
         self.read_in = 0               # compressed bytes read from the source
         self.full = False              # the engine's last output filled its limit: it may hold more
         self.out = b""                 # decompressed bytes not handed out yet, from `given` on
@@ -226,7 +227,7 @@ class _Decompressing(io.RawIOBase):
         """The next decompressed bytes; b'' at the end of the last member, or at a cut."""
         while self.cut is None:
             if self.engine.eof:          # a member ended: another may follow (gzip may pad with NUL bytes)
-                self.waiting = self.engine.unused_data + self.waiting
+                self.waiting, self.taken = self.engine.unused_data + self.waiting[self.taken:], 0
                 while not self.waiting.lstrip(b"\0" if self.kind == "gzip" else b""):
                     data = self._read()
                     if not data:
@@ -236,20 +237,21 @@ class _Decompressing(io.RawIOBase):
                     self.waiting = self.waiting.lstrip(b"\0")
                 self.engine, self.full = _decompressor(self.kind), False
             hungry = self.engine.needs_input if self.kind != "gzip" else not self.full
-            if hungry and not self.waiting:
-                self.waiting = self._read()
+            if hungry and self.taken == len(self.waiting):
+                self.waiting, self.taken = self._read(), 0
                 if not self.waiting:
                     self.cut = f"{CUT}: the {self.kind} data ends at byte {self.read_in} before its end"
                     return b""
-            data, self.waiting = self.waiting[:self.fed], self.waiting[self.fed:]
+            data = self.waiting[self.taken:self.taken + self.fed]
+            self.taken += len(data)
             try:
                 out: bytes = self.engine.decompress(data, decoding.BLOCK)
             except (zlib.error, OSError, EOFError, lzma.LZMAError, _Damaged) as error:
-                at = self.read_in - len(self.waiting) - len(data)
+                at = self.read_in - (len(self.waiting) - self.taken) - len(data)
                 self.cut = f"{CUT}: the {self.kind} data is damaged after byte {at} ({error})"
                 return b""
-            if self.kind == "gzip":
-                self.waiting = self.engine.unconsumed_tail + self.waiting
+            if self.kind == "gzip" and self.engine.unconsumed_tail:
+                self.waiting, self.taken = self.engine.unconsumed_tail + self.waiting[self.taken:], 0
             self.full = len(out) >= decoding.BLOCK
             if out:
                 return out
