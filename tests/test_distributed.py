@@ -152,7 +152,7 @@ def test_a_folder_of_many_small_files_takes_a_few_tasks(local_client):
     files = len(list(batch.Inputs((folder,)).files()))
     size = batch.Inputs((folder,)).total_bytes()
     assert files > 1000 and size // 200_000 == 15                # every file is smaller than 200 kB
-    assert set(submitted) == {"_work_files"} and len(submitted) <= 15 + 1
+    assert set(submitted) == {"do_task"} and len(submitted) <= 15 + 1
 
 
 def test_progress_follows_the_files_and_bytes_collected(local_client):
