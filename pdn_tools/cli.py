@@ -1036,9 +1036,10 @@ for _name, _examples in EXAMPLES.items():
 def main() -> None:
     """Entry point.  A closed pipe (`pdn ... | head`) ends quietly with 141, as by SIGPIPE;
     stdout that cannot be written (a full disk, closed) is one line naming <stdout>, exit 2;
-    Ctrl-C ends quietly with 130; SIGTERM and SIGHUP remove temporary files, then end the
-    process.  A stderr that cannot be written (closed, full) loses its messages, not the
+    Ctrl-C ends quietly, by SIGINT as any program (a shell shows 130); SIGTERM and SIGHUP remove
+    temporary files, then end the process.  A stderr that cannot be written (closed, full) loses its messages, not the
     command: the exit code is the command's, or 2 where it would have been 0."""
+    streams.end_on_first_interrupt()
     streams.guard_standard_streams()
     code: int | str | None = 0
     try:
@@ -1062,7 +1063,7 @@ def _run() -> None:
         error.show()
         sys.exit(EXIT_USAGE)
     except click.Abort:
-        sys.exit(130)
+        streams.end_interrupted()
     except (streams.ClosedPipe, BrokenPipeError):
         streams.discard_stdout()
         sys.exit(EXIT_CLOSED_PIPE)
@@ -1072,6 +1073,6 @@ def _run() -> None:
         click.echo(f"pdn: cannot write {printable(error.filename)}: {error.strerror}", err=True)
         sys.exit(EXIT_USAGE)
     except KeyboardInterrupt:
-        sys.exit(130)
+        streams.end_interrupted()
     except streams.Terminated as stop:
         streams.end_by_signal(stop.signum)
