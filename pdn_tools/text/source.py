@@ -25,7 +25,7 @@ _FED = 512                         # compressed bytes given to the decompressor 
 _ZSTD_FED = 128                    # the same for zstd, whose decompressor takes no output limit: 4 bytes
                                    # can give a block of 128 KB, so 128 bytes give at most some 4 MB
 CUT = "truncated"                  # the word that starts every reason an input ended early
-ZSTD_EXTRA = "zstd data needs the zstd extra: pip install 'pdn-tools[zstd]'"
+_NEEDS_ZSTD = "zstd data needs the zstd extra: pip install 'pdn-tools[zstd]'"
 
 
 class NotPdn(Exception):
@@ -169,7 +169,7 @@ class _Zstd:
         try:
             import zstandard
         except ImportError:
-            raise NotPdn(ZSTD_EXTRA) from None
+            raise NotPdn(_NEEDS_ZSTD) from None
         self.error: type[Exception] = zstandard.ZstdError
         self.engine = zstandard.ZstdDecompressor().decompressobj()
 
