@@ -32,6 +32,7 @@ from pdn_tools.text.results import RESULTS, Outcome
 from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.rules.movegen import Position, divide, perft as count_leaves
 from pdn_tools.text.reader import MAX_GAME_BYTES, parse_raw
+from pdn_tools.text.source import compressed
 from pdn_tools.play.check import Checked, Record, check
 from pdn_tools.rules.variants import DEFAULT_RULES, RULE_SETS, VARIANTS, RuleSet, Variant, variant_by_name
 from pdn_tools.running.batch import EXIT_INVALID, EXIT_OK, EXIT_USAGE
@@ -133,7 +134,7 @@ def _paths(command: Any) -> Any:
                                 "and not read; memory stays bounded.")(command)
     command = click.option("--glob", "globs", multiple=True, metavar="PATTERN",
                            help="Files of a folder to read (repeatable)  "
-                                "[default: *.pdn and *.pdn.gz/.bz2/.xz].")(command)
+                                "[default: *.pdn and *.pdn.gz/.bz2/.xz/.zst].")(command)
     return click.argument("paths", nargs=-1, type=click.Path())(command)
 
 
@@ -298,7 +299,7 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
     """Check every game of PATHS (files, folders, or - for stdin): each move legal, the result right.
 
     Text output gives every error, in file order, and by default one line per warning code
-    and file (its first place and count).  Compressed files (.gz, .bz2, .xz) are read as they are.
+    and file (its first place and count).  Compressed files (.gz, .bz2, .xz, .zst) are read as they are.
     """
     if show_board and fmt != "text":
         raise click.UsageError("--show-board goes with --format text")
@@ -532,7 +533,7 @@ def _fix_results_only(inputs: batch.Inputs, terminal: Terminal, output: str | No
             if not in_place:
                 out.flush()
                 out.buffer.write(fixed.data)
-            elif fixed.data != data and batch.compressed(path):
+            elif fixed.data != data and compressed(path):
                 terminal.note(f"pdn: {printable(path)} is compressed: left unchanged (write the fixed games with -o)")
                 failed += 1
             elif fixed.data != data:

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from corpus import CORPUS, DATA, needs_corpus
 from pdn_tools.rules.variants import VARIANTS
 from pdn_tools.cli import cli
-from pdn_tools.running import batch
+from pdn_tools.running import batch, pool
 
 GOOD = '[GameType "20"]\n[Result "*"]\n1. 32-28 19-23 2. 28x19 14x23 *\n'
 BAD = '[GameType "20"]\n1. 32-28 19-23 2. 28x51 *\n'
@@ -162,7 +162,7 @@ def test_filter_keeps_games_replayed_as_a_variant():
 
 @pytest.mark.parametrize("unreadable, failed, code", [(0, 0, 0), (0, 3, 1), (1, 0, 2), (1, 3, 2)])
 def test_one_exit_code_policy(unreadable, failed, code):
-    from pdn_tools.running import batch
+    from pdn_tools.running import batch, pool
     assert batch.exit_code(unreadable, failed) == code
 
 
@@ -172,14 +172,14 @@ def test_ranges_for_jobs_shrink_to_small_last_ones(size, jobs):
     """The ranges of a file cover it once, in order; each is a (2 * jobs)-th of what is left when it
     starts, from _LEAST_RANGE to _MOST_RANGE (the last takes the rest under twice that minimum), so
     the last ones are small and no worker waits long at the end, and none holds more than 1 MB."""
-    cuts = batch.shrinking_cuts(size, jobs)
+    cuts = pool.shrinking_cuts(size, jobs)
     assert cuts[0][0] == 0 and cuts[-1][1] == size
     assert all(end == start for (_, end), (start, _) in zip(cuts, cuts[1:]))
     lengths = [end - start for start, end in cuts]
-    assert all(batch._LEAST_RANGE <= length <= batch._MOST_RANGE for length in lengths)
-    assert lengths[-1] < 2 * batch._LEAST_RANGE
+    assert all(pool._LEAST_RANGE <= length <= pool._MOST_RANGE for length in lengths)
+    assert lengths[-1] < 2 * pool._LEAST_RANGE
     for (start, end), length in zip(cuts[:-1], lengths):
-        assert length == min(batch._MOST_RANGE, max(batch._LEAST_RANGE, (size - start) // (2 * jobs)))
+        assert length == min(pool._MOST_RANGE, max(pool._LEAST_RANGE, (size - start) // (2 * jobs)))
 
 
 @pytest.mark.parametrize("size, jobs, after", [(11_529_943, 2, 0), (1 << 20, 2, 50 << 20), (1 << 20, 4, 1 << 20)])
@@ -187,13 +187,13 @@ def test_ranges_of_a_file_before_others_are_shares_of_all_that_is_left(size, job
     """A file followed by `after` bytes of other files is cut as that much more would be: each range a
     (2 * jobs)-th of all the bytes left, within the least and most (one range when that is the file)."""
     def share(left):
-        return min(batch._MOST_RANGE, max(batch._LEAST_RANGE, left // (2 * jobs)))
+        return min(pool._MOST_RANGE, max(pool._LEAST_RANGE, left // (2 * jobs)))
 
-    cuts = batch.shrinking_cuts(size, jobs, after)
+    cuts = pool.shrinking_cuts(size, jobs, after)
     assert cuts[0][0] == 0 and cuts[-1][1] == size
     for (start, end) in cuts[:-1]:
         assert end - start == share(size - start + after)
-    assert (len(cuts) == 1) == (size < share(size + after) + batch._LEAST_RANGE)
+    assert (len(cuts) == 1) == (size < share(size + after) + pool._LEAST_RANGE)
 
 
 def test_jobs_tasks_take_shrinking_shares_of_every_file_in_order(tmp_path):
@@ -204,7 +204,7 @@ def test_jobs_tasks_take_shrinking_shares_of_every_file_in_order(tmp_path):
     names = [f"a{i:03}.pdn" for i in range(300)] + ["b.pdn"] + [f"c{i:03}.pdn" for i in range(300)]
     for name in names:
         (tmp_path / name).write_text(game * (30000 if name == "b.pdn" else 60))
-    tasks = list(batch._tasks(batch.Inputs((str(tmp_path),)), 2, False, None, list))
+    tasks = list(pool._tasks(batch.Inputs((str(tmp_path),)), 2))
     handed = [(path, size) for task in tasks for path, size in task.files]
     whole = [(str(tmp_path / name), (tmp_path / name).stat().st_size) for name in names]
     merged = []
@@ -214,9 +214,9 @@ def test_jobs_tasks_take_shrinking_shares_of_every_file_in_order(tmp_path):
         else:
             merged.append((path, size))
     assert merged == whole
-    assert sum(1 for task in tasks if task.call[0] is batch._range_work) > 1
+    assert sum(1 for task in tasks if task.task.part is not None) > 1
     sizes = [sum(size for _, size in task.files) for task in tasks]
-    assert sizes[0] >= sum(size for _, size in whole) // 4 and sizes[-1] < 2 * batch._LEAST_RANGE
+    assert sizes[0] >= sum(size for _, size in whole) // 4 and sizes[-1] < 2 * pool._LEAST_RANGE
 
 
 @pytest.mark.slow
@@ -226,9 +226,9 @@ def test_jobs_split_a_file_without_sync_points_here_and_hold_only_batches(tmp_pa
     it and sends batches of games (under _WHOLE_FILE a worker reads it whole); the output is that of one job."""
     path = tmp_path / "tight.pdn"
     path.write_text('[Event "x"]\n[GameType "21"]\n1. 11-15 23-19 *\n' * 40000)
-    assert batch._ranges_of(str(path), path.stat().st_size, None, 2) == []          # 1.8 MB
-    monkeypatch.setattr(batch, "_WHOLE_FILE", 1 << 20)
-    assert batch._ranges_of(str(path), path.stat().st_size, None, 2) is None
+    assert pool._ranges_of(str(path), path.stat().st_size, None, 2) == []          # 1.8 MB
+    monkeypatch.setattr(pool, "_WHOLE_FILE", 1 << 20)
+    assert pool._ranges_of(str(path), path.stat().st_size, None, 2) is None
     one = invoke(["validate", "--format", "jsonl", str(path)])
     two = invoke(["validate", "--format", "jsonl", "--jobs", "2", str(path)])
     assert (one.exit_code, one.stdout, one.stderr) == (two.exit_code, two.stdout, two.stderr)
@@ -251,7 +251,7 @@ def test_jobs_read_byte_ranges_of_a_large_file_as_one_job_does(tmp_path):
     text = "".join(games)
     big = tmp_path / "big.pdn"
     big.write_text(text, encoding="utf-8")
-    assert len(batch._ranges_of(str(big), big.stat().st_size, None, 2)) > 1         # read by ranges
+    assert len(pool._ranges_of(str(big), big.stat().st_size, None, 2)) > 1         # read by ranges
     latin = tmp_path / "latin.pdn"
     latin.write_bytes(text.replace("{café}", "{caf\u00e9 \u00e0}").encode("latin-1"))
     packed = tmp_path / "packed.pdn.gz"

@@ -12,6 +12,7 @@ import subprocess
 import sys
 
 import pytest
+import zstandard
 from click.testing import CliRunner
 
 from corpus import DATA
@@ -156,7 +157,7 @@ def test_progress_on_a_real_terminal_is_cleared_at_the_end():
 # ---- what is read --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("suffix, compress", [(".gz", gzip.compress), (".bz2", bz2.compress),
-                                               (".xz", lzma.compress)])
+                                               (".xz", lzma.compress), (".zst", zstandard.compress)])
 def test_compressed_files_are_read_as_they_are(tmp_path, suffix, compress):
     source = (DATA / "variants" / "20-international.pdn").read_bytes()
     (tmp_path / f"games.pdn{suffix}").write_bytes(compress(source + BAD.encode()))
@@ -188,7 +189,7 @@ def test_a_folder_without_pdn_files_says_what_it_skipped_and_glob_chooses(tmp_pa
     result = invoke("validate", tmp_path)
     assert result.exit_code == 2
     assert result.stderr == (f"pdn: nothing to read in {tmp_path}: no file matches *.pdn *.pdn.gz *.pdn.bz2 "
-                             "*.pdn.xz; skipped notes.txt, pool.phn (choose with --glob PATTERN)\n")
+                             "*.pdn.xz *.pdn.zst; skipped notes.txt, pool.phn (choose with --glob PATTERN)\n")
     chosen = invoke("validate", "--glob", "*.phn", "--format", "jsonl", tmp_path)
     assert chosen.exit_code == 0 and [json.loads(line)["file"] for line in chosen.stdout.splitlines()] == [
         str(tmp_path / "pool.phn")]

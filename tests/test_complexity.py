@@ -2,7 +2,7 @@
 
 For each construct of the grammar and each dimension of an archive (nesting depth, runs of white
 space, comments, NAGs, move numbers and placeholders, tags, line and game length, games, files,
-the same inside .gz/.bz2/.xz), inputs of size n and 4n are read through the library (read_games)
+the same inside .gz/.bz2/.xz/.zst), inputs of size n and 4n are read through the library (read_games)
 and through `pdn validate` (the CLI's Python entry), in this run: 4 times the input may cost at
 most LIMIT times the CPU time and the peak traced memory (tracemalloc).  CPU time (the cycle
 collector off) is the best of up to REPEATS runs (taken again only while the ratio is over the
@@ -28,11 +28,12 @@ from pathlib import Path
 from typing import Callable
 
 import pytest
+import zstandard
 from click.testing import CliRunner
 
 from pdn_tools import read_games
 from pdn_tools.cli import cli
-from pdn_tools.running.batch import decompressed
+from pdn_tools.text.source import input_bytes
 from pdn_tools.text import decoding
 
 pytestmark = pytest.mark.slow       # run by .ci/run with the whole suite, not in the fast subset
@@ -73,7 +74,7 @@ DIMENSIONS: dict[str, tuple[int, Callable[[int], str]]] = {
     "game length": (1_000, lambda n: _game("1. 50-45 1-6 2. 45-50 6-1 " * n + "*", KINGS)),
     "game count": (300, _games),
 }
-COMPRESSED = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}
+COMPRESSED = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress, ".zst": zstandard.compress}
 COMPRESSED_DIMENSIONS = ["nesting (", "white space run", "game count"]
 
 
@@ -124,7 +125,7 @@ def _check_linear(name: str, path: str, n: int, small: Callable[[], object], lar
 def _library(path: Path) -> Callable[[], object]:
     def run() -> int:
         with open(path, "rb") as raw:
-            return sum(1 for _ in read_games(decompressed(raw)))
+            return sum(1 for _ in read_games(input_bytes(raw)))
     return run
 
 

@@ -124,7 +124,7 @@ def test_strict_and_folders(local_client):
 def test_small_files_are_gathered_into_tasks_of_about_a_range_in_input_order():
     def file(name, size, parts=1):
         cuts = [(size * i // parts, size * (i + 1) // parts) for i in range(parts)]
-        return [on_dask._Span(name, name, number, start, end, None) for number, (start, end) in enumerate(cuts)]
+        return [on_dask._Span(name, name, number, start, end) for number, (start, end) in enumerate(cuts)]
 
     files = [file("a", 300), file("b", 500), file("c", 400), file("big", 3000, 3), file("d", 100), file("e", 999)]
     groups = list(on_dask._groups(files, 1000))
@@ -152,7 +152,7 @@ def test_a_folder_of_many_small_files_takes_a_few_tasks(local_client):
     files = len(list(batch.Inputs((folder,)).files()))
     size = batch.Inputs((folder,)).total_bytes()
     assert files > 1000 and size // 200_000 == 15                # every file is smaller than 200 kB
-    assert set(submitted) == {"_work_files"} and len(submitted) <= 15 + 1
+    assert set(submitted) == {"do_task"} and len(submitted) <= 15 + 1
 
 
 def test_progress_follows_the_files_and_bytes_collected(local_client):
@@ -264,7 +264,7 @@ def test_a_missing_file_is_reported_and_the_rest_goes_on(local_client, tmp_path,
 
 def test_a_range_a_worker_cannot_read_is_reported_once_per_file(local_client, capsys):
     inputs = batch.Inputs(())
-    span = on_dask._Span("/nowhere/x.pdn", "x.pdn", 0, 0, 10, None)
+    span = on_dask._Span("/nowhere/x.pdn", "x.pdn", 0, 0, 10)
     failed = set()
     for _ in range(2):
         future = local_client.submit(open, "/nowhere/x.pdn", pure=False)

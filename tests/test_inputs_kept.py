@@ -15,11 +15,12 @@ import time
 import zlib
 
 import pytest
+import zstandard
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
 from pdn_tools.cli import cli
-from pdn_tools.running import batch
+from pdn_tools.running import batch, pool
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Game, ReadError
 from pdn_tools.text.reader import read_games
@@ -136,13 +137,24 @@ def test_split_refuses_an_input_that_is_a_part_it_would_replace(tmp_path):
 
 # ---- cut and damaged archives ----------------------------------------------------------------------
 
-COMPRESS = {"gzip": gzip.compress, "bzip2": lambda data: bz2.compress(data, 1), "xz": lzma.compress}
+def _zstd(data):
+    """zstd data in blocks of 8 KB of text (as a streaming compressor that flushes gives it): a cut
+    leaves complete blocks to decompress (zstandard.compress makes blocks of 128 KB)."""
+    engine = zstandard.ZstdCompressor().compressobj()
+    blocks = (engine.compress(data[at:at + 8192]) + engine.flush(zstandard.COMPRESSOBJ_FLUSH_BLOCK)
+              for at in range(0, len(data), 8192))
+    return b"".join(blocks) + engine.flush()
+
+
+COMPRESS = {"gzip": gzip.compress, "bzip2": lambda data: bz2.compress(data, 1), "xz": lzma.compress, "zstd": _zstd}
 
 
 def _prefix(kind, data):
     """What can still be decompressed of the cut `data`."""
     if kind == "gzip":
         return zlib.decompressobj(wbits=31).decompress(data)
+    if kind == "zstd":
+        return zstandard.ZstdDecompressor().decompressobj().decompress(data)
     engine = bz2.BZ2Decompressor() if kind == "bzip2" else lzma.LZMADecompressor()
     return engine.decompress(data)
 
@@ -165,7 +177,7 @@ def _events(listing):
     return [line.split("\t")[7] for line in listing.splitlines()[1:]]
 
 
-@pytest.mark.parametrize("kind", ["gzip", "bzip2", "xz"])
+@pytest.mark.parametrize("kind", ["gzip", "bzip2", "xz", "zstd"])
 def test_a_cut_archive_gives_every_complete_game_then_says_where_it_is_cut(tmp_path, kind):
     path, complete, message = _cut_archive(tmp_path, kind)
     result = invoke("list", path)
@@ -174,7 +186,7 @@ def test_a_cut_archive_gives_every_complete_game_then_says_where_it_is_cut(tmp_p
     assert _events(result.stdout) == [f"g{number}" for number in range(complete)]
 
 
-@pytest.mark.parametrize("kind", ["gzip", "bzip2", "xz"])
+@pytest.mark.parametrize("kind", ["gzip", "bzip2", "xz", "zstd"])
 def test_the_library_gives_the_complete_games_then_a_truncated_read_error(tmp_path, kind):
     path, complete, message = _cut_archive(tmp_path, kind)
     for source in (path, io.BytesIO(path.read_bytes())):
@@ -216,8 +228,9 @@ def test_damaged_compressed_data_gives_the_games_before_the_damage(tmp_path):
 
 @pytest.mark.parametrize("command", [["convert"], ["convert", "--to", "jsonl"], ["validate"], ["list"],
                                      ["dedupe"], ["stats"], ["filter", "--player", "."], ["annotate", "--all"]])
-def test_no_output_file_from_a_cut_archive_unless_partial(tmp_path, command):
-    path, complete, message = _cut_archive(tmp_path, "gzip", count=1000)
+@pytest.mark.parametrize("kind", ["gzip", "zstd"])
+def test_no_output_file_from_a_cut_archive_unless_partial(tmp_path, command, kind):
+    path, complete, message = _cut_archive(tmp_path, kind, count=1000)
     out = tmp_path / "out.txt"
     result = invoke(*command, path, "-o", out)
     assert result.exit_code == 2
@@ -235,8 +248,9 @@ def test_no_output_file_from_a_cut_archive_unless_partial(tmp_path, command):
         assert out.read_text().count(" *") == complete
 
 
-def test_partial_output_holds_the_complete_games(tmp_path):
-    path, complete, _ = _cut_archive(tmp_path, "xz", count=3000)
+@pytest.mark.parametrize("kind", ["xz", "zstd"])
+def test_partial_output_holds_the_complete_games(tmp_path, kind):
+    path, complete, _ = _cut_archive(tmp_path, kind, count=3000)
     out = tmp_path / "out.pdn"
     assert invoke("convert", "--partial", path, "-o", out).exit_code == 2
     assert [item.tag("Event") for item in read_games(out)] == [f"g{number}" for number in range(complete)]
@@ -244,12 +258,13 @@ def test_partial_output_holds_the_complete_games(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("whole_file", [True, False])
-def test_a_cut_archive_with_jobs(tmp_path, monkeypatch, whole_file):
+@pytest.mark.parametrize("kind", ["gzip", "zstd"])
+def test_a_cut_archive_with_jobs(tmp_path, monkeypatch, whole_file, kind):
     """Workers read a compressed file whole (small), or the main process splits it (large)."""
     if not whole_file:
-        monkeypatch.setattr(batch, "_WHOLE_FILE", 0)
-        monkeypatch.setattr(batch, "_LEAST_RANGE", 1 << 10)
-    path, complete, message = _cut_archive(tmp_path, "gzip", count=3000)
+        monkeypatch.setattr(pool, "_WHOLE_FILE", 0)
+        monkeypatch.setattr(pool, "_LEAST_RANGE", 1 << 10)
+    path, complete, message = _cut_archive(tmp_path, kind, count=3000)
     result = invoke("list", path)
     for command in (["validate", "--format", "jsonl"], ["convert"]):
         out = tmp_path / "out"
@@ -444,8 +459,8 @@ def test_a_file_read_by_ranges_that_shrinks_while_workers_read_it(tmp_path, monk
             os.truncate(path, size // 2)
         return real(*args, **kwargs)
     monkeypatch.setattr(ranges, "read_range", cutting)
-    tasks = list(batch._tasks(batch.Inputs((str(path),)), 2, False, len, list))
-    assert sum(1 for task in tasks if task.call[0] is batch._range_work) > 1
+    tasks = list(pool._tasks(batch.Inputs((str(path),)), 2))
+    assert sum(1 for task in tasks if task.task.part is not None) > 1
     result = invoke("validate", "--format", "jsonl", "--jobs", "2", path, "-o", tmp_path / "out.jsonl")
     assert result.exit_code == 2
     assert result.stderr == (f"pdn: cannot read {path}: truncated: the file changed while it was read ({size} bytes "

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from pdn_tools.running.batch import end_with_parent
+from pdn_tools.running.workers import end_with_parent
 
 PDN = [sys.executable, "-m", "pdn_tools"]
 GOOD = b'[GameType "20"]\n[Result "*"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n'
@@ -140,7 +140,7 @@ def test_workers_end_when_the_main_process_is_killed(signum):
 
 WATCHED = """
 import os, sys, time
-from pdn_tools.running.batch import end_with_parent
+from pdn_tools.running.workers import end_with_parent
 parent = os.getpid()
 child = os.fork()
 if child == 0:

@@ -9,11 +9,12 @@
 
 The client sends only file names and byte ranges, in tasks of about `range_bytes` each (a task costs
 milliseconds of the client's, the scheduler's and a worker's time: the work of one should be seconds).
-Small files are gathered into one task, which reads each whole.  A bigger file is cut into ranges; for
-each, on the workers: `facts` counts its line ends and checks its UTF-8 (a byte pass), `read_range` reads
-the games anchored in it (text/ranges.py) and keeps them on the worker, a tiny task counts them, and the
-work task — on the same worker (the three are pinned to one), given the number of games before the range
-through a chain of tiny sums — parses and works on each game with its true game number and lines.  Results
+The work is the process pool's (running/tasks.py: `do_task`).  Small files are gathered into one task,
+which reads each whole.  A bigger file is cut into ranges; for each, on the workers: `facts` counts its line
+ends and checks its UTF-8 (a byte pass), `read_part` reads the games anchored in it (text/ranges.py) and
+keeps them on the worker, a tiny task counts them, and the work task — on the same worker (the three are
+pinned to one), given the number of games before the range through a chain of tiny sums — parses and works
+on each game with its true game number and lines.  Results
 come back in input order, the same as `--jobs 1`; at most `in_flight` tasks are out at once, so memory stays
 bounded on the client and the workers.  A task whose worker is lost is recomputed by Dask from the files.
 Paths must be readable by the workers under the same name (shared storage); URLs (s3://...) are read
@@ -25,7 +26,6 @@ import asyncio
 import contextlib
 import functools
 import logging
-import lzma
 import operator
 import os
 import re
@@ -34,14 +34,16 @@ import threading
 from collections import deque
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, TypeVar
 
 from pdn_tools.play.check import Record, record_of
 from pdn_tools.rules.variants import Variant
-from pdn_tools.running import batch
+from pdn_tools.running.inputs import Inputs
+from pdn_tools.running.tasks import (Fold, Options, Outcome, Place, Range, Read, Task, Work, do_task, read_part,
+                                     read_whole)
 from pdn_tools.text import ranges
 from pdn_tools.text.names import printable
-from pdn_tools.text.reader import MAX_GAME_BYTES, parse_raw, read_raw
+from pdn_tools.text.source import NotPdn, reason, stored_as
 
 if TYPE_CHECKING:
     from distributed import Client, Future
@@ -77,11 +79,12 @@ class _Span:
     number: int                # the range's place in its file
     start: int
     end: int
-    encoding: str | None       # --encoding, else detected
-    max_game_bytes: int = MAX_GAME_BYTES        # --max-game-bytes
+
+    def task(self) -> Task:
+        return Task(part=Range(Place(self.location, self.shown), self.start, self.end))
 
 
-def _spans(inputs: batch.Inputs, range_bytes: int) -> Iterator[list[_Span]]:
+def _spans(inputs: Inputs, range_bytes: int) -> Iterator[list[_Span]]:
     """The ranges of each input file, file by file (sizes come from the client's view of the files)."""
     for shown in _files(inputs):
         try:
@@ -92,8 +95,7 @@ def _spans(inputs: batch.Inputs, range_bytes: int) -> Iterator[list[_Span]]:
             continue
         location = shown if "://" in shown else os.path.abspath(shown)
         cuts = ranges.cut(size, -(-size // range_bytes))
-        yield [_Span(location, shown, number, start, end, inputs.encoding, inputs.max_game_bytes)
-               for number, (start, end) in enumerate(cuts)]
+        yield [_Span(location, shown, number, start, end) for number, (start, end) in enumerate(cuts)]
 
 
 def _groups(files: Iterable[list[_Span]], range_bytes: int) -> Iterator[list[_Span]]:
@@ -118,14 +120,14 @@ def _groups(files: Iterable[list[_Span]], range_bytes: int) -> Iterator[list[_Sp
         yield small
 
 
-def _files(inputs: batch.Inputs) -> Iterator[str]:
-    """Local files as `batch.Inputs` expands them (unreadable ones noted); URLs through fsspec (a folder
+def _files(inputs: Inputs) -> Iterator[str]:
+    """Local files as `Inputs` expands them (unreadable ones noted); URLs through fsspec (a folder
     gives its *.pdn files)."""
     for path in inputs.paths:
         if "://" in path:
             yield from _url_files(path)
             continue
-        local = batch.Inputs((path,), inputs.globs, inputs.note)
+        local = Inputs((path,), inputs.globs, inputs.note)
         yield from local.files()
         inputs.unreadable += local.unreadable
 
@@ -152,12 +154,9 @@ def _size(shown: str) -> int:
     return os.path.getsize(shown)
 
 
-# ---- what runs on the workers ---------------------------------------------------------------------------
+# ---- what runs on the workers besides do_task: a file's ranges planned, read and counted ---------------
 
-Read = tuple[ranges.Games, str | None]        # a range's games, and why reading stopped early (if it did)
-
-
-def _plan(span: _Span, *facts: ranges.Facts) -> tuple[bool, list[int]]:
+def _plan(options: Options, first: _Span, *facts: ranges.Facts) -> tuple[bool, list[int]]:
     """From a file's range facts: whether it must be read whole (compressed, not text, not plain UTF-8:
     its decoding depends on all of it; or named another encoding), and the line at each range's start and
     at the end of the last."""
@@ -165,69 +164,30 @@ def _plan(span: _Span, *facts: ranges.Facts) -> tuple[bool, list[int]]:
     for fact in facts:
         line += fact.line_breaks
         lines.append(line)
-    plain = all(fact.plain for fact in facts) and span.encoding in (None, "utf-8")
-    return not plain or not _plain_file(span.location), lines
+    plain = all(fact.plain for fact in facts) and options.encoding in (None, "utf-8")
+    return not plain or not _as_stored(first.location), lines
 
 
-def _plain_file(location: str) -> bool:
+def _as_stored(location: str) -> bool:
     """Whether the file is read as it is on disk (not decompressed, not refused as binary data)."""
     with ranges.open_binary(location) as raw:
         try:
-            stream = batch.decompressed(raw)
-        except batch.NotPdn:
+            return stored_as(raw) is None
+        except NotPdn:
             return False
-        return stream is raw or getattr(stream, "raw", None) is raw
 
 
-def _read(span: _Span, plan: tuple[bool, list[int]]) -> Read:
+def _read(span: _Span, plan: tuple[bool, list[int]], options: Options) -> Read:
+    """A range's games (all the file's for its first range when it is read whole, else none)."""
     whole, lines = plan
     if whole:
-        return _read_whole(span) if span.start == 0 else ([], None)
-    return ranges.read_range(span.location, span.start, span.end, lines[span.number], lines[span.number + 1],
-                             span.shown, span.encoding, span.max_game_bytes), None
-
-
-def _read_whole(span: _Span) -> Read:
-    """A file read from its start as `pdn` reads a file on its own (decompressed when it is compressed);
-    the games read before a problem are kept."""
-    games: ranges.Games = []
-    try:
-        with ranges.open_binary(span.location) as raw:
-            found = read_raw(batch.decompressed(raw), span.shown, span.encoding,
-                             max_game_bytes=span.max_game_bytes)
-            games.extend(found)
-        if found.cut is not None:           # cut or damaged compressed data: its complete games are kept
-            return games, found.cut.message
-    except batch.NotPdn as error:
-        return games, str(error)
-    except (OSError, EOFError, lzma.LZMAError) as error:
-        return games, str(getattr(error, "strerror", None) or error or "truncated compressed data")
-    return games, None
+        return read_whole(Place(span.location, span.shown), options) if span.start == 0 else ([], None)
+    part = Range(Place(span.location, span.shown), span.start, span.end, (lines[span.number], lines[span.number + 1]))
+    return read_part(part, options)
 
 
 def _count(read: Read) -> int:
     return len(read[0])
-
-
-Outcome = tuple[C, str | None]      # a file's games in a range, folded, and why reading stopped (if it did)
-
-
-def _work_files(spans: list[_Span], work: Callable[[Any], T], fold: batch.Fold[T, C], strict: bool) -> list[Outcome[C]]:
-    """Small files, each read whole and worked on."""
-    return [_work(_read_whole(span), 0, work, fold, strict) for span in spans]
-
-
-def _work_range(read: Read, before: int, work: Callable[[Any], T], fold: batch.Fold[T, C],
-                strict: bool) -> list[Outcome[C]]:
-    """One range of a file, worked on."""
-    return [_work(read, before, work, fold, strict)]
-
-
-def _work(read: Read, before: int, work: Callable[[Any], T], fold: batch.Fold[T, C], strict: bool) -> Outcome[C]:
-    """`work` on each game of a range, numbered after the `before` games of the earlier ranges; folded."""
-    games, problem = read
-    return fold([work(parse_raw(raw, before + index, strict, notes))
-                 for index, (raw, notes) in enumerate(games, 1)]), problem
 
 
 # ---- the client ----------------------------------------------------------------------------------------
@@ -236,7 +196,7 @@ class Progress:
     """How far the results have come (a ByteSource for the progress line): the file of the last range
     collected, and the bytes of the ranges collected."""
 
-    def __init__(self, inputs: batch.Inputs) -> None:
+    def __init__(self, inputs: Inputs) -> None:
         self.inputs = inputs
         self.current = ""
         self.done = 0
@@ -248,7 +208,7 @@ class Progress:
         return self.inputs.total_bytes()
 
 
-def run(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], strict: bool = False,
+def run(client: Client, inputs: Inputs, work: Work[T], strict: bool = False,
         range_bytes: int = RANGE_BYTES, in_flight: int | None = None,
         progress: Progress | None = None) -> Iterator[T]:
     """`work(game)` for every game of `inputs`, in input order, computed on the workers of `client`;
@@ -257,7 +217,7 @@ def run(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], strict: 
         yield from results
 
 
-def run_folded(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], fold: batch.Fold[T, C],
+def run_folded(client: Client, inputs: Inputs, work: Work[T], fold: Fold[T, C],
                strict: bool = False, range_bytes: int = RANGE_BYTES, in_flight: int | None = None,
                progress: Progress | None = None) -> Iterator[C]:
     """`fold` of the `work(game)` results of each file's games in a range, in input order, both computed on
@@ -265,12 +225,13 @@ def run_folded(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], f
     one text and its counts), so it has nothing to do per game."""
     limit = in_flight or 2 * max(1, len(client.nthreads()))
     shown = progress or Progress(inputs)
+    options = Options(strict, inputs.encoding, inputs.max_game_bytes)
     pending: deque[tuple[list[_Span], Future[Any]]] = deque()
     failed: set[str] = set()
     places = _Places(client)
     try:
         for group in _groups(_spans(inputs, range_bytes), range_bytes):
-            for spans, future in _submit(client, group, work, fold, strict, places):
+            for spans, future in _submit(client, group, work, fold, options, places):
                 pending.append((spans, future))
                 if len(pending) > limit:
                     yield from _collect(*pending.popleft(), fold, inputs, failed, shown)
@@ -280,22 +241,23 @@ def run_folded(client: Client, inputs: batch.Inputs, work: Callable[[Any], T], f
         client.cancel([future for _, future in pending])
 
 
-def _submit(client: Client, group: list[_Span], work: Callable[[Any], T], fold: batch.Fold[T, C], strict: bool,
+def _submit(client: Client, group: list[_Span], work: Work[T], fold: Fold[T, C], options: Options,
             places: _Places) -> Iterator[tuple[list[_Span], Future[Any]]]:
     """The work futures of a group, submitted as the caller asks for them: one task for small files, and
     for the ranges of one file a chain (byte facts, plan, read, game counts) ending in a work task each.
     A range's byte pass, read and work are pinned to one worker: its games never travel (and its bytes are
     read twice on one machine); pinned loosely, so that a lost worker's tasks run elsewhere."""
     if group[-1].number == 0:                   # small files: each one range, numbered 0
-        yield group, client.submit(_work_files, group, work, fold, strict, pure=False)
+        files = Task(files=tuple(Place(span.location, span.shown) for span in group))
+        yield group, client.submit(do_task, files, work, fold, options, pure=False)
         return
     pins = places.pins(len(group))
     facts = [client.submit(ranges.facts, s.location, s.start, s.end, pure=False, **pin) for s, pin in zip(group, pins)]
-    plan = client.submit(_plan, group[0], *facts, pure=False)
+    plan = client.submit(_plan, options, group[0], *facts, pure=False)
     before: Any = 0
     for span, pin in zip(group, pins):
-        games = client.submit(_read, span, plan, pure=False, **pin)
-        yield [span], client.submit(_work_range, games, before, work, fold, strict, pure=False, **pin)
+        games = client.submit(_read, span, plan, options, pure=False, **pin)
+        yield [span], client.submit(do_task, span.task(), work, fold, options, games, before, pure=False, **pin)
         if span is not group[-1]:
             before = client.submit(operator.add, before, client.submit(_count, games, pure=False), pure=False)
 
@@ -319,14 +281,14 @@ class _Places:
                 for i in range(count)]
 
 
-def _collect(spans: list[_Span], future: Future[Any], fold: batch.Fold[Any, C], inputs: batch.Inputs, failed: set[str],
+def _collect(spans: list[_Span], future: Future[Any], fold: Fold[Any, C], inputs: Inputs, failed: set[str],
              progress: Progress) -> Iterator[C]:
     """The folded results of a task's ranges; a file that cannot be read (or not to its end) is noted once."""
     try:
-        outcomes: list[Outcome[C]] = future.result()
+        outcomes: list[Outcome] = future.result()
     except OSError as error:
-        outcomes = [(fold([]), error.strerror or str(error))] * len(spans)
-    for span, (folded, problem) in zip(spans, outcomes):
+        outcomes = [(fold([]), reason(error), None)] * len(spans)
+    for span, (folded, problem, _) in zip(spans, outcomes):
         progress.current, progress.done = span.shown, progress.done + span.end - span.start
         yield folded
         if problem is not None and span.shown not in failed:
@@ -436,4 +398,4 @@ def validate(client: Client, paths: Iterable[str], variant: Variant | None = Non
     """The validation record of every game of `paths` (files or folders of *.pdn), in order, computed on
     the workers of the Dask `client` (the records of `pdn validate --format jsonl`)."""
     work = functools.partial(record_of, variant=variant, strict=strict)
-    return run(client, batch.Inputs(tuple(paths)), work, strict, range_bytes, in_flight)
+    return run(client, Inputs(tuple(paths)), work, strict, range_bytes, in_flight)

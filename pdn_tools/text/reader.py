@@ -18,9 +18,10 @@ from typing import BinaryIO, Iterable, Iterator, Sequence, Union
 
 
 from pdn_tools.text.codes import Code
-from pdn_tools.text.decoding import Decoder, NotPdn, cut_of, input_bytes, watched
+from pdn_tools.text.decoding import Decoder
 from pdn_tools.text.grammar import ESCAPE, HOLD, WHITE_SPACE as _WHITE_SPACE, ScanToken, parser, unreadable
 from pdn_tools.text.model import Comment, Diagnostic, Game, ReadError
+from pdn_tools.text.source import NotPdn, cut_of, input_bytes, watched
 
 Source = Union[str, os.PathLike[str], BinaryIO, io.TextIOBase]
 _TAGS = ("TAGS",)

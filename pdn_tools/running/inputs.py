@@ -1,0 +1,209 @@
+"""The inputs of a command: the files named, folders expanded by globs, stdin; each read game by game
+(text/source.py opens it), those that cannot be read (or not to their end) noted; how far reading has got."""
+from __future__ import annotations
+
+import fnmatch
+import os
+import stat
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO, Callable, Iterator
+
+from pdn_tools.text.model import Diagnostic
+from pdn_tools.text.names import printable
+from pdn_tools.text.reader import MAX_GAME_BYTES, RawGame, read_raw
+from pdn_tools.text.source import CUT, NotPdn, cut_of, input_bytes, reason, watched
+
+
+DEFAULT_GLOBS = ("*.pdn", "*.pdn.gz", "*.pdn.bz2", "*.pdn.xz", "*.pdn.zst")
+
+
+def _note(text: str) -> None:
+    print(printable(text), file=sys.stderr)
+
+
+@dataclass
+class Inputs:
+    """The files named on the command line, folders expanded (files matching `globs`,
+    compressed ones included); unreadable ones are noted.  Knows how far reading has got."""
+
+    paths: tuple[str, ...]
+    globs: tuple[str, ...] = DEFAULT_GLOBS
+    note: Callable[[str], None] = _note
+    unreadable: int = 0
+    cut: int = 0                                   # of those, inputs that ended before their end
+    current: str = ""                              # the file being read
+    _done: int = 0                                 # bytes of the files read to their end
+    _reading: BinaryIO | None = None               # the file being read, as bytes on disk
+    _total: int | None = None
+    encoding: str | None = None                    # the codec to read them in, else detected
+    max_game_bytes: int = MAX_GAME_BYTES           # a longer game is reported as too large
+    codecs: dict[str, str] = field(default_factory=dict)    # files read in another codec than UTF-8
+    failed: set[str] = field(default_factory=set)           # files the workers could not read to their end
+
+    def files(self, streams: bool = False) -> Iterator[str]:
+        """The files to read, folders expanded.  A file named that is not a regular one (a FIFO
+        such as `<(zcat x.pdn.gz)`, /dev/stdin, a device) is read through once as a stream when
+        `streams`, else reported (rewriting in place or reading by byte ranges needs a regular
+        file); one found in a folder is always reported."""
+        for path in self.paths or ("-",):
+            if path == "-":
+                yield path
+            elif os.path.isdir(path):
+                yield from self._folder(path)
+            elif os.path.isfile(path) and os.access(path, os.R_OK):
+                yield path
+            elif streams and os.path.exists(path) and not os.path.isfile(path):
+                yield path                          # opening it says whether it can be read
+            else:
+                self.cannot_read(path, "no such file" if not os.path.lexists(path) else
+                                 "not readable" if os.path.isfile(path) else "not a regular file")
+
+    def named_files(self) -> Iterator[str]:
+        """The files to read ('-': stdin), folders expanded, with no note for those that cannot be read."""
+        for path in self.paths or ("-",):
+            yield from self._matching(path)[0] if os.path.isdir(path) else [path]
+
+    def cannot_read(self, path: str, reason: str) -> None:
+        """Report an input that cannot be read (the batch goes on) and count it."""
+        self.unreadable += 1
+        self.cut += reason.startswith(CUT)
+        self.note(f"pdn: cannot read {printable(path)}: {reason}")
+
+    def _folder(self, path: str) -> list[str]:
+        chosen, skipped, problems = self._matching(path)
+        for name, reason in problems:
+            self.cannot_read(name, reason)
+        if not chosen and not problems:
+            self.unreadable += 1
+            names = ", ".join(os.path.relpath(name, path) for name in skipped[:5])
+            more = f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""
+            found = f"skipped {names}{more}" if skipped else "it holds no files"
+            self.note(f"pdn: nothing to read in {printable(path)}: no file matches {' '.join(self.globs)}; "
+                      f"{found} (choose with --glob PATTERN)")
+        return chosen
+
+    def _matching(self, folder: str) -> tuple[list[str], list[str], list[tuple[str, str]]]:
+        """(files below `folder` that match a glob, files that do not, and the matching entries
+        and subfolders that cannot be read with the reason), sorted."""
+        chosen: list[str] = []
+        skipped: list[str] = []
+        problems: list[tuple[str, str]] = []
+        for found, kind, reason in walk(folder):
+            name = found.name.lower()
+            wanted = any(fnmatch.fnmatchcase(name, pattern.lower()) for pattern in self.globs)
+            if kind == "file":
+                (chosen if wanted else skipped).append(str(found))
+            elif kind == "folder" or (kind == "other" and wanted):
+                problems.append((str(found), reason))
+        return chosen, skipped, problems
+
+    def raw_games(self) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
+        for path in self.files(streams=True):
+            yield from self.raw_games_of(path)
+
+    def raw_games_of(self, path: str) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
+        """The games of one input ('-': stdin), split but not parsed; a file that cannot be
+        read (or not to its end) is noted."""
+        self.current = "<stdin>" if path == "-" else path
+        try:
+            if path == "-":
+                yield from self._games(input_bytes(sys.stdin.buffer), path)
+                return
+            with watched(path) as raw:
+                self._reading = raw if raw.seekable() else None     # a stream has no position
+                yield from self._games(input_bytes(raw), path)
+                self._done += os.fstat(raw.fileno()).st_size
+        except NotPdn as error:
+            self.cannot_read(path, str(error))
+        except OSError as error:
+            self.cannot_read(path, reason(error))
+        finally:
+            self._reading = None
+
+    def read_by_workers(self, path: str, size: int) -> None:
+        """Note that the workers read `size` bytes of `path` (for the progress line)."""
+        self.current = path
+        self._done += size
+
+    def _games(self, stream: BinaryIO, path: str) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
+        games = read_raw(stream, name="<stdin>" if path == "-" else path, encoding=self.encoding,
+                         max_game_bytes=self.max_game_bytes)
+        for index, (raw, notes) in enumerate(games, 1):
+            yield raw, index, notes
+        if games.codec != "utf-8":
+            self.codecs[path] = games.codec
+        if games.cut is not None:
+            self.cannot_read(path, games.cut.message)
+
+    def contents(self, streams: bool = False) -> Iterator[tuple[str, bytes]]:
+        """(path, its whole content, decompressed) for each input, for commands that rewrite files
+        (named streams read too when `streams`: see `files`)."""
+        for path in self.files(streams):
+            try:
+                if path == "-":
+                    yield path, input_bytes(sys.stdin.buffer).read()
+                    continue
+                with watched(path) as raw:
+                    stream = input_bytes(raw)
+                    data = stream.read()
+                cut = cut_of(stream)
+                if cut is not None:
+                    self.cannot_read(path, cut)
+                    continue
+                yield path, data
+            except NotPdn as error:
+                self.cannot_read(path, str(error))
+            except OSError as error:
+                self.cannot_read(path, str(getattr(error, "strerror", None) or error))
+
+    def bytes_read(self) -> int:
+        """Bytes read so far of the named files (on disk: compressed bytes for compressed files)."""
+        return self._done + (self._reading.tell() if self._reading is not None else 0)
+
+    def total_bytes(self) -> int | None:
+        """The size of every file to read (None when that is only stdin)."""
+        if self._total is None:
+            sizes = []
+            for path in self.paths:
+                if os.path.isdir(path):
+                    sizes += [os.path.getsize(name) for name in self._matching(path)[0]]
+                elif path != "-" and os.path.isfile(path):
+                    sizes.append(os.path.getsize(path))
+            self._total = sum(sizes)
+        return self._total or None
+
+
+def walk(folder: str) -> list[tuple[Path, str, str]]:
+    """Every entry below `folder` but its subfolders, sorted, as (path, kind, reason): kind
+    'file' (a regular file or a link to one), 'link' (a link to a folder: not followed),
+    'other' (a FIFO, a device, a broken link: the reason says which), or 'folder' for a
+    subfolder that cannot be listed (the reason says why).  The walk keeps its own stack:
+    no depth is too deep."""
+    found: list[tuple[Path, str, str]] = []
+    stack = [Path(folder)]
+    while stack:
+        current = stack.pop()
+        try:
+            with os.scandir(current) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(current / entry.name)
+                    else:
+                        found.append((current / entry.name, *_kind(entry)))
+        except OSError as error:
+            found.append((current, "folder", error.strerror or str(error)))
+    return sorted(found)
+
+
+def _kind(entry: os.DirEntry[str]) -> tuple[str, str]:
+    try:
+        mode = entry.stat().st_mode
+    except FileNotFoundError:
+        return "other", "no such file (a broken link)"
+    except OSError as error:
+        return "other", error.strerror or str(error)
+    if stat.S_ISREG(mode):
+        return "file", ""
+    return ("link", "") if stat.S_ISDIR(mode) else ("other", "not a regular file")

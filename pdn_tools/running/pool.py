@@ -1,0 +1,207 @@
+"""Running one piece of work over every game of many inputs, in order, on several cores.
+
+With `jobs` > 1 the workers (a process pool) read the files themselves, by tasks (running/tasks.py):
+small files several to a task, a large plain UTF-8 file in byte ranges.  Results come back in input
+order, and at most a few tasks are in flight, so memory stays bounded.
+"""
+from __future__ import annotations
+
+import gc
+import os
+import stat
+from collections import deque
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator, TypeVar
+
+from pdn_tools.running.inputs import Inputs
+from pdn_tools.running.tasks import (Counts, Fold, Options, Outcome, Place, Range, Read, Task, Work, do_task,
+                                     stamp)
+from pdn_tools.running.workers import start_worker
+from pdn_tools.text import ranges
+from pdn_tools.text.grammar import parser
+from pdn_tools.text.reader import parse_raw
+from pdn_tools.text.source import NotPdn, stored_as
+
+T = TypeVar("T")
+Item = TypeVar("Item")
+_BATCH = 200                    # games sent to a worker at a time
+_LEAST_RANGE = 1 << 16          # the least task: the last ones take a worker some 10 ms
+_MOST_RANGE = 1 << 20           # the largest: a worker holds a task's games at once (some 15 MB for 1 MB)
+_WHOLE_FILE = 2 * _MOST_RANGE   # a file that cannot be cut is read whole by a worker up to this size
+
+
+def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
+        fold: Fold[T, Any] | None = None) -> Iterator[Any]:
+    """`work(game)` for every game of `inputs`, in input order; with `fold`, `fold(results)` of
+    each part of one file that a worker took (a range, a whole file, a batch of games), folded
+    there so that this process has nothing to do per game (one game a part when `jobs` is 1).
+
+    With `jobs` > 1 the workers read the files themselves: small files go several to a task, and
+    a large plain UTF-8 file is cut into byte ranges at game boundaries (text/ranges.py), each a
+    task whose games are numbered after those of the ranges before it (workers pass the counts on
+    through shared memory).  Only stdin, and large files that are compressed, in another
+    encoding or without sync points, are split here and sent to the workers in batches of games."""
+    parser()            # built once here, so that workers started by fork inherit it
+    gc.freeze()         # the modules and the parser live to the end: the collector need not look at them again
+    if jobs <= 1:
+        for raw, index, notes in inputs.raw_games():
+            result = work(parse_raw(raw, index, strict, notes))
+            yield result if fold is None else fold([result])
+        return
+    options = Options(strict, inputs.encoding, inputs.max_game_bytes)
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=start_worker, initargs=(os.getpid(), Counts.shared()))
+    pending: deque[tuple[Future[list[Outcome]], _Planned]] = deque()
+    try:
+        for planned in _tasks(inputs, jobs):
+            pending.append((pool.submit(do_task, planned.task, work, fold or list, options, planned.read,
+                                        planned.before), planned))
+            if len(pending) > 2 * jobs:
+                yield from _results(*pending.popleft(), inputs, fold is None)
+        while pending:
+            yield from _results(*pending.popleft(), inputs, fold is None)
+    except BaseException:           # a closed pipe, Ctrl-C, or the caller stopped early:
+        pool.shutdown(wait=False, cancel_futures=True)      # workers end after their task
+        raise
+    pool.shutdown()
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """A task for the pool, and the files (path, bytes) whose parts it reads, in the order of its
+    outcomes; or games split here (`read`, numbered after `before`), of no file's bytes."""
+
+    task: Task
+    files: tuple[tuple[str, int], ...] = ()
+    read: Read | None = None
+    before: int = 0
+
+
+def _tasks(inputs: Inputs, jobs: int) -> Iterator[_Planned]:
+    """The tasks for every input, in input order.  Each takes about a (2 * jobs)-th of the bytes
+    not handed out yet, from _LEAST_RANGE to _MOST_RANGE (see shrinking_cuts): small files go
+    several to a task, large plain UTF-8 files are cut into byte ranges."""
+    paths = [(path, _size(path)) for path in inputs.files(streams=True)]    # size None: not a regular file
+    left = sum(size or 0 for _, size in paths)          # bytes not handed out yet
+    sequence = 0                      # ranges numbered across files, for the shared counts
+    group: list[tuple[str, int]] = []
+    group_bytes = group_share = 0     # the bytes of the group's files, and the bytes it is to take
+
+    def files_task() -> _Planned:
+        return _Planned(Task(files=tuple(Place(path, path) for path, _ in group)), tuple(group))
+
+    for path, known in paths:
+        size = known or 0
+        spans = None if known is None else _ranges_of(path, size, inputs.encoding, jobs, left - size)
+        if spans == []:               # a whole file: with the next ones while the group is under its share
+            group_share = group_share if group else _share(left, jobs)
+            group.append((path, size))
+            group_bytes += size
+            left -= size
+            if group_bytes >= group_share:
+                yield files_task()
+                group, group_bytes = [], 0
+            continue
+        if group:
+            yield files_task()
+            group, group_bytes = [], 0
+        left -= size
+        if spans is None:             # split here: stdin, or a large file read as one stream
+            for games in batches(inputs.raw_games_of(path), _BATCH):
+                yield _Planned(Task(), read=([(raw, notes) for raw, _, notes in games], None), before=games[0][1] - 1)
+        for number, (start, end, first_line, end_line) in enumerate(spans or []):
+            part = Range(Place(path, path), start, end, (first_line, end_line), sequence, number == 0, stamp(path))
+            yield _Planned(Task(part=part), ((path, end - start),))
+            sequence += 1
+    if group:
+        yield files_task()
+
+
+def batches(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    batch: list[Item] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def _size(path: str) -> int | None:
+    """The size of `path` when it is a regular file (0 when it is gone: a worker says so), else None
+    (stdin, a stream)."""
+    if path == "-":
+        return None
+    try:
+        info = os.stat(path)
+    except OSError:
+        return 0
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def _share(left: int, jobs: int) -> int:
+    """The bytes a task takes when `left` bytes are not handed out yet."""
+    return min(_MOST_RANGE, max(_LEAST_RANGE, left // (2 * jobs)))
+
+
+def _ranges_of(path: str, size: int, encoding: str | None, jobs: int, after: int = 0
+               ) -> list[tuple[int, int, int, int]] | None:
+    """How the workers read `path` (`size` bytes), followed by `after` bytes of other files: [(start,
+    end, line at start, line at end)] of its ranges; [] when a worker reads it whole, as `pdn` reads a
+    file, whatever it holds (a file within its share, or under _WHOLE_FILE); None when it is split here:
+    a larger file that is compressed or not plain UTF-8 (its reading depends on all of it), or one with
+    a range where no game starts (sync points too far apart: a worker would hold more than a range)."""
+    cuts = shrinking_cuts(size, jobs, after)
+    if len(cuts) <= 1:
+        return []
+    try:
+        with open(path, "rb") as raw:
+            kind = stored_as(raw)
+    except (NotPdn, OSError):       # a worker says why
+        return []
+    spans = _plain_ranges(path, cuts) if encoding in (None, "utf-8") and kind is None else None
+    return [] if spans is None and size <= _WHOLE_FILE else spans
+
+
+def _plain_ranges(path: str, cuts: list[tuple[int, int]]) -> list[tuple[int, int, int, int]] | None:
+    """The ranges of a file read as UTF-8 with their lines at start and end; None when a range is not
+    plain UTF-8 or no game is anchored in it."""
+    spans, line = [], 1
+    for start, end in cuts:
+        fact = ranges.facts(path, start, end)
+        if not (fact.plain and fact.anchors):
+            return None
+        spans.append((start, end, line, line + fact.line_breaks))
+        line += fact.line_breaks
+    return spans
+
+
+def shrinking_cuts(size: int, jobs: int, after: int = 0) -> list[tuple[int, int]]:
+    """[start, end) ranges covering `size` bytes followed by `after` bytes of other files, each a
+    (2 * jobs)-th of what is left, from _LEAST_RANGE to _MOST_RANGE: the first are large (few tasks),
+    the last small, so that when one worker takes the last range the others are not left waiting long
+    for it (ranges of equal size left them idle for half a range on average, 6% of the work with
+    2 jobs in 8 ranges)."""
+    cuts, start = [], 0
+    while start < size:
+        length = _share(size - start + after, jobs)
+        end = size if size - start < length + _LEAST_RANGE else start + length
+        cuts.append((start, end))
+        start = end
+    return cuts
+
+
+def _results(future: Future[list[Outcome]], planned: _Planned, inputs: Inputs, each: bool) -> Iterator[Any]:
+    """A task's results (each game's when `each`, else each part's folded results); a file a worker could
+    not read (or not to its end) is noted."""
+    for number, (folded, problem, codec) in enumerate(future.result()):
+        if planned.files:
+            path, size = planned.files[number]
+            inputs.read_by_workers(path, size)
+            if problem is not None and path not in inputs.failed:       # once for a file of many ranges
+                inputs.failed.add(path)
+                inputs.cannot_read(path, problem)
+            if codec not in (None, "utf-8"):
+                inputs.codecs[path] = codec
+        yield from folded if each else [folded]

@@ -1,0 +1,258 @@
+"""The bytes of an input, where the data path starts: a file opened and watched for changes, compressed
+data (gzip, bzip2, xz, zstd: found by its magic bytes) decompressed as a stream, binary data refused,
+and an input that ends before its end (cut or damaged compressed data, a file changed while read) noted
+with the reason, which starts with 'truncated' (`cut_of`).  zstd needs the `zstd` extra (zstandard)."""
+from __future__ import annotations
+
+import bz2
+import io
+import lzma
+import os
+import stat
+import zlib
+from typing import Any, BinaryIO, cast
+
+from pdn_tools.text import decoding
+from pdn_tools.text.decoding import sniff
+
+_COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"))
+_SNIFF_BINARY = 4096               # first bytes (decompressed) looked at to tell text from binary data
+# Control bytes text does not hold: about one byte in ten of binary data, a few in damaged text.
+_CONTROL = [bytes([code]) for code in range(32) if code not in b"\t\n\r\f\v\x1a\x1b"]
+_CHUNK = 1 << 16                   # compressed bytes read at a time
+_FED = 512                         # compressed bytes given to the decompressor at a time: damaged data
+                                   # loses at most what these bytes would have given
+_ZSTD_FED = 128                    # the same for zstd, whose decompressor takes no output limit: 4 bytes
+                                   # can give a block of 128 KB, so 128 bytes give at most some 4 MB
+CUT = "truncated"                  # the word that starts every reason an input ended early
+_NEEDS_ZSTD = "zstd data needs the zstd extra: pip install 'pdn-tools[zstd]'"
+
+
+class NotPdn(Exception):
+    """The input cannot be read as PDN text: binary data, or compressed data this installation cannot open."""
+
+
+class _Damaged(Exception):
+    """zstd data that cannot be decompressed (zstandard's own error, which is not importable without it)."""
+
+
+def binary(head: bytes) -> bool:
+    """Whether an input whose first bytes (decompressed) are `head` is binary data, not PDN text:
+    not UTF-16 or UTF-32, more than one byte in thirty a control byte text seldom holds, and not
+    UTF-8 (what pdn writes is UTF-8: it always reads back, whatever characters its comments hold).
+    The one test of the library and the command line."""
+    head = head[:_SNIFF_BINARY]
+    controls = sum(head.count(byte) for byte in _CONTROL)
+    return bool(head) and sniff(head)[0] is None and controls > len(head) // 30 and not _utf8(head)
+
+
+def _utf8(head: bytes) -> bool:
+    """Whether `head` is UTF-8 (its last character may be cut)."""
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return error.reason == "unexpected end of data"
+    return True
+
+
+def compression(head: bytes) -> str | None:
+    """'gzip', 'bzip2', 'xz' or 'zstd' when `head` starts such data, else None."""
+    return next((kind for magic, kind in _COMPRESSED if head.startswith(magic)), None)
+
+
+def compressed(path: str) -> bool:
+    """Whether the file `path` holds compressed data."""
+    with open(path, "rb") as raw:
+        return compression(raw.read(8)) is not None
+
+
+def stored_as(raw: BinaryIO) -> str | None:
+    """How the bytes of `raw` are read: None when as they are, else the compression they are opened from;
+    NotPdn when they cannot be read as text (as `input_bytes`)."""
+    inner = getattr(input_bytes(raw), "raw", None)
+    return inner.kind if isinstance(inner, _Decompressing) else None
+
+
+def cut_of(stream: object) -> str | None:
+    """Why `stream` (from `input_bytes` or `watched`) ended before its end, if it did: a reason that
+    starts with 'truncated'."""
+    while stream is not None:
+        cut = getattr(stream, "cut", None)
+        if cut is not None:
+            return str(cut)
+        stream = getattr(stream, "raw", None) or getattr(stream, "source", None)
+    return None
+
+
+def reason(error: OSError) -> str:
+    """Why a file could not be read (or not to its end), as `pdn: cannot read` says it."""
+    return str(error.strerror or error or "truncated compressed data")
+
+
+def input_bytes(raw: BinaryIO) -> BinaryIO:
+    """The bytes to read of `raw`: itself, or its decompressed bytes when it is gzip, bzip2, xz or zstd
+    data (every member or frame of it); NotPdn when they are binary data, or zstd data without the zstd
+    extra.  A stream that ends early (compressed data cut or damaged, a file changed while read) ends
+    there: `cut_of` says why."""
+    stream = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(cast(io.RawIOBase, raw))
+    kind = compression(stream.peek(8)[:8])
+    if kind is not None:
+        stream = io.BufferedReader(_Decompressing(stream, kind))
+    if binary(stream.peek(_SNIFF_BINARY)[:_SNIFF_BINARY]):
+        raise NotPdn("not a PDN file (binary data)")
+    return cast(BinaryIO, stream)
+
+
+def watched(path: str) -> io.BufferedReader:
+    """The file `path` opened for reading; one that is a regular file notes (see `cut_of`) when
+    its size or time of change at its end differ from those when it was opened."""
+    raw = io.FileIO(path, "rb")
+    info = os.fstat(raw.fileno())
+    if not stat.S_ISREG(info.st_mode):
+        return io.BufferedReader(raw)
+    return io.BufferedReader(_Watched(raw, info.st_size, info.st_mtime_ns))
+
+
+class _Watched(io.RawIOBase):
+    """A regular file whose end checks that it did not change while it was read."""
+
+    def __init__(self, source: io.FileIO, size: int, changed: int) -> None:
+        super().__init__()
+        self.source, self.size, self.changed = source, size, changed
+        self.cut: str | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return True
+
+    def seek(self, offset: int, whence: int = io.SEEK_SET) -> int:
+        return self.source.seek(offset, whence)
+
+    def tell(self) -> int:
+        return self.source.tell()
+
+    def fileno(self) -> int:
+        return self.source.fileno()
+
+    def readinto(self, buffer: Any) -> int:
+        count = self.source.readinto(buffer)
+        if count == 0 and self.cut is None:
+            info = os.fstat(self.source.fileno())
+            end = self.source.tell()
+            if (info.st_size, info.st_mtime_ns, end) != (self.size, self.changed, self.size):
+                self.cut = (f"{CUT}: the file changed while it was read ({self.size} bytes when opened, "
+                            f"{info.st_size} now; read to byte {end})")
+        return count or 0
+
+    def close(self) -> None:
+        self.source.close()
+        super().close()
+
+
+def _decompressor(kind: str) -> Any:
+    if kind == "gzip":
+        return zlib.decompressobj(wbits=31)
+    if kind == "zstd":
+        return _Zstd()
+    return bz2.BZ2Decompressor() if kind == "bzip2" else lzma.LZMADecompressor(format=lzma.FORMAT_XZ)
+
+
+class _Zstd:
+    """One zstd frame's decompressor, with the face of lzma's (`needs_input`, `eof`, `unused_data`); it
+    takes no output limit, so it is fed _ZSTD_FED bytes at a time."""
+
+    needs_input = True                  # it takes in all it is given
+
+    def __init__(self) -> None:
+        try:
+            import zstandard
+        except ImportError:
+            raise NotPdn(_NEEDS_ZSTD) from None
+        self.error: type[Exception] = zstandard.ZstdError
+        self.engine = zstandard.ZstdDecompressor().decompressobj()
+
+    @property
+    def eof(self) -> bool:
+        return bool(self.engine.eof)
+
+    @property
+    def unused_data(self) -> bytes:
+        return bytes(self.engine.unused_data)
+
+    def decompress(self, data: bytes, limit: int) -> bytes:
+        try:
+            return bytes(self.engine.decompress(data))
+        except self.error as error:
+            raise _Damaged(str(error)) from None
+
+
+class _Decompressing(io.RawIOBase):
+    """The decompressed bytes of `source`, member after member, in pieces of at most decoding.BLOCK
+    bytes (up to 4 MB for zstd: memory stays bounded whatever the ratio).  Data that ends inside a member,
+    or that cannot be decompressed, ends the stream after the last bytes it gave: `cut` says where."""
+
+    def __init__(self, source: io.BufferedReader, kind: str) -> None:
+        super().__init__()
+        self.source, self.kind = source, kind
+        self.engine = _decompressor(kind)
+        self.fed = _ZSTD_FED if kind == "zstd" else _FED
+        self.waiting = b""             # compressed bytes not given to the engine yet, from `taken` on
+        self.taken = 0
+        self.read_in = 0               # compressed bytes read from the source
+        self.full = False              # the engine's last output filled its limit: it may hold more
+        self.out = b""                 # decompressed bytes not handed out yet, from `given` on
+        self.given = 0
+        self.cut: str | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.given == len(self.out):
+            self.out, self.given = self._more(), 0
+        view = memoryview(buffer).cast("B")
+        count = min(len(view), len(self.out) - self.given)
+        view[:count] = self.out[self.given:self.given + count]
+        self.given += count
+        return count
+
+    def _read(self) -> bytes:
+        data: bytes = self.source.read(_CHUNK)
+        self.read_in += len(data)
+        return data
+
+    def _more(self) -> bytes:
+        """The next decompressed bytes; b'' at the end of the last member, or at a cut."""
+        while self.cut is None:
+            if self.engine.eof:          # a member ended: another may follow (gzip may pad with NUL bytes)
+                self.waiting, self.taken = self.engine.unused_data + self.waiting[self.taken:], 0
+                while not self.waiting.lstrip(b"\0" if self.kind == "gzip" else b""):
+                    data = self._read()
+                    if not data:
+                        return b""
+                    self.waiting += data
+                if self.kind == "gzip":
+                    self.waiting = self.waiting.lstrip(b"\0")
+                self.engine, self.full = _decompressor(self.kind), False
+            hungry = self.engine.needs_input if self.kind != "gzip" else not self.full
+            if hungry and self.taken == len(self.waiting):
+                self.waiting, self.taken = self._read(), 0
+                if not self.waiting:
+                    self.cut = f"{CUT}: the {self.kind} data ends at byte {self.read_in} before its end"
+                    return b""
+            data = self.waiting[self.taken:self.taken + self.fed]
+            self.taken += len(data)
+            try:
+                out: bytes = self.engine.decompress(data, decoding.BLOCK)
+            except (zlib.error, OSError, EOFError, lzma.LZMAError, _Damaged) as error:
+                at = self.read_in - (len(self.waiting) - self.taken) - len(data)
+                self.cut = f"{CUT}: the {self.kind} data is damaged after byte {at} ({error})"
+                return b""
+            if self.kind == "gzip" and self.engine.unconsumed_tail:
+                self.waiting, self.taken = self.engine.unconsumed_tail + self.waiting[self.taken:], 0
+            self.full = len(out) >= decoding.BLOCK
+            if out:
+                return out
+        return b""

@@ -1,0 +1,128 @@
+"""text/source.py: the bytes of an input.  zstd input (the `zstd` extra): read frame after frame, in
+bounded pieces, a cut or damaged file gives its complete games then says where; without the extra, a
+one-line error naming the file and the extra."""
+import gzip
+import io
+import json
+import re
+import subprocess
+import sys
+import tracemalloc
+
+import pytest
+import zstandard
+from click.testing import CliRunner
+
+from pdn_tools.cli import cli
+from pdn_tools.text.codes import Code
+from pdn_tools.text.model import ReadError
+from pdn_tools.text.reader import read_games
+from pdn_tools.text.source import compression, input_bytes
+
+GAME = '[Event "g{}"]\n[GameType "20"]\n[Result "*"]\n\n1. 32-28 19-23 *\n\n'
+PDN = [sys.executable, "-m", "pdn_tools"]
+
+
+def games(count, first=0):
+    return "".join(GAME.format(number) for number in range(first, first + count)).encode()
+
+
+def invoke(*args, input=None):
+    return CliRunner().invoke(cli, [str(arg) for arg in args], input=input)
+
+
+def events(listing):
+    return [line.split("\t")[7] for line in listing.splitlines()[1:]]
+
+
+def test_zstd_is_found_by_its_magic_bytes_not_its_name(tmp_path):
+    path = tmp_path / "games.pdn"                   # no .zst suffix
+    path.write_bytes(zstandard.compress(games(40)))
+    assert compression(path.read_bytes()[:8]) == "zstd"
+    result = invoke("list", path)
+    assert result.exit_code == 0 and events(result.stdout) == [f"g{number}" for number in range(40)]
+
+
+def test_every_zstd_frame_is_read_and_a_cut_in_the_last_is_found(tmp_path):
+    first, second = zstandard.compress(games(50)), zstandard.compress(games(3000, 50))
+    path = tmp_path / "two.pdn.zst"
+    path.write_bytes(first + second)
+    result = invoke("list", path)
+    assert result.exit_code == 0 and events(result.stdout) == [f"g{number}" for number in range(3050)]
+    cut = first + second[:-10]
+    path.write_bytes(cut)
+    result = invoke("list", path)
+    kept = zstandard.ZstdDecompressor().decompressobj().decompress(second[:-10]).decode().count(" *")
+    assert result.exit_code == 2 and events(result.stdout) == [f"g{number}" for number in range(50 + kept)]
+    assert re.fullmatch(rf"pdn: cannot read {re.escape(str(path))}: truncated: the zstd data ends at byte "
+                        rf"{len(cut)} before its end; the text stops in line \d+\n", result.stderr)
+
+
+def test_damaged_zstd_data_gives_the_games_before_the_damage(tmp_path):
+    engine = zstandard.ZstdCompressor(write_checksum=True).compressobj()
+    data = games(4000)
+    blocks = [engine.compress(data[at:at + 8192]) + engine.flush(zstandard.COMPRESSOBJ_FLUSH_BLOCK)
+              for at in range(0, len(data), 8192)]
+    whole = bytearray(b"".join(blocks) + engine.flush())
+    middle = len(whole) // 2
+    whole[middle:middle + 8] = b"\xff" * 8
+    path = tmp_path / "bad.pdn.zst"
+    path.write_bytes(bytes(whole))
+    result = invoke("list", path)
+    assert result.exit_code == 2
+    assert re.fullmatch(rf"pdn: cannot read {re.escape(str(path))}: truncated: the zstd data is damaged after "
+                        r"byte \d+ \(.+\); the text stops in line \d+\n", result.stderr)
+    found = events(result.stdout)
+    assert 0 < len(found) < 4000 and found == [f"g{number}" for number in range(len(found))]
+
+
+def test_zstd_on_stdin_is_read_as_a_stream():
+    piped = subprocess.run(PDN + ["list", "-"], input=zstandard.compress(games(30)), capture_output=True)
+    assert piped.returncode == 0 and events(piped.stdout.decode()) == [f"g{number}" for number in range(30)]
+
+
+@pytest.mark.parametrize("compress", [zstandard.compress, gzip.compress])
+def test_compressed_data_of_any_ratio_comes_out_in_bounded_pieces(compress):
+    """64 MB of line ends compress to a few KB; reading them holds a few MB at most (one zstd call gives
+    all it can of the bytes it is fed: it is fed few at a time)."""
+    size = 64 << 20
+    packed = compress(b"\n" * size)
+    tracemalloc.start()
+    try:
+        stream = input_bytes(io.BytesIO(packed))
+        total = sum(len(block) for block in iter(lambda: stream.read(1 << 18), b""))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert total == size
+    assert peak < 12 << 20
+
+
+@pytest.fixture
+def without_zstandard(monkeypatch):
+    """As if the zstd extra were not installed: importing zstandard fails."""
+    monkeypatch.setitem(sys.modules, "zstandard", None)
+
+
+MISSING = "zstd data needs the zstd extra: pip install 'pdn-tools[zstd]'"
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_without_the_extra_a_zstd_input_is_one_clear_error_and_the_batch_goes_on(tmp_path, without_zstandard, jobs):
+    packed = tmp_path / "a.pdn.zst"
+    packed.write_bytes(zstandard.ZstdCompressor().compress(games(5)))
+    plain = tmp_path / "b.pdn"
+    plain.write_bytes(games(3))
+    result = invoke("validate", "--format", "jsonl", "--jobs", jobs, packed, plain)
+    assert result.exit_code == 2
+    assert result.stderr == f"pdn: cannot read {packed}: {MISSING}\n"
+    assert [(record["file"], record["ok"]) for record in map(json.loads, result.stdout.splitlines())] == [
+        (str(plain), True)] * 3
+
+
+def test_without_the_extra_the_library_gives_one_read_error(tmp_path, without_zstandard):
+    path = tmp_path / "a.pdn.zst"
+    path.write_bytes(zstandard.ZstdCompressor().compress(games(5)))
+    found = list(read_games(path))
+    assert len(found) == 1 and isinstance(found[0], ReadError)
+    assert (found[0].file, found[0].message, found[0].code) == (str(path), MISSING, Code.BINARY)
