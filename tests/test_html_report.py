@@ -1,5 +1,8 @@
 """`validate --format html` and `stats --format html`: one self-contained page, checked as
 rendered by headless Chromium (boards, counts, charts), with a screenshot kept as an artefact."""
+import io
+import os
+import random
 import re
 import shlex
 import sys
@@ -8,14 +11,17 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, strategies as st
 
 import pdn_tools
 from browser import browser_page
 from corpus import DATA
 from pdn_tools.cli import cli
-from pdn_tools.commands import html_report
+from pdn_tools.commands import archive, html_report
 from pdn_tools.play.check import check
-from pdn_tools.text.reader import read_games
+from pdn_tools.text.names import printable
+from pdn_tools.text.reader import read_games, read_text
+from test_escaping import PROPERTY, game_with, raw_controls, values, xml_forbidden
 
 FAULTS = DATA / "faults.pdn"            # one game per error code: 9 games, all invalid
 VARIANTS = DATA / "variants"            # one valid game of each of the 13 variants
@@ -305,6 +311,100 @@ def test_report_sections_wait_in_files_not_in_memory(tmp_path):
     [spool] = page.sections.values()
     assert spool.tell() > 1000 and spool.fileno() >= 0 and page.references.tell() > 0   # written out as it came
     assert not [value for value in vars(page).values() if isinstance(value, list)]
+
+
+# ---- a large archive ------------------------------------------------------------------------------
+
+# A 40-ply international game (samples/international.pdn), and what is made of it.
+MAIN_LINE = ("1. 34-29 17-21 2. 31-26 19-24 3. 26x17 12x21 4. 37-31 14-19 5. 41-37 18-23 6. 29x18 13x22 "
+             "7. 33-29 24x33 8. 39x26 16-21 9. 26x17 11x22 10. 32-27 19-24 11. 27x18 6-11 12. 18-12 7x18 "
+             "13. 43-39 9-13 14. 39-34 18-23 15. 38-33 10-14 16. 44-39 3-9 17. 37-32 8-12 18. 50-44 1-7 "
+             "19. 33-28 13-19 20. 49-43 9-13")
+# (share of games, text after the tags, error, warnings): as in the corpus, most games have a warning
+# (there 96%, here 62%) and few are invalid (there 0.4%, here 2%, a stress).
+KINDS = [(0.38, MAIN_LINE + " *", None, 0),
+         (0.40, MAIN_LINE + " *", None, 1),                                  # no GameType: inferred-variant
+         (0.12, MAIN_LINE.replace("3-9", "03-09") + " *", None, 1),          # zero-padded
+         (0.08, MAIN_LINE.replace("26x17", "26-17") + " *", None, 2),        # capture-notation, twice
+         (0.010, MAIN_LINE + " 21. 45-41 *", "illegal-move", 0),
+         (0.006, '[SetUp "1"]\n[FEN "W:W28:B23"]\n[Result "0-2"]\n1. 28x19 2-0', "wrong-result", 1),
+         (0.004, MAIN_LINE + " 21. 28x51 *", "bad-square", 0)]
+
+
+def write_archive(folder: Path, files: int, per_file: int, seed: int = 29) -> dict[str, int]:
+    """`files` files of `per_file` games drawn from KINDS (a fifth without player tags); their totals."""
+    chooser = random.Random(seed)
+    totals = {"files": files, "games": files * per_file, "invalid": 0, "warnings": 0}
+    for number in range(files):
+        games = []
+        for index in range(per_file):
+            share, text, error, warnings = chooser.choices(KINDS, weights=[kind[0] for kind in KINDS])[0]
+            tags = "" if chooser.random() < 0.2 else f'[White "W{index}"]\n[Black "B{number}"]\n'
+            tags += "" if share == 0.40 else '[GameType "20"]\n'
+            games.append(f"{tags}{text}\n\n")
+            totals["invalid"] += error is not None
+            totals["warnings"] += warnings
+        (folder / f"archive-{number:04}.pdn").write_text("".join(games))
+    return totals
+
+
+@pytest.mark.slow
+def test_a_page_of_40000_games_loads_with_its_totals(tmp_path):
+    """40,000 games in 400 files: the page loads in Chromium and counts them all (load time and size
+    are measured in docs/audit-page.md, not asserted)."""
+    totals = write_archive(tmp_path, files=400, per_file=100)
+    target = tmp_path / "report.html"
+    assert run(*COMMAND, "-o", target, tmp_path).exit_code == 1
+    with browser_page() as page:
+        page.goto(target.as_uri())
+        assert page.inner_text(".totals") == (
+            f"400 files \u00b7 40,000 games \u00b7 {40000 - totals['invalid']:,} valid \u00b7 "
+            f"{totals['invalid']:,} invalid \u00b7 {totals['warnings']:,} warnings")
+        bars = page.evaluate("[...document.querySelectorAll('figure.codes rect.bar')].map(b => +b.dataset.value)")
+        groups = page.evaluate("""[...document.querySelectorAll('section.group')].map(g =>
+            [g.querySelectorAll('details.game').length, g.querySelector('.more')?.textContent ?? ''])""")
+        assert sum(bars) == totals["invalid"] and len(groups) == 3
+        for count, (listed, more) in zip(bars, groups):
+            assert listed == min(count, html_report.PER_CODE)
+            assert more.startswith(f"and {count - listed:,} more games") or listed == count
+        assert len(page.inner_text("pre.references").splitlines()) == totals["invalid"]
+        assert page.evaluate("document.querySelectorAll('table.files tbody tr').length") == 400
+        assert page.refused == []
+
+
+@PROPERTY
+@given(values, values, values, st.lists(values, max_size=3), st.booleans())
+def test_every_field_the_pages_print_shows_escaped(white, black, name, arguments, named):
+    """The run's command line, the file names (table, clean list, game names, references) and the players:
+    shown as `printable` makes them, in a well-formed page."""
+    file = "f" + name                                  # a name (without one, the reader names it '<stream>')
+    checked = game_with(white if named else "", black if named else "", "", "*", file)      # bad-square
+    [clean] = read_text('[GameType "20"]\n1. 32-28 *\n', name=file + "2")
+    run = html_report.this_run(arguments)
+    page, stats = html_report.AuditPage(run=run), archive.Stats()
+    page.add(checked.record, html_report.audit_game(checked))
+    page.add(check(clean).record, None)
+    stats.add(checked.record, "")
+    audit, summary = io.StringIO(), io.StringIO()
+    page.write(audit)
+    html_report.stats_page(stats, summary, run=run)
+    for text in (audit.getvalue(), summary.getvalue()):
+        assert xml_forbidden(text) == set() and raw_controls(text) == set()
+        root = ElementTree.fromstring(text.removeprefix("<!DOCTYPE html>\n"))
+        assert of_class(root, "command") == [printable(shlex.join(["pdn", *arguments]))]
+    players = (f"{white or '?'} \u2013 {black or '?'}" if named and (white or black)
+               else f"{os.path.basename(file)}, game 1")
+    root = ElementTree.fromstring(audit.getvalue().removeprefix("<!DOCTYPE html>\n"))
+    assert of_class(root, "players") == [printable(players)]
+    assert of_class(root, "references") == [printable(f"{file}:{checked.record.errors[0].line}: bad-square") + "\n"]
+    [files] = [table for table in root.iter("table") if table.get("class") == "files sortable"]
+    assert [row[0].text for row in files.iter("tr")][1:] == [printable(file)]
+    [listing] = [element for element in root.iter("details") if element.get("class") == "clean"]
+    assert [item.text for item in listing.iter("li")] == [printable(file + "2")]
+
+
+def of_class(root: ElementTree.Element, name: str) -> list[str | None]:
+    return [element.text for element in root.iter() if element.get("class") == name]
 
 
 def test_html_report_to_stdout_and_usage_errors():
