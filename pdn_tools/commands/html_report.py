@@ -423,7 +423,7 @@ def _years(years: Counter[str]) -> str:
     date, counts as no year), labelled every 1, 5 or 10 years."""
     dated = {int(year): n for year, n in years.items() if year.isdigit() and int(year) > 0}
     undated = sum(years.values()) - sum(dated.values())
-    title = "Games per year" + (f" ({undated} without a year)" if undated else "")
+    title = "Games per year" + (f" ({undated:,} without a year)" if undated else "")
     if not dated:
         return f'<figure class="chart years"><figcaption>{markup(title)}</figcaption><p>none</p></figure>'
     first, last = min(dated), max(dated)
@@ -448,7 +448,7 @@ def _years(years: Counter[str]) -> str:
             parts.append(f'<line x1="{x + column / 2:g}" y1="{base}" x2="{x + column / 2:g}" y2="{base + 4}" '
                          f'stroke="#999999"/><text x="{x + column / 2:g}" y="{base + 16}" '
                          f'text-anchor="middle">{year}</text>')
-    parts.append(f'<text x="10" y="12">highest: {top} games</text></svg></figure>')
+    parts.append(f'<text x="10" y="12">highest: {top:,} games</text></svg></figure>')
     return "".join(parts)
 
 
