@@ -83,7 +83,7 @@ def test_audit_page_in_chromium(audit, tmp_path):
     with browser_page() as page:
         page.goto(audit.as_uri())
         totals = page.inner_text(".totals")
-        assert totals == "14 files \u00b7 22 games \u00b7 13 valid \u00b7 9 invalid \u00b7 1 warnings"
+        assert totals == "14 files \u00b7 22 games \u00b7 13 valid \u00b7 9 invalid \u00b7 1 warning"
         command, version, date = run_line(page).split(" \u00b7 ")
         assert command == shlex.join(["pdn", *COMMAND, "-o", str(audit), str(FAULTS), str(VARIANTS)])
         assert version == f"pdn-tools {pdn_tools.__version__}" and re.fullmatch(r"20\d\d-\d\d-\d\d \d\d:\d\d UTC", date)
@@ -410,7 +410,7 @@ def of_class(root: ElementTree.Element, name: str) -> list[str | None]:
 def test_html_report_to_stdout_and_usage_errors():
     result = run("validate", "--format", "html", "-", input='[GameType "20"]\n1. 32-28 *\n')
     assert result.exit_code == 0 and result.stdout.startswith("<!DOCTYPE html>")
-    assert "1</span> games" in result.stdout and "Every game is valid." in result.stdout
+    assert "1</span> game \u00b7" in result.stdout and "Every game is valid." in result.stdout
     result = run("validate", "--show-board", "--format", "html", "-", input="*\n")
     assert result.exit_code == 2 and "--show-board goes with --format text" in result.output
 

@@ -164,7 +164,7 @@ class AuditPage:
         if game is None:
             return
         self.invalid += 1
-        code = record.errors[0].code if record.errors else ""
+        code = record.errors[0].code                # an invalid game has an error
         self.groups[code] += 1
         if self.groups[code] <= PER_CODE:
             spool = self.sections.get(code) or self.sections.setdefault(code, _spool())
@@ -229,20 +229,23 @@ class AuditPage:
         out.write("</pre>\n</section>\n")
 
 
-def _count(number: int, noun: str) -> str:
-    """`1 game`, `1,645 games`."""
-    return f"{number:,} {noun}" + ("" if number == 1 else "s")
+def _count(number: int, noun: str, kind: str = "") -> str:
+    """`1 game`, `1,645 games`; with a `kind`, the number in a span of that class."""
+    shown = f'<span class="{kind}">{number:,}</span>' if kind else f"{number:,}"
+    return f"{shown} {noun}" + ("" if number == 1 else "s")
+
+
+def _validity(summary: report.Summary) -> str:
+    """`36,287 games · 36,146 valid · 141 invalid`, each number in a span of its class."""
+    return (f'{_count(summary.games, "game", "games")}{_DOT}<span class="valid">{summary.valid:,}</span> valid{_DOT}'
+            f'<span class="invalid">{summary.games - summary.valid:,}</span> invalid')
 
 
 def _audit_top(page: AuditPage) -> str:
     """The title, the totals, the run, and links to the sections."""
     summary = page.summary
-    warnings = sum(summary.warnings.values())
-    totals = (f'<p class="totals"><span class="files">{len(page.files):,}</span> files{_DOT}'
-              f'<span class="games">{summary.games:,}</span> games{_DOT}'
-              f'<span class="valid">{summary.valid:,}</span> valid{_DOT}'
-              f'<span class="invalid">{summary.games - summary.valid:,}</span> invalid{_DOT}'
-              f'<span class="warnings">{warnings:,}</span> warnings</p>')
+    totals = (f'<p class="totals">{_count(len(page.files), "file", "files")}{_DOT}{_validity(summary)}{_DOT}'
+              f'{_count(sum(summary.warnings.values()), "warning", "warnings")}</p>')
     links = [("files", "Files with problems"), ("invalid", "Invalid games")]
     links += [("references", "References")] if summary.errors else []
     links += [("counts", "Counts by variant and code")]
@@ -362,10 +365,8 @@ def stats_page(stats: archive.Stats, out: IO[str], title: str = "PDN archive sum
         outcomes[LABELS[stated] if stated is not None else NO_RESULT] += count
     out.write(_head(title))
     out.write(f"<h1>{markup(title)}</h1>\n")
-    out.write(f'<p class="totals"><span class="games">{summary.games:,}</span> games{_DOT}'
-              f'<span class="valid">{summary.valid:,}</span> valid{_DOT}'
-              f'<span class="invalid">{summary.games - summary.valid:,}</span> invalid{_DOT}'
-              f'<span class="warnings">{sum(summary.warnings.values()):,}</span> warnings{_DOT}'
+    warnings = _count(sum(summary.warnings.values()), "warning", "warnings")
+    out.write(f'<p class="totals">{_validity(summary)}{_DOT}{warnings}{_DOT}'
               f'average length {stats.as_dict()["average_plies"]} plies</p>\n')
     out.write(_run_line(run or this_run()) + '\n<section class="summary">\n')
     out.write(_chart("variants", "Games by variant", sorted(stats.summary.variants.items(),
