@@ -421,6 +421,13 @@ def test_an_unwritable_report_is_a_usage_error(tmp_path):
     assert result.exit_code == 2 and result.stderr == f"pdn: cannot write {target}: No such file or directory\n"
 
 
+def test_stats_page_counts_with_thousands_separators():
+    stats = archive.Stats()
+    stats.years.update({"1999": 1200, "": 10624})
+    chart = html_report._years(stats.years)
+    assert "Games per year (10,624 without a year)" in chart and "highest: 1,200 games" in chart
+
+
 STATS_GAMES = [("1999.05.01", "2-0"), ("1999.06.01", "0-2"), ("1999.07.01", "1-1"), ("2001.01.01", "2-0"),
                ("2001.02.02", "*"), ("", "2-0"), ("0000.00.00", "2-0")]
 
