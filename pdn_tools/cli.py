@@ -1077,7 +1077,8 @@ EXAMPLES = {
                 "pdn convert --to jsonl --jobs 2 folder/ > games.jsonl",
                 "pdn convert --fix-results games.pdn -o fixed.pdn"],
     "annotate": ["pdn annotate --all games.pdn -o annotated.pdn",
-                 "pdn annotate --fen --forced --result - < games.pdn"],
+                 "pdn annotate --fen --forced --result - < games.pdn",
+                 "pdn annotate --engine 'scan hub' --engine-depth 12 games.pdn   # a Hub engine's [%eval] and lines"],
     "diagram": ["pdn diagram games.pdn --game 3 --ply 24             # text board after ply 24 of game 3",
                 "pdn diagram games.pdn --game 3 -o final.svg"],
     "dedupe": ["pdn dedupe a.pdn b.pdn -o merged.pdn",
@@ -1089,6 +1090,8 @@ EXAMPLES = {
               "pdn split --force --prefix round -o parts/ tournament.pdn"],
     "variants": ["pdn variants --format text        # name, GameType, board, notation, other names",
                  "pdn variants --format json | jq -r 'select(.board == \"8x8\") | .name'"],
+    "hub": ["pdn hub                                 # the built-in search as a Hub engine on stdin/stdout",
+            "pdn hub --depth 8 < commands.txt         # searches 8 plies unless a level sets the depth"],
     "perft": ["pdn perft --variant international --depth 6",
               "pdn perft --variant english --depth 3 --fen 'B:W18:B14' --divide"],
 }
