@@ -46,7 +46,7 @@ def engine_notes(result: Replay, analyse: Analyse) -> tuple[dict[int, str], dict
     evals: dict[int, str] = {}
     lines: dict[int, Variation] = {}
     for index, position in enumerate([start, *(ply.after for ply in plies)]):
-        if not position.has_move():
+        if not position.has_move() or not plies:      # no move, or nothing to annotate
             continue
         try:
             analysis = analyse(position, name)

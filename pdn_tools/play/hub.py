@@ -20,7 +20,7 @@ _PIECES = {"w": "w", "b": "b", "W": "W", "B": "B"}
 _VALUE = re.compile(r'\s*([^\s="]+)(?:\s*=\s*(?:"([^"]*)"|([^\s="]+)))?')
 _COMMAND = re.compile(r'\s*([^\s="]+)')
 _MOVE = re.compile(r"[0-9]+(?:-[0-9]+|(?:x[0-9]+)+)\Z")
-END_SCORE, ENDGAME_SCORE = 99.0, 89.0           # Scan's scores of a forced end, of a won endgame
+END_SCORE = 99.0               # Scan's scores from +/-99 are a forced end of the game
 # Our variants' names in the protocol: Scan's where it plays them, else ours; lidraughts'
 # own rules (GameType 96-98) by Scan's names.
 _HUB_NAMES = {"international": "normal"}
@@ -129,15 +129,13 @@ def read_line_of_moves(position: Position, text: str) -> tuple[Move, ...]:
 @dataclass(frozen=True)
 class Score:
     """An engine's score from the side to move's view: centi-men, or a forced end in `plies`
-    (won when positive, lost when negative; 0 plies is a win now), or a won endgame
-    (`endgame`, Scan's 89.xx) kept in centi-men as the engine gave it."""
+    (won when positive, lost when negative).  A won endgame (Scan's 89.xx) stays in centi-men."""
 
     centi: int = 0
     plies: int | None = None
-    endgame: bool = False
 
     def negated(self) -> Score:
-        return Score(-self.centi, None if self.plies is None else -self.plies, self.endgame)
+        return Score(-self.centi, None if self.plies is None else -self.plies)
 
     def text(self) -> str:
         """The `[%eval]` value: `+0.25`, `-1.00`, `0.00`; `#+N`/`#-N` for a forced end in N plies."""
@@ -155,10 +153,9 @@ def read_score(text: str) -> Score:
     if not abs(men) < 100.0:
         raise HubError(f"score {text!r} is out of range")
     centi = round(men * 100)
-    sign = 1 if centi > 0 else -1
     if abs(men) >= END_SCORE:
-        return Score(centi, sign * max(10_000 - abs(centi), 1))
-    return Score(centi, None, abs(men) >= ENDGAME_SCORE and abs(men) < ENDGAME_SCORE + 1)
+        return Score(centi, (1 if centi > 0 else -1) * max(10_000 - abs(centi), 1))
+    return Score(centi)
 
 
 def score_text(centi: int, win: int) -> str:

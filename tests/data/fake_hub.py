@@ -6,7 +6,7 @@ one fault.
 MODE: ok, dead (ends at once), dies (ends at the third search), silent (never answers a
 search), silent-start (never answers `hub`), garbage, unknown, illegal, ambiguous (a capture
 as `from x to` only), shuffled (captured squares in reverse order), bad-pv, chatty (20,000
-info lines first), error, long-line, normal-only (declares only international), no-score.
+info lines first), error, long-line, bad-score, normal-only (declares only international), no-score.
 PIDFILE gets the process id, so that a test can see the process is gone.
 """
 import sys
@@ -56,6 +56,7 @@ def answer(session: Session, line: str, searches: int) -> list[str]:
         "chatty": lambda: [f"info depth=1 nodes={n}" for n in range(20_000)] + [info, done],
         "long-line": lambda: ["info " + "x" * 200_000],
         "no-score": lambda: [done],
+        "bad-score": lambda: ["info score=1e999", done],
     }
     return faults[MODE]() if MODE in faults else lines
 
