@@ -13,10 +13,13 @@ from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
 from corpus import DATA
+from test_round_trip import random_games
 from pdn_tools import read_text
 from pdn_tools.cli import cli
+from pdn_tools.commands.annotate import Options as Annotations, annotate_game
 from pdn_tools.commands.hub_engine import Session
-from pdn_tools.play.hub import (HubError, Score, format_line, hub_variant, move_text, parse_line, position_text,
+from pdn_tools.play.check import check
+from pdn_tools.play.hub import (Analysis, HubError, Score, format_line, hub_variant, move_text, parse_line, position_text,
                                 read_move, read_position, read_score, score_text)
 from pdn_tools.rules.fen import parse_fen
 from pdn_tools.rules.movegen import Position
@@ -332,3 +335,29 @@ def test_ctrl_c_ends_the_command_and_the_engine(tmp_path):
     while not gone(pidfile):
         assert time.monotonic() < deadline, "the engine outlived pdn"
         time.sleep(0.05)
+
+
+# ---- the annotations, as a class: random games of every variant, the engine in process ----------------------
+
+def in_process(position, variant):
+    """An engine in this process: the search 1 ply deep, as `pdn hub` answers."""
+    result = search(position, 1)
+    return Analysis(read_score(score_text(result.score, WIN)), result.line)
+
+
+@settings(max_examples=40, deadline=None)
+@given(random_games())
+def test_engine_annotations_read_back_validate_and_annotating_twice_is_once(text):
+    checked = check(read_text(text)[0])
+    once, _ = annotate_game(checked, Annotations(), in_process)
+    twice, _ = annotate_game(check(read_text(once)[0]), Annotations(), in_process)
+    assert twice == once
+    again = check(read_text(once)[0])
+    assert again.record.ok == checked.record.ok
+    if checked.replay is not None and checked.replay.ok:
+        assert [p.move for p in again.replay.plies] == [p.move for p in checked.replay.plies]
+        assert again.record.ok                        # the engine's lines replay: a bad one is an error
+        with_moves = [p for p in again.replay.plies if p.after.has_move()]
+        assert once.count("[%eval") >= len(with_moves)
+    else:
+        assert "[%eval" not in once                   # a game that is not valid passes unchanged
