@@ -223,10 +223,10 @@ def test_the_best_line_is_a_variation_only_where_the_engine_prefers_another_move
     assert after == expected and any(expected)
 
 
-def test_captured_squares_in_any_order_and_a_chatty_engine_give_the_same_annotation():
+def test_captured_squares_in_any_order_a_chatty_engine_and_late_lines_give_the_same_annotation():
     ok = annotate("--engine", fake("ok"))
     assert ok.exit_code == 0 and "%eval" in ok.stdout
-    for mode in ("shuffled", "chatty"):
+    for mode in ("shuffled", "chatty", "stale"):
         other = annotate("--engine", fake(mode))
         assert (other.exit_code, other.stdout) == (0, ok.stdout), mode
 

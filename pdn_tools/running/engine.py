@@ -1,6 +1,8 @@
 """A Hub engine process (Scan, `pdn hub`, ...) driven for analysis, one position at a time.
 
-The command is split like a shell's words (shlex) and run without a shell.  The engine is
+The command is split like a shell's words (shlex) and run without a shell.  Each search is
+sent after a `ping`, and what comes before its `pong` is left out: lines an engine sends late
+(a second `done`) are never taken for the next position's answer.  The engine is
 started on the first position and again when a position is of another variant (the protocol
 sets the variant before `init`).  Every wait for a line has a deadline; a line that is not
 the protocol's, an engine that ends, stays silent, reports an error or gives a move that is
@@ -80,9 +82,11 @@ class HubEngine:
     def _analyse(self, position: Position, variant: str) -> Analysis:
         if self.process is None or self.variant != variant:
             self._start(variant)
-        self._send(format_line("pos", pos=position_text(position)), self.limits.level(),
+        self._send("ping", format_line("pos", pos=position_text(position)), self.limits.level(),
                    format_line("go", "analyze"))
         deadline = time.monotonic() + self.limits.timeout
+        while self._read(deadline, "pong")[0] != "pong":
+            pass                        # what an earlier search said late is not this one's answer
         info: dict[str, str] = {}
         while True:
             command, args = self._read(deadline, "done")

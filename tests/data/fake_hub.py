@@ -6,7 +6,7 @@ one fault.
 MODE: ok, dead (ends at once), dies (ends at the third search), silent (never answers a
 search), silent-start (never answers `hub`), garbage, unknown, illegal, ambiguous (a capture
 as `from x to` only), shuffled (captured squares in reverse order), bad-pv, chatty (20,000
-info lines first), error, long-line, bad-score, normal-only (declares only international), no-score.
+info lines first), stale (a second done after each), error, long-line, bad-score, normal-only (declares only international), no-score.
 PIDFILE gets the process id, so that a test can see the process is gone.
 """
 import sys
@@ -57,6 +57,7 @@ def answer(session: Session, line: str, searches: int) -> list[str]:
         "long-line": lambda: ["info " + "x" * 200_000],
         "no-score": lambda: [done],
         "bad-score": lambda: ["info score=1e999", done],
+        "stale": lambda: [info, done, "done move=1-2"],
     }
     return faults[MODE]() if MODE in faults else lines
 
