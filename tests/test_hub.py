@@ -223,12 +223,18 @@ def test_the_best_line_is_a_variation_only_where_the_engine_prefers_another_move
     assert after == expected and any(expected)
 
 
-def test_captured_squares_in_any_order_a_chatty_engine_and_late_lines_give_the_same_annotation():
+@pytest.fixture(scope="module")
+def plain():
+    """GAME annotated by the fake engine without a fault."""
     ok = annotate("--engine", fake("ok"))
     assert ok.exit_code == 0 and "%eval" in ok.stdout
-    for mode in ("shuffled", "chatty", "stale"):
-        other = annotate("--engine", fake(mode))
-        assert (other.exit_code, other.stdout) == (0, ok.stdout), mode
+    return ok.stdout
+
+
+@pytest.mark.parametrize("mode", ["shuffled", "chatty", "stale"])
+def test_captured_squares_in_any_order_a_chatty_engine_and_late_lines_give_the_same_annotation(plain, mode):
+    other = annotate("--engine", fake(mode))
+    assert (other.exit_code, other.stdout) == (0, plain)
 
 
 def test_an_engine_that_gives_no_score_gives_lines_but_no_evaluation():

@@ -5,7 +5,7 @@ one fault.
 
 MODE: ok, dead (ends at once), dies (ends at the third search), silent (never answers a
 search), silent-start (never answers `hub`), garbage, unknown, illegal, ambiguous (a capture
-as `from x to` only), shuffled (captured squares in reverse order), bad-pv, chatty (20,000
+as `from x to` only), shuffled (captured squares in reverse order), bad-pv, chatty (5,000
 info lines first), stale (a second done after each), error, long-line, bad-score, normal-only (declares only international), no-score.
 PIDFILE gets the process id, so that a test can see the process is gone.
 """
@@ -53,7 +53,7 @@ def answer(session: Session, line: str, searches: int) -> list[str]:
         "ambiguous": lambda: [f"done move={'x'.join(move.split('x')[:2])}"],
         "shuffled": lambda: [info.replace(move, reverse_captures(move)), f"done move={reverse_captures(move)}"],
         "bad-pv": lambda: [f'info score=0 pv="{move} 50-45"', done],
-        "chatty": lambda: [f"info depth=1 nodes={n}" for n in range(20_000)] + [info, done],
+        "chatty": lambda: [f"info depth=1 nodes={n}" for n in range(5_000)] + [info, done],
         "long-line": lambda: ["info " + "x" * 200_000],
         "no-score": lambda: [done],
         "bad-score": lambda: ["info score=1e999", done],
