@@ -24,7 +24,7 @@ from pdn_tools.commands.annotate import Options as Annotations, annotate_game
 from pdn_tools.commands.archive import Criteria
 from pdn_tools.running import output as streams
 from pdn_tools.running.output import atomic_output
-from pdn_tools.running.engine import HubEngine, Limits
+from pdn_tools.running.engine import DEFAULT_DEPTH, HubEngine, Limits
 from pdn_tools.play.hub import EngineError
 from pdn_tools.text.names import printable
 from pdn_tools.text.writer import game_text
@@ -583,7 +583,7 @@ class _Reported:
 @click.option("--engine", metavar="CMD",
               help="[%eval] after each move and the best line where it differs, from a Hub engine "
                    "(e.g. 'scan hub' or 'pdn hub'); CMD is split into words and run without a shell.")
-@click.option("--engine-depth", type=click.IntRange(1), metavar="N", help="Plies the engine searches  [default: 8].")
+@click.option("--engine-depth", type=click.IntRange(1), metavar="N", help=f"Plies the engine searches  [default: {DEFAULT_DEPTH}].")
 @click.option("--engine-time", type=click.FloatRange(0, min_open=True), metavar="SECONDS",
               help="Seconds the engine searches a position instead of a depth (not reproducible).")
 @click.option("--engine-timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,

@@ -258,6 +258,7 @@ ERRORS = [
     ("bad-pv", "engine '{cmd}': move 2 of the line: 50-45 is not a legal move"),
     ("long-line", "engine '{cmd}': it sent a line longer than 65536 bytes"),
     ("bad-score", "engine '{cmd}': score '1e999' is out of range"),
+    ("init-error", "<stdin>:4:4: game 1, ply 1 (1. 32-28): engine '{cmd}': the engine says: cannot load data/eval"),
 ]
 
 

@@ -28,6 +28,7 @@ from pdn_tools.rules.movegen import Position
 from pdn_tools.text.names import printable
 
 MAX_LINE = 1 << 16              # bytes: a longer line is not the protocol's
+DEFAULT_DEPTH = 8
 _QUIT_SECONDS = 1.0             # how long a quitting engine may take before it is killed
 _SEARCH_LINES = ("info", "done", "pong", "error")
 
@@ -43,7 +44,7 @@ class Limits:
     def level(self) -> str:
         if self.move_time is not None:
             return format_line("level", move_time=f"{self.move_time:g}")
-        return format_line("level", depth=str(self.depth if self.depth is not None else 8))
+        return format_line("level", depth=str(self.depth if self.depth is not None else DEFAULT_DEPTH))
 
 
 class HubEngine:
@@ -92,8 +93,6 @@ class HubEngine:
             command, args = self._read(deadline, "done")
             if command not in _SEARCH_LINES:
                 raise EngineError(f"unexpected {command!r} line while searching")
-            if command == "error":
-                raise EngineError(f"the engine says: {printable(args.get('message', ''))}")
             if command == "info" and ("score" in args or "pv" in args):
                 info = args
             if command == "done":
@@ -137,16 +136,19 @@ class HubEngine:
             raise EngineError(self._ended()) from None
 
     def _read(self, deadline: float, waiting: str) -> tuple[str, dict[str, str]]:
-        """The next line that is not blank, as (command, arguments)."""
+        """The next line that is not blank, as (command, arguments); an `error` line is an error."""
         while True:
             raw = self._raw_line(deadline, waiting)
             text = raw.decode("utf-8", "replace").rstrip("\r")
             if not text.strip():
                 continue
             try:
-                return parse_line(text)
+                command, args = parse_line(text)
             except HubError:
                 raise EngineError(f"it sent a line that is not the Hub protocol: {printable(text[:80])!r}") from None
+            if command == "error":
+                raise EngineError(f"the engine says: {printable(args.get('message', ''))}")
+            return command, args
 
     def _raw_line(self, deadline: float, waiting: str) -> bytes:
         assert self.process is not None and self.process.stdout is not None and self.selector is not None

@@ -6,7 +6,7 @@ one fault.
 MODE: ok, dead (ends at once), dies (ends at the third search), silent (never answers a
 search), silent-start (never answers `hub`), garbage, unknown, illegal, ambiguous (a capture
 as `from x to` only), shuffled (captured squares in reverse order), bad-pv, chatty (5,000
-info lines first), stale (a second done after each), error, long-line, bad-score, normal-only (declares only international), no-score.
+info lines first), stale (a second done after each), error, long-line, bad-score, init-error, normal-only (declares only international), no-score.
 PIDFILE gets the process id, so that a test can see the process is gone.
 """
 import sys
@@ -35,6 +35,8 @@ def answer(session: Session, line: str, searches: int) -> list[str]:
         time.sleep(3600)
     if command == "level":                  # always 1 ply deep
         return []
+    if command == "init" and MODE == "init-error":
+        return ['error message="cannot load data/eval"']
     lines = session.answer(line)
     if command == "hub" and MODE == "normal-only":
         lines = [line if "name=variant" not in line else 'param name=variant value=normal type=enum values="normal"'
