@@ -583,7 +583,8 @@ class _Reported:
 @click.option("--engine", metavar="CMD",
               help="[%eval] after each move and the best line where it differs, from a Hub engine "
                    "(e.g. 'scan hub' or 'pdn hub'); CMD is split into words and run without a shell.")
-@click.option("--engine-depth", type=click.IntRange(1), metavar="N", help=f"Plies the engine searches  [default: {DEFAULT_DEPTH}].")
+@click.option("--engine-depth", type=click.IntRange(1), metavar="N",
+              help=f"Plies the engine searches  [default: {DEFAULT_DEPTH}].")
 @click.option("--engine-time", type=click.FloatRange(0, min_open=True), metavar="SECONDS",
               help="Seconds the engine searches a position instead of a depth (not reproducible).")
 @click.option("--engine-timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
@@ -611,7 +612,7 @@ def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, 
     with _writing(output) as out, _hub_engine(engine, limits) as hub:
         checked = _Reported(paths, globs, jobs, strict, variant, encoding, out, rules, quiet)
         work = functools.partial(annotate_game, options=options, engine=None if hub is None else hub.analyse)
-        for _, (text, notes) in _engine_errors(checked.run(work)):
+        for _, (text, notes) in _engine_errors(checked.run(work), checked.terminal):
             checked.terminal.out(text, end="")
             for note in notes:
                 checked.terminal.note(note)
@@ -646,11 +647,13 @@ def _hub_engine(command: str | None, limits: Limits) -> Iterator[HubEngine | Non
         yield engine
 
 
-def _engine_errors(results: Iterator[T]) -> Iterator[T]:
-    """`results`, ending the command (exit 2) with one line on an engine's failure."""
+def _engine_errors(results: Iterator[T], terminal: Terminal) -> Iterator[T]:
+    """`results`, ending the command (exit 2) with one line on an engine's failure (the progress
+    line erased first)."""
     try:
         yield from results
     except EngineError as error:
+        terminal.close()
         click.echo(f"pdn: {error}", err=True)
         sys.exit(EXIT_USAGE)
 
