@@ -319,9 +319,10 @@ def test_engine_options_that_do_not_fit_are_usage_errors(args, message):
 
 
 def test_the_engine_command_is_not_run_by_a_shell(tmp_path):
-    marker = tmp_path / "injected"
-    result = annotate("--engine", f"{fake('ok')} ; touch {marker}")
+    marker, pidfile = tmp_path / "injected", tmp_path / "pid"
+    result = annotate("--engine", f"{fake('ok', pidfile)} ; touch {marker} $(touch {marker})")
     assert result.exit_code == 0 and not marker.exists()        # ';', 'touch', ... are the fake's arguments
+    assert gone(pidfile)
 
 
 def test_ctrl_c_ends_the_command_and_the_engine(tmp_path):
