@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib.metadata
 import itertools
 import os
 import re
@@ -15,7 +16,7 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Protoco
 
 import click
 
-from pdn_tools.commands import archive
+from pdn_tools.commands import archive, hub_engine
 from pdn_tools.running import batch
 from pdn_tools.commands import diagram as diagrams
 from pdn_tools.commands import report
@@ -23,6 +24,8 @@ from pdn_tools.commands.annotate import Options as Annotations, annotate_game
 from pdn_tools.commands.archive import Criteria
 from pdn_tools.running import output as streams
 from pdn_tools.running.output import atomic_output
+from pdn_tools.running.engine import DEFAULT_DEPTH, HubEngine, Limits
+from pdn_tools.play.hub import EngineError
 from pdn_tools.text.names import printable
 from pdn_tools.text.writer import game_text
 from pdn_tools.running.terminal import Terminal, games, validity
@@ -578,6 +581,15 @@ class _Reported:
 @click.option("--result", is_flag=True, help="Set an unknown Result the rules decide (noted on stderr).")
 @click.option("--gametype", is_flag=True, help="Add a missing GameType tag (noted on stderr).")
 @click.option("--all", "everything", is_flag=True, help="Every annotation but --result.")
+@click.option("--engine", metavar="CMD",
+              help="[%eval] after each move and the best line where it differs, from a Hub engine "
+                   "(e.g. 'scan hub' or 'pdn hub'); CMD is split into words and run without a shell.")
+@click.option("--engine-depth", type=click.IntRange(1), metavar="N",
+              help=f"Plies the engine searches  [default: {DEFAULT_DEPTH}].")
+@click.option("--engine-time", type=click.FloatRange(0, min_open=True), metavar="SECONDS",
+              help="Seconds the engine searches a position instead of a depth (not reproducible).")
+@click.option("--engine-timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
+              metavar="SECONDS", help="The longest wait for an engine's answer to one position.")
 @output_option
 @strict_option
 @encoding_option
@@ -588,23 +600,78 @@ class _Reported:
 def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, moves: bool, forced: bool,
                      captures: bool, draws: bool, ply_count: bool, result: bool, gametype: bool, everything: bool,
                      output: str | None, strict: bool, encoding: str | None, variant: Variant | None,
-                     rules: RuleSet, jobs: int, quiet: bool) -> None:
+                     rules: RuleSet, jobs: int, quiet: bool, engine: str | None, engine_depth: int | None,
+                     engine_time: float | None, engine_timeout: float) -> None:
     """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
     Annotating an annotated game replaces the old annotations."""
     options = Annotations(fen or everything, moves or everything, forced or everything, captures or everything,
                           draws or everything, ply_count or everything, result, gametype or everything)
-    if not options.any():
+    if not options.any() and engine is None:
         raise click.UsageError("choose what to annotate: --fen, --moves, --forced, --captures, --draws, "
-                               "--ply-count, --result, --gametype or --all")
-    with _writing(output) as out:
+                               "--ply-count, --result, --gametype, --engine or --all")
+    limits = _engine_limits(engine, engine_depth, engine_time, engine_timeout, jobs)
+    with _writing(output) as out, _hub_engine(engine, limits) as hub:
         checked = _Reported(paths, globs, jobs, strict, variant, encoding, out, rules, quiet)
-        for _, (text, notes) in checked.run(functools.partial(annotate_game, options=options)):
+        work = functools.partial(annotate_game, options=options, engine=None if hub is None else hub.analyse)
+        for _, (text, notes) in _engine_errors(checked.run(work), checked.terminal):
             checked.terminal.out(text, end="")
             for note in notes:
                 checked.terminal.note(note)
         code = checked.done()
     checked.terminal.tally(validity(checked.runner.games, checked.runner.failed, unreadable=checked.runner.inputs.unreadable))
     sys.exit(code)
+
+
+def _engine_limits(engine: str | None, depth: int | None, move_time: float | None, timeout: float,
+                   jobs: int) -> Limits:
+    """annotate's engine options, checked."""
+    if engine is None and (depth is not None or move_time is not None):
+        raise click.UsageError("--engine-depth and --engine-time need --engine")
+    if depth is not None and move_time is not None:
+        raise click.UsageError("choose --engine-depth or --engine-time, not both")
+    if engine is not None and jobs > 1:
+        raise click.UsageError("--engine runs one engine: not with --jobs")
+    return Limits(depth, move_time, timeout)
+
+
+@contextlib.contextmanager
+def _hub_engine(command: str | None, limits: Limits) -> Iterator[HubEngine | None]:
+    """The engine of --engine, ended and reaped when the command ends (by an error or Ctrl-C too)."""
+    if command is None:
+        yield None
+        return
+    try:
+        engine = HubEngine(command, limits)
+    except EngineError as error:
+        raise click.UsageError(str(error)) from None
+    with engine:
+        yield engine
+
+
+def _engine_errors(results: Iterator[T], terminal: Terminal) -> Iterator[T]:
+    """`results`, ending the command (exit 2) with one line on an engine's failure (the progress
+    line erased first)."""
+    try:
+        yield from results
+    except EngineError as error:
+        terminal.close()
+        click.echo(f"pdn: {error}", err=True)
+        sys.exit(EXIT_USAGE)
+
+
+@cli.command()
+@click.option("--depth", type=click.IntRange(1, hub_engine.MAX_DEPTH), default=6, show_default=True,
+              help="Plies searched when the GUI gives no depth (`level depth=N` does).")
+def hub(depth: int) -> None:
+    """Run the built-in search as a Hub engine on stdin and stdout (the protocol of Scan and
+    lidraughts), for a Hub GUI or `annotate --engine 'pdn hub'`."""
+    session = hub_engine.Session(depth, importlib.metadata.version("pdn-tools"))
+    for line in sys.stdin:
+        for answer in session.answer(line.rstrip("\r\n")):
+            sys.stdout.write(answer + "\n")
+        sys.stdout.flush()
+        if session.quit:
+            break
 
 
 @cli.command()
@@ -1014,7 +1081,8 @@ EXAMPLES = {
                 "pdn convert --to jsonl --jobs 2 folder/ > games.jsonl",
                 "pdn convert --fix-results games.pdn -o fixed.pdn"],
     "annotate": ["pdn annotate --all games.pdn -o annotated.pdn",
-                 "pdn annotate --fen --forced --result - < games.pdn"],
+                 "pdn annotate --fen --forced --result - < games.pdn",
+                 "pdn annotate --engine 'scan hub' --engine-depth 12 games.pdn   # a Hub engine's [%eval] and lines"],
     "diagram": ["pdn diagram games.pdn --game 3 --ply 24             # text board after ply 24 of game 3",
                 "pdn diagram games.pdn --game 3 -o final.svg"],
     "dedupe": ["pdn dedupe a.pdn b.pdn -o merged.pdn",
@@ -1026,6 +1094,8 @@ EXAMPLES = {
               "pdn split --force --prefix round -o parts/ tournament.pdn"],
     "variants": ["pdn variants --format text        # name, GameType, board, notation, other names",
                  "pdn variants --format json | jq -r 'select(.board == \"8x8\") | .name'"],
+    "hub": ["pdn hub                                 # the built-in search as a Hub engine on stdin/stdout",
+            "pdn hub --depth 8 < commands.txt         # searches 8 plies unless a level sets the depth"],
     "perft": ["pdn perft --variant international --depth 6",
               "pdn perft --variant english --depth 3 --fen 'B:W18:B14' --divide"],
 }

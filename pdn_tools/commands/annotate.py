@@ -11,18 +11,19 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from pdn_tools.commands.analysis import Analyse, engine_notes, is_engine_line
 from pdn_tools.play.check import Checked
 from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
-from pdn_tools.text.model import Comment, Element, Game, Move, Nag
+from pdn_tools.text.model import Comment, Element, Game, Move, Nag, Variation
 from pdn_tools.rules.movegen import Position
 from pdn_tools.rules.variants import Variant
 from pdn_tools.text.writer import game_text, write_game
 from pdn_tools.play.replay import Replay
 
 FORCED = 7                      # NAG $7: the only move
-_OURS = re.compile(r"\s*(?:\[%(?:fen|moves|captured|draw) [^\]]*\]\s*)+\Z")
+_OURS = re.compile(r"\s*(?:\[%(?:fen|moves|captured|draw|eval) [^\]]*\]\s*)+\Z")
 
 
 @dataclass(frozen=True)
@@ -52,13 +53,15 @@ def choices(position: Position) -> int:
     return len({(m.start, m.end, frozenset(m.captured)) for m in position.legal_moves()})
 
 
-def annotate(result: Replay, options: Options) -> tuple[Game, list[str]]:
-    """A copy of the replayed (valid) game with annotations, and notes about changed tags."""
+def annotate(result: Replay, options: Options, engine: Analyse | None = None) -> tuple[Game, list[str]]:
+    """A copy of the replayed (valid) game with annotations (an engine's too when given), and
+    notes about changed tags."""
     game = result.game
     counts = {p.number: choices(p.before) for p in result.plies} if options.moves or options.forced else {}
     commands = _commands(result, options, counts)
+    lines = _engine_commands(result, engine, commands)
     forced = {ply for ply, count in counts.items() if options.forced and count == 1}
-    elements = _place(game.elements, commands, forced)
+    elements = _place(game.elements, commands, forced, lines)
     annotated = dataclasses.replace(game, tags=list(game.tags), elements=elements)
     return annotated, _tags(annotated, result, options)
 
@@ -82,9 +85,22 @@ def _commands(result: Replay, options: Options, counts: dict[int, int]) -> dict[
     return out
 
 
-def _place(elements: list[Element], commands: dict[int, list[str]], forced: set[int]) -> list[Element]:
-    """The main line with our old comments dropped and the new ones after each move and its NAGs."""
-    kept = [e for e in elements if not is_ours(e)]
+def _engine_commands(result: Replay, engine: Analyse | None, commands: dict[int, list[str]]
+                     ) -> dict[int, Variation]:
+    """Add the engine's evaluations to `commands`; its best lines by ply."""
+    if engine is None:
+        return {}
+    evals, lines = engine_notes(result, engine)
+    for ply, command in evals.items():
+        commands.setdefault(ply, []).append(command)
+    return lines
+
+
+def _place(elements: list[Element], commands: dict[int, list[str]], forced: set[int],
+           lines: dict[int, Variation]) -> list[Element]:
+    """The main line with our old comments and engine lines dropped, and the new ones after each
+    move and its NAGs."""
+    kept = [e for e in elements if not is_ours(e) and not is_engine_line(e)]
     out: list[Element] = []
     ply = i = 0
     while i < len(kept):
@@ -103,6 +119,8 @@ def _place(elements: list[Element], commands: dict[int, list[str]], forced: set[
         out += nags
         if ply in commands:
             out.append(Comment(" ".join(commands[ply])))
+        if ply in lines:
+            out.append(lines[ply])
     return out
 
 
@@ -158,12 +176,12 @@ def _replayed(result: Replay) -> tuple[Position, Variant]:
     return result.start, result.variant
 
 
-def annotate_game(checked: Checked, options: Options) -> tuple[str, list[str]]:
+def annotate_game(checked: Checked, options: Options, engine: Analyse | None = None) -> tuple[str, list[str]]:
     """The game's annotated text with notes on changed tags; a game that is not valid is
     passed on unchanged."""
     game, result = checked.game, checked.replay
     if result is None or not result.ok:
         return game_text(game), []
-    annotated, notes = annotate(result, options)
+    annotated, notes = annotate(result, options, engine)
     where = f"{game.file}:{game.line}: game {game.index}: "
     return write_game(annotated), [where + note for note in notes]

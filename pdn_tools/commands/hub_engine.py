@@ -1,0 +1,102 @@
+"""`pdn hub`: the built-in search as a Hub engine, so that any Hub GUI (or `annotate --engine`)
+can use it.
+
+A `Session` answers the protocol's lines one at a time.  Searches are by depth only (`level
+depth=N`, else the session's depth for every other level), so answers are reproducible; a
+search runs to its end before the next line is read, so `stop` and `ponder-hit` have nothing
+to stop.  Lines it does not know are ignored, as the protocol asks.
+"""
+from __future__ import annotations
+
+from pdn_tools.play.hub import HubError, format_line, hub_variant, move_text, parse_line, read_move, \
+    read_position, score_text
+from pdn_tools.rules.movegen import Position
+from pdn_tools.rules.search import WIN, search
+from pdn_tools.rules.variants import VARIANTS, Variant
+
+MAX_DEPTH = 64
+_PLAYED = {hub_variant(variant): variant for variant in VARIANTS.values()}
+
+
+class Session:
+    """The state of one engine session: its variant, position and search depth."""
+
+    def __init__(self, depth: int, version: str) -> None:
+        self.default_depth = self.depth = depth
+        self.version = version
+        self.variant: Variant = VARIANTS["international"]
+        self.position: Position | None = None
+        self.quit = False
+
+    def answer(self, line: str) -> list[str]:
+        """The lines to send back for `line`."""
+        if not line.strip():
+            return []
+        try:
+            command, args = parse_line(line)
+            handlers = {"hub": self._hub, "set-param": self._set_param, "init": self._init, "ping": self._ping,
+                        "quit": self._quit, "pos": self._pos, "level": self._level, "go": self._go}
+            return handlers.get(command, self._unknown)(args)
+        except HubError as error:
+            return [format_line("error", message=str(error))]
+
+    def _hub(self, args: dict[str, str]) -> list[str]:
+        return [format_line("id", name="pdn-tools", version=self.version),
+                format_line("param", name="variant", value=hub_variant(self.variant), type="enum",
+                            values=" ".join(_PLAYED)),
+                format_line("param", name="depth", value=str(self.default_depth), type="int", min="1",
+                            max=str(MAX_DEPTH)),
+                "wait"]
+
+    def _set_param(self, args: dict[str, str]) -> list[str]:
+        name, value = args.get("name"), args.get("value", "")
+        if name == "variant":
+            if value not in _PLAYED:
+                raise HubError(f"unknown variant {value!r}")
+            self.variant, self.position = _PLAYED[value], None
+        elif name == "depth":
+            self.default_depth = self.depth = _depth(value)
+        return []
+
+    def _init(self, args: dict[str, str]) -> list[str]:
+        return ["ready"]
+
+    def _ping(self, args: dict[str, str]) -> list[str]:
+        return ["pong"]
+
+    def _quit(self, args: dict[str, str]) -> list[str]:
+        self.quit = True
+        return []
+
+    def _pos(self, args: dict[str, str]) -> list[str]:
+        self.position = None
+        position = read_position(args.get("pos", ""), self.variant)
+        for move in args.get("moves", "").split():
+            position = position.play(read_move(position, move))
+        self.position = position
+        return []
+
+    def _level(self, args: dict[str, str]) -> list[str]:
+        self.depth = _depth(args["depth"]) if "depth" in args else self.default_depth
+        return []
+
+    def _go(self, args: dict[str, str]) -> list[str]:
+        if self.position is None:
+            raise HubError("no position: send pos first")
+        result = search(self.position, self.depth)
+        if result.best is None:
+            return [format_line("error", message="the side to move has no legal move"), "done"]
+        line = " ".join(move_text(move) for move in result.line)
+        info = format_line("info", depth=str(self.depth), score=score_text(result.score, WIN),
+                           nodes=str(result.nodes), pv=line)
+        ponder = {"ponder": move_text(result.line[1])} if len(result.line) > 1 else {}
+        return [info, format_line("done", move=move_text(result.best), **ponder)]
+
+    def _unknown(self, args: dict[str, str]) -> list[str]:
+        return []
+
+
+def _depth(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_DEPTH:
+        raise HubError(f"depth {text!r} is not a number from 1 to {MAX_DEPTH}")
+    return int(text)

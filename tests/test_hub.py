@@ -1,0 +1,371 @@
+"""Hub engines: the protocol, `pdn hub` (the built-in search as an engine) and `annotate --engine`,
+end to end on `pdn hub` and on every error path with a scripted fake engine (data/fake_hub.py)."""
+import os
+import random
+import shlex
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
+
+from corpus import DATA
+from test_round_trip import random_games
+from pdn_tools import read_text
+from pdn_tools.cli import cli
+from pdn_tools.commands.annotate import Options as Annotations, annotate_game
+from pdn_tools.commands.hub_engine import Session
+from pdn_tools.play.check import check
+from pdn_tools.play.hub import (Analysis, HubError, Score, format_line, hub_variant, move_text, parse_line, position_text,
+                                read_move, read_position, read_score, score_text)
+from pdn_tools.rules.fen import parse_fen
+from pdn_tools.rules.movegen import Position
+from pdn_tools.rules.search import WIN, search
+from pdn_tools.rules.variants import VARIANTS
+from pdn_tools.text.model import Comment, Variation
+
+PDN_HUB = shlex.join([sys.executable, "-m", "pdn_tools", "hub"])
+FAKE = DATA / "fake_hub.py"
+GAME = """[Event "Hub test"]
+[GameType "20"]
+
+1. 32-28 $1 {the author's comment} 19-23 2. 28x19 14x23 3. 37-32 10-14 *
+"""
+# White's king on 1 takes three men to 9 by two routes (7, 14 and 24 or 30): `1x9` names both.
+AMBIGUOUS = """[GameType "20"]
+[FEN "W:WK1:B7,14,24,30"]
+
+1. 1x29x20x9 *
+"""
+
+
+def fake(mode, pidfile=None):
+    return shlex.join([sys.executable, str(FAKE), mode, *([str(pidfile)] if pidfile else [])])
+
+
+def annotate(*args, input=GAME):
+    return CliRunner().invoke(cli, ["annotate", *map(str, args), "-"], input=input)
+
+
+def gone(pidfile):
+    """Whether the process whose id `pidfile` holds is gone (reaped: a zombie still answers kill 0)."""
+    pid = int(pidfile.read_text())
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+# ---- the protocol ---------------------------------------------------------------------------------
+
+def random_position(variant, rng, plies):
+    position = Position.initial(variant)
+    for _ in range(plies):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        position = position.play(rng.choice(moves))
+    return position
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(VARIANTS)), st.integers(0, 2**32), st.integers(0, 60))
+def test_positions_and_moves_read_back_whatever_order_the_captured_squares_come_in(name, seed, plies):
+    rng = random.Random(seed)
+    position = random_position(VARIANTS[name], rng, plies)
+    assert read_position(position_text(position), position.variant) == position
+    for move in position.legal_moves():
+        squares = move_text(move).split("x")
+        taken = squares[2:]
+        rng.shuffle(taken)
+        found = read_move(position, "x".join(squares[:2] + taken) if move.captured else move_text(move))
+        assert (found.start, found.end, set(found.captured)) == (move.start, move.end, set(move.captured))
+
+
+@given(st.text(st.characters(min_codepoint=33, max_codepoint=126, blacklist_characters='="'), min_size=1),
+       st.dictionaries(st.from_regex(r"[a-z][a-z-]{0,8}", fullmatch=True),
+                       st.text(st.characters(min_codepoint=32, max_codepoint=126, blacklist_characters='"'))))
+def test_a_line_formatted_parses_back(command, pairs):
+    line = format_line(command, **{name.replace("-", "_"): value for name, value in pairs.items()})
+    assert parse_line(line) == (command, pairs)
+
+
+@pytest.mark.parametrize("line", ['info score="0.1', "=x", "", "done move=\x1b[2J"])
+def test_a_line_that_is_not_the_protocol_is_an_error(line):
+    with pytest.raises(HubError, match="not a Hub line"):
+        parse_line(line)
+
+
+def test_a_capture_naming_two_is_refused_and_its_taken_squares_settle_it():
+    position = parse_fen(VARIANTS["international"], "W:WK1:B7,14,24,30")
+    with pytest.raises(HubError, match="1x9 names 2 captures: write the taken squares"):
+        read_move(position, "1x9")
+    assert set(read_move(position, "1x9x14x30x7").captured) == {7, 14, 30}
+    with pytest.raises(HubError, match="1x9x14x31x7 is not a legal move"):
+        read_move(position, "1x9x14x31x7")
+    with pytest.raises(HubError, match="a square is taken twice"):
+        read_move(position, "1x9x14x14x7")
+
+
+@pytest.mark.parametrize("text, centi, plies, shown", [
+    ("0.25", 25, None, "+0.25"), ("-1", -100, None, "-1.00"), ("0.00", 0, None, "0.00"),
+    ("99.97", 9997, 3, "#+3"), ("-99.95", -9995, -5, "#-5"), ("89.90", 8990, None, "+89.90")])
+def test_scores_in_men_and_forced_ends(text, centi, plies, shown):
+    score = read_score(text)
+    assert (score.centi, score.plies, score.text()) == (centi, plies, shown)
+    assert score.negated().text() == (shown.replace("+", "-") if "+" in shown else shown.replace("-", "+"))
+
+
+@pytest.mark.parametrize("text", ["abc", "100.5", "nan", "inf"])
+def test_a_score_that_is_not_one_is_an_error(text):
+    with pytest.raises(HubError, match="score"):
+        read_score(text)
+
+
+def test_the_search_scores_go_out_as_scan_writes_them_and_read_back():
+    assert score_text(WIN - 7, WIN) == "99.93" and read_score("99.93") == Score(9993, 7)
+    assert score_text(-(WIN - 2), WIN) == "-99.98"
+    assert score_text(250, WIN) == "2.50" and score_text(20_000, WIN) == "88.99"     # never read as 89.xx
+
+
+def test_variant_names_are_scan_s_where_scan_plays_them():
+    assert hub_variant(VARIANTS["international"]) == "normal"
+    assert hub_variant(VARIANTS["international"], 98) == "losing"    # lidraughts' antidraughts
+    assert hub_variant(VARIANTS["frisian"], 97) == "frisian"
+    assert hub_variant(VARIANTS["english"]) == "english"
+
+
+# ---- pdn hub ----------------------------------------------------------------------------------------
+
+def test_pdn_hub_speaks_the_protocol():
+    start = "Wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww"
+    lines = "\n".join(["hub", "init", f"pos pos={start}", "level depth=2", "go analyze", "ping", "quit",
+                       "go analyze"]) + "\n"
+    result = CliRunner().invoke(cli, ["hub"], input=lines)
+    assert result.exit_code == 0
+    out = result.stdout.splitlines()
+    assert out[0].startswith("id name=pdn-tools") and out[3] == "wait" and out[4] == "ready"
+    command, info = parse_line(out[5])
+    expected = search(read_position(start, VARIANTS["international"]), 2)
+    assert command == "info" and info["score"] == score_text(expected.score, WIN)
+    assert info["pv"] == " ".join(move_text(move) for move in expected.line)
+    assert out[6] == format_line("done", move=move_text(expected.best), ponder=move_text(expected.line[1]))
+    assert out[7:] == ["pong"]          # nothing after quit
+
+
+@pytest.mark.parametrize("lines, error", [
+    (["go think"], "no position: send pos first"),
+    (["pos pos=Wbbb"], "a international position is W or B and 50 squares"),
+    (["set-param name=variant value=killer"], "unknown variant 'killer'"),
+    (["level depth=0"], "depth '0' is not a number from 1 to 64"),
+    (['info "x'], "not a Hub line"),
+    (["set-param name=variant value=english", "pos pos=W" + "e" * 32, "go think"],
+     "the side to move has no legal move"),
+])
+def test_pdn_hub_answers_a_bad_request_with_an_error_line(lines, error):
+    session = Session(2, "test")
+    answers = [answer for line in lines for answer in session.answer(line)]
+    assert format_line("error", message=error) in answers
+
+
+def test_pdn_hub_plays_every_variant_it_declares_and_applies_the_moves_sent():
+    session = Session(1, "test")
+    declared = parse_line(session.answer("hub")[1])[1]["values"].split()
+    assert "normal" in declared and "english" in declared and "frisian" in declared
+    session.answer("set-param name=variant value=english")
+    english = Position.initial(VARIANTS["english"])
+    session.answer(f"pos pos={position_text(english)} moves=\"{move_text(english.legal_moves()[0])}\"")
+    assert session.position == english.play(english.legal_moves()[0])
+
+
+# ---- annotate --engine, end to end on pdn hub ------------------------------------------------------------
+
+def test_annotating_with_pdn_hub_evaluates_every_move_and_keeps_the_author_s_notes():
+    result = annotate("--engine", PDN_HUB, "--engine-depth", "2")
+    assert result.exit_code == 0, result.output
+    game = read_text(result.stdout)[0]
+    evals = [e.text for e in game.elements if isinstance(e, Comment) and e.text.startswith("[%eval")]
+    assert len(evals) == 6
+    # each evaluation is the search's, from White's view, of the position after the move
+    position = Position.initial(VARIANTS["international"])
+    for ply, move in enumerate(["32-28", "19-23", "28x19", "14x23", "37-32", "10-14"]):
+        position = position.play(next(m for m in position.legal_moves() if f"{m.start}{'x' if m.captured else '-'}"
+                                      f"{m.end}" == move))
+        score = search(position, 2).score * (1 if position.turn == "W" else -1)
+        assert evals[ply] == f"[%eval {Score(score).text()}]"
+    assert "32-28 $1 {[%eval" in result.stdout and "{the author's comment}" in result.stdout
+    assert any(isinstance(e, Variation) for e in game.elements)
+    again = annotate("--engine", PDN_HUB, "--engine-depth", "2", input=result.stdout)
+    assert again.stdout == result.stdout
+    plain = annotate("--fen", input=result.stdout)          # without the engine, its notes go
+    assert "%eval" not in plain.stdout and "(" not in plain.stdout
+    assert CliRunner().invoke(cli, ["validate", "-"], input=result.stdout).exit_code == 0
+
+
+def test_the_best_line_is_a_variation_only_where_the_engine_prefers_another_move():
+    result = annotate("--engine", fake("ok"))           # the fake searches 1 ply deep
+    assert result.exit_code == 0
+    game = read_text(result.stdout)[0]
+    position, expected = Position.initial(VARIANTS["international"]), []
+    for move in game.main_line():
+        best = search(position, 1).best
+        played = next(m for m in position.legal_moves() if (m.start, m.end) == tuple(map(int, move.squares)))
+        expected.append(best != played)
+        position = position.play(played)
+    after, ply = [False] * len(expected), 0
+    for element in game.elements:
+        ply += element in game.main_line()
+        after[ply - 1] |= isinstance(element, Variation)
+    assert after == expected and any(expected)
+
+
+@pytest.fixture(scope="module")
+def plain():
+    """GAME annotated by the fake engine without a fault."""
+    ok = annotate("--engine", fake("ok"))
+    assert ok.exit_code == 0 and "%eval" in ok.stdout
+    return ok.stdout
+
+
+@pytest.mark.parametrize("mode", ["shuffled", "chatty", "stale"])
+def test_captured_squares_in_any_order_a_chatty_engine_and_late_lines_give_the_same_annotation(plain, mode):
+    other = annotate("--engine", fake(mode))
+    assert (other.exit_code, other.stdout) == (0, plain)
+
+
+def test_an_engine_that_gives_no_score_gives_lines_but_no_evaluation():
+    result = annotate("--engine", fake("no-score"))
+    assert result.exit_code == 0 and "%eval" not in result.stdout
+
+
+# ---- annotate --engine: the error paths ---------------------------------------------------------------------
+
+ERRORS = [
+    ("dead", "<stdin>:4:4: game 1, ply 1 (1. 32-28): engine '{cmd}': it ended (exit code 3): "
+             "fake: cannot find its data folder"),
+    ("dies", "<stdin>:4:45: game 1, ply 3 (2. 28x19): engine '{cmd}': it ended (exit code 4)"),
+    ("silent", "<stdin>:4:4: game 1, ply 1 (1. 32-28): engine '{cmd}': no answer within 2 s (waiting for 'done')"),
+    ("silent-start", "<stdin>:4:4: game 1, ply 1 (1. 32-28): engine '{cmd}': no answer within 2 s "
+                     "(waiting for 'wait')"),
+    ("garbage", "engine '{cmd}': it sent a line that is not the Hub protocol: 'info score=\"0.10'"),
+    ("unknown", "engine '{cmd}': unexpected 'bestmove' line while searching"),
+    ("illegal", "engine '{cmd}': 1-2 is not a legal move (position W"),
+    ("error", "engine '{cmd}': the engine says: out of memory"),
+    ("bad-pv", "engine '{cmd}': move 2 of the line: 50-45 is not a legal move"),
+    ("long-line", "engine '{cmd}': it sent a line longer than 65536 bytes"),
+    ("bad-score", "engine '{cmd}': score '1e999' is out of range"),
+    ("init-error", "<stdin>:4:4: game 1, ply 1 (1. 32-28): engine '{cmd}': the engine says: cannot load data/eval"),
+]
+
+
+@pytest.mark.parametrize("mode, message", ERRORS, ids=[mode for mode, _ in ERRORS])
+def test_an_engine_that_fails_is_one_line_naming_it_and_the_ply_exit_2_and_reaped(tmp_path, mode, message):
+    pidfile = tmp_path / "pid"
+    command = fake(mode, pidfile)
+    timeout = 2 if mode.startswith("silent") else 30        # a slow start is not the fault tested
+    result = annotate("--engine", command, "--engine-timeout", timeout)
+    assert result.exit_code == 2
+    assert result.stdout == ""                      # never a wrong annotation: the game is not written
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("pdn: <stdin>:4:") and message.format(cmd=command) in lines[0]
+    assert "Traceback" not in result.output
+    assert gone(pidfile)
+
+
+def test_an_ambiguous_capture_from_the_engine_is_an_error():
+    result = annotate("--engine", fake("ambiguous"), input=AMBIGUOUS)
+    assert result.exit_code == 2
+    assert result.stderr.startswith("pdn: <stdin>:4:4: game 1, ply 1 (1. 1x29x20x9): engine '")
+    assert ": 1x9 names 2 captures: write the taken squares (position WWeeeeebeeeeeebeeeeeeeeeb" in result.stderr
+
+
+def test_a_final_position_without_a_move_gets_no_evaluation():
+    result = annotate("--engine", fake("ok"), input='[GameType "20"]\n[FEN "W:W28:B23"]\n\n1. 28x19 *\n')
+    assert result.exit_code == 0 and "1. 28x19 *" in result.stdout and "%eval" not in result.stdout
+
+
+def test_an_engine_that_does_not_play_the_variant_is_refused_naming_what_it_plays():
+    english = (DATA / "variants").glob("21-*.pdn")
+    result = annotate("--engine", fake("normal-only"), input=next(english).read_text(encoding="utf-8"))
+    assert result.exit_code == 2
+    assert "it does not play english (it plays normal)" in result.stderr
+
+
+def test_the_games_before_a_failure_are_written_and_a_file_output_is_not(tmp_path):
+    short = GAME.replace("19-23 2. 28x19 14x23 3. 37-32 10-14 ", "")      # one ply: two searches
+    result = annotate("--engine", fake("dies"), input=short + "\n" + GAME)   # the third is game 2's first
+    assert result.exit_code == 2 and "game 2, ply 1 (1. 32-28)" in result.stderr
+    assert [len(game.main_line()) for game in read_text(result.stdout)] == [1]
+    assert "[%eval" in result.stdout
+    out = tmp_path / "out.pdn"
+    result = annotate("--engine", fake("dies"), "-o", out, input=short + "\n" + GAME)
+    assert result.exit_code == 2 and not out.exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--engine", ""], "the engine command is empty"),
+    (["--engine", "'unclosed"], "No closing quotation"),
+    (["--engine-depth", "3", "--fen"], "--engine-depth and --engine-time need --engine"),
+    (["--engine", "x", "--engine-depth", "3", "--engine-time", "1"], "choose --engine-depth or --engine-time"),
+    (["--engine", "x", "--jobs", "2"], "--engine runs one engine: not with --jobs"),
+])
+def test_engine_options_that_do_not_fit_are_usage_errors(args, message):
+    result = annotate(*args)
+    assert result.exit_code == 2 and message in result.output
+
+
+def test_the_engine_command_is_not_run_by_a_shell(tmp_path):
+    marker, pidfile = tmp_path / "injected", tmp_path / "pid"
+    result = annotate("--engine", f"{fake('ok', pidfile)} ; touch {marker} $(touch {marker})")
+    assert result.exit_code == 0 and not marker.exists()        # ';', 'touch', ... are the fake's arguments
+    assert gone(pidfile)
+
+
+def test_ctrl_c_ends_the_command_and_the_engine(tmp_path):
+    pidfile = tmp_path / "pid"
+    process = subprocess.Popen([sys.executable, "-m", "pdn_tools", "annotate", "--engine", fake("silent", pidfile),
+                                "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdin.write(GAME.encode())
+    process.stdin.close()
+    deadline = time.monotonic() + 30
+    while not pidfile.exists() or not pidfile.read_text().strip():
+        assert time.monotonic() < deadline and process.poll() is None
+        time.sleep(0.05)
+    time.sleep(0.3)
+    process.send_signal(signal.SIGINT)
+    assert process.wait(30) == 130
+    assert b"Traceback" not in process.stderr.read()
+    deadline = time.monotonic() + 5
+    while not gone(pidfile):
+        assert time.monotonic() < deadline, "the engine outlived pdn"
+        time.sleep(0.05)
+
+
+# ---- the annotations, as a class: random games of every variant, the engine in process ----------------------
+
+def in_process(position, variant):
+    """An engine in this process: the search 1 ply deep, as `pdn hub` answers."""
+    result = search(position, 1)
+    return Analysis(read_score(score_text(result.score, WIN)), result.line)
+
+
+@settings(max_examples=40, deadline=None)
+@given(random_games())
+def test_engine_annotations_read_back_validate_and_annotating_twice_is_once(text):
+    checked = check(read_text(text)[0])
+    once, _ = annotate_game(checked, Annotations(), in_process)
+    twice, _ = annotate_game(check(read_text(once)[0]), Annotations(), in_process)
+    assert twice == once
+    again = check(read_text(once)[0])
+    assert again.record.ok == checked.record.ok
+    if checked.replay is not None and checked.replay.ok:
+        assert [p.move for p in again.replay.plies] == [p.move for p in checked.replay.plies]
+        assert again.record.ok                        # the engine's lines replay: a bad one is an error
+        with_moves = [p for p in again.replay.plies if p.after.has_move()]
+        assert once.count("[%eval") >= len(with_moves)
+    else:
+        assert "[%eval" not in once                   # a game that is not valid passes unchanged
