@@ -663,8 +663,10 @@ def _engine_errors(results: Iterator[T], terminal: Terminal) -> Iterator[T]:
 @click.option("--depth", type=click.IntRange(1, hub_engine.MAX_DEPTH), default=6, show_default=True,
               help="Plies searched when the GUI gives no depth (`level depth=N` does).")
 def hub(depth: int) -> None:
-    """Run the built-in search as a Hub engine on stdin and stdout (the protocol of Scan and
-    lidraughts), for a Hub GUI or `annotate --engine 'pdn hub'`."""
+    """Run the built-in search as a Hub engine on stdin and stdout.
+
+    The protocol is the one of Scan and lidraughts: a Hub GUI, or `annotate --engine 'pdn hub'`,
+    can use the built-in search through it."""
     session = hub_engine.Session(depth, importlib.metadata.version("pdn-tools"))
     for line in sys.stdin:
         for answer in session.answer(line.rstrip("\r\n")):
