@@ -1056,6 +1056,7 @@ SUMMARIES = {
     "dedupe": "Write the games without repeats, or list the repeats.",
     "stats": "Count the games per variant, result and year.",
     "split": "Write the games into files of N games each.",
+    "hub": "Run the built-in search as a Hub engine on stdin and stdout.",
     "perft": "Count the leaf nodes of the move tree of a position.",
     "variants": "List the variants with their GameType, board and notation.",
 }
