@@ -19,7 +19,8 @@ from pdn_tools.commands import archive
 from pdn_tools.running import batch
 from pdn_tools.commands import diagram as diagrams
 from pdn_tools.commands import report
-from pdn_tools.commands.annotate import Options as Annotations, annotate_game
+from pdn_tools.commands.annotate import SHOTS_DEPTH, Options as Annotations, annotate_game, shots_json_line
+from pdn_tools.rules.search import Evaluations
 from pdn_tools.commands.archive import Criteria
 from pdn_tools.running import output as streams
 from pdn_tools.running.output import atomic_output
@@ -289,12 +290,16 @@ def cli() -> None:
                    "even when it is not a terminal.")
 @click.option("--show-board", is_flag=True,
               help="Under each move error, the board before the move and the legal moves there.")
+@click.option("--shots", is_flag=True, help="With --format jsonl: the moves a search judges shots, missed shots "
+              "or moves into a shot, in a \"shots\" field (docs/analysis.md).")
+@click.option("--depth", type=click.IntRange(0, 40), default=SHOTS_DEPTH, show_default=True,
+              help="--shots' search depth in quiet plies.")
 @output_option
 @jobs_option
 @dask_option
 def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: bool, encoding: str | None,
              variant: Variant | None, rules: RuleSet, warning_mode: str, quiet: bool, ignore: tuple[str, ...], summary: bool,
-             show_board: bool, output: str | None, jobs: int, dask: str | None) -> None:
+             show_board: bool, shots: bool, depth: int, output: str | None, jobs: int, dask: str | None) -> None:
     """Check every game of PATHS (files, folders, or - for stdin): each move legal, the result right.
 
     Text output gives every error, in file order, and by default one line per warning code
@@ -302,6 +307,8 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
     """
     if show_board and fmt != "text":
         raise click.UsageError("--show-board goes with --format text")
+    if shots and (fmt != "jsonl" or dask or jobs > 1):
+        raise click.UsageError("--shots goes with --format jsonl, in one process (no --jobs, no --dask)")
     if fmt == "html":
         _not_to_terminal(output)
         inputs, terminal = _inputs(paths, globs, encoding=encoding, quiet=quiet, summary=summary)
@@ -316,7 +323,8 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
         if dask or jobs > 1:
             _validate_folded(runner, dask, terminal, fmt, text, show_board, totals)
         elif fmt == "jsonl":
-            for record, json_line in runner.run(report.checked_json_line):
+            lines = functools.partial(shots_json_line, evaluate=Evaluations(depth)) if shots else report.checked_json_line
+            for record, json_line in runner.run(lines):
                 totals.add(record)
                 terminal.out(json_line)
                 terminal.game_done()
@@ -576,7 +584,11 @@ class _Reported:
 @click.option("--ply-count", is_flag=True, help="Set the PlyCount tag.")
 @click.option("--result", is_flag=True, help="Set an unknown Result the rules decide (noted on stderr).")
 @click.option("--gametype", is_flag=True, help="Add a missing GameType tag (noted on stderr).")
-@click.option("--all", "everything", is_flag=True, help="Every annotation but --result.")
+@click.option("--all", "everything", is_flag=True, help="Every annotation but --result and --shots.")
+@click.option("--shots", is_flag=True, help="$1 a shot, $2 a missed shot, $4 a move into a shot, each with "
+              "its line as a variation, and [%eval ...] after each move, from a search (docs/analysis.md).")
+@click.option("--depth", type=click.IntRange(0, 40), default=SHOTS_DEPTH, show_default=True,
+              help="--shots' search depth in quiet plies (captures are searched to the end).")
 @output_option
 @strict_option
 @encoding_option
@@ -586,18 +598,19 @@ class _Reported:
 @quiet_option
 def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, moves: bool, forced: bool,
                      captures: bool, draws: bool, ply_count: bool, result: bool, gametype: bool, everything: bool,
-                     output: str | None, strict: bool, encoding: str | None, variant: Variant | None,
+                     shots: bool, depth: int, output: str | None, strict: bool, encoding: str | None, variant: Variant | None,
                      rules: RuleSet, jobs: int, quiet: bool) -> None:
     """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
     Annotating an annotated game replaces the old annotations."""
     options = Annotations(fen or everything, moves or everything, forced or everything, captures or everything,
-                          draws or everything, ply_count or everything, result, gametype or everything)
+                          draws or everything, ply_count or everything, result, gametype or everything, shots, depth)
     if not options.any():
         raise click.UsageError("choose what to annotate: --fen, --moves, --forced, --captures, --draws, "
-                               "--ply-count, --result, --gametype or --all")
+                               "--ply-count, --result, --gametype, --shots or --all")
     with _writing(output) as out:
         checked = _Reported(paths, globs, jobs, strict, variant, encoding, out, rules, quiet)
-        for _, (text, notes) in checked.run(functools.partial(annotate_game, options=options)):
+        work = functools.partial(annotate_game, options=options, evaluate=Evaluations(depth) if shots else None)
+        for _, (text, notes) in checked.run(work):
             checked.terminal.out(text, end="")
             for note in notes:
                 checked.terminal.note(note)

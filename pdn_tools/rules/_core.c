@@ -338,7 +338,7 @@ static int limited_king(const Rules *r, int ctr, u128 men) {
 }
 
 /* Quiet moves in the pure engine's order; returns how many (at most `cap`). */
-int quiet_moves(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int ctr, Step *out,
+static int quiet_moves(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int ctr, Step *out,
                        int cap) {
     u128 empty = empty_squares(r, own, opp);
     u128 men = own & ~kings, k = own & kings;

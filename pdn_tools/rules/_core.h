@@ -45,6 +45,8 @@ typedef struct {
     int king_jump[8], n_king_jump;
     int flying, land_behind, immediate, reverse, passing, men_take_kings, law, limit;
     int8_t named[MAX_NAMED];            /* square of each number written 0..99, else -1 */
+    int zobrist_ready;                  /* _search.c: zobrist[] filled */
+    uint64_t zobrist[4][MAX_IDX];       /* _search.c: Zobrist keys of the piece kinds by square */
 } Rules;
 
 /* A complete capture: landing squares, captured squares in order, and its outcome. */
@@ -79,7 +81,6 @@ static inline int lowest(u128 x) {
 
 int has_capture(const Rules *r, int ci, u128 own, u128 opp, u128 kings);
 void legal_records(const Rules *r, int ci, u128 own, u128 opp, u128 kings, Records *out);
-int quiet_moves(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int ctr, Step *out, int cap);
 int quiet_moves_fast(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int ctr, Step *out, int cap,
                      int count_only);
 int next_counter(const Rules *r, int ctr, int from, int to, int king);

@@ -28,7 +28,8 @@ typedef struct {
 
 typedef struct {
     const Rules *r;
-    uint64_t keys[4][MAX_IDX], side;    /* by square index */
+    const uint64_t (*keys)[MAX_IDX];    /* Zobrist keys by kind and square index */
+    uint64_t side;
     long long nodes, limit;
     int abortable, aborted, king;
     Records recs[MAX_PLY];
@@ -47,11 +48,16 @@ static uint64_t zobrist_key(int index) {
     return z ^ (z >> 31);
 }
 
-/* The keys of the piece kinds (white man, white king, black man, black king) by square index. */
-static void fill_keys(const Rules *r, uint64_t keys[4][MAX_IDX]) {
-    for (int kind = 0; kind < 4; kind++)
-        for (int sq = 0; sq < MAX_IDX; sq++)
-            keys[kind][sq] = HAS(r->valid, sq) ? zobrist_key(kind * 128 + r->number[sq] - 1) : 0;
+/* The keys of the piece kinds (white man, white king, black man, black king) by square index,
+ * made on first use. */
+static const uint64_t (*zobrist_keys(Rules *r))[MAX_IDX] {
+    if (!r->zobrist_ready) {
+        for (int kind = 0; kind < 4; kind++)
+            for (int sq = 0; sq < MAX_IDX; sq++)
+                r->zobrist[kind][sq] = HAS(r->valid, sq) ? zobrist_key(kind * 128 + r->number[sq] - 1) : 0;
+        r->zobrist_ready = 1;
+    }
+    return (const uint64_t (*)[MAX_IDX])r->zobrist;
 }
 
 static uint64_t set_hash(const uint64_t *keys, u128 set) {
@@ -63,7 +69,7 @@ static uint64_t set_hash(const uint64_t *keys, u128 set) {
     return h;
 }
 
-static uint64_t position_hash(const uint64_t keys[4][MAX_IDX], u128 white, u128 black, u128 kings) {
+static uint64_t position_hash(const uint64_t (*keys)[MAX_IDX], u128 white, u128 black, u128 kings) {
     return set_hash(keys[0], white & ~kings) ^ set_hash(keys[1], white & kings)
            ^ set_hash(keys[2], black & ~kings) ^ set_hash(keys[3], black & kings);
 }
@@ -79,9 +85,7 @@ PyObject *Rules_zobrist(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     if (black_to_move < 0 || to_set(self, args[0], &white) < 0 || to_set(self, args[1], &black) < 0
         || to_set(self, args[2], &kings) < 0)
         return NULL;
-    uint64_t keys[4][MAX_IDX];
-    fill_keys(self, keys);
-    uint64_t h = position_hash(keys, white, black, kings) ^ (black_to_move ? zobrist_key(512) : 0);
+    uint64_t h = position_hash(zobrist_keys(self), white, black, kings) ^ (black_to_move ? zobrist_key(512) : 0);
     return PyLong_FromUnsignedLongLong(h);
 }
 
@@ -152,7 +156,7 @@ static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, in
     Records *recs = &s->recs[ply];
     Step steps[MAX_QUIET];
     int n;
-    static int order_buf[MAX_PLY][MAX_QUIET];
+    static int order_buf[MAX_PLY][MAX_QUIET], step_keys[MAX_PLY][MAX_QUIET][3];
     int *order = order_buf[ply];
     if (capture) {
         legal_records(r, ci, own, opp, kings, recs);
@@ -187,23 +191,23 @@ static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, in
         int any = quiet_moves_fast(r, ci, own, opp, kings, c_own, NULL, 0, 1);
         return any ? material(s, own, opp, kings) : -(WIN - ply);
     } else {
-        n = quiet_moves(r, ci, own, opp, kings, c_own, steps, MAX_QUIET);
+        n = quiet_moves_fast(r, ci, own, opp, kings, c_own, steps, MAX_QUIET, 0);
         if (n == 0)
             return -(WIN - ply);
-        int (*keys)[3] = PyMem_Malloc((size_t)n * sizeof *keys);
-        if (keys == NULL) {
-            s->aborted = 2;
-            return 0;
-        }
+        int (*keys)[3] = step_keys[ply];
         for (int i = 0; i < n; i++) {
             keys[i][0] = r->number[(int)steps[i].from];
             keys[i][1] = r->number[(int)steps[i].to];
             keys[i][2] = i;
         }
-        qsort(keys, (size_t)n, sizeof *keys, step_cmp);
+        for (int i = 1; i < n; i++)         /* insertion sort: few moves, no ties */
+            for (int j = i; j > 0 && step_cmp(keys[j - 1], keys[j]) > 0; j--) {
+                int t[3] = {keys[j][0], keys[j][1], keys[j][2]};
+                memcpy(keys[j], keys[j - 1], sizeof t);
+                memcpy(keys[j - 1], t, sizeof t);
+            }
         for (int i = 0; i < n; i++)
             order[i] = keys[i][2];
-        PyMem_Free(keys);
     }
     Entry *entry = &table[h & ((1u << TT_BITS) - 1)];
     int first = -1;
@@ -317,7 +321,7 @@ PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     s->limit = limit;
     s->abortable = s->aborted = 0;
     s->king = (int)king;
-    fill_keys(self, s->keys);
+    s->keys = zobrist_keys(self);
     s->side = zobrist_key(512);
     searches++;
     u128 white = ci ? opp : own, black = ci ? own : opp;

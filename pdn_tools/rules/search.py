@@ -40,6 +40,7 @@ TT_BITS = 16                    # the transposition table holds 2**TT_BITS entri
 MAX_PLY = 64                    # a line this long is scored by material (never reached in practice)
 _INF = WIN + 1
 _EXACT, _LOWER, _UPPER = 0, 1, 2
+_OTHER = {"W": "B", "B": "W"}
 _MATE_ZONE = WIN - 1000          # scores beyond this are wins or losses, stored relative to the node
 
 
@@ -245,3 +246,96 @@ def _to_table(score: int, ply: int) -> int:
 
 def _from_table(score: int, ply: int) -> int:
     return score - ply if score > _MATE_ZONE else score + ply if score < -_MATE_ZONE else score
+
+
+# -- judging the moves of a game ------------------------------------------------------------
+
+SHOT = "shot"                   # the move wins material by force
+MISSED = "missed"               # the mover had a shot and did not play it
+WALKED_INTO = "walked into"     # the move allows the opponent a shot a better move avoided
+
+
+class Evaluations:
+    """Search results by (variant, position hash, depth), shared by the games of a run
+    (openings repeat); `hits` and `misses` count the lookups."""
+
+    def __init__(self, depth: int, nodes: int | None = None, compiled: bool | None = None) -> None:
+        self.depth, self.nodes, self.compiled = depth, nodes, compiled
+        self.results: dict[tuple[str, int, int], SearchResult] = {}
+        self.hits = self.misses = 0
+        self.searched = 0               # nodes of the searches made
+
+    def __call__(self, position: Position, depth: int | None = None) -> SearchResult:
+        """search() of `position` to `depth` (the cache's own by default), remembered."""
+        depth = self.depth if depth is None else depth
+        key = (position.variant.name, position.hash(), depth)
+        result = self.results.get(key)
+        if result is None:
+            self.misses += 1
+            result = self.results[key] = search(position, depth, self.nodes, compiled=self.compiled)
+            self.searched += result.nodes
+        else:
+            self.hits += 1
+        return result
+
+    def base(self, position: Position) -> int:
+        """The score of `position` (whose side to move has a move) once the captures pending
+        there are played out: search(position, 0), which is the material when there is none."""
+        if position.has_capture():
+            return self(position, 0).score
+        king = king_value(position.variant)
+        (men, kings), (other_men, other_kings) = (position.counts(colour) for colour in (position.turn, _OTHER[position.turn]))
+        return MAN * (men - other_men) + king * (kings - other_kings)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What the search says of one move: `kind` (SHOT, MISSED, WALKED_INTO or None), the
+    score after it from White's view, and the line that shows it (starting from the
+    position before the move: the move played and the forced play after it, or the shot
+    the mover had)."""
+
+    kind: str | None
+    score: int
+    line: tuple[Move, ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "eval": eval_text(self.score), "line": [str(m) for m in self.line]}
+
+
+def judge(plies: Sequence[tuple[Position, Move, Position]], evaluate: Evaluations) -> list[Judgement]:
+    """The judgement of each (before, move, after) of a main line.
+
+    With v the value of the move played (minus the search of the position after it) and base
+    the position's value once the captures pending there are played out (quiescence): the
+    move is a SHOT when v >= base + a man, the gain is new (v beats by a man what the mover
+    had before the opponent's last move: a combination's later moves and a won ending's
+    conversion are not shots again) and no move kept a man more; it WALKED_INTO a shot when v <= base - a man and a
+    better move kept a man more; it MISSED a shot when the best move had base + a man and
+    the move played got a man less than it."""
+    out = []
+    had = -_INF                         # the mover's value before the opponent's last move
+    for before, move, after in plies:
+        best, reply = evaluate(before), evaluate(after)
+        value = -reply.score
+        base = evaluate.base(before)
+        kind: str | None = None
+        line: tuple[Move, ...] = ()
+        if value >= base + MAN and value >= had + MAN and value > best.score - MAN:
+            kind, line = SHOT, (move, *reply.line)
+        elif value <= base - MAN and value <= best.score - MAN:
+            kind, line = WALKED_INTO, (move, *reply.line)
+        elif best.score >= base + MAN and value <= best.score - MAN:
+            kind, line = MISSED, best.line
+        out.append(Judgement(kind, value if before.turn == "W" else -value, line))
+        had = -best.score
+    return out
+
+
+def eval_text(score: int) -> str:
+    """A score in men with two decimals and a sign (`+1.00`), or `#N` / `#-N` for a win or a loss
+    in N moves of the winner."""
+    if abs(score) > _MATE_ZONE:
+        moves = (WIN - abs(score) + 1) // 2
+        return f"#{'-' if score < 0 else ''}{moves}"
+    return f"{score / MAN:+.2f}"
