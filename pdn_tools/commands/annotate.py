@@ -31,7 +31,7 @@ FORCED = 7                      # NAG $7: the only move
 _OURS = re.compile(r"\s*(?:\[%(?:fen|moves|captured|draw|eval) [^\]]*\]\s*)+\Z")
 LINE = "[%line]"                # the comment opening a variation that --shots wrote
 SHOT_NAGS = {SHOT: 1, MISSED: 2, WALKED_INTO: 4}
-SHOTS_DEPTH = 6                 # --shots' default depth, in quiet plies (docs/analysis.md)
+SHOTS_DEPTH = 3                 # --shots' default depth, in quiet plies (docs/analysis.md)
 
 
 @dataclass(frozen=True)
