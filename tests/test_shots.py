@@ -129,3 +129,17 @@ def test_annotate_needs_something_to_do_and_a_sane_depth():
     assert result.exit_code == 2 and "--shots" in result.output
     result = run("annotate", "--shots", "--depth", "-1", "-", input=GAME)
     assert result.exit_code == 2 and "--depth" in result.output
+
+
+def test_an_invalid_game_passes_unchanged_and_has_no_shots_field():
+    bad = '[GameType "21"]\n[Result "*"]\n\n1. 11-16 11-15 *\n'
+    result = run("annotate", "--shots", "-", input=bad + "\n" + GAME)
+    assert result.exit_code == 1
+    assert result.stdout.startswith(bad) and "$1" in result.stdout
+    record = json.loads(run("validate", "--format", "jsonl", "--shots", "-", input=bad).stdout)
+    assert not record["ok"] and "shots" not in record
+
+
+def test_annotate_shots_with_jobs_gives_the_same_output():
+    source = "samples/english.pdn"
+    assert run("annotate", "--shots", "--jobs", "2", source).stdout == run("annotate", "--shots", source).stdout
