@@ -1,6 +1,8 @@
 """Shots: rules.search.judge on hand-made positions, `annotate --shots`, `validate --shots`."""
 import json
+from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pdn_tools import read_text
@@ -93,11 +95,13 @@ def test_annotate_shots_writes_nags_lines_and_evals_and_keeps_the_authors():
     assert "22-17 $2 {[%eval +0.00]} ({[%line]} 1... 27-23 2. 20x27 23-18" in missed
 
 
-def test_annotating_with_shots_twice_is_annotating_once_and_reads_back(tmp_path):
-    source = "samples/english.pdn"
-    once = run("annotate", "--shots", "--depth", "3", source)
-    twice = run("annotate", "--shots", "--depth", "3", "-", input=once.stdout)
-    assert once.exit_code == 0 and "$4" in once.stdout and "[%line]" in once.stdout
+@pytest.mark.parametrize("source", sorted(str(p) for p in Path("samples").glob("*.pdn")))
+def test_annotating_with_shots_twice_is_annotating_once_and_reads_back(tmp_path, source):
+    """Every variant's sample: the same bytes the second time; the output is valid PDN whose
+    variations replay and whose main line is the game's."""
+    once = run("annotate", "--shots", "--depth", "2", source)
+    twice = run("annotate", "--shots", "--depth", "2", "-", input=once.stdout)
+    assert once.exit_code == 0 and "[%eval " in once.stdout and "[%line]" in once.stdout
     assert twice.stdout == once.stdout
     annotated = tmp_path / "annotated.pdn"
     annotated.write_text(once.stdout)

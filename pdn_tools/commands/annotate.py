@@ -15,14 +15,13 @@ import re
 from dataclasses import dataclass
 
 from pdn_tools.commands.report import json_text
-from pdn_tools.play.check import Checked, with_shots
+from pdn_tools.play.check import Checked, line_text, with_shots
 from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
 from pdn_tools.text.model import Comment, Element, Game, Move, MoveNumber, Nag, Variation
 from pdn_tools.rules.movegen import Move as LegalMove, Position
 from pdn_tools.rules.search import MISSED, SHOT, WALKED_INTO, Evaluations, Judgement, eval_text, judge
-from pdn_tools.play.notation import move_text
 from pdn_tools.rules.variants import Variant
 from pdn_tools.text.writer import game_text, write_game
 from pdn_tools.play.replay import Replay
@@ -116,12 +115,10 @@ def _variation(result: Replay, ply: int, before: Position, line: tuple[LegalMove
     assert start is not None and result.variant is not None
     index = ply - 1 + (0 if start.turn == result.variant.first else 1)
     elements: list[Element] = [Comment(LINE)]
-    for move in line:
+    for text in line_text(before, line):
         if index % 2 == 0 or len(elements) == 1:
             elements.append(MoveNumber(index // 2 + 1, index % 2 == 1))
-        text = move_text(before, move)
-        elements.append(Move(text, tuple(re.split("[-x]", text)), bool(move.captured)))
-        before = before.play(move)
+        elements.append(Move(text, tuple(re.split("[-x]", text)), "x" in text))
         index += 1
     return Variation(elements)
 

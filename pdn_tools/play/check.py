@@ -10,6 +10,8 @@ import itertools
 from dataclasses import dataclass, replace
 
 from pdn_tools.play.replay import Replay, replay
+from pdn_tools.play.notation import move_text
+from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.search import Evaluations, eval_text, judge
 from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.text.codes import Code
@@ -49,7 +51,7 @@ class Shot:
     move: str                           # '12... 28x19', as Problem.move
     kind: str
     eval: str                           # after the move, White's view: '+1.00', '#3'
-    line: tuple[str, ...]               # the line that shows it, from the position before the move
+    line: tuple[str, ...]               # the line that shows it, from the position before the move, as PDN
 
     def as_dict(self) -> dict[str, object]:
         return {"ply": self.ply, "move": self.move, "kind": self.kind, "eval": self.eval, "line": list(self.line)}
@@ -131,8 +133,17 @@ def with_shots(checked: Checked, evaluate: Evaluations) -> Record:
     plies = result.plies
     judged = judge([(ply.before, ply.move, ply.after) for ply in plies], evaluate)
     return replace(checked.record, shots=tuple(
-        Shot(ply.number, move_label(result, ply.number), j.kind, eval_text(j.score), tuple(map(str, j.line)))
+        Shot(ply.number, move_label(result, ply.number), j.kind, eval_text(j.score), line_text(ply.before, j.line))
         for ply, j in zip(plies, judged) if j.kind is not None))
+
+
+def line_text(before: Position, line: tuple[Move, ...]) -> tuple[str, ...]:
+    """The moves of `line` from `before` as PDN writes them (captures disambiguated)."""
+    texts = []
+    for move in line:
+        texts.append(move_text(before, move))
+        before = before.play(move)
+    return tuple(texts)
 
 
 def _spaced_result(game: Game, tag: str) -> Diagnostic:
