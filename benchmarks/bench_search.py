@@ -8,9 +8,10 @@ TTS part: for every game of english/wiegerw-succeed-Tricks_traps_and_shots.pdn, 
 deeper search (--deep) judges shots are the targets; it prints how many of them the default
 search (--depth) judges shots too, how many of the games' first moves are targets and are found
 (the 18 "TTS Example" positions start with their shot; the "TTS Game" entries are whole games
-from the start, their shot later), and the time per position.  OCA part: `annotate --shots`'
+from the start, their shot later), and the CPU time per position.  OCA part: `annotate --shots`'
 work (judge every ply, write the game) on the first --games games of OCA_2.0.pdn in this
-process (one core): games/s, search nodes/s and the evaluation cache's hit rate.  The corpus
+process (one core): games/s, search nodes/s and the evaluation cache's hit rate.  Times are CPU
+times of this process (time.process_time), so a busy machine does not count against them.  The corpus
 folder is $PDN_CORPUS (default /work/shared/corpus).
 """
 
@@ -54,9 +55,9 @@ def tts(depths: list[int], deep: int) -> None:
         targets += len(shots)
         firsts += 0 in shots
         for depth in depths:
-            start = time.perf_counter()
+            start = time.process_time()
             quick = judge(plies, Evaluations(depth))
-            seconds[depth] += time.perf_counter() - start
+            seconds[depth] += time.process_time() - start
             found[depth] += sum(quick[i].kind == SHOT for i in shots)
             firsts_found[depth] += 0 in shots and quick[0].kind == SHOT
     print(f"TTS: {games} games replayed, {positions} positions; {targets} shots by the depth-{deep} search, "
@@ -71,14 +72,14 @@ def oca(depth: int, games: int) -> None:
     evaluate = Evaluations(depth)
     options = Options(shots=True, depth=depth)
     checked = [check(game) for game in itertools.islice(read_games(str(OCA)), games)]
-    start = time.perf_counter()
+    wall, start = time.perf_counter(), time.process_time()
     for one in checked:
         annotate_game(one, options, evaluate)
-    seconds = time.perf_counter() - start
+    seconds, wall = time.process_time() - start, time.perf_counter() - wall
     lookups = evaluate.hits + evaluate.misses
-    print(f"OCA: {len(checked)} games at depth {depth} in {seconds:.2f} s: {len(checked) / seconds:.1f} games/s "
-          f"on one core (engine: {core.ENGINE}; reading and replaying not counted)")
-    print(f"  search nodes: {evaluate.searched} ({evaluate.searched / seconds:,.0f} nodes/s of annotating time); "
+    print(f"OCA: {len(checked)} games at depth {depth} in {seconds:.2f} s of CPU ({wall:.2f} s wall): "
+          f"{len(checked) / seconds:.1f} games/s per core (engine: {core.ENGINE}; reading and replaying not counted)")
+    print(f"  search nodes: {evaluate.searched} ({evaluate.searched / seconds:,.0f} nodes/s of annotating CPU time); "
           f"cache hits {evaluate.hits} of {lookups} lookups ({100 * evaluate.hits / max(lookups, 1):.1f}%)")
 
 
