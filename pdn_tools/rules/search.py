@@ -32,7 +32,8 @@ from pdn_tools.rules.movegen import (ZOBRIST_SIDE, CaptureRecord, Move, Position
                                      _quiet_entries, _Rules, zobrist_keys)
 from pdn_tools.rules.variants import Variant
 
-__all__ = ["SearchResult", "search", "king_value", "WIN", "MAN"]
+__all__ = ["SearchResult", "search", "king_value", "WIN", "MAN", "Evaluations", "Judgement", "judge", "eval_text",
+           "SHOT", "MISSED", "WALKED_INTO"]
 
 WIN = 100_000                   # a side with no legal move has lost: -(WIN - plies from the root)
 MAN = 100                       # a man's worth: scores are in hundredths of a man
@@ -42,6 +43,7 @@ _INF = WIN + 1
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _OTHER = {"W": "B", "B": "W"}
 _MATE_ZONE = WIN - 1000          # scores beyond this are wins or losses, stored relative to the node
+_CORES: dict[Variant, CompiledRules | None] = {}    # the compiled tables when the pure engine runs
 
 
 @dataclass(frozen=True)
@@ -88,9 +90,6 @@ def _compiled_search(module: ModuleType, position: Position, depth: int, nodes: 
                                      depth, -1 if nodes is None else nodes, king_value(rl.variant))
     moves = tuple(Move(start, path, caps, promotes) for start, path, caps, promotes in line)
     return SearchResult(score, moves[0] if moves else None, moves, count)
-
-
-_CORES: dict[Variant, CompiledRules | None] = {}    # the compiled tables when the pure engine runs
 
 
 class _Abort(Exception):
