@@ -292,14 +292,13 @@ def cli() -> None:
               help="Under each move error, the board before the move and the legal moves there.")
 @click.option("--shots", is_flag=True, help="With --format jsonl: the moves a search judges shots, missed shots "
               "or moves into a shot, in a \"shots\" field (docs/analysis.md).")
-@click.option("--depth", type=click.IntRange(0, 40), default=SHOTS_DEPTH, show_default=True,
-              help="--shots' search depth in quiet plies.")
+@click.option("--depth", type=click.IntRange(0, 40), help=f"--shots' search depth in quiet plies  [default: {SHOTS_DEPTH}]")
 @output_option
 @jobs_option
 @dask_option
 def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: bool, encoding: str | None,
              variant: Variant | None, rules: RuleSet, warning_mode: str, quiet: bool, ignore: tuple[str, ...], summary: bool,
-             show_board: bool, shots: bool, depth: int, output: str | None, jobs: int, dask: str | None) -> None:
+             show_board: bool, shots: bool, depth: int | None, output: str | None, jobs: int, dask: str | None) -> None:
     """Check every game of PATHS (files, folders, or - for stdin): each move legal, the result right.
 
     Text output gives every error, in file order, and by default one line per warning code
@@ -309,6 +308,7 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
         raise click.UsageError("--show-board goes with --format text")
     if shots and (fmt != "jsonl" or dask or jobs > 1):
         raise click.UsageError("--shots goes with --format jsonl, in one process (no --jobs, no --dask)")
+    _depth_with_shots(depth, shots)
     if fmt == "html":
         _not_to_terminal(output)
         inputs, terminal = _inputs(paths, globs, encoding=encoding, quiet=quiet, summary=summary)
@@ -323,7 +323,8 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
         if dask or jobs > 1:
             _validate_folded(runner, dask, terminal, fmt, text, show_board, totals)
         elif fmt == "jsonl":
-            lines = functools.partial(shots_json_line, evaluate=Evaluations(depth)) if shots else report.checked_json_line
+            lines = (functools.partial(shots_json_line, evaluate=Evaluations(SHOTS_DEPTH if depth is None else depth))
+                     if shots else report.checked_json_line)
             for record, json_line in runner.run(lines):
                 totals.add(record)
                 terminal.out(json_line)
@@ -574,6 +575,12 @@ class _Reported:
         return self.runner.exit_code()
 
 
+def _depth_with_shots(depth: int | None, shots: bool) -> None:
+    """--depth is --shots' option: a usage error without it."""
+    if depth is not None and not shots:
+        raise click.UsageError("--depth goes with --shots")
+
+
 @cli.command("annotate")
 @_paths
 @click.option("--fen", is_flag=True, help="[%fen ...] after each move: the position it leads to.")
@@ -587,8 +594,8 @@ class _Reported:
 @click.option("--all", "everything", is_flag=True, help="Every annotation but --result and --shots.")
 @click.option("--shots", is_flag=True, help="$1 a shot, $2 a missed shot, $4 a move into a shot, each with "
               "its line as a variation, and [%eval ...] after each move, from a search (docs/analysis.md).")
-@click.option("--depth", type=click.IntRange(0, 40), default=SHOTS_DEPTH, show_default=True,
-              help="--shots' search depth in quiet plies (captures are searched to the end).")
+@click.option("--depth", type=click.IntRange(0, 40),
+              help=f"--shots' search depth in quiet plies (captures are searched to the end)  [default: {SHOTS_DEPTH}]")
 @output_option
 @strict_option
 @encoding_option
@@ -598,10 +605,12 @@ class _Reported:
 @quiet_option
 def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, moves: bool, forced: bool,
                      captures: bool, draws: bool, ply_count: bool, result: bool, gametype: bool, everything: bool,
-                     shots: bool, depth: int, output: str | None, strict: bool, encoding: str | None, variant: Variant | None,
+                     shots: bool, depth: int | None, output: str | None, strict: bool, encoding: str | None, variant: Variant | None,
                      rules: RuleSet, jobs: int, quiet: bool) -> None:
     """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
     Annotating an annotated game replaces the old annotations."""
+    _depth_with_shots(depth, shots)
+    depth = SHOTS_DEPTH if depth is None else depth
     options = Annotations(fen or everything, moves or everything, forced or everything, captures or everything,
                           draws or everything, ply_count or everything, result, gametype or everything, shots, depth)
     if not options.any():

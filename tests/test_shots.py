@@ -147,3 +147,9 @@ def test_an_invalid_game_passes_unchanged_and_has_no_shots_field():
 def test_annotate_shots_with_jobs_gives_the_same_output():
     source = "samples/english.pdn"
     assert run("annotate", "--shots", "--jobs", "2", source).stdout == run("annotate", "--shots", source).stdout
+
+
+def test_depth_goes_with_shots():
+    for command in (["annotate", "--fen"], ["validate", "--format", "jsonl"]):
+        result = run(*command, "--depth", "4", "-", input=GAME)
+        assert result.exit_code == 2 and "--depth goes with --shots" in result.output
