@@ -20,7 +20,8 @@ from pdn_tools.commands import archive, hub_engine
 from pdn_tools.running import batch
 from pdn_tools.commands import diagram as diagrams
 from pdn_tools.commands import report
-from pdn_tools.commands.annotate import Options as Annotations, annotate_game
+from pdn_tools.commands.annotate import SHOTS_DEPTH, Options as Annotations, annotate_game, shots_json_line
+from pdn_tools.rules.search import Evaluations
 from pdn_tools.commands.archive import Criteria
 from pdn_tools.running import output as streams
 from pdn_tools.running.output import atomic_output
@@ -293,12 +294,15 @@ def cli() -> None:
                    "even when it is not a terminal.")
 @click.option("--show-board", is_flag=True,
               help="Under each move error, the board before the move and the legal moves there.")
+@click.option("--shots", is_flag=True, help="With --format jsonl: the moves a search judges shots, missed shots "
+              "or moves into a shot, in a \"shots\" field (docs/analysis.md).")
+@click.option("--depth", type=click.IntRange(0, 40), help=f"--shots' search depth in quiet plies  [default: {SHOTS_DEPTH}]")
 @output_option
 @jobs_option
 @dask_option
 def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: bool, encoding: str | None,
              variant: Variant | None, rules: RuleSet, warning_mode: str, quiet: bool, ignore: tuple[str, ...], summary: bool,
-             show_board: bool, output: str | None, jobs: int, dask: str | None) -> None:
+             show_board: bool, shots: bool, depth: int | None, output: str | None, jobs: int, dask: str | None) -> None:
     """Check every game of PATHS (files, folders, or - for stdin): each move legal, the result right.
 
     Text output gives every error, in file order, and by default one line per warning code
@@ -306,6 +310,9 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
     """
     if show_board and fmt != "text":
         raise click.UsageError("--show-board goes with --format text")
+    if shots and (fmt != "jsonl" or dask or jobs > 1):
+        raise click.UsageError("--shots goes with --format jsonl, in one process (no --jobs, no --dask)")
+    _depth_with_shots(depth, shots)
     if fmt == "html":
         _not_to_terminal(output)
         inputs, terminal = _inputs(paths, globs, encoding=encoding, quiet=quiet, summary=summary)
@@ -320,7 +327,9 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
         if dask or jobs > 1:
             _validate_folded(runner, dask, terminal, fmt, text, show_board, totals)
         elif fmt == "jsonl":
-            for record, json_line in runner.run(report.checked_json_line):
+            lines = (functools.partial(shots_json_line, evaluate=Evaluations(SHOTS_DEPTH if depth is None else depth))
+                     if shots else report.checked_json_line)
+            for record, json_line in runner.run(lines):
                 totals.add(record)
                 terminal.out(json_line)
                 terminal.game_done()
@@ -570,6 +579,12 @@ class _Reported:
         return self.runner.exit_code()
 
 
+def _depth_with_shots(depth: int | None, shots: bool) -> None:
+    """--depth is --shots' option: a usage error without it."""
+    if depth is not None and not shots:
+        raise click.UsageError("--depth goes with --shots")
+
+
 @cli.command("annotate")
 @_paths
 @click.option("--fen", is_flag=True, help="[%fen ...] after each move: the position it leads to.")
@@ -580,7 +595,11 @@ class _Reported:
 @click.option("--ply-count", is_flag=True, help="Set the PlyCount tag.")
 @click.option("--result", is_flag=True, help="Set an unknown Result the rules decide (noted on stderr).")
 @click.option("--gametype", is_flag=True, help="Add a missing GameType tag (noted on stderr).")
-@click.option("--all", "everything", is_flag=True, help="Every annotation but --result.")
+@click.option("--all", "everything", is_flag=True, help="Every annotation but --result, --shots and --engine.")
+@click.option("--shots", is_flag=True, help="$1 a shot, $2 a missed shot, $4 a move into a shot, each with "
+              "its line as a variation, and [%eval ...] after each move, from a search (docs/analysis.md).")
+@click.option("--depth", type=click.IntRange(0, 40),
+              help=f"--shots' search depth in quiet plies (captures are searched to the end)  [default: {SHOTS_DEPTH}]")
 @click.option("--engine", metavar="CMD",
               help="[%eval] after each move and the best line where it differs, from a Hub engine "
                    "(e.g. 'scan hub' or 'pdn hub'); CMD is split into words and run without a shell.")
@@ -599,20 +618,25 @@ class _Reported:
 @quiet_option
 def annotate_command(paths: tuple[str, ...], globs: tuple[str, ...], fen: bool, moves: bool, forced: bool,
                      captures: bool, draws: bool, ply_count: bool, result: bool, gametype: bool, everything: bool,
-                     output: str | None, strict: bool, encoding: str | None, variant: Variant | None,
-                     rules: RuleSet, jobs: int, quiet: bool, engine: str | None, engine_depth: int | None,
-                     engine_time: float | None, engine_timeout: float) -> None:
+                     shots: bool, depth: int | None, output: str | None, strict: bool, encoding: str | None,
+                     variant: Variant | None, rules: RuleSet, jobs: int, quiet: bool, engine: str | None,
+                     engine_depth: int | None, engine_time: float | None, engine_timeout: float) -> None:
     """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
     Annotating an annotated game replaces the old annotations."""
+    _depth_with_shots(depth, shots)
+    depth = SHOTS_DEPTH if depth is None else depth
     options = Annotations(fen or everything, moves or everything, forced or everything, captures or everything,
-                          draws or everything, ply_count or everything, result, gametype or everything)
+                          draws or everything, ply_count or everything, result, gametype or everything, shots, depth)
     if not options.any() and engine is None:
         raise click.UsageError("choose what to annotate: --fen, --moves, --forced, --captures, --draws, "
-                               "--ply-count, --result, --gametype, --engine or --all")
+                               "--ply-count, --result, --gametype, --shots, --engine or --all")
+    if shots and engine is not None:
+        raise click.UsageError("--shots and --engine both write [%eval]: choose one")
     limits = _engine_limits(engine, engine_depth, engine_time, engine_timeout, jobs)
     with _writing(output) as out, _hub_engine(engine, limits) as hub:
         checked = _Reported(paths, globs, jobs, strict, variant, encoding, out, rules, quiet)
-        work = functools.partial(annotate_game, options=options, engine=None if hub is None else hub.analyse)
+        work = functools.partial(annotate_game, options=options, evaluate=Evaluations(depth) if shots else None,
+                                 engine=None if hub is None else hub.analyse)
         for _, (text, notes) in _engine_errors(checked.run(work), checked.terminal):
             checked.terminal.out(text, end="")
             for note in notes:

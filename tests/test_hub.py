@@ -3,6 +3,7 @@ end to end on `pdn hub` and on every error path with a scripted fake engine (dat
 import os
 import random
 import shlex
+import re
 import signal
 import subprocess
 import sys
@@ -280,7 +281,9 @@ def test_an_ambiguous_capture_from_the_engine_is_an_error():
     result = annotate("--engine", fake("ambiguous"), input=AMBIGUOUS)
     assert result.exit_code == 2
     assert result.stderr.startswith("pdn: <stdin>:4:4: game 1, ply 1 (1. 1x29x20x9): engine '")
-    assert ": 1x9 names 2 captures: write the taken squares (position WWeeeeebeeeeeebeeeeeeeeeb" in result.stderr
+    # which of the ambiguous captures the search prefers is its tie order's business
+    assert re.search(r": 1x\d+ names 2 captures: write the taken squares \(position WWeeeeebeeeeeebeeeeeeeeeb",
+                     result.stderr)
 
 
 def test_a_final_position_without_a_move_gets_no_evaluation():
@@ -357,8 +360,8 @@ def in_process(position, variant):
 @given(random_games())
 def test_engine_annotations_read_back_validate_and_annotating_twice_is_once(text):
     checked = check(read_text(text)[0])
-    once, _ = annotate_game(checked, Annotations(), in_process)
-    twice, _ = annotate_game(check(read_text(once)[0]), Annotations(), in_process)
+    once, _ = annotate_game(checked, Annotations(), engine=in_process)
+    twice, _ = annotate_game(check(read_text(once)[0]), Annotations(), engine=in_process)
     assert twice == once
     again = check(read_text(once)[0])
     assert again.record.ok == checked.record.ok

@@ -1,9 +1,12 @@
 """Annotating replayed games: positions, move counts, forced moves, captures, draw counts, tags.
 
 Annotations are commands in comments of their own, placed after a move and its NAGs:
-`{[%fen W:W..:B..] [%moves 9] [%captured 2] [%draw start 25-move rule]}`.  A comment made
-only of these commands is recognised as ours and replaced on the next run, so annotating
-an annotated game changes nothing; the author's comments are never touched.
+`{[%fen W:W..:B..] [%moves 9] [%captured 2] [%draw start 25-move rule] [%eval +1.00]}`.  A
+comment made only of these commands is recognised as ours and replaced on the next run, so
+annotating an annotated game changes nothing; the author's comments are never touched.
+With `shots`, the search (`rules.search`) judges each move: a shot `$1`, a missed shot `$2`,
+a move walking into a shot `$4`, each with its line as a variation that opens with the
+comment `{[%line]}` (which marks it as ours).
 """
 from __future__ import annotations
 
@@ -12,18 +15,23 @@ import re
 from dataclasses import dataclass
 
 from pdn_tools.commands.analysis import Analyse, engine_notes, is_engine_line
-from pdn_tools.play.check import Checked
+from pdn_tools.commands.report import json_text
+from pdn_tools.play.check import Checked, line_text, with_shots
 from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
-from pdn_tools.text.model import Comment, Element, Game, Move, Nag, Variation
-from pdn_tools.rules.movegen import Position
+from pdn_tools.text.model import Comment, Element, Game, Move, MoveNumber, Nag, Variation
+from pdn_tools.rules.movegen import Move as LegalMove, Position
+from pdn_tools.rules.search import MISSED, SHOT, WALKED_INTO, Evaluations, Judgement, eval_text, judge
 from pdn_tools.rules.variants import Variant
 from pdn_tools.text.writer import game_text, write_game
 from pdn_tools.play.replay import Replay
 
 FORCED = 7                      # NAG $7: the only move
 _OURS = re.compile(r"\s*(?:\[%(?:fen|moves|captured|draw|eval) [^\]]*\]\s*)+\Z")
+LINE = "[%line]"                # the comment opening a variation that --shots wrote
+SHOT_NAGS = {SHOT: 1, MISSED: 2, WALKED_INTO: 4}
+SHOTS_DEPTH = 3                 # --shots' default depth, in quiet plies (docs/analysis.md)
 
 
 @dataclass(frozen=True)
@@ -38,13 +46,18 @@ class Options:
     ply_count: bool = False     # [PlyCount] tag
     result: bool = False        # [Result] computed from the final position, when certain
     gametype: bool = False      # [GameType] when the tag is missing
+    shots: bool = False         # $1 / $2 / $4 with their lines, and [%eval ...], from the search
+    depth: int = SHOTS_DEPTH    # the search's depth for shots
 
     def any(self) -> bool:
-        return any(dataclasses.astuple(self))
+        return any(getattr(self, f.name) is True for f in dataclasses.fields(self))
 
 
 def is_ours(element: Element) -> bool:
-    """A comment holding nothing but annotation commands."""
+    """A comment holding nothing but annotation commands, or a variation --shots wrote."""
+    if isinstance(element, Variation):
+        first = element.elements[0] if element.elements else None
+        return isinstance(first, Comment) and first.text.strip() == LINE
     return isinstance(element, Comment) and element.kind == "{" and bool(_OURS.match(element.text))
 
 
@@ -53,15 +66,24 @@ def choices(position: Position) -> int:
     return len({(m.start, m.end, frozenset(m.captured)) for m in position.legal_moves()})
 
 
-def annotate(result: Replay, options: Options, engine: Analyse | None = None) -> tuple[Game, list[str]]:
-    """A copy of the replayed (valid) game with annotations (an engine's too when given), and
-    notes about changed tags."""
+def annotate(result: Replay, options: Options, evaluate: Evaluations | None = None,
+             engine: Analyse | None = None) -> tuple[Game, list[str]]:
+    """A copy of the replayed (valid) game with annotations, and notes about changed tags;
+    `evaluate` (shared by the games of a run) answers the searches of --shots, `engine` (a Hub
+    engine, --engine) adds its evaluations and best lines."""
     game = result.game
     counts = {p.number: choices(p.before) for p in result.plies} if options.moves or options.forced else {}
     commands = _commands(result, options, counts)
+    nags: dict[int, set[int]] = {ply: {FORCED} for ply, count in counts.items() if options.forced and count == 1}
     lines = _engine_commands(result, engine, commands)
-    forced = {ply for ply, count in counts.items() if options.forced and count == 1}
-    elements = _place(game.elements, commands, forced, lines)
+    if options.shots:
+        judgements = shots(result, evaluate or Evaluations(options.depth))
+        for ply, judgement in zip(result.plies, judgements):
+            commands.setdefault(ply.number, []).append(f"[%eval {eval_text(judgement.score)}]")
+            if judgement.kind is not None:
+                nags.setdefault(ply.number, set()).add(SHOT_NAGS[judgement.kind])
+                lines[ply.number] = _variation(result, ply.number, ply.before, judgement.line)
+    elements = _place(game.elements, commands, nags, lines)
     annotated = dataclasses.replace(game, tags=list(game.tags), elements=elements)
     return annotated, _tags(annotated, result, options)
 
@@ -96,10 +118,29 @@ def _engine_commands(result: Replay, engine: Analyse | None, commands: dict[int,
     return lines
 
 
-def _place(elements: list[Element], commands: dict[int, list[str]], forced: set[int],
+def shots(result: Replay, evaluate: Evaluations) -> list[Judgement]:
+    """The search's judgement of each ply of the main line."""
+    return judge([(ply.before, ply.move, ply.after) for ply in result.plies], evaluate)
+
+
+def _variation(result: Replay, ply: int, before: Position, line: tuple[LegalMove, ...]) -> Variation:
+    """`line` (from the position before main-line ply `ply`) as a variation opening with LINE."""
+    start = result.start
+    assert start is not None and result.variant is not None
+    index = ply - 1 + (0 if start.turn == result.variant.first else 1)
+    elements: list[Element] = [Comment(LINE)]
+    for text in line_text(before, line):
+        if index % 2 == 0 or len(elements) == 1:
+            elements.append(MoveNumber(index // 2 + 1, index % 2 == 1))
+        elements.append(Move(text, tuple(re.split("[-x]", text)), "x" in text))
+        index += 1
+    return Variation(elements)
+
+
+def _place(elements: list[Element], commands: dict[int, list[str]], added: dict[int, set[int]],
            lines: dict[int, Variation]) -> list[Element]:
-    """The main line with our old comments and engine lines dropped, and the new ones after each
-    move and its NAGs."""
+    """The main line with our old comments and variations dropped and the new ones after each move
+    and its NAGs (`added`: the NAGs to add to each ply, unless it has them)."""
     kept = [e for e in elements if not is_ours(e) and not is_engine_line(e)]
     out: list[Element] = []
     ply = i = 0
@@ -114,8 +155,8 @@ def _place(elements: list[Element], commands: dict[int, list[str]], forced: set[
         while i < len(kept) and isinstance(nag := kept[i], Nag):
             nags.append(nag)
             i += 1
-        if ply in forced and all(n.number != FORCED for n in nags):
-            out.append(Nag(FORCED))
+        have = {n.number for n in nags}
+        out += [Nag(number) for number in sorted(added.get(ply, set()) - have)]
         out += nags
         if ply in commands:
             out.append(Comment(" ".join(commands[ply])))
@@ -176,12 +217,19 @@ def _replayed(result: Replay) -> tuple[Position, Variant]:
     return result.start, result.variant
 
 
-def annotate_game(checked: Checked, options: Options, engine: Analyse | None = None) -> tuple[str, list[str]]:
+def annotate_game(checked: Checked, options: Options, evaluate: Evaluations | None = None,
+                  engine: Analyse | None = None) -> tuple[str, list[str]]:
     """The game's annotated text with notes on changed tags; a game that is not valid is
-    passed on unchanged."""
+    passed on unchanged.  `evaluate`: the search results shared by a run's games (--shots);
+    `engine`: a Hub engine (--engine)."""
     game, result = checked.game, checked.replay
     if result is None or not result.ok:
         return game_text(game), []
-    annotated, notes = annotate(result, options, engine)
+    annotated, notes = annotate(result, options, evaluate, engine)
     where = f"{game.file}:{game.line}: game {game.index}: "
     return write_game(annotated), [where + note for note in notes]
+
+
+def shots_json_line(checked: Checked, evaluate: Evaluations) -> str:
+    """`validate --format jsonl --shots`' line of a checked game: its record with the moves judged."""
+    return json_text(with_shots(checked, evaluate).as_dict())

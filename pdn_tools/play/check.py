@@ -10,6 +10,9 @@ import itertools
 from dataclasses import dataclass, replace
 
 from pdn_tools.play.replay import Replay, replay
+from pdn_tools.play.notation import move_text
+from pdn_tools.rules.movegen import Move, Position
+from pdn_tools.rules.search import Evaluations, eval_text, judge
 from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic, Game, ReadError
@@ -41,6 +44,20 @@ class Problem:
 
 
 @dataclass(frozen=True, slots=True)
+class Shot:
+    """A move the search judged (`rules.search.judge`): shot, missed or walked into."""
+
+    ply: int
+    move: str                           # '12... 28x19', as Problem.move
+    kind: str
+    eval: str                           # after the move, White's view: '+1.00', '#3'
+    line: tuple[str, ...]               # the line that shows it, from the position before the move, as PDN
+
+    def as_dict(self) -> dict[str, object]:
+        return {"ply": self.ply, "move": self.move, "kind": self.kind, "eval": self.eval, "line": list(self.line)}
+
+
+@dataclass(frozen=True, slots=True)
 class Record:
     """What validation says about one game (the JSON object of `validate --format jsonl`)."""
 
@@ -54,18 +71,20 @@ class Record:
     result: str                         # the Result tag, else the terminator, else ""
     errors: tuple[Problem, ...] = ()
     warnings: tuple[Problem, ...] = ()
+    shots: tuple[Shot, ...] | None = None       # validate --shots: the moves the search judged
 
     def __reduce__(self) -> tuple[type[Record], tuple[object, ...]]:
         """Pickled as its fields in order: records travel back from every game of --jobs workers,
         and the default for a slotted dataclass (copyreg, a setattr a field) took the main
         process ~20 µs a record to load, 6x as long as this."""
         return Record, (self.file, self.game, self.name, self.line, self.variant, self.ok, self.plies, self.result,
-                        self.errors, self.warnings)
+                        self.errors, self.warnings, self.shots)
 
     def as_dict(self) -> dict[str, object]:
         return {"file": self.file, "game": self.game, "name": self.name, "line": self.line, "variant": self.variant, "ok": self.ok,
                 "plies": self.plies, "result": self.result, "errors": [e.as_dict() for e in self.errors],
-                "warnings": [w.as_dict() for w in self.warnings]}
+                "warnings": [w.as_dict() for w in self.warnings]} | (
+                    {} if self.shots is None else {"shots": [shot.as_dict() for shot in self.shots]})
 
     def with_errors(self, errors: tuple[Problem, ...]) -> Record:
         return replace(self, errors=errors)
@@ -103,6 +122,28 @@ def check(game: Game | ReadError, variant: Variant | None = None, strict: bool =
         tuple([problem(d, result) for d in result.errors]),
         tuple([problem(d, result) for d in game.warnings + spaced + result.warnings]))
     return Checked(game, result, record)
+
+
+def with_shots(checked: Checked, evaluate: Evaluations) -> Record:
+    """The record with the moves of a valid game's main line the search judges (no field for
+    a game that is not valid)."""
+    result = checked.replay
+    if result is None or not result.ok:
+        return checked.record
+    plies = result.plies
+    judged = judge([(ply.before, ply.move, ply.after) for ply in plies], evaluate)
+    return replace(checked.record, shots=tuple(
+        Shot(ply.number, move_label(result, ply.number), j.kind, eval_text(j.score), line_text(ply.before, j.line))
+        for ply, j in zip(plies, judged) if j.kind is not None))
+
+
+def line_text(before: Position, line: tuple[Move, ...]) -> tuple[str, ...]:
+    """The moves of `line` from `before` as PDN writes them (captures disambiguated)."""
+    texts = []
+    for move in line:
+        texts.append(move_text(before, move))
+        before = before.play(move)
+    return tuple(texts)
 
 
 def _spaced_result(game: Game, tag: str) -> Diagnostic:

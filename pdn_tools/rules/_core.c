@@ -10,78 +10,10 @@
  * answers in that layout, in exactly the order the pure generator produces, so both engines
  * give the same records.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_core.h"
 #include <structmember.h>
-#include <stdint.h>
-#include <string.h>
-
-typedef unsigned __int128 u128;
-
-#define MAX_SQ 72
-#define MAX_IDX 128
-#define MAX_RAY 12
-#define MAX_PATH 72
-#define MAX_BITS 192
-#define NO_DIR 8
-#define MATERIAL_SIDE 16                /* draws.MATERIAL_SIDE: counts this high are in no ending */
-#define ENDING_TABLE (MATERIAL_SIDE * MATERIAL_SIDE * MATERIAL_SIDE * MATERIAL_SIDE)
-#define MAX_NAMED 100                   /* square numbers of one or two digits, as runs write them */
-
-enum { LAW_FREE, LAW_COUNT, LAW_COUNT_KINGS, LAW_ITALIAN, LAW_FRISIAN, LAW_KING };
 
 static const int REVERSE[9] = {3, 2, 1, 0, 5, 4, 7, 6, 9};
-
-typedef struct {
-    PyObject_HEAD
-    int n;                              /* squares */
-    int nbytes;                         /* bytes of a padded Python bitboard */
-    int bulk;                           /* indices are padded bits: sets shift by direction */
-    int shift[8];                       /* with bulk: index offset of one step per direction */
-    u128 valid;                         /* indices of the squares */
-    int8_t ray[8][MAX_IDX][MAX_RAY];    /* squares along each direction, nearest first */
-    uint8_t raylen[8][MAX_IDX];
-    int order[MAX_SQ];                  /* squares in the pure engine's (padded bit) order, which
-                                           is the order of their indices (see Rules_init) */
-    int bit_of[MAX_IDX];                /* padded bit of each square */
-    int number[MAX_IDX];                /* square number of each square */
-    int index_of[MAX_SQ + 1];           /* square of each square number */
-    int8_t sq_of_bit[MAX_BITS];         /* square of each padded bit, else -1 */
-    u128 promo[2];                      /* crowning squares of White, Black men */
-    u128 jump_over[2][MAX_IDX];         /* squares a man may jump over, with a square behind */
-    int man_jump[2][8], n_man_jump[2];  /* absolute directions, per colour */
-    int man_step[2][8], n_man_step[2];
-    int king_step[8], n_king_step;
-    int king_jump[8], n_king_jump;
-    int flying, land_behind, immediate, reverse, passing, men_take_kings, law, limit;
-    int8_t named[MAX_NAMED];            /* square of each number written 0..99, else -1 */
-} Rules;
-
-/* A complete capture: landing squares, captured squares in order, and its outcome. */
-typedef struct {
-    int8_t start, len, promotes, with_king;
-    int8_t path[MAX_PATH];
-    int8_t caps[MAX_PATH];
-    u128 capm;
-} Record;
-
-typedef struct {
-    Record *items;
-    Py_ssize_t count, size;
-    int failed;                          /* out of memory */
-} Records;
-
-#define BIT(sq) (((u128)1) << (sq))
-#define HAS(set, sq) ((int)(((set) >> (sq)) & 1))
-
-static int popcount128(u128 x) {
-    return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
-}
-
-static int lowest(u128 x) {
-    uint64_t lo = (uint64_t)x;
-    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
-}
 
 static Record *push_record(Records *out) {
     if (out->count == out->size) {
@@ -282,7 +214,7 @@ static void capture_records(const Rules *r, int ci, u128 own, u128 opp, u128 kin
     }
 }
 
-static int has_capture(const Rules *r, int ci, u128 own, u128 opp, u128 kings) {
+int has_capture(const Rules *r, int ci, u128 own, u128 opp, u128 kings) {
     if (r->bulk)
         return has_capture_bulk(r, ci, own, opp, kings);
     u128 empty = empty_squares(r, own, opp);
@@ -387,7 +319,7 @@ static void apply_law(const Rules *r, Records *recs, u128 kings) {
 }
 
 /* Lawful captures (none when there is no capture). */
-static void legal_records(const Rules *r, int ci, u128 own, u128 opp, u128 kings, Records *out) {
+void legal_records(const Rules *r, int ci, u128 own, u128 opp, u128 kings, Records *out) {
     out->count = 0;
     if (!has_capture(r, ci, own, opp, kings))
         return;
@@ -396,10 +328,6 @@ static void legal_records(const Rules *r, int ci, u128 own, u128 opp, u128 kings
 }
 
 /* ---- quiet moves (mirrors movegen._quiet_entries) -------------------------------------- */
-
-typedef struct {
-    int8_t from, to;
-} Step;
 
 /* The king excluded by the Frisian limit on successive king moves, else -1.  A counter is
  * (square << 3) | moves made in a row by the king now on that square. */
@@ -490,7 +418,7 @@ static int count_quiet_bulk(const Rules *r, int ci, u128 own, u128 opp, u128 kin
 }
 
 /* Quiet moves in any order (perft's): men by square, each in its step directions. */
-static int quiet_moves_fast(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int ctr,
+int quiet_moves_fast(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int ctr,
                             Step *out, int cap, int count_only) {
     u128 empty = empty_squares(r, own, opp);
     u128 men = own & ~kings, k = own & kings, m = men;
@@ -535,7 +463,7 @@ static int quiet_moves_fast(const Rules *r, int ci, u128 own, u128 opp, u128 kin
     return n < cap || count_only ? n : cap;
 }
 
-static int next_counter(const Rules *r, int ctr, int from, int to, int king) {
+int next_counter(const Rules *r, int ctr, int from, int to, int king) {
     if (!r->limit || !king)
         return 0;
     int n = (ctr && (ctr >> 3) == from) ? (ctr & 7) + 1 : 1;
@@ -553,7 +481,7 @@ typedef struct {
     Records recs[MAX_DEPTH];
 } Perft;
 
-static void after_capture(const Record *rec, u128 *own, u128 *opp, u128 *kings) {
+void after_capture(const Record *rec, u128 *own, u128 *opp, u128 *kings) {
     int end = rec->path[rec->len - 1];
     int king = HAS(*kings, rec->start);
     *own = (*own & ~BIT(rec->start)) | BIT(end);
@@ -573,7 +501,7 @@ static void after_quiet(int sb, int eb, int king, int promotes, u128 *own, u128 
 }
 
 /* Drop captures with the same start, end, captured set and crowning as an earlier one. */
-static void drop_duplicates(Records *recs) {
+void drop_duplicates(Records *recs) {
     Py_ssize_t kept = 0;
     for (Py_ssize_t i = 0; i < recs->count; i++) {
         const Record *a = &recs->items[i];
@@ -636,7 +564,7 @@ static long long perft_node(Perft *p, int ci, u128 own, u128 opp, u128 kings, in
 
 /* ---- conversion at the Python boundary ------------------------------------------------- */
 
-static int to_set(const Rules *r, PyObject *value, u128 *out) {
+int to_set(const Rules *r, PyObject *value, u128 *out) {
     unsigned char buf[MAX_BITS / 8];
     if (!PyLong_Check(value)) {
         PyErr_SetString(PyExc_TypeError, "a bitboard must be an int");
@@ -680,7 +608,7 @@ static PyObject *from_set(const Rules *r, u128 set) {
 }
 
 /* A Frisian counter between the padded layout (bit << 3 | n) and squares (sq << 3 | n). */
-static int counter_in(const Rules *r, long ctr) {
+int counter_in(const Rules *r, long ctr) {
     if (ctr <= 0 || (ctr >> 3) >= MAX_BITS)
         return 0;
     int sq = r->sq_of_bit[ctr >> 3];
@@ -724,7 +652,7 @@ static PyObject *records_list(const Rules *r, const Records *recs) {
     return list;
 }
 
-static int side_args(Rules *r, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, int *ci,
+int side_args(Rules *r, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, int *ci,
                      u128 *own, u128 *opp, u128 *kings) {
     if (nargs != want) {
         PyErr_Format(PyExc_TypeError, "expected %zd arguments, got %zd", want, nargs);
@@ -1872,6 +1800,10 @@ static PyMethodDef Rules_methods[] = {
      "quiet_moves(ci, own, opp, kings, counter): (from bit, to bit) of each quiet move"},
     {"perft", (PyCFunction)(void (*)(void))Rules_perft, METH_FASTCALL,
      "perft(ci, own, opp, kings, counter, opponent counter, depth, keep): leaf nodes"},
+    {"zobrist", (PyCFunction)(void (*)(void))Rules_zobrist, METH_FASTCALL,
+     "zobrist(white, black, kings, black_to_move): the position's Zobrist hash"},
+    {"search", (PyCFunction)(void (*)(void))Rules_search, METH_FASTCALL,
+     "search(ci, own, opp, kings, counter, opponent counter, depth, nodes, king value): (score, line, nodes)"},
     {NULL, NULL, 0, NULL},
 };
 

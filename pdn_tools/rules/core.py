@@ -53,6 +53,12 @@ class CompiledRules(Protocol):
     def perft(self, ci: int, own: int, opp: int, kings: int, counter: int, opp_counter: int,
               depth: int, keep: bool, /) -> int: ...
 
+    def zobrist(self, white: int, black: int, kings: int, black_to_move: bool, /) -> int: ...
+
+    def search(self, ci: int, own: int, opp: int, kings: int, counter: int, opp_counter: int, depth: int,
+               nodes: int, king_value: int, /
+               ) -> tuple[int, list[tuple[int, tuple[int, ...], tuple[int, ...], bool]], int]: ...
+
 
 def compiled_module() -> ModuleType | None:
     """The compiled core's module whatever PDN_TOOLS_PURE says (the differential tests

@@ -1,54 +1,340 @@
-"""A search for the best move: plain negamax over the legal moves with a material evaluation.
+"""A small reproducible search: alpha-beta with capture quiescence over material.
 
-Scores are in centi-men from the side to move's view (a man is 100, a king 300); a forced win
-or loss is +/-(WIN - plies to the end of the game).  Limits are by depth and nodes, never by
-time, so a result is reproducible.
+The search is negamax alpha-beta on the move generator's bitboards, with iterative deepening
+from depth 1, a transposition table keyed by the Zobrist hash (`Position.hash`) and limits by depth
+and nodes only, never by time, so a result (score, best move, line and node count) is the same
+on every run and on both engines.  The pure functions here are the reference; the compiled core
+(`_search.c`) does exactly the same steps in C.
+
+Depth counts quiet plies: a ply where the side to move must capture does not use depth (captures
+are compulsory, so a forced capture is not a choice the horizon should cut), and at depth 0 a
+side that must capture plays every lawful capture to the end (quiescence, never standing pat);
+a side with nothing to take is scored by material.  A side with no legal move has lost.
+
+Move order, which also breaks ties (the first move reaching the best score is kept): the
+transposition table's move first, then captures by more pieces taken, then by start square,
+end square, captured squares (sorted) and crowning; quiet moves by start square, then end
+square.  Captures with the same start, end, captured set and crowning lead to the same
+position: only the first the generator gives is searched.
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from types import ModuleType
 
-from pdn_tools.rules.movegen import Move, Position
+from pdn_tools.rules import core as _engine
+from pdn_tools.rules import laws
+from pdn_tools.rules.core import CompiledRules
+from pdn_tools.rules.movegen import (ZOBRIST_SIDE, CaptureRecord, Move, Position, _after_capture, _bits,
+                                     _count_quiet, _next_counter, _pure_capture_records, _pure_has_capture,
+                                     _quiet_entries, _Rules, zobrist_keys)
+from pdn_tools.rules.variants import Variant
 
-WIN = 100_000
-MAN, KING = 100, 300
+__all__ = ["SearchResult", "search", "king_value", "WIN", "MAN", "Evaluations", "Judgement", "judge", "eval_text",
+           "SHOT", "MISSED", "WALKED_INTO"]
+
+WIN = 100_000                   # a side with no legal move has lost: -(WIN - plies from the root)
+MAN = 100                       # a man's worth: scores are in hundredths of a man
+TT_BITS = 16                    # the transposition table holds 2**TT_BITS entries
+MAX_PLY = 64                    # a line this long is scored by material (never reached in practice)
+_INF = WIN + 1
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+_OTHER = {"W": "B", "B": "W"}
+_MATE_ZONE = WIN - 1000          # scores beyond this are wins or losses, stored relative to the node
+_CORES: dict[Variant, CompiledRules | None] = {}    # the compiled tables when the pure engine runs
 
 
 @dataclass(frozen=True)
 class SearchResult:
-    """A search's score (centi-men, side to move), best move, best line and nodes visited."""
+    """A search's answer, from the side to move's view."""
 
+    score: int                  # centi-men (a man = 100); a forced win / loss is +/-(WIN - plies)
+    best: Move | None           # None when the side to move has no legal move
+    line: tuple[Move, ...]      # the principal variation, starting with `best`
+    nodes: int                  # positions visited, quiescence included
+
+
+def king_value(variant: Variant) -> int:
+    """A king's worth in centi-men: 300 for a flying king (it rakes the whole diagonal and
+    is worth about three men in the endgame literature), 150 for a short king (English and
+    Italian checkers: a king is commonly counted one and a half men)."""
+    return 300 if variant.flying_kings else 150
+
+
+def search(position: Position, depth: int, nodes: int | None = None, *,
+           compiled: bool | None = None) -> SearchResult:
+    """Search `position` to `depth` quiet plies (0: quiescence only), iterating from depth 1;
+    with `nodes`, an iteration that goes past that many nodes (counted from the start) is
+    abandoned and the last complete one answers (the first always completes).
+    `compiled`: None runs the engine PDN_TOOLS_PURE selects, True the compiled core (which
+    must be built), False the pure engine."""
+    if depth < 0:
+        raise ValueError("search depth must be 0 or more")
+    module = _engine.ACTIVE if compiled is None else _engine.compiled_module() if compiled else None
+    if compiled and module is None:
+        raise ValueError("the compiled core is not built")
+    if module is not None and position._rl.variant.law in laws.LAWS:
+        return _compiled_search(module, position, depth, nodes)
+    return _Search(position, nodes).run(depth)
+
+
+def _compiled_search(module: ModuleType, position: Position, depth: int, nodes: int | None) -> SearchResult:
+    """search() on the compiled core."""
+    rl = position._rl
+    ci, own, opp = position._sides()
+    core = rl.core or _CORES.get(rl.variant) or _CORES.setdefault(rl.variant, rl.compiled(module))
+    assert core is not None
+    score, line, count = core.search(ci, own, opp, position._kings, position._ctr[ci], position._ctr[ci ^ 1],
+                                     depth, -1 if nodes is None else nodes, king_value(rl.variant))
+    moves = tuple(Move(start, path, caps, promotes) for start, path, caps, promotes in line)
+    return SearchResult(score, moves[0] if moves else None, moves, count)
+
+
+class _Abort(Exception):
+    """An iteration went past the node limit."""
+
+
+class _Search:
+    """One search: its transposition table, node count and principal variations."""
+
+    def __init__(self, position: Position, limit: int | None) -> None:
+        self.rl = rl = position._rl
+        self.root = position
+        self.limit = limit
+        self.abortable = False
+        self.nodes = 0
+        self.king = king_value(rl.variant)
+        self.keys = zobrist_keys(rl)
+        self.table: dict[int, tuple[int, int, int, int, int]] = {}    # slot: key, depth, flag, score, move
+        self.pv: list[list[Move]] = []
+
+    def run(self, depth: int) -> SearchResult:
+        """Iterative deepening to `depth`."""
+        position = self.root
+        ci, own, opp = position._sides()
+        args = (ci, own, opp, position._kings, position._ctr[ci], position._ctr[ci ^ 1], position.hash())
+        score, line = 0, tuple[Move, ...]()
+        for d in range(min(depth, 1), depth + 1):
+            try:
+                score = self.node(*args, d, -_INF, _INF, 0)
+            except _Abort:
+                break
+            line = tuple(self.pv[0])
+            self.abortable = self.limit is not None
+        return SearchResult(score, line[0] if line else None, line, self.nodes)
+
+    def node(self, ci: int, own: int, opp: int, kings: int, c_own: int, c_opp: int, h: int,
+             depth: int, alpha: int, beta: int, ply: int) -> int:
+        """Negamax score of the side owning `own` (colour `ci`, hash `h`)."""
+        self.nodes += 1
+        if self.abortable and self.nodes > self.limit:      # type: ignore[operator]
+            raise _Abort
+        while len(self.pv) <= ply + 1:
+            self.pv.append([])
+        self.pv[ply] = []
+        if ply >= MAX_PLY:
+            return self.material(own, opp, kings)
+        rl = self.rl
+        capture = _pure_has_capture(rl, ci, own, opp, kings)
+        if capture:
+            records = laws.lawful(rl.law, _pure_capture_records(rl, ci, own, opp, kings), kings)
+            moves: list[tuple[int, ...]] = _capture_order(rl, records)
+        elif depth <= 0:
+            if not _count_quiet(rl, ci, own, opp, kings, c_own):
+                return -(WIN - ply)
+            return self.material(own, opp, kings)
+        else:
+            entries = _quiet_entries(rl, ci, own, opp, kings, c_own)
+            if not entries:
+                return -(WIN - ply)
+            moves = sorted(((e[0].start, e[0].end, i) for i, e in enumerate(entries)))
+        slot = h & ((1 << TT_BITS) - 1)
+        entry = self.table.get(slot)
+        first = -1
+        if entry is not None and entry[0] == h:
+            first = entry[4]
+            if entry[1] >= depth:
+                stored = _from_table(entry[3], ply)
+                if entry[2] == _LOWER and stored >= beta or entry[2] == _UPPER and stored <= alpha:
+                    return stored
+        order: Sequence[int] = range(len(moves))
+        if 0 < first < len(moves):
+            order = [first, *range(first), *range(first + 1, len(moves))]
+        next_depth = depth if capture else depth - 1
+        best, best_index, start_alpha = -_INF, 0, alpha
+        for i in order:
+            item = moves[i]
+            if capture:
+                record = records[item[-1]]
+                o, p, k = _after_capture(record, own, opp, kings)
+                nh = self.capture_hash(h, ci, record, kings)
+                score = -self.node(ci ^ 1, p, o, k, c_opp, 0, nh, next_depth, -beta, -alpha, ply + 1)
+            else:
+                e = entries[item[-1]]
+                frm = (e[1] ^ 1 << e[3]).bit_length() - 1
+                nh = self.quiet_hash(h, ci, frm, e[3], bool(kings >> frm & 1), bool(e[2]))
+                ctr = _next_counter(rl, c_own, e) if rl.limit else 0
+                score = -self.node(ci ^ 1, opp, own ^ e[1], kings ^ e[2], c_opp, ctr, nh, next_depth,
+                                   -beta, -alpha, ply + 1)
+            if score > best:
+                best = score
+                best_index = i
+                if score > alpha:
+                    alpha = score
+                    move = self.record_move(records[item[-1]]) if capture else entries[item[-1]][0]
+                    self.pv[ply] = [move, *self.pv[ply + 1]]
+                    if alpha >= beta:
+                        break
+        flag = _LOWER if best >= beta else _UPPER if best <= start_alpha else _EXACT
+        self.table[slot] = (h, depth, flag, _to_table(best, ply), best_index)
+        return best
+
+    def material(self, own: int, opp: int, kings: int) -> int:
+        """Material of `own` minus `opp`."""
+        king = self.king
+        return (MAN * ((own & ~kings).bit_count() - (opp & ~kings).bit_count())
+                + king * ((own & kings).bit_count() - (opp & kings).bit_count()))
+
+    def quiet_hash(self, h: int, ci: int, frm: int, to: int, king: bool, kings_changed: bool) -> int:
+        """The hash after a quiet move from bit `frm` to bit `to` (a crowning if the man's
+        kings changed)."""
+        keys = self.keys
+        base = 2 * ci
+        return (h ^ ZOBRIST_SIDE ^ keys[base + king][frm]
+                ^ keys[base + (king or kings_changed)][to])
+
+    def capture_hash(self, h: int, ci: int, record: CaptureRecord, kings: int) -> int:
+        """The hash after colour `ci`'s capture `record`."""
+        keys = self.keys
+        start, path, _, promotes, _, capm = record
+        base, other = 2 * ci, 2 * (ci ^ 1)
+        king = bool(kings >> start & 1)
+        h ^= ZOBRIST_SIDE ^ keys[base + king][start] ^ keys[base + (king or promotes)][path[-1]]
+        for bit in _bits(capm):
+            h ^= keys[other + (kings >> bit & 1)][bit]
+        return h
+
+    def record_move(self, record: CaptureRecord) -> Move:
+        num = self.rl.num_of
+        start, path, caps, promotes = record[:4]
+        return Move(num[start], tuple(num[b] for b in path), tuple(num[b] for b in caps), promotes)
+
+
+def _capture_order(rl: _Rules, records: list[CaptureRecord]
+                   ) -> list[tuple[int, ...]]:
+    """The records' search order as sort keys ending with the record's index: duplicates (same
+    start, end, captured set and crowning) dropped, the first kept."""
+    num = rl.num_of
+    seen = set()
+    keys = []
+    for i, (start, path, caps, promotes, _, capm) in enumerate(records):
+        if (start, path[-1], capm, promotes) in seen:
+            continue
+        seen.add((start, path[-1], capm, promotes))
+        keys.append((-len(caps), num[start], num[path[-1]], *sorted(num[b] for b in caps), promotes, i))
+    keys.sort()
+    return keys
+
+
+def _to_table(score: int, ply: int) -> int:
+    """A score as the table keeps it: wins and losses counted from the node, not the root."""
+    return score + ply if score > _MATE_ZONE else score - ply if score < -_MATE_ZONE else score
+
+
+def _from_table(score: int, ply: int) -> int:
+    return score - ply if score > _MATE_ZONE else score + ply if score < -_MATE_ZONE else score
+
+
+# -- judging the moves of a game ------------------------------------------------------------
+
+SHOT = "shot"                   # the move wins material by force
+MISSED = "missed"               # the mover had a shot and did not play it
+WALKED_INTO = "walked into"     # the move allows the opponent a shot a better move avoided
+
+
+class Evaluations:
+    """Search results by (variant, position hash, depth), shared by the games of a run
+    (openings repeat); `hits` and `misses` count the lookups."""
+
+    def __init__(self, depth: int, nodes: int | None = None, compiled: bool | None = None) -> None:
+        self.depth, self.nodes, self.compiled = depth, nodes, compiled
+        self.results: dict[tuple[str, int, int], SearchResult] = {}
+        self.hits = self.misses = 0
+        self.searched = 0               # nodes of the searches made
+
+    def __call__(self, position: Position, depth: int | None = None) -> SearchResult:
+        """search() of `position` to `depth` (the cache's own by default), remembered."""
+        depth = self.depth if depth is None else depth
+        key = (position.variant.name, position.hash(), depth)
+        result = self.results.get(key)
+        if result is None:
+            self.misses += 1
+            result = self.results[key] = search(position, depth, self.nodes, compiled=self.compiled)
+            self.searched += result.nodes
+        else:
+            self.hits += 1
+        return result
+
+    def base(self, position: Position) -> int:
+        """The score of `position` (whose side to move has a move) once the captures pending
+        there are played out: search(position, 0), which is the material when there is none."""
+        if position.has_capture():
+            return self(position, 0).score
+        king = king_value(position.variant)
+        (men, kings), (other_men, other_kings) = (position.counts(colour) for colour in (position.turn, _OTHER[position.turn]))
+        return MAN * (men - other_men) + king * (kings - other_kings)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What the search says of one move: `kind` (SHOT, MISSED, WALKED_INTO or None), the
+    score after it from White's view, and the line that shows it (starting from the
+    position before the move: the move played and the forced play after it, or the shot
+    the mover had)."""
+
+    kind: str | None
     score: int
-    best: Move | None
-    line: tuple[Move, ...]
-    nodes: int
+    line: tuple[Move, ...] = ()
+
+    def as_dict(self) -> dict[str, object]:
+        return {"kind": self.kind, "eval": eval_text(self.score), "line": [str(m) for m in self.line]}
 
 
-def search(position: Position, depth: int, nodes: int | None = None, *, compiled: bool | None = None
-           ) -> SearchResult:
-    """The best move in `position` searched `depth` plies deep (at most about `nodes` nodes)."""
-    counter = [0]
-    score, line = _negamax(position, max(depth, 0), 0, nodes, counter)
-    return SearchResult(score, line[0] if line else None, line, counter[0])
+def judge(plies: Sequence[tuple[Position, Move, Position]], evaluate: Evaluations) -> list[Judgement]:
+    """The judgement of each (before, move, after) of a main line.
+
+    With v the value of the move played (minus the search of the position after it) and base
+    the position's value once the captures pending there are played out (quiescence): the
+    move is a SHOT when v >= base + a man, the gain is new (v beats by a man what the mover
+    had before the opponent's last move: a combination's later moves and a won ending's
+    conversion are not shots again) and no move kept a man more; it WALKED_INTO a shot when v <= base - a man and a
+    better move kept a man more; it MISSED a shot when the best move had base + a man and
+    the move played got a man less than it."""
+    out = []
+    had = -_INF                         # the mover's value before the opponent's last move
+    for before, move, after in plies:
+        best, reply = evaluate(before), evaluate(after)
+        value = -reply.score
+        base = evaluate.base(before)
+        kind: str | None = None
+        line: tuple[Move, ...] = ()
+        if value >= base + MAN and value >= had + MAN and value > best.score - MAN:
+            kind, line = SHOT, (move, *reply.line)
+        elif value <= base - MAN and value <= best.score - MAN:
+            kind, line = WALKED_INTO, (move, *reply.line)
+        elif best.score >= base + MAN and value <= best.score - MAN:
+            kind, line = MISSED, best.line
+        out.append(Judgement(kind, value if before.turn == "W" else -value, line))
+        had = -best.score
+    return out
 
 
-def _material(position: Position) -> int:
-    men, kings = position.counts(position.turn)
-    other_men, other_kings = position.counts("B" if position.turn == "W" else "W")
-    return MAN * (men - other_men) + KING * (kings - other_kings)
-
-
-def _negamax(position: Position, depth: int, ply: int, budget: int | None, counter: list[int]
-             ) -> tuple[int, tuple[Move, ...]]:
-    counter[0] += 1
-    moves = position.legal_moves()
-    if not moves:
-        return -(WIN - ply), ()
-    if depth == 0 or (budget is not None and counter[0] >= budget):
-        return _material(position), ()
-    best, line = -WIN - 1, tuple[Move, ...]()
-    for move in moves:
-        score, rest = _negamax(position.play(move), depth - 1, ply + 1, budget, counter)
-        if -score > best:
-            best, line = -score, (move, *rest)
-    return best, line
+def eval_text(score: int) -> str:
+    """A score in men with two decimals and a sign (`+1.00`), or `#N` / `#-N` for a win or a loss
+    in N moves of the winner."""
+    if abs(score) > _MATE_ZONE:
+        moves = (WIN - abs(score) + 1) // 2
+        return f"#{'-' if score < 0 else ''}{moves}"
+    return f"{score / MAN:+.2f}"

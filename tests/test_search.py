@@ -1,0 +1,180 @@
+"""rules.search and Position.hash(): Zobrist hashes, the search's answers, compiled = pure."""
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdn_tools.rules import core, laws
+from pdn_tools.rules.fen import parse_fen
+from pdn_tools.rules.movegen import Move, Position, _pure_capture_records, _quiet_entries, _Rules
+from pdn_tools.rules.search import WIN, SearchResult, _Search, king_value, search
+from pdn_tools.rules.variants import VARIANTS
+
+ENGLISH = VARIANTS["english"]
+COMPILED = core.compiled_module() is not None
+needs_core = pytest.mark.skipif(not COMPILED, reason="the compiled core is not built")
+
+
+@st.composite
+def positions(draw, max_pieces=14):
+    """A random position of any of the 13 variants: men off their crowning row, kings anywhere."""
+    v = VARIANTS[draw(st.sampled_from(sorted(VARIANTS)))]
+    squares = draw(st.sets(st.integers(1, v.num_squares), min_size=1, max_size=max_pieces))
+    pieces = {}
+    for sq in squares:
+        piece = draw(st.sampled_from("wwwbbbWB"))
+        if piece in "wb" and v.coords(sq)[0] == v.promotion_row(piece.upper()):
+            piece = piece.upper()
+        pieces[sq] = piece
+    return Position(v, draw(st.sampled_from("WB")), pieces)
+
+
+_TWIN_RULES: dict = {}
+
+
+def on_both_engines(pos):
+    """`pos` on the pure engine's tables and, when it is built, on the compiled core's (tables
+    made once per variant: boards.on_both_engines makes them each time)."""
+    twins = []
+    for module in (None, core.compiled_module()) if COMPILED else (None,):
+        rl = _TWIN_RULES.get((pos.variant, module))
+        if rl is None:
+            rl = _TWIN_RULES[pos.variant, module] = _Rules(pos.variant)
+            rl.use_core(module)
+        twin = Position.__new__(Position)
+        twin._set(pos.variant, pos.turn, rl, pos._white, pos._black, pos._kings, pos._ctr)
+        twins.append(twin)
+    return twins
+
+
+# -- Position.hash() ----------------------------------------------------------------------
+
+
+def test_hash_is_fixed_across_runs():
+    """The keys come from a fixed seed: the start positions hash to these values everywhere."""
+    assert Position.initial(VARIANTS["international"]).hash() == 0xA8EADDDA21BDE184
+    assert Position.initial(ENGLISH).hash() == 0x966BB5F60809309F
+
+
+def test_hash_tells_the_side_to_move_and_the_pieces_apart():
+    pos = parse_fen(ENGLISH, "W:W32,K27:B20")
+    assert pos.hash() != pos.with_turn("B").hash()
+    assert pos.hash() != parse_fen(ENGLISH, "W:W32,27:B20").hash()     # a king is not a man
+    assert pos.hash() != parse_fen(ENGLISH, "W:W31,K27:B20").hash()
+    assert 0 <= pos.hash() < 1 << 64
+
+
+@settings(max_examples=100, deadline=None)
+@given(positions(max_pieces=30))
+def test_hash_is_the_same_on_both_engines(pos):
+    hashes = [twin.hash() for twin in on_both_engines(pos)]
+    assert len(hashes) == 1 + COMPILED and len(set(hashes)) == 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(positions())
+def test_incremental_hash_is_the_hash_of_the_position_played(pos):
+    """The search updates the hash move by move; it must be the hash made from scratch."""
+    (twin,) = on_both_engines(pos)[:1]                     # the pure engine's tables
+    searcher = _Search(twin, None)
+    rl = twin._rl
+    ci, own, opp = twin._sides()
+    kings, h = twin._kings, twin.hash()
+    records = laws.lawful(rl.law, _pure_capture_records(rl, ci, own, opp, kings), kings)
+    for record in records:
+        move = searcher.record_move(record)
+        assert searcher.capture_hash(h, ci, record, kings) == twin.play(move).hash(), move
+    if not records:
+        for entry in _quiet_entries(rl, ci, own, opp, kings, 0):
+            frm = (entry[1] ^ 1 << entry[3]).bit_length() - 1
+            after = searcher.quiet_hash(h, ci, frm, entry[3], bool(kings >> frm & 1), bool(entry[2]))
+            assert after == twin.play(entry[0]).hash(), entry[0]
+
+
+# -- the search ------------------------------------------------------------------------------
+
+
+def test_a_shot_is_found():
+    """TTS Example 1 (english/wiegerw-succeed-Tricks_traps_and_shots.pdn): 27-23 gives a man,
+    20x27 is compulsory (seed 001: "Si tiene la oportunidad de saltar una selección de fichas
+    del oponente, puede elegir cuál, pero debe capturar una de ellas"), and the double exposure
+    23-18 wins it back with another."""
+    pos = parse_fen(ENGLISH, "W:W32,27,24,22:B20,15,10,7")
+    result = search(pos, 4)
+    assert result.score == 100
+    assert result.best == Move(27, (23,))
+    assert [str(m) for m in result.line[:3]] == ["27-23", "20x27", "23-18"]
+    assert search(pos, 2).score == 0                    # too shallow to see it
+
+
+def test_captures_are_searched_to_the_end_at_depth_0():
+    """Quiescence: the side to move must take (20x27 here, then 32x23 back), never stands pat."""
+    pos = parse_fen(ENGLISH, "B:W32,24,28:B20,1")
+    result = search(pos, 0)
+    assert [str(m) for m in result.line] == ["20x27", "32x23"]
+    assert result.score == -100 and result.nodes == 3
+
+
+def test_no_legal_move_is_a_loss_and_a_win_counts_plies():
+    lost = parse_fen(ENGLISH, "W:W:B1")
+    assert search(lost, 3) == SearchResult(-WIN, None, (), 3)         # one node an iteration
+    won = parse_fen(ENGLISH, "W:W18:B14")               # 18x9 takes the last piece
+    result = search(won, 1)
+    assert result.score == WIN - 1 and result.best == Move(18, (9,), (14,))
+
+
+def test_king_values_per_variant():
+    assert king_value(ENGLISH) == king_value(VARIANTS["italian"]) == 150
+    assert all(king_value(v) == 300 for v in VARIANTS.values() if v.flying_kings)
+    pos = parse_fen(ENGLISH, "W:WK1,5:B9")
+    assert search(pos, 0).score == 150 + 100 - 100
+
+
+def test_node_limit_keeps_the_last_complete_iteration():
+    pos = Position.initial(VARIANTS["international"])
+    full = search(pos, 4)
+    one = search(pos, 1)
+    cut = search(pos, 4, nodes=one.nodes + 1)
+    assert (cut.score, cut.line) == (one.score, one.line)
+    assert one.nodes < cut.nodes < full.nodes
+    assert search(pos, 4, nodes=10 ** 9) == full
+
+
+def test_search_rejects_a_negative_depth():
+    with pytest.raises(ValueError, match="depth"):
+        search(Position.initial(ENGLISH), -1)
+
+
+# Node counts of the start positions at depth 4, on every engine: perft-style exactness.
+NODES = {"international": 877, "english": 634, "italian": 538, "pool": 629, "spanish": 596, "russian": 492,
+         "brazilian": 491, "canadian": 1090, "portuguese": 596, "czech": 481, "turkish": 835, "thai": 293,
+         "frisian": 2097}
+
+
+@pytest.mark.parametrize("name", sorted(NODES))
+def test_node_counts_are_deterministic(name):
+    pos = Position.initial(VARIANTS[name])
+    engines = [False, True] if COMPILED else [False]
+    assert [search(pos, 4, compiled=engine).nodes for engine in engines] == [NODES[name]] * len(engines)
+
+
+@pytest.mark.slow
+@needs_core
+@settings(max_examples=300, deadline=None)
+@given(positions(), st.integers(0, 3), st.sampled_from([None, 40, 300]))
+def test_compiled_search_is_the_pure_search(pos, depth, nodes):
+    """Same scores, best moves (ties broken by the same order), lines and node counts."""
+    assert search(pos, depth, nodes, compiled=True) == search(pos, depth, nodes, compiled=False)
+
+
+@needs_core
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(VARIANTS)), st.lists(st.integers(0, 99), min_size=4, max_size=30))
+def test_compiled_search_is_the_pure_search_in_games(name, choices):
+    """The same on positions reached by play from the start (full boards, kings later)."""
+    pos = Position.initial(VARIANTS[name])
+    for choice in choices:
+        moves = pos.legal_moves()
+        if not moves:
+            break
+        pos = pos.play(moves[choice % len(moves)])
+    assert search(pos, 2, compiled=True) == search(pos, 2, compiled=False)
