@@ -2,10 +2,11 @@
 
 The names below load their modules on first use, so that starting the command line
 (and a Ctrl-C while it starts) does not wait for the parser to load.  The board API:
-`Position.initial(variant)` or `parse_fen(variant, fen)`, `position.legal_moves()`,
-`position.play(move)`, `move_text(position, move, Style(...))`, `to_fen(position)`,
-`perft(position, depth)`, `svg(Board(position))`; `replay(game)` gives the plies with
-their positions, `check(game)` the record `pdn validate` reports.
+`Position.initial(variant)` or `Position.from_fen(variant, fen)`, `position.legal_moves()`,
+`position.play(move)`, `move_text(position, move, Style(...))`, `position.fen()`,
+`perft(position, depth)`, `svg(Board(position))`; `game.headers` maps tag names to values,
+`replay(game).mainline()` gives the plies with their positions, `check(game)` the record
+`pdn validate` reports.  Examples: docs/library.md.
 """
 from __future__ import annotations
 

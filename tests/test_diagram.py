@@ -318,3 +318,67 @@ def test_the_text_boards_fen_names_squares_as_its_labels_do():
     for text, options, fen in cases:
         board = diagram("-", *options, input=text).stdout
         assert board.splitlines()[-1].startswith(f"Black to move  {fen}"), board
+
+
+# ---- issue 29: the whole caption shows; a tinted square keeps its number readable ------------
+
+LONG_NAMES = ('[Event "World Championship Match, Wijk aan Zee"]\n[White "Wouterus Mwambwa-Hoogeveen"]\n'
+              '[Black "Maximilian WWMM Baba Sy"]\n[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 *\n')
+
+
+def png_rows(data: bytes) -> list[list[tuple[int, ...]]]:
+    """The pixels of an 8-bit RGB or RGBA PNG, row by row (filters undone)."""
+    import zlib
+    chunks, at = [], 8
+    while at < len(data):
+        length = int.from_bytes(data[at:at + 4], "big")
+        chunks.append((data[at + 4:at + 8], data[at + 8:at + 8 + length]))
+        at += 12 + length
+    header = dict(chunks)[b"IHDR"]
+    width, height, depth, kind = (int.from_bytes(header[0:4], "big"), int.from_bytes(header[4:8], "big"),
+                                  header[8], header[9])
+    assert depth == 8 and kind in (2, 6)
+    step = 3 if kind == 2 else 4
+    raw = zlib.decompress(b"".join(body for name, body in chunks if name == b"IDAT"))
+    stride, rows, previous = width * step, [], bytearray(width * step)
+    for y in range(height):
+        kind_of_filter, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            left = line[x - step] if x >= step else 0
+            up, corner = previous[x], previous[x - step] if x >= step else 0
+            estimate = left + up - corner
+            paeth = min((abs(estimate - left), 0, left), (abs(estimate - up), 1, up), (abs(estimate - corner), 2, corner))[2]
+            line[x] = (line[x] + (0, left, up, (left + up) // 2, paeth)[kind_of_filter]) & 255
+        rows.append([tuple(line[x:x + step]) for x in range(0, stride, step)])
+        previous = line
+    return rows
+
+
+def test_a_long_caption_shows_whole_in_the_png(tmp_path):
+    pytest.importorskip("resvg_py")
+    target = tmp_path / "board.png"
+    assert diagram("-", "-o", target, input=LONG_NAMES).exit_code == 0
+    rows = png_rows(target.read_bytes())
+    below_board = rows[len(rows[0]):]                 # the board is about as tall as the picture is wide
+    ink = [y for y, row in enumerate(below_board) if any(sum(pixel[:3]) < 600 for pixel in row[-4:])]
+    assert ink == [], "the caption runs into the picture's right edge"
+    shown = " ".join(t.text for t in svg_of("-", input=LONG_NAMES).iter(SVG + "text") if t.get("class") == "caption")
+    assert shown == ("Wouterus Mwambwa-Hoogeveen \u2013 Maximilian WWMM Baba Sy \u00b7 World Championship Match, "
+                     "Wijk aan Zee international \u00b7 after 2... 14x23 \u00b7 White to move")
+
+
+def test_a_caption_is_wrapped_at_its_width_and_keeps_its_size():
+    root = svg_of("-", input=LONG_NAMES)
+    sizes = [float(t.get("font-size")) for t in root.iter(SVG + "text") if t.get("class") == "caption"]
+    assert len(sizes) > 2 and min(sizes) >= 13                 # wrapped onto more lines, not shrunk
+
+
+def test_the_numbers_of_tinted_squares_are_drawn_over_the_tint_outlined():
+    root = svg_of("-", input=LONG_NAMES)           # the last move 14x23 tints 14 and 23
+    order = [(e.get("class"), e.get("data-square")) for e in root.iter() if e.get("data-square") in ("14", "23")]
+    for square in ("14", "23"):
+        tint = order.index(("highlight last", square))
+        assert ("label marked", square) in order[tint:], order
+    marked = [t for t in root.iter(SVG + "text") if t.get("class") == "label marked"]
+    assert {t.text for t in marked} == {"14", "23"}
+    assert all(t.get("fill") == "#ffffff" and t.get("stroke") and t.get("paint-order") == "stroke" for t in marked)

@@ -32,6 +32,7 @@ UNIT = 40                                   # drawing units per square
 DEFAULT_SQUARE_PIXELS = 50                  # a square's size in the picture unless a width is asked for
 _LIGHT, _DARK = "#f0d9b5", "#8c5a35"
 _LABEL_ON_DARK, _LABEL_ON_LIGHT = "#f6e7cf", "#6b4526"
+_LABEL_OUTLINE = "#10243d"                  # a number over a tint: white on this outline
 _TINT, _TINT_EDGE = "#3d8fe0", "#1b5fae"    # last move: see-through blue over the squares
 _TRY, _TRY_EDGE = "#e0483d", "#b3261e"      # a move that failed: red
 _PIECE = {"w": ("#fbfbf8", "#2b2b2b"), "b": ("#1f1f1f", "#e9e2d5")}   # fill, outline
@@ -41,6 +42,8 @@ _LABEL_SIZE = 0.2 * UNIT
 _MARGIN = 0.6 * UNIT                        # left and bottom margin when files and ranks are shown
 _EDGE = 0.2 * UNIT                          # margin otherwise
 _CAPTION_LINE = 0.5 * UNIT
+_CAPTION_SIZE = 0.34 * UNIT
+_NARROW = " .,:;'!|ijlft()[]\u00b7"         # letters about half as wide as most
 _FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 
@@ -270,7 +273,7 @@ def svg(board: Board, title: str = "", caption: list[str] | None = None, width: 
         shared: bool = False) -> str:
     """An SVG picture of the board, `width` pixels wide (default: 50 pixels a square), with
     `caption` lines under it.  `shared` draws squares and pieces as references to `defs`."""
-    lines = caption or []
+    lines = _caption_rows(caption or [], _frame(board, 0).width - 2 * _EDGE)
     frame = _frame(board, len(lines))
     pixels = width or round(frame.width * DEFAULT_SQUARE_PIXELS / UNIT)
     height = round(pixels * frame.height / frame.width)
@@ -282,6 +285,7 @@ def svg(board: Board, title: str = "", caption: list[str] | None = None, width: 
     parts.append(f'<g class="board" transform="translate({frame.left:g},{frame.top:g})">')
     parts.append(f'<use href="#{_board_id(board)}"/>' if shared else _squares(board))
     parts += _marks(board)
+    parts += _marked_labels(board)
     parts += [_ghost(board, square, piece, shared) for square, piece in board.taken()]
     parts += [_piece(board, square, piece, shared) for square, piece in _pieces(board.position)]
     parts += _arrows(board)
@@ -329,12 +333,27 @@ def _squares(board: Board) -> str:
                        f'y="{y}" width="{UNIT}" height="{UNIT}" fill="{playing}" stroke="#6b4526" stroke-width="0.6"/>')
             if not board.alpha_names:
                 colour = _LABEL_ON_LIGHT if variant.all_squares else _LABEL_ON_DARK
-                out.append(f'<text class="label" data-square="{square}" x="{x + 0.04 * UNIT:g}" '
-                           f'y="{y + 0.19 * UNIT:g}" font-size="{_LABEL_SIZE:g}" font-weight="bold" '
-                           f'fill="{colour}">{name}</text>')
+                out.append(_label(board, square, "label", f'fill="{colour}"'))
     out.append(f'<rect x="0" y="0" width="{variant.cols * UNIT}" height="{variant.rows * UNIT}" '
                f'fill="none" stroke="#4a3020" stroke-width="1.5"/>')
     return "\n".join(out)
+
+
+def _label(board: Board, square: int, kind: str, paint: str) -> str:
+    """The square's number in its top-left corner, painted as `paint` says."""
+    row, col = board.cell(square)
+    return (f'<text class="{kind}" data-square="{square}" x="{col * UNIT + 0.04 * UNIT:g}" '
+            f'y="{row * UNIT + 0.19 * UNIT:g}" font-size="{_LABEL_SIZE:g}" font-weight="bold" '
+            f'{paint}>{escape(board.name(square), quote=False)}</text>')
+
+
+def _marked_labels(board: Board) -> list[str]:
+    """The numbers of the squares a tint covers, written again over it: white, outlined dark."""
+    if board.alpha_names:
+        return []
+    squares = dict.fromkeys((*board.marked(), *board.attempt))
+    return [_label(board, square, "label marked", f'fill="#ffffff" stroke="{_LABEL_OUTLINE}" '
+                   f'stroke-width="{0.06 * UNIT:g}" paint-order="stroke"') for square in squares]
 
 
 def _margin_labels(board: Board, frame: _Frame) -> str:
@@ -355,16 +374,40 @@ def _margin_labels(board: Board, frame: _Frame) -> str:
     return "\n".join(out)
 
 
-def _caption(lines: list[str], frame: _Frame) -> list[str]:
+def _caption_rows(lines: list[str], room: float) -> list[tuple[str, bool]]:
+    """The caption's lines (escaped: the width fits what is shown) wrapped at spaces to `room`
+    drawing units at the caption's size, each with whether it is bold (the first line's)."""
+    rows = []
+    for index, line in enumerate(map(printable, lines)):
+        bold = index == 0
+        row = ""
+        for word in line.split(" "):
+            if row and _text_width(f"{row} {word}", _CAPTION_SIZE, bold) > room:
+                rows.append((row, bold))
+                row = word
+            else:
+                row = f"{row} {word}" if row else word
+        rows.append((row, bold))
+    return rows
+
+
+def _text_width(text: str, size: float, bold: bool) -> float:
+    """A generous estimate of `text`'s width at font `size` in a sans-serif font."""
+    ems = sum(1.0 if char in "MWmw@%\u2014" else 0.4 if char in _NARROW else 0.8 if char.isupper() else 0.7
+              for char in text)
+    return ems * size * (1.1 if bold else 1.0)
+
+
+def _caption(rows: list[tuple[str, bool]], frame: _Frame) -> list[str]:
     top = frame.top + frame.board_height + (frame.left if frame.left > _EDGE else _EDGE) + 0.1 * UNIT
     out = []
     room = frame.width - 2 * _EDGE
-    for index, line in enumerate(map(printable, lines)):       # escaped first: the size fits what is shown
+    for index, (row, bold) in enumerate(rows):
         y = top + (index + 0.75) * _CAPTION_LINE
-        weight = ' font-weight="bold"' if index == 0 else ""
-        size = min(0.34 * UNIT, room / (0.62 * max(len(line), 1)))    # long names: smaller letters
+        weight = ' font-weight="bold"' if bold else ""
+        size = min(_CAPTION_SIZE, _CAPTION_SIZE * room / max(_text_width(row, _CAPTION_SIZE, bold), 1))  # a long word
         out.append(f'<text class="caption" x="{_EDGE:g}" y="{y:g}" font-size="{size:.1f}"'
-                   f'{weight} fill="#222222">{markup(line)}</text>')
+                   f'{weight} fill="#222222">{markup(row)}</text>')
     return out
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, NamedTuple
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from pdn_tools.rules.core import ACTIVE as _CORE
 from pdn_tools.rules.draws import CLAIMED, DrawEvent, DrawRules, DrawTracker
@@ -79,6 +79,19 @@ class Replay:
         if self.made is None:
             self.made = _made_plies(self)
         return self.made
+
+    def mainline(self) -> Iterator[Ply]:
+        """The resolved plies of the main line, in order, each with its move and the positions
+        before and after it (as python-chess's `game.mainline()`); it stops at the first move
+        that is not legal (`errors` says why).  A method of the replay, not of the Game: the
+        game is text, and which rules its positions follow is the replay's choice.
+
+        >>> from pdn_tools import read_text
+        >>> game = read_text('[GameType "21"] 1. 11-15 23-19 2. 8-11 *')[0]
+        >>> [(ply.number, str(ply.move), ply.after.counts("W")) for ply in replay(game).mainline()]
+        [(1, '11-15', (12, 0)), (2, '23-19', (12, 0)), (3, '8-11', (12, 0))]
+        """
+        return iter(self.plies)
 
     def outcome(self) -> Outcome | None:
         """'first', 'second' or 'draw' when the final position or a draw rule settles it.
@@ -309,7 +322,8 @@ def _start_position(game: Game, variant: Variant) -> Position:
 
 class _Line:
     """Following the main line: the position, the one before it (where a variation after the
-    last move starts), plies counted, and the plies made (None when `lazy`).
+    last move starts), plies counted, and the plies made (None when `lazy`); the draws counted
+    in `tracker` (None: the plies of a line replayed already, `Replay.plies`).
 
     `lazy` (the compiled core): the movetext is read with its runs of plain moves still
     text (MoveRun), which the core plays without making an object per ply; the plies are
@@ -318,7 +332,7 @@ class _Line:
 
     __slots__ = ("result", "tracker", "strict", "lazy", "position", "previous", "last", "count", "plies", "known")
 
-    def __init__(self, result: Replay, tracker: DrawTracker, strict: bool, lazy: bool) -> None:
+    def __init__(self, result: Replay, tracker: DrawTracker | None, strict: bool, lazy: bool) -> None:
         assert result.start is not None and result.variant is not None
         self.result, self.tracker, self.strict, self.lazy = result, tracker, strict, lazy
         self.position = self.previous = result.start
@@ -328,10 +342,13 @@ class _Line:
         self.known = _SQUARES.setdefault(result.variant.name, {})
 
     def follow(self, variations: bool = True) -> None:
-        """Play the main line; `variations`: check them too."""
+        """Play the main line; `variations`: check them too (else the runs kept as text are read
+        as their moves alone, the game's `elements` left unexpanded)."""
         result = self.result
-        elements: list[Element | MoveRun] = result.game.read_movetext() if self.lazy else \
-            list[Element | MoveRun](result.game.elements)
+        game = result.game
+        elements: list[Element | MoveRun] = (game.read_movetext() if self.lazy else
+                                             list[Element | MoveRun](game.elements if variations else
+                                                                     game.main_line_text()))
         index = 0
         runs: list[MoveRun] = []         # runs not counted yet in `expanded`
         expanded = 0                     # what a run's items add to the index in game.elements
@@ -368,6 +385,7 @@ class _Line:
     def _text(self, run: MoveRun) -> None:
         """A run kept as text: the core plays what it can, each move it leaves is played here."""
         text, offset = run.text, 0
+        assert self.tracker is not None          # a lazy line counts its draws
         while offset < len(text):
             offset, count, before, after = self.position.run_text(text, offset, self.tracker)
             if count and before is not None and after is not None:
@@ -398,7 +416,8 @@ class _Line:
         self.count = ply                        # as _played, written out: this runs once a ply
         if self.plies is not None:
             self.plies.append(Ply(ply, notated, move, position, after))
-        self.tracker.update(ply, after, king, bool(move.captured))
+        if self.tracker is not None:
+            self.tracker.update(ply, after, king, bool(move.captured))
         self.previous, self.position, self.last = position, after, after
 
     def _played(self, notated: Notated, move: Move, after: Position, king: bool) -> None:
@@ -406,7 +425,8 @@ class _Line:
         self.count += 1
         if self.plies is not None:
             self.plies.append(Ply(self.count, notated, move, self.position, after))
-        self.tracker.update(self.count, after, king, bool(move.captured))
+        if self.tracker is not None:
+            self.tracker.update(self.count, after, king, bool(move.captured))
         self.previous, self.position = self.position, after
         self.last = after
 
@@ -416,7 +436,7 @@ def _made_plies(result: Replay) -> list[Ply]:
     movetext (same moves, so the same plies), up to the plies it resolved."""
     if result.start is None or result.variant is None or not result.ply_count:
         return []
-    line = _Line(result, DrawTracker(result.start, result.draw_rules), False, lazy=False)
+    line = _Line(result, None, False, lazy=False)
     warnings, result.warnings = result.warnings, []     # said once, by the replay itself
     try:
         line.follow(variations=False)

@@ -7,16 +7,24 @@ trailing dot and lidraughts' extra `:H0:F1` fields (ignored).
 Writing is canonical: side to move, then the White and the Black section, squares in ascending
 number order with `K` before kings, no ranges, no trailing dot, in the variant's own notation
 unless another is asked for.
+
+The format works on plain values (side to move, pieces by square) and builds on `variants`
+alone, so that `movegen` builds on it: `Position.from_fen` and `Position.fen` are the API, and
+`parse_fen` / `to_fen` the same calls as functions.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
+from typing import TYPE_CHECKING
 
-from pdn_tools.rules.movegen import Position
 from pdn_tools.rules.variants import Variant
 
-__all__ = ["FenError", "parse_fen", "to_fen"]
+if TYPE_CHECKING:
+    from pdn_tools.rules.movegen import Position
+
+__all__ = ["FenError", "parse_fen", "to_fen", "read_fen", "write_fen"]
 
 _SQUARE = re.compile(r"[0-9]+|[A-Za-z][0-9]{1,2}(?![0-9])")
 _EXTRA_FIELD = re.compile(r"[HF][0-9]*|\+.*", re.S)
@@ -56,7 +64,21 @@ class _Scanner:
 
 
 def parse_fen(variant: Variant, text: str) -> Position:
-    """Read a FEN for `variant`; raise FenError with a message and 0-based column."""
+    """`Position.from_fen(variant, text)`: read a FEN for `variant`; raise FenError with a
+    message and 0-based column."""
+    from pdn_tools.rules.movegen import Position     # movegen builds on this module: see above
+
+    return Position.from_fen(variant, text)
+
+
+def to_fen(position: Position, alpha: bool | None = None) -> str:
+    """`position.fen(alpha)`: canonical FEN (see `write_fen`)."""
+    return position.fen(alpha)
+
+
+def read_fen(variant: Variant, text: str) -> tuple[str, dict[int, str]]:
+    """The side to move and the pieces ({square: 'w'|'W'|'b'|'B'}, upper case = king) a FEN
+    for `variant` gives; raise FenError with a message and 0-based column."""
     sc = _Scanner(text)
     sc.skip_blanks()
     turn_col = sc.pos
@@ -85,7 +107,7 @@ def parse_fen(variant: Variant, text: str) -> Position:
         if colour not in ("W", "B"):
             raise FenError(f"expected colour W or B, found {colour or 'end of text'!r}", col)
         _read_section(variant, sc, colour, pieces)
-    return Position(variant, turn, pieces)
+    return turn, pieces
 
 
 def _read_section(variant: Variant, sc: _Scanner, colour: str, pieces: dict[int, str]) -> None:
@@ -147,15 +169,14 @@ def _place(variant: Variant, pieces: dict[int, str], sq: int, colour: str, king:
     pieces[sq] = colour if king else colour.lower()
 
 
-def to_fen(position: Position, alpha: bool | None = None) -> str:
-    """Canonical FEN: sorted squares, `K` before kings, no ranges, no trailing dot; squares in
-    algebraic or numeric notation (`alpha` None: the variant's own)."""
-    variant = position.variant
-    sections = [position.turn]
-    for colour in ("W", "B"):
-        men, kings = position.pieces(colour)
-        items = [(sq, "") for sq in men] + [(sq, "K") for sq in kings]
-        items.sort()
+def write_fen(variant: Variant, turn: str, white: tuple[Collection[int], Collection[int]],
+              black: tuple[Collection[int], Collection[int]], alpha: bool | None = None) -> str:
+    """Canonical FEN of `turn` to move and the (men, kings) squares of each side: sorted squares,
+    `K` before kings, no ranges, no trailing dot; squares in algebraic or numeric notation
+    (`alpha` None: the variant's own)."""
+    sections = [turn]
+    for colour, (men, kings) in (("W", white), ("B", black)):
+        items = sorted([(sq, "") for sq in men] + [(sq, "K") for sq in kings])
         body = ",".join(prefix + variant.square_text(sq, alpha) for sq, prefix in items)
         sections.append(colour + body)
     return ":".join(sections)

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TypeVar, cast
 from pdn_tools.rules import core as _engine
 from pdn_tools.rules import laws
 from pdn_tools.rules.core import CompiledRules, compile_rules
+from pdn_tools.rules.fen import read_fen, write_fen
 from pdn_tools.rules.variants import Variant
 
 if TYPE_CHECKING:
@@ -76,6 +77,7 @@ class _Rules:
         "king_step_split", "king_jump_split", "king_moves", "flying", "land_behind",
         "immediate", "reverse", "passing", "men_take_kings", "law", "limit", "core", "quiet_move_of",
         "has_capture", "has_move",
+        "square_sets",
     )
 
     def __init__(self, v: Variant) -> None:
@@ -101,6 +103,7 @@ class _Rules:
         self._step_tables()
         self.core: CompiledRules | None = None
         self.quiet_move_of: dict[int, Move] = {}
+        self.square_sets: dict[int, frozenset[int]] = {}     # Position._squares' memory
         self.use_core(_engine.ACTIVE)
 
     def _rays(self, dr: int, dc: int) -> list[tuple[int, ...]]:
@@ -224,6 +227,7 @@ def _split(shifts: Iterable[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
 
 
 _RULES: dict[Variant, _Rules] = {}
+_SQUARE_SETS = 4096             # square sets a variant's rules remember for Position.pieces
 
 
 def _rules(variant: Variant) -> _Rules:
@@ -634,6 +638,27 @@ class Position:
         pieces = {sq: "w" for sq in white} | {sq: "b" for sq in black}
         return cls(variant, variant.first, pieces)
 
+    @classmethod
+    def from_fen(cls, variant: Variant, text: str) -> Position:
+        """The position a FEN gives for `variant`; raise `fen.FenError` (a ValueError) with a
+        message and 0-based column.
+
+        >>> from pdn_tools import VARIANTS
+        >>> Position.from_fen(VARIANTS["english"], "W:W18,K30:B14").piece_at(30)
+        'W'
+        """
+        return cls(variant, *read_fen(variant, text))
+
+    def fen(self, alpha: bool | None = None) -> str:
+        """This position in canonical FEN: sorted squares, `K` before kings, no ranges; squares
+        in algebraic (`alpha` True) or numeric notation (None: the variant's own).
+
+        >>> from pdn_tools import VARIANTS
+        >>> Position.from_fen(VARIANTS["international"], "B:W31-33:BK5").fen()
+        'B:W31,32,33:BK5'
+        """
+        return write_fen(self.variant, self.turn, self.pieces("W"), self.pieces("B"), alpha)
+
     def _sides(self) -> tuple[int, int, int]:
         if self.turn == "W":
             return 0, self._white, self._black
@@ -653,18 +678,33 @@ class Position:
         return None
 
     def _squares(self, bits: int) -> frozenset[int]:
-        num_of = self._rl.num_of
-        out = []
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            out.append(num_of[low.bit_length() - 1])
-        return frozenset(out)
+        """The square numbers of `bits`, remembered (a few thousand sets per variant): along a
+        game the side that did not move keeps its sets, so walking every position of a game
+        builds about one set a ply."""
+        known = self._rl.square_sets
+        found = known.get(bits)
+        if found is None:
+            if len(known) >= _SQUARE_SETS:
+                known.clear()
+            num_of = self._rl.num_of
+            out = []
+            rest = bits
+            while rest:
+                low = rest & -rest
+                rest ^= low
+                out.append(num_of[low.bit_length() - 1])
+            found = known[bits] = frozenset(out)
+        return found
 
     def pieces(self, colour: str) -> tuple[frozenset[int], frozenset[int]]:
         """(men, kings) of `colour` ('W' or 'B') as square numbers."""
         bits = self._white if colour == "W" else self._black
-        return self._squares(bits & ~self._kings), self._squares(bits & self._kings)
+        men, kings = bits & ~self._kings, bits & self._kings
+        known = self._rl.square_sets           # the common case, written out: one call a ply
+        men_squares, king_squares = known.get(men), known.get(kings)
+        if men_squares is None or king_squares is None:
+            return self._squares(men), self._squares(kings)
+        return men_squares, king_squares
 
     def counts(self, colour: str) -> tuple[int, int]:
         """(number of men, number of kings) of `colour`."""

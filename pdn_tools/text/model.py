@@ -9,8 +9,9 @@ written text compares equal to the original.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Union
 
 from pdn_tools.text.codes import Code
@@ -98,6 +99,17 @@ class MoveRun:
         """The run's move numbers and moves, each located as the reader locates them."""
         return [_run_item(piece, line, column) for piece, line, column in self.pieces()]
 
+    def moves(self) -> list[Move]:
+        """The run's moves alone, as expand() makes and locates them (its move numbers are not
+        made: the main line's plies need the moves only)."""
+        out = []
+        line, column = self.line, self.column
+        for text in self.text.split("\n"):
+            out += [_run_move(match.group(), line, column + match.start()) for match in _RUN_MOVE.finditer(text)]
+            line += 1
+            column = 1
+        return out
+
     def pieces(self) -> Iterator[tuple[str, int, int]]:
         """The text of each item (a move number, a move), and its line and column."""
         line, column = self.line, self.column
@@ -131,6 +143,8 @@ class MoveRun:
 
 # An item of a MoveRun's text: a move number (its dots end it, a move may follow at once), a move.
 _RUN_PIECE = re.compile(r"[0-9]*\.+|[0-9]+(?:[-x] ?[0-9]+)+")
+# A move of a MoveRun's text: found alone, the same moves (a move number's digits end with a dot).
+_RUN_MOVE = re.compile(r"[0-9]+(?:[-x] ?[0-9]+)+")
 
 
 def _run_item(piece: str, line: int, column: int) -> Move | MoveNumber:
@@ -138,10 +152,23 @@ def _run_item(piece: str, line: int, column: int) -> Move | MoveNumber:
     if piece.endswith("."):
         digits = piece.rstrip(".")
         return MoveNumber(int(digits) if digits else 0, piece.endswith("..."), piece, line, column)
-    squares = piece.replace(" ", "")
-    if "-" in piece:
-        return Move(piece, tuple(squares.split("-")), False, "", line, column)
-    return Move(piece, tuple(squares.split("x")), True, "", line, column)
+    return _run_move(piece, line, column)
+
+
+def _run_move(piece: str, line: int, column: int) -> Move:
+    """A move of a MoveRun as the reader reads it."""
+    read = _RUN_MOVES.get(piece)
+    if read is None:
+        squares = piece.replace(" ", "")
+        read = (tuple(squares.split("-")), False) if "-" in piece else (tuple(squares.split("x")), True)
+        if len(_RUN_MOVES) < _RUN_MOVES_KEPT:
+            _RUN_MOVES[piece] = read
+    return Move(piece, read[0], read[1], "", line, column)
+
+
+# A move's text -> its squares and whether it captures: the same few thousand moves fill games.
+_RUN_MOVES: dict[str, tuple[tuple[str, ...], bool]] = {}
+_RUN_MOVES_KEPT = 1 << 16
 
 
 @dataclass(slots=True)
@@ -202,6 +229,20 @@ class Game:
             assert self.movetext is not None
             return self.movetext
 
+    @property
+    def headers(self) -> Mapping[str, str]:
+        """The tags as a read-only mapping, in written order, of each name's first value (as
+        `tag()` reads it; `tags` keeps every pair, repeated names included).
+
+        >>> game = Game([("White", "Sijbrands"), ("Black", "Baba Sy"), ("White", "again")])
+        >>> dict(game.headers)
+        {'White': 'Sijbrands', 'Black': 'Baba Sy'}
+        """
+        first: dict[str, str] = {}
+        for name, value in self.tags:
+            first.setdefault(name, value)
+        return MappingProxyType(first)
+
     def tag(self, name: str, default: str | None = None) -> str | None:
         """The first value of tag `name` (case-sensitive), or `default`."""
         for key, value in self.tags:
@@ -228,12 +269,23 @@ class Game:
         """The moves of the main line, in order."""
         return [e for e in self.elements if isinstance(e, Move)]
 
+    def main_line_text(self) -> list[Element]:
+        """The main line's elements with each run kept as text given as its moves alone (no move
+        numbers), `elements` left unexpanded: what replaying the main line again needs."""
+        out: list[Element] = []
+        for element in self.read_movetext():
+            if type(element) is MoveRun:
+                out += element.moves()
+            else:
+                out.append(element)     # type: ignore[arg-type]
+        return out
+
     def moves(self) -> Iterator[Move]:
         """The moves of the main line, in order, made one run at a time from the runs kept as
         text (`elements` is not expanded: a long game's would weigh several times its text)."""
         for element in self.read_movetext():
             if type(element) is MoveRun:
-                yield from (item for item in element.expand() if isinstance(item, Move))
+                yield from element.moves()
             elif isinstance(element, Move):
                 yield element
 

@@ -22,18 +22,34 @@ def _comment(comment: Comment) -> str:
 
 
 def _atoms(elements: Iterable[Element]) -> Iterator[str]:
-    """The movetext as a run of unbreakable pieces, variations at any depth included."""
+    """The movetext as a run of unbreakable pieces, variations at any depth included; a move
+    number and the move right after it make one piece, so that no line ends between them."""
+    number = ""
+    for atom, element in _pieces(elements):
+        if number and isinstance(element, (Move, Placeholder)):
+            atom = f"{number} {atom}"
+        elif number:
+            yield number
+        number = atom if isinstance(element, MoveNumber) else ""
+        if not number:
+            yield atom
+    if number:
+        yield number
+
+
+def _pieces(elements: Iterable[Element]) -> Iterator[tuple[str, Element]]:
+    """Each piece of the movetext as written, with the element it writes."""
     for frame in walk(elements):
         element = frame.element
         if isinstance(element, Variation):
             if not frame.closing:
-                yield "("
+                yield "(", element
                 continue
             if element.result:
-                yield element.result
-            yield ")"
+                yield element.result, element
+            yield ")", element
         else:
-            yield _atom(element)
+            yield _atom(element), element
 
 
 def _atom(element: Element) -> str:

@@ -1,0 +1,108 @@
+"""The library as python-chess users expect it (issue 29): Position.fen() / Position.from_fen(),
+Game.headers, replay(game).mainline(), and docs/library.md's examples, run as doctests."""
+import doctest
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from pdn_tools import FenError, Game, Position, VARIANTS, parse_fen, read_text, replay, to_fen
+from pdn_tools.play import replay as replay_module
+from pdn_tools.rules import movegen
+from pdn_tools.text import model
+from pdn_tools.text.model import Move, MoveRun
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_library_page_runs_as_written(monkeypatch):
+    monkeypatch.chdir(ROOT)                 # its examples read samples/ from the top folder
+    failed, attempted = doctest.testfile(str(ROOT / "docs" / "library.md"), module_relative=False)
+    assert attempted > 20 and failed == 0
+
+
+@pytest.mark.parametrize("module", [movegen, model, replay_module], ids=lambda m: m.__name__)
+def test_the_docstring_examples_run(module):
+    failed, attempted = doctest.testmod(module)
+    assert attempted > 0 and failed == 0
+
+
+@st.composite
+def positions(draw) -> Position:
+    """A position reached by legal moves from a variant's start."""
+    position = Position.initial(VARIANTS[draw(st.sampled_from(sorted(VARIANTS)))])
+    for _ in range(draw(st.integers(0, 60))):
+        legal = position.legal_moves()
+        if not legal:
+            break
+        position = position.play(legal[draw(st.integers(0, len(legal) - 1))])
+    return position
+
+
+@settings(max_examples=200, deadline=None, database=None, derandomize=True)
+@given(positions(), st.sampled_from([None, True, False]))
+def test_fen_methods_are_the_fen_functions_and_read_back(position, alpha):
+    text = position.fen(alpha)
+    assert text == to_fen(position, alpha)
+    again = Position.from_fen(position.variant, text)
+    assert again == parse_fen(position.variant, text) == position and again.turn == position.turn
+
+
+@settings(max_examples=200, deadline=None, database=None, derandomize=True)
+@given(positions())
+def test_pieces_are_what_each_square_holds(position):
+    for colour in ("W", "B"):
+        men, kings = position.pieces(colour)
+        squares = range(1, position.variant.num_squares + 1)
+        assert men == {sq for sq in squares if position.piece_at(sq) == colour.lower()}
+        assert kings == {sq for sq in squares if position.piece_at(sq) == colour}
+
+
+def test_pieces_stay_right_when_the_remembered_sets_are_dropped(monkeypatch):
+    monkeypatch.setattr(movegen, "_SQUARE_SETS", 2)          # dropped at every third set
+    position = Position.initial(VARIANTS["international"])
+    for _ in range(30):
+        position = position.play(position.legal_moves()[-1])
+        men, kings = position.pieces("W")
+        assert len(men) + len(kings) == sum(position.counts("W"))
+        assert all(position.piece_at(square) in ("w", "W") for square in men | kings)
+
+
+def test_from_fen_raises_fen_error_with_the_column():
+    with pytest.raises(FenError) as raised:
+        Position.from_fen(VARIANTS["english"], "W:W21,33:B1")       # 0-based: the 3 of 33
+    assert raised.value.column == 6 and "33" in raised.value.message
+    assert isinstance(raised.value, ValueError)
+
+
+def test_headers_map_each_tag_name_to_its_first_value_in_written_order():
+    [game] = read_text('[Event "A"]\n[White "W1"]\n[Black "B"]\n[White "W2"]\n[GameType "20"]\n*\n')
+    assert isinstance(game, Game)
+    assert list(game.headers.items()) == [("Event", "A"), ("White", "W1"), ("Black", "B"), ("GameType", "20")]
+    assert game.tags[3] == ("White", "W2")                  # the pairs keep every value
+    with pytest.raises(TypeError):
+        game.headers["White"] = "someone"                   # type: ignore[index]
+    game.set_tag("Event", "B")
+    assert game.headers["Event"] == "B"                      # a view of the tags as they are now
+
+
+def test_mainline_yields_every_ply_and_stops_before_an_illegal_move():
+    [game] = read_text('[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 3. 33-28 23x32 4. 37x28 99-98 *\n')
+    result = replay(game)
+    plies = list(result.mainline())
+    assert [str(ply.move) for ply in plies] == ["32-28", "19-23", "28x19", "14x23", "33-28", "23x32", "37x28"]
+    assert [ply.number for ply in plies] == list(range(1, 8))
+    assert all(ply.after == ply.before.play(ply.move) for ply in plies)
+    assert all(a.after is b.before for a, b in zip(plies, plies[1:]))
+    assert not result.ok and plies == result.plies
+
+
+_RUN_PIECES = ["1.", "12.", "12...", "...", "01.", "11-15", "22x15x8", "1- 7", "07-12", "9x 18", " ", "  ",
+               "\n", "\t", "1.33-29"]
+
+
+@given(st.lists(st.sampled_from(_RUN_PIECES), max_size=40), st.integers(1, 9), st.integers(1, 9))
+def test_a_runs_moves_are_the_moves_it_expands_to(pieces, line, column):
+    run = MoveRun(" ".join(pieces), line, column)
+    expanded = [item for item in run.expand() if isinstance(item, Move)]
+    assert [(m, m.line, m.column) for m in run.moves()] == [(m, m.line, m.column) for m in expanded]
