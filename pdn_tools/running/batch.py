@@ -30,6 +30,7 @@ from pdn_tools.text.decoding import NotPdn as NotPdn     # distributed.py catche
 from pdn_tools.text.decoding import CUT, compression, cut_of, input_bytes, watched
 from pdn_tools.text.grammar import parser
 from pdn_tools.text.model import Diagnostic, Game, ReadError
+from pdn_tools.rules.core import engine_from_environment
 from pdn_tools.text.reader import MAX_GAME_BYTES, RawGame, parse_raw, read_raw
 
 if TYPE_CHECKING:        # reading inputs does not load the rules: check is imported by the work
@@ -181,7 +182,7 @@ class Inputs:
 
     def _games(self, stream: BinaryIO, path: str) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
         games = read_raw(stream, name="<stdin>" if path == "-" else path, encoding=self.encoding,
-                         max_game_bytes=self.max_game_bytes)
+                         max_game_bytes=self.max_game_bytes, engine=engine_from_environment())
         for index, (raw, notes) in enumerate(games, 1):
             yield raw, index, notes
         if games.codec != "utf-8":
@@ -269,7 +270,8 @@ def _kind(entry: os.DirEntry[str]) -> tuple[str, str]:
 def run_batch(work: Work[T], strict: bool, batch: list[tuple[RawGame, int, list[Diagnostic]]],
               fold: Fold[T, Any] = list) -> list[Outcome]:
     """A batch of one file's games split in the main process, worked on and folded."""
-    return [(fold([work(parse_raw(raw, index, strict, notes)) for raw, index, notes in batch]), None, None)]
+    engine = engine_from_environment()
+    return [(fold([work(parse_raw(raw, index, strict, notes, engine)) for raw, index, notes in batch]), None, None)]
 
 
 def batches(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
@@ -297,8 +299,9 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
     parser()            # built once here, so that workers started by fork inherit it
     gc.freeze()         # the modules and the parser live to the end: the collector need not look at them again
     if jobs <= 1:
+        engine = engine_from_environment()
         for raw, index, notes in inputs.raw_games():
-            result = work(parse_raw(raw, index, strict, notes))
+            result = work(parse_raw(raw, index, strict, notes, engine))
             yield result if fold is None else fold([result])
         return
     counts = _Counts.shared()
@@ -471,14 +474,16 @@ def _read_files(paths: list[str], encoding: str | None, work: Work[T], strict: b
     """Whole files read in a worker as `pdn` reads a file, and worked on: for each, its folded results,
     why reading stopped early if it did, and the codec it was read in."""
     outcomes: list[Outcome] = []
+    engine = engine_from_environment()
     for path in paths:
         results: list[T] = []
         codec = problem = None
         try:
             with watched(path) as raw:
-                games = read_raw(decompressed(raw), name=path, encoding=encoding, max_game_bytes=max_game_bytes)
+                games = read_raw(decompressed(raw), name=path, encoding=encoding, max_game_bytes=max_game_bytes,
+                                 engine=engine)
                 for index, (game, notes) in enumerate(games, 1):
-                    results.append(work(parse_raw(game, index, strict, notes)))
+                    results.append(work(parse_raw(game, index, strict, notes, engine)))
                 codec = games.codec
                 problem = games.cut.message if games.cut is not None else None
         except NotPdn as error:
@@ -498,8 +503,9 @@ def _range_work(path: str, start: int, end: int, lines: tuple[int, int], sequenc
     counts = _Counts.worker
     assert counts is not None
     games: ranges.Games = []
+    engine = engine_from_environment()
     try:
-        games = ranges.read_range(path, start, end, *lines, path, max_game_bytes=max_game_bytes)
+        games = ranges.read_range(path, start, end, *lines, path, max_game_bytes=max_game_bytes, engine=engine)
     except OSError as error:
         problem: str | None = _reason(error)
     else:
@@ -509,7 +515,8 @@ def _range_work(path: str, start: int, end: int, lines: tuple[int, int], sequenc
     finally:            # the next range waits for this count, even when reading failed
         before = 0 if first else counts.wait(sequence - 1)
         counts.put(sequence, before + len(games))
-    results = [work(parse_raw(raw, before + index, strict, notes)) for index, (raw, notes) in enumerate(games, 1)]
+    results = [work(parse_raw(raw, before + index, strict, notes, engine))
+               for index, (raw, notes) in enumerate(games, 1)]
     return [(fold(results), problem, None)]
 
 

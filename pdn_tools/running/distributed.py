@@ -41,6 +41,7 @@ from pdn_tools.rules.variants import Variant
 from pdn_tools.running import batch
 from pdn_tools.text import ranges
 from pdn_tools.text.names import printable
+from pdn_tools.rules.core import engine_from_environment
 from pdn_tools.text.reader import MAX_GAME_BYTES, parse_raw, read_raw
 
 if TYPE_CHECKING:
@@ -184,7 +185,7 @@ def _read(span: _Span, plan: tuple[bool, list[int]]) -> Read:
     if whole:
         return _read_whole(span) if span.start == 0 else ([], None)
     return ranges.read_range(span.location, span.start, span.end, lines[span.number], lines[span.number + 1],
-                             span.shown, span.encoding, span.max_game_bytes), None
+                             span.shown, span.encoding, span.max_game_bytes, engine_from_environment()), None
 
 
 def _read_whole(span: _Span) -> Read:
@@ -194,7 +195,7 @@ def _read_whole(span: _Span) -> Read:
     try:
         with ranges.open_binary(span.location) as raw:
             found = read_raw(batch.decompressed(raw), span.shown, span.encoding,
-                             max_game_bytes=span.max_game_bytes)
+                             max_game_bytes=span.max_game_bytes, engine=engine_from_environment())
             games.extend(found)
         if found.cut is not None:           # cut or damaged compressed data: its complete games are kept
             return games, found.cut.message
@@ -226,7 +227,8 @@ def _work_range(read: Read, before: int, work: Callable[[Any], T], fold: batch.F
 def _work(read: Read, before: int, work: Callable[[Any], T], fold: batch.Fold[T, C], strict: bool) -> Outcome[C]:
     """`work` on each game of a range, numbered after the `before` games of the earlier ranges; folded."""
     games, problem = read
-    return fold([work(parse_raw(raw, before + index, strict, notes))
+    engine = engine_from_environment()
+    return fold([work(parse_raw(raw, before + index, strict, notes, engine))
                  for index, (raw, notes) in enumerate(games, 1)]), problem
 
 
