@@ -1,11 +1,13 @@
 """The engine is a value: chosen once where a program starts, handed down, never module state.
 
 The same game read in any import order and under either engine is the same public Game; the
-compiled and the pure engine, passed explicitly in one process, give the same records.
+compiled and the pure engine, passed explicitly in one process, give the same records; every
+Python twin a section of the compiled core names exists.
 """
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import json
 import os
 import pickle
@@ -170,3 +172,42 @@ def test_no_module_of_the_reader_or_the_rules_keeps_a_switch() -> None:
             assert not re.search(r"^_?[A-Z_]+(?:: [^=]+)? = \[[^\]\n]*\]\s*(?:#.*)?$", source, re.M), path
     from pdn_tools.text import grammar
     assert not hasattr(grammar, "keep_runs_as_text") and not hasattr(grammar, "scan_runs_with")
+
+
+# ---- the compiled core's sections name their Python twins ----------------------------------------
+
+TWIN = re.compile(r"twin:\s*((?:\*\s*)?[\w.]+(?:,\s*(?:\*\s*)?[\w.]+)*)")
+
+
+def twins() -> list[str]:
+    source = (ROOT / "pdn_tools" / "rules" / "_core.c").read_text(encoding="utf-8")
+    return [re.sub(r"^\*\s*", "", name.strip()) for found in TWIN.findall(source) for name in found.split(",")]
+
+
+def resolved(dotted: str) -> object:
+    """The Python object a dotted name names: its longest importable module, then attributes."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:]:
+            found = getattr(found, name)
+        return found
+    raise ImportError(dotted)
+
+
+def test_every_python_twin_named_in_the_compiled_core_exists() -> None:
+    """Each section of rules/_core.c says which Python code it mirrors (`twin: dotted.name`);
+    renaming or removing that code must rename the twin too."""
+    names = twins()
+    assert len(names) >= 14
+    for name in names:
+        assert name.startswith("pdn_tools."), name
+        assert callable(resolved(name)), name
+
+
+def test_a_twin_that_is_gone_is_found() -> None:
+    with pytest.raises(AttributeError):
+        resolved("pdn_tools.rules.movegen.Position.quiet_step")
