@@ -14,13 +14,14 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 from pdn_tools.rules import laws
 from pdn_tools.rules.laws import Law
 
 if TYPE_CHECKING:
     from pdn_tools.rules._core import Rules as CompiledRules
+    from pdn_tools.text.grammar import MovesEnd, PlainRun
 
 __all__ = ["Engine", "PURE", "compile_rules", "compiled_module", "engine_from_environment"]
 
@@ -63,13 +64,13 @@ class Engine:
         return self.compiled
 
     @property
-    def moves_end(self) -> Callable[[str, int, int], int] | None:
+    def moves_end(self) -> MovesEnd | None:
         """The core's end of a MOVES token for the scanner (None: the regular expression)."""
         core = self.core
         return None if core is None else core.moves_end
 
     @property
-    def plain_run(self) -> Callable[[str], bool] | None:
+    def plain_run(self) -> PlainRun | None:
         """The core's test of a run that may stay text (None: the regular expression)."""
         core = self.core
         return None if core is None else core.plain_run
