@@ -8,7 +8,6 @@ by an engine (rules.core.Engine) given to it, by default the one the environment
 """
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, NamedTuple
@@ -299,16 +298,18 @@ def _replay(game: Game, variant: Variant, strict: bool, check_results: bool, dra
     return result
 
 
-@functools.cache
-def _initial(variant: Variant, engine: Engine) -> Position:
-    """The start position of `variant` on `engine` (positions are immutable: made once)."""
-    return Position.initial(variant, engine)
+_INITIAL: dict[tuple[str, bool], Position] = {}   # positions are immutable: one start position per
+                                                  # variant name and engine (a Variant hashes slowly)
 
 
 def _start_position(game: Game, variant: Variant, engine: Engine) -> Position:
     fen = game.tag("FEN")
     if fen is None:
-        return _initial(variant, engine)
+        key = variant.name, engine.compiled
+        start = _INITIAL.get(key)
+        if start is None:
+            start = _INITIAL[key] = Position.initial(variant, engine)
+        return start
     line, column = game.tag_position("FEN")
     try:
         return parse_fen(variant, fen).on(engine)

@@ -81,9 +81,15 @@ PURE = Engine(False)
 
 def engine_from_environment() -> Engine:
     """The compiled engine when it is built, unless `PDN_TOOLS_PURE` is set (and not 0): the
-    default of the command line and of the library's entry points."""
-    forced_pure = os.environ.get("PDN_TOOLS_PURE", "") not in ("", "0")
-    return Engine(not forced_pure and compiled_module() is not None)
+    default of the command line and of the library's entry points (read at each call)."""
+    return _engine_for(os.environ.get("PDN_TOOLS_PURE", ""))
+
+
+@functools.cache
+def _engine_for(pure: str) -> Engine:
+    """engine_from_environment's answer for this value of PDN_TOOLS_PURE (made once: a
+    replay asks for each game)."""
+    return Engine(pure in ("", "0") and compiled_module() is not None)
 
 
 def compile_rules(bits: Sequence[int], rays: Sequence[Sequence[Sequence[int]]],

@@ -437,5 +437,5 @@ def validate(client: Client, paths: Iterable[str], variant: Variant | None = Non
              range_bytes: int = RANGE_BYTES, in_flight: int | None = None) -> Iterator[Record]:
     """The validation record of every game of `paths` (files or folders of *.pdn), in order, computed on
     the workers of the Dask `client` (the records of `pdn validate --format jsonl`)."""
-    work = functools.partial(record_of, variant=variant, strict=strict)
+    work = functools.partial(record_of, variant=variant, strict=strict, engine=engine_from_environment())
     return run(client, batch.Inputs(tuple(paths)), work, strict, range_bytes, in_flight)
