@@ -125,7 +125,7 @@ for _ in range(5):
     nodes = perft(pos, int(sys.argv[2]), sys.argv[3] == "keep")
     dt = time.process_time() - t
     best = dt if best is None else min(best, dt)
-print(json.dumps({"engine": core.ENGINE, "nodes": nodes, "seconds": best}))
+print(json.dumps({"engine": core.engine_from_environment().name, "nodes": nodes, "seconds": best}))
 '''
 
 
@@ -247,7 +247,7 @@ def main() -> None:
     parser.add_argument("--deep", action="store_true", help="deeper published counts too")
     parser.add_argument("--peers", action="store_true", help="compare with py-draughts, pydraughts")
     args = parser.parse_args()
-    print(f"pdn_tools perft (Python {sys.version.split()[0]}, {core.ENGINE} engine):")
+    print(f"pdn_tools perft (Python {sys.version.split()[0]}, {core.engine_from_environment().name} engine):")
     for job in QUICK + (DEEP if args.deep else []):
         run_perft(*job)
     move_gen_timings()

@@ -387,7 +387,7 @@ def _folded(runner: batch.Runner, dask: str | None, terminal: Terminal, work: Ca
     folded there into one value (this process has nothing to do per game); the runner and the progress
     line count their games."""
     task = functools.partial(batch.checked_work, work=work, variant=runner.variant, strict=runner.strict,
-                             rules=runner.rules)
+                             rules=runner.rules, engine=runner.engine)
     for part in _backend(dask, terminal, fold)(runner.inputs, task, runner.jobs, runner.strict):
         runner.games += part.summary.games
         runner.failed += part.summary.games - part.summary.valid

@@ -79,16 +79,6 @@ def pdn(pos: Position, moves, result: str) -> str:
 
 
 def on_both_engines(pos: Position) -> list[Position]:
-    """`pos` on the pure engine's tables and, when it is built, on the compiled core's."""
+    """`pos` on the pure engine and, when it is built, on the compiled core."""
     from pdn_tools.rules import core
-    from pdn_tools.rules.movegen import _Rules
-    twins = []
-    for module in (None, core.compiled_module()):
-        if module is None and twins:
-            break
-        rl = _Rules(pos.variant)
-        rl.use_core(module)
-        twin = Position.__new__(Position)
-        twin._set(pos.variant, pos.turn, rl, pos._white, pos._black, pos._kings, pos._ctr)
-        twins.append(twin)
-    return twins
+    return [pos.on(core.PURE)] + ([pos.on(core.Engine(True))] if core.compiled_module() is not None else [])

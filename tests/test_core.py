@@ -9,38 +9,36 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
-from functools import cache
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdn_tools.play import replay as replay_module
 from pdn_tools.play.check import check
 from pdn_tools.play.replay import run_hint
-from pdn_tools.rules import core, movegen
+from pdn_tools.rules import core, steps
+from pdn_tools.rules._core import Rules as CompiledRules
 from pdn_tools.rules.draws import INTERNATIONAL, DrawTracker, ending_materials, long_diagonal
 from pdn_tools.rules.laws import lawful
 from pdn_tools.rules.fen import parse_fen, to_fen
 from pdn_tools.rules.movegen import (Position, _perft, _pure_capture_records, _pure_has_capture, _pure_has_move,
-                                     _quiet_entries, _rules, _Rules)
+                                     _quiet_entries, _rules)
 from pdn_tools.rules.movegen import Move
 from pdn_tools.rules.variants import RULE_SETS, VARIANTS, RuleSet, Variant
-from pdn_tools.text.model import Comment, Game, MoveNumber, MoveRun, Nag, Variation
+from pdn_tools.text.model import Comment, Game, MoveNumber, MoveRun, Nag, Variation, keep_runs
 from pdn_tools.text.model import Move as Notated
 
 from boards import played, wander
 
 COMPILED = core.compiled_module()
+ENGINES = {False: core.PURE, True: core.Engine(True)}      # fails at once when the core was not built
 # A piece per square: mostly empty, so pieces can move and jump; kings often, for the laws.
 CELLS = st.sampled_from(["", "", "", "", "w", "b", "w", "b", "W", "B"])
 
 
-def compiled_rules(variant: Variant) -> core.CompiledRules:
+def compiled_rules(variant: Variant) -> CompiledRules:
     assert COMPILED is not None, "the compiled core (pdn_tools/rules/_core.c) was not built"
-    compiled = _rules(variant).compiled(COMPILED)
+    compiled = _rules(variant, ENGINES[True]).core
     assert compiled is not None
     return compiled
 
@@ -62,7 +60,7 @@ def positions(draw: st.DrawFn) -> tuple[Position, int]:
     counter = 0
     kings = [sq for sq, piece in pieces.items() if piece == position.turn]
     if variant.king_move_limit and kings:
-        bit = _rules(variant).bit_of[draw(st.sampled_from(kings))]
+        bit = _rules(variant, core.PURE).bit_of[draw(st.sampled_from(kings))]
         counter = bit << 3 | draw(st.integers(1, 7))
     return position, counter
 
@@ -76,7 +74,7 @@ def sides(position: Position) -> tuple[int, int, int, int]:
 @given(positions())
 def test_captures_match_the_pure_engine(case: tuple[Position, int]) -> None:
     position, _ = case
-    rl, compiled = _rules(position.variant), compiled_rules(position.variant)
+    rl, compiled = _rules(position.variant, core.PURE), compiled_rules(position.variant)
     ci, own, opp, kings = sides(position)
     assert compiled.has_capture(ci, own, opp, kings) == _pure_has_capture(rl, ci, own, opp, kings)
     pure = _pure_capture_records(rl, ci, own, opp, kings)
@@ -93,7 +91,7 @@ def test_captures_match_the_pure_engine(case: tuple[Position, int]) -> None:
 @given(positions())
 def test_quiet_moves_match_the_pure_engine(case: tuple[Position, int]) -> None:
     position, counter = case
-    rl, compiled = _rules(position.variant), compiled_rules(position.variant)
+    rl, compiled = _rules(position.variant, core.PURE), compiled_rules(position.variant)
     ci, own, opp, kings = sides(position)
     entries = _quiet_entries(rl, ci, own, opp, kings, counter)
     pure = [((entry[1] ^ (1 << entry[3])).bit_length() - 1, entry[3]) for entry in entries]
@@ -105,28 +103,16 @@ def test_quiet_moves_match_the_pure_engine(case: tuple[Position, int]) -> None:
 @given(positions(), st.booleans())
 def test_perft_matches_the_pure_engine(case: tuple[Position, int], keep: bool) -> None:
     position, counter = case
-    rl, compiled = _rules(position.variant), compiled_rules(position.variant)
+    rl, compiled = _rules(position.variant, core.PURE), compiled_rules(position.variant)
     ci, own, opp, kings = sides(position)
     for depth in (1, 2, 3):
         assert compiled.perft(ci, own, opp, kings, counter, 0, depth, keep) == \
             _perft(rl, ci, own, opp, kings, counter, 0, depth, keep)
 
 
-@cache
-def tables(variant: Variant, compiled: bool) -> _Rules:
-    """Fresh tables of `variant` with the compiled core or without it."""
-    rl = _Rules(variant)
-    rl.use_core(COMPILED if compiled else None)
-    return rl
-
-
 def on_engine(position: Position, compiled: bool) -> Position:
-    """The same position on the tables with the compiled core or without it."""
-    rl = tables(position.variant, compiled)
-    twin = Position.__new__(Position)
-    twin._set(position.variant, position.turn, rl, position._white, position._black, position._kings,
-              position._ctr)
-    return twin
+    """The same position on the compiled core or on the pure engine."""
+    return position.on(ENGINES[compiled])
 
 
 SKIPPED = (MoveNumber, Comment, Nag)
@@ -138,10 +124,10 @@ def notated(start: int, end: int, capture: bool) -> Notated:
 
 def run_one(position: Position, start: int, end: int, capture: bool
             ) -> tuple[Move, Position, bool] | None:
-    """Position.run on the compiled core over one notated move, in quiet_step's answer form."""
+    """steps.run on the compiled core over one notated move, in quiet_step's answer form."""
     known = {str(n): n for n in range(1, position.variant.num_squares + 1)}
     element = notated(start, end, capture)
-    index, played = position.run([element], 0, known, (Notated, *SKIPPED))
+    index, played = steps.run(position, [element], 0, known, (Notated, *SKIPPED))
     if not played:
         assert index == 0
         return None
@@ -153,7 +139,7 @@ def run_one(position: Position, start: int, end: int, capture: bool
 @given(positions(), st.lists(st.tuples(st.integers(0, 80), st.integers(0, 80)), max_size=4))
 def test_replay_runs_match_the_pure_steps(case: tuple[Position, int],
                                           extra: list[tuple[int, int]]) -> None:
-    """Position.run (the replayer's per-move work on the core) plays a move exactly when the
+    """steps.run (the replayer's per-move work on the core) plays a move exactly when the
     pure quiet_step / capture_step do, with the same move, position after it and king flag:
     every legal move, every capture the law forbids and a few arbitrary square pairs."""
     position, _ = case
@@ -162,9 +148,9 @@ def test_replay_runs_match_the_pure_steps(case: tuple[Position, int],
     for start, end in sorted(pairs):
         for capture in (False, True):
             if position.variant.king_move_limit:          # Frisian stays on the pure path
-                assert fast.run([notated(start, end, capture)], 0, {}, (Notated,)) == (0, [])
+                assert steps.run(fast, [notated(start, end, capture)], 0, {}, (Notated,)) == (0, [])
                 continue
-            expected = pure.capture_step(start, end) if capture else pure.quiet_step(start, end)
+            expected = steps.capture_step(pure, start, end) if capture else steps.quiet_step(pure, start, end)
             got = run_one(fast, start, end, capture)
             assert got == expected, (start, end, capture)
             if got is not None and expected is not None:
@@ -177,12 +163,12 @@ def test_a_run_goes_on_over_numbers_comments_and_nags_and_stops_at_the_rest() ->
     known = {str(n): n for n in range(1, 51)}
     line = [MoveNumber(1, False), notated(32, 28, False), Comment("c"), notated(19, 23, False),
             Nag(1), notated(28, 19, True), Variation([]), notated(14, 23, True)]
-    index, played = position.run(line, 0, known, (Notated, *SKIPPED))
+    index, played = steps.run(position, line, 0, known, (Notated, *SKIPPED))
     assert index == 6 and [str(move) for _, move, _, _ in played] == ["32-28", "19-23", "28x19"]
     assert played[-1][2].piece_at(19) == "w" and played[-1][2].piece_at(23) is None
     unknown = [notated(32, 28, False)]
-    assert position.run(unknown, 0, {}, (Notated, *SKIPPED)) == (0, [])      # squares not cached
-    assert position.run([notated(32, 27, True)], 0, known, (Notated,)) == (0, [])  # not a capture
+    assert steps.run(position, unknown, 0, {}, (Notated, *SKIPPED)) == (0, [])      # squares not cached
+    assert steps.run(position, [notated(32, 27, True)], 0, known, (Notated,)) == (0, [])  # not a capture
 
 
 def test_a_king_ending_on_a_square_it_took_stays_a_king() -> None:
@@ -191,17 +177,17 @@ def test_a_king_ending_on_a_square_it_took_stays_a_king() -> None:
     pos = parse_fen(VARIANTS["turkish"], "W:WK1,K2,16,17,18,19,24,25,26,27,28,29,32:B6,14,15,34,49,K58")
     step = run_one(on_engine(pos, True), 2, 6, True)
     assert step is not None and step[1].piece_at(6) == "W"
-    assert step == on_engine(pos, False).capture_step(2, 6)
+    assert step == steps.capture_step(on_engine(pos, False), 2, 6)
 
 
 def test_every_variant_has_compiled_rules() -> None:
     for variant in VARIANTS.values():
         assert compiled_rules(variant).perft(*sides(Position.initial(variant)), 0, 0, 2, True) == \
-            _perft(_rules(variant), *sides(Position.initial(variant)), 0, 0, 2, True)
+            _perft(_rules(variant, core.PURE), *sides(Position.initial(variant)), 0, 0, 2, True)
 
 
 def test_pure_engine_is_forced_by_the_environment() -> None:
-    code = "from pdn_tools.rules import core; print(core.ENGINE)"
+    code = "from pdn_tools.rules import core; print(core.engine_from_environment().name)"
     engines = [subprocess.run([sys.executable, "-c", code], env={"PDN_TOOLS_PURE": pure},
                               capture_output=True, text=True, check=True).stdout.strip()
                for pure in ("1", "0")]
@@ -229,37 +215,20 @@ def test_a_board_wider_than_128_bits_gives_its_squares_by_bit() -> None:
 
 # ---- main-line runs kept as text (MoveRun) on the core, draw counters included --------------
 
-@contextmanager
-def engine(compiled: bool) -> Iterator[None]:
-    """Replays in this block run on the compiled core, or on the pure engine."""
-    saved = dict(movegen._RULES)
-    movegen._RULES.clear()
-    movegen._RULES.update({variant: tables(variant, compiled) for variant in VARIANTS.values()})
-    replay_module._INITIAL.clear()
-    try:
-        yield
-    finally:
-        movegen._RULES.clear()
-        movegen._RULES.update(saved)
-        replay_module._INITIAL.clear()
-
-
 def run_game(variant: Variant, fen: str, text: str) -> Game:
     """A game of `variant` from `fen` whose main line is the run `text` kept as text."""
     game = Game(tags=[("GameType", str(variant.gametype)), ("FEN", fen), ("Result", "*")],
                 tag_positions=[(1, 1), (2, 1), (3, 1)])
-    game.movetext = [MoveRun(text, 4, 1)]
-    del game.elements
+    keep_runs(game, [MoveRun(text, 4, 1)])
     return game
 
 
 def replayed(game: Game, compiled: bool, rules: RuleSet | None = None) -> tuple[object, ...]:
     """Everything a replay says about `game` (its draws by `rules`): the record, the plies, the draws."""
-    with engine(compiled):
-        checked = check(game, rules=rules)
-        result = checked.replay
-        assert result is not None
-        plies = [(p.number, p.notated, p.move, p.before, p.after) for p in result.plies]
+    checked = check(game, rules=rules, engine=ENGINES[compiled])
+    result = checked.replay
+    assert result is not None
+    plies = [(p.number, p.notated, p.move, p.before, p.after) for p in result.plies]
     return checked.record.as_dict(), plies, result.draw, result.claims, result.final
 
 
@@ -300,7 +269,7 @@ def games(draw: st.DrawFn) -> tuple[Variant, str, str]:
 @settings(max_examples=300, deadline=None)
 @given(games())
 def test_runs_as_text_replay_as_the_pure_engine(case: tuple[Variant, str, str]) -> None:
-    """A run kept as text, played by the core (Position.run_text, which also keeps the draw
+    """A run kept as text, played by the core (steps.run_text, which also keeps the draw
     counters of DrawTracker.update) gives the pure engine's record, plies and draws: every
     variant, random games, repetitions, captures written short and in full, illegal moves."""
     variant, fen, text = case
@@ -382,9 +351,8 @@ def into_ending(fen: str, material: tuple[tuple[int, int], tuple[int, int]], pli
 
 def played_by_the_core(start: Position, text: str) -> tuple[int, int]:
     """(offset, plies) where the compiled core stops on `text` from `start`, a fresh tracker."""
-    with engine(True):
-        position = parse_fen(start.variant, to_fen(start))
-        offset, plies, _, _ = position.run_text(text, 0, DrawTracker(position))
+    position = parse_fen(start.variant, to_fen(start)).on(ENGINES[True])
+    offset, plies, _, _ = steps.run_text(position, text, 0, DrawTracker(position))
     return offset, plies
 
 
@@ -430,10 +398,9 @@ def test_kings_outside_every_ending_are_counted_in_the_core() -> None:
     moves = wander(start, 12)
     text = run_text_of(moves)
     assert played_by_the_core(start, text) == (len(text), 12)
-    with engine(True):
-        position = parse_fen(start.variant, to_fen(start))
-        tracker = DrawTracker(position)
-        assert tracker.material == ((2, 1), (2, 1)) and tracker.core_limits() is not None
+    position = parse_fen(start.variant, to_fen(start)).on(ENGINES[True])
+    tracker = DrawTracker(position)
+    assert tracker.material == ((2, 1), (2, 1)) and tracker.core_limits() is not None
 
 
 def test_moves_hint_of_a_run_matches_the_python_reading() -> None:
@@ -512,7 +479,7 @@ def positions_with_a_loop(draw: st.DrawFn) -> Position:
 @given(positions_with_a_loop())
 def test_both_engines_find_the_same_ambiguous_short_captures(position: Position) -> None:
     """Which short captures (start, end) are ambiguous, asked of both engines' replayer steps
-    (pure capture_step, and the core's through Position.run): exactly those whose lawful
+    (pure capture_step, and the core's through steps.run): exactly those whose lawful
     captures take different pieces (seed 002 line 27), the others played as the generator's."""
     pure, fast = on_engine(position, False), on_engine(position, True)
     taken: dict[tuple[int, int], set[frozenset[int]]] = {}
@@ -523,6 +490,6 @@ def test_both_engines_find_the_same_ambiguous_short_captures(position: Position)
         ambiguous = len(sets) > 1
         if position.variant.king_move_limit:          # Frisian stays on resolve()'s path
             continue
-        for step in (pure.capture_step(start, end), run_one(fast, start, end, True)):
+        for step in (steps.capture_step(pure, start, end), run_one(fast, start, end, True)):
             assert (step is None) == ambiguous, (to_fen(position), start, end)
             assert step is None or frozenset(step[0].captured) in sets

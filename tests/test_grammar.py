@@ -130,9 +130,11 @@ def test_tag_after_movetext_on_same_game_is_an_error_when_not_a_new_game():
     assert len(games) == 2        # a tag section after movetext starts a new game
 
 
-def expanded_now(text: str) -> tuple[list, list]:
+def expanded_now(text: str, engine=None) -> tuple[list, list]:
     """Elements (type, fields, line, column) and warnings of the one game of `text`."""
-    game = one(text)
+    games = read_text(text, engine=engine)
+    assert len(games) == 1, games
+    game = games[0]
     elements = [(type(e).__name__, repr(e), getattr(e, "line", 0), getattr(e, "column", 0)) for e in game.elements]
     return elements, [w.as_dict() for w in game.warnings], game.tags, game.tag_positions
 
@@ -154,38 +156,43 @@ RUNS = [
 ]
 
 
+class KeepingRuns:
+    """How an engine that keeps runs as text reads them (rules.core.Engine's `Reading`), with
+    the regular expressions: `plain_run` None."""
+
+    keeps_runs = True
+    moves_end = plain_run = None
+
+
 def test_runs_kept_as_text_read_back_as_the_elements_the_reader_makes(monkeypatch):
     """A run of plain moves is kept as text (MoveRun) and expanded when `elements` is first
     read: the same elements, located the same, and the same warnings (a dangling number
     at the end of a run) as the reader's element by element reading.  Plain tag pairs one a
     line are read at once: the same tags at the same places."""
     from pdn_tools.text import grammar
-    from pdn_tools.text.model import MoveRun
+    from pdn_tools.text.model import MoveRun, movetext_runs
 
-    monkeypatch.setattr(grammar, "_KEEP_RUNS", [True])       # as the compiled core reads
-    lazy = [expanded_now(text) for text in RUNS]
-    assert any(type(e) is MoveRun for e in one(RUNS[0]).read_movetext())
-    monkeypatch.setattr(grammar, "_PLAIN", [lambda text: False])     # no run is kept as text
+    lazy = [expanded_now(text, KeepingRuns()) for text in RUNS]
+    assert any(type(e) is MoveRun for e in movetext_runs(read_text(RUNS[0], engine=KeepingRuns())[0]))
+    assert not any(type(e) is MoveRun for e in movetext_runs(one(RUNS[0])))     # none kept unless asked
     monkeypatch.setattr(grammar, "_PADDED_RUN", __import__("re").compile(r"(?!)"))
     monkeypatch.setattr(grammar, "_PLAIN_TAGS", __import__("re").compile(r"(?!)"))
     grammar.parser.cache_clear()
     try:
         assert [expanded_now(text) for text in RUNS] == lazy
-        assert not any(type(e) is MoveRun for e in one(RUNS[0]).read_movetext())
     finally:
         grammar.parser.cache_clear()
 
 
-def test_a_run_kept_as_text_is_expanded_once_and_elements_set_win(monkeypatch):
-    from pdn_tools.text import grammar
+def test_a_run_kept_as_text_is_expanded_once_and_elements_set_win():
+    from pdn_tools.text.model import movetext_runs
 
-    monkeypatch.setattr(grammar, "_KEEP_RUNS", [True])
-    game = one("1. 11-15 23-19 *")
+    game = read_text("1. 11-15 23-19 *", engine=KeepingRuns())[0]
     first = game.elements
-    assert game.elements is first and game.read_movetext() is first
-    other = one("1. 11-15 23-19 *")
+    assert game.elements is first and movetext_runs(game) is first
+    other = read_text("1. 11-15 23-19 *", engine=KeepingRuns())[0]
     other.elements = [Comment("replaced")]
-    assert other.read_movetext() == [Comment("replaced")] and other.main_line() == []
+    assert movetext_runs(other) == [Comment("replaced")] and other.main_line() == []
 
 
 # ---- runs kept as text: the wider forms (tabs, a number glued to its move) ----------------------

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdn_tools.rules.fen import parse_fen, to_fen
+from pdn_tools.rules import steps
 from pdn_tools.rules.movegen import Move, Position, perft
 from pdn_tools.rules.variants import VARIANTS
 
@@ -196,7 +197,8 @@ def test_generated_moves_are_consistent(pos):
 @settings(max_examples=200, deadline=None)
 @given(positions())
 def test_replayer_shortcuts_agree_with_legal_moves(pos):
-    """moves_between, quiet_step, capture_step and has_move give what legal_moves and play give."""
+    """moves_between, steps.quiet_step, steps.capture_step and has_move give what legal_moves and
+    play give."""
     legal = pos.legal_moves()
     assert pos.has_move() == bool(legal)
     own = [sq for sq in range(1, pos.variant.num_squares + 1) if (pos.piece_at(sq) or "").upper() == pos.turn]
@@ -205,13 +207,13 @@ def test_replayer_shortcuts_agree_with_legal_moves(pos):
             between = [m for m in legal if (m.start, m.end) == (start, end)]
             assert pos.moves_between(start, end) == between
             quiet = [m for m in between if not m.captured]
-            step = pos.quiet_step(start, end)
+            step = steps.quiet_step(pos, start, end)
             assert [step[0]] == quiet if step else not quiet
             if step:
                 assert step[1] == pos.play(step[0]) and step[2] == pos.piece_at(start).isupper()
             captures = [m for m in between if m.captured]
             taken = {frozenset(m.captured) for m in captures}
-            step = pos.capture_step(start, end)
+            step = steps.capture_step(pos, start, end)
             if step:
                 assert step[0] in captures and len(taken) == 1 and step[1] == pos.play(step[0])
             else:

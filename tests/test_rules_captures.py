@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from boards import on_both_engines, setup, square, texts
-from pdn_tools.rules import laws
+from pdn_tools.rules import laws, steps
 from pdn_tools.rules.movegen import Position
 from pdn_tools.rules.variants import VARIANTS
 
@@ -296,7 +296,7 @@ def assert_steps_follow_the_short_forms(pos: Position) -> dict[tuple[int, int], 
     forms = short_forms(pos)
     for twin in on_both_engines(pos):
         for (start, end), ambiguous in forms.items():
-            step = twin.capture_step(start, end)
+            step = steps.capture_step(twin, start, end)
             assert (step is None) == ambiguous, (pos.variant.name, start, end)
             if step is not None:
                 assert step[0] in pos.legal_moves()

@@ -11,8 +11,6 @@ These tests load the compiled module directly, so they also run under PDN_TOOLS_
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -124,18 +122,9 @@ def test_real_runs_are_plain_or_not_as_the_regular_expression_says() -> None:
     assert [COMPILED.plain_run(run) for run in runs] == [plain_by_regex(run) for run in runs]
 
 
-@contextmanager
-def scanning_with(function: grammar.MovesEnd | None) -> Iterator[None]:
-    saved = grammar._MOVES_END[0], grammar._PLAIN[0]
-    grammar.scan_runs_with(function, None)
-    try:
-        yield
-    finally:
-        grammar._MOVES_END[0], grammar._PLAIN[0] = saved
-
-
-def scanned(text: str, more: bool, hold: bool, end: int | None) -> list[tuple[object, ...]]:
-    result = grammar.parser().tokens(text, end=end, more=more, hold=hold)
+def scanned(text: str, more: bool, hold: bool, end: int | None,
+            moves_end: grammar.MovesEnd | None = None) -> list[tuple[object, ...]]:
+    result = grammar.parser().tokens(text, end=end, more=more, hold=hold, moves_end=moves_end)
     tokens = [(t.type, str(t), t.start_pos, t.line, t.column, t.end_pos, t.blank_before) for t in result.tokens]
     return tokens + [(result.consumed, result.line, result.column, result.waiting)]
 
@@ -146,10 +135,7 @@ def scanned(text: str, more: bool, hold: bool, end: int | None) -> list[tuple[ob
 def test_the_scanner_gives_the_same_tokens_with_moves_end(text: str, more: bool, hold: bool,
                                                           data: st.DataObject) -> None:
     end = data.draw(st.none() | st.integers(0, len(text)))
-    with scanning_with(None):
-        pure = scanned(text, more, hold, end)
-    with scanning_with(moves_end()):
-        assert scanned(text, more, hold, end) == pure
+    assert scanned(text, more, hold, end, moves_end()) == scanned(text, more, hold, end)
 
 
 def corpus_files() -> list[Path]:
@@ -162,10 +148,8 @@ def test_the_scanner_gives_the_same_tokens_on_real_files() -> None:
     assert len(files) > 20
     for path in files:
         text = path.read_bytes().decode("utf-8", "replace").replace("\r\n", "\n")
-        with scanning_with(None):
-            pure = scanned(text, False, False, None)
-        with scanning_with(moves_end()):
-            assert scanned(text, False, False, None) == pure, path.name
+        pure = scanned(text, False, False, None)
+        assert scanned(text, False, False, None, moves_end()) == pure, path.name
 
 
 def read_twice(text: str, strict: bool) -> list[tuple[object, object, object]]:

@@ -19,6 +19,7 @@ from pdn_tools.play.check import Checked, Record
 from pdn_tools.rules.fen import FenError, parse_fen, to_fen
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.names import printable
+from pdn_tools.rules.core import engine_from_environment
 from pdn_tools.text.reader import RawGame, parse_raw
 from pdn_tools.text.results import LABELS, NO_RESULT, Outcome, outcome, read_result, stated_result
 from pdn_tools.text.tags import raw_tags, raw_terminator
@@ -103,7 +104,7 @@ def tag_filtered(raw: RawGame, index: int, notes: list[Diagnostic], criteria: Cr
     then it is not parsed at all)."""
     if not tags_match(raw_tags(raw), raw_terminator(raw), criteria):
         return None
-    return parse_raw(raw, index, strict, notes)
+    return parse_raw(raw, index, strict, notes, engine_from_environment())
 
 
 def listing_row(raw: RawGame, index: int) -> dict[str, str | int]:

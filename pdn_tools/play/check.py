@@ -13,6 +13,7 @@ from pdn_tools.play.replay import Replay, replay
 from pdn_tools.play.notation import move_text
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.search import Evaluations, eval_text, judge
+from pdn_tools.rules.core import Engine
 from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic, Game, ReadError
@@ -104,16 +105,16 @@ class Checked:
 
 
 def check(game: Game | ReadError, variant: Variant | None = None, strict: bool = False,
-          rules: RuleSet | None = None) -> Checked:
+          rules: RuleSet | None = None, engine: Engine | None = None) -> Checked:
     """Replay `game` (with `variant`'s rules, else those its tags or moves name; its draws by
-    `rules`, else by its variant's own) and report on it."""
+    `rules`, else by its variant's own; on `engine`, see replay) and report on it."""
     if isinstance(game, ReadError):
         error = Problem(game.code, game.message, game.line, game.column)
         name = game_name(tag_pairs(game.text))
         record = Record(game.file, game.index, name, game.line, "unknown", False, 0, "", (error,),
                         tuple(problem(w) for w in game.warnings))
         return Checked(game, None, record)
-    result = replay(game, variant, strict, rules)
+    result = replay(game, variant, strict, rules, engine)
     tag = game.tag("Result")
     spaced = [] if tag is None or read_result(tag) == tag else [_spaced_result(game, tag)]
     record = Record(
@@ -153,9 +154,9 @@ def _spaced_result(game: Game, tag: str) -> Diagnostic:
 
 
 def record_of(game: Game | ReadError, variant: Variant | None = None, strict: bool = False,
-              rules: RuleSet | None = None) -> Record:
+              rules: RuleSet | None = None, engine: Engine | None = None) -> Record:
     """The record alone (work whose result travels between processes or machines)."""
-    return check(game, variant, strict, rules).record
+    return check(game, variant, strict, rules, engine).record
 
 
 def problem(diagnostic: Diagnostic, result: Replay | None = None) -> Problem:

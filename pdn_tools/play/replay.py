@@ -3,7 +3,8 @@
 `replay(game)` picks the variant (GameType tag, an override, or inference), sets up
 the start position (FEN tag), resolves each move of the main line and of every
 variation, checks the result against the final position and the draw rules, and
-returns a `Replay` with the resolved plies and located diagnostics.
+returns a `Replay` with the resolved plies and located diagnostics.  Its moves are generated
+by an engine (rules.core.Engine) given to it, by default the one the environment picks.
 """
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, NamedTuple
 
-from pdn_tools.rules.core import ACTIVE as _CORE
+from pdn_tools.rules import steps
+from pdn_tools.rules.core import Engine, engine_from_environment
 from pdn_tools.rules.draws import CLAIMED, DrawEvent, DrawRules, DrawTracker
 from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.text.codes import Code
@@ -19,7 +21,7 @@ from pdn_tools.text.numbers import number as read_number
 from pdn_tools.text.walk import Path, walk
 from pdn_tools.text.results import Outcome, off_board, outcome, read_result
 from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, Move as Notated, MoveNumber, MoveRun, Nag,
-                                  Placeholder, Setup, Variation)
+                                  Placeholder, Setup, Variation, main_line_text, movetext_runs)
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.variants import (Hint, RuleSet, Variant, algebraic_variants, inferred_variants,
                                       lidraughts_variant, variant_by_gametype, variant_by_name)
@@ -137,8 +139,9 @@ class Choice(NamedTuple):
     check_results: bool = True
 
 
-def choose_variant(game: Game, override: Variant | None = None) -> Choice:
-    """The variants `game` may be replayed as, from an override, its tags or its moves."""
+def choose_variant(game: Game, override: Variant | None = None, engine: Engine | None = None) -> Choice:
+    """The variants `game` may be replayed as, from an override, its tags or its moves (the
+    compiled core of `engine` reads runs of moves kept as text faster; the choice is the same)."""
     if override is not None:
         return Choice([override], [])
     gametype = game.tag("GameType")
@@ -170,13 +173,14 @@ def choose_variant(game: Game, override: Variant | None = None) -> Choice:
         variant = variant_by_name(named)     # lidraughts' and playstrategy's names are aliases
         if variant is not None:
             return Choice([variant], [])
-    return Choice(list(_inferred(game)), [])
+    core = None if engine is None else engine.core
+    return Choice(list(_inferred(game, run_hint if core is None else core.moves_hint)), [])
 
 
-def _inferred(game: Game) -> tuple[Variant, ...]:
+def _inferred(game: Game, run_hint: RunHint) -> tuple[Variant, ...]:
     """The variants a game without GameType is tried as, from the squares it uses: algebraic
     squares on every board they fit (when its numbers fit 8x8), else the numeric board size."""
-    top, side = _moves_hint(game.read_movetext(), _HINTED_MOVES)
+    top, side = _moves_hint(movetext_runs(game), _HINTED_MOVES, run_hint)
     fen = game.tag("FEN")
     if fen:
         fen_top, fen_side = _squares_hint(fen, re.findall(r"[a-l]\d{1,2}|\d+", fen))
@@ -194,13 +198,14 @@ _DIGITS = re.compile(r"[0-9]+")
 _HINT_TEXT = 1024                            # where the moves of the hint are looked for first
 
 
-def _moves_hint(movetext: list[Element | MoveRun], wanted: int) -> tuple[int, int]:
+def _moves_hint(movetext: list[Element | MoveRun], wanted: int, run_hint: RunHint) -> tuple[int, int]:
     """The highest square number (-1: none) and the board side its algebraic squares need (0:
-    none), over the first `wanted` moves of the main line (runs kept as text included)."""
+    none), over the first `wanted` moves of the main line (runs kept as text included, read
+    by `run_hint`)."""
     highest, side, moves = -1, 0, 0
     for element in movetext:
         if type(element) is MoveRun:           # square numbers only
-            count, top = _run_hint(element.text, wanted - moves)
+            count, top = run_hint(element.text, wanted - moves)
             moves += count
         elif type(element) is Notated:
             top, needs = _HINTS.get(element.text) or _squares_hint(element.text, element.squares)
@@ -224,7 +229,7 @@ def run_hint(text: str, wanted: int) -> tuple[int, int]:
     return len(texts), max(map(int, _DIGITS.findall(" ".join(texts))), default=-1)
 
 
-_run_hint = run_hint if _CORE is None else _CORE.moves_hint
+RunHint = Callable[[str, int], tuple[int, int]]      # run_hint, or the compiled core's moves_hint
 
 
 def _squares_hint(text: str, squares: Iterable[str]) -> tuple[int, int]:
@@ -244,12 +249,14 @@ def _side(square: str) -> int:
     return max(ord(square[0].lower()) - ord("a") + 1, int(rank.group()) if rank else 0)
 
 
-def replay(game: Game, override: Variant | None = None, strict: bool = False, rules: RuleSet | None = None
-           ) -> Replay:
-    """Replay `game` (its draws by `rules`, else by its variant's own); with no GameType, the first inferred variant that
+def replay(game: Game, override: Variant | None = None, strict: bool = False, rules: RuleSet | None = None,
+           engine: Engine | None = None) -> Replay:
+    """Replay `game` (its draws by `rules`, else by its variant's own) on `engine` (by default
+    the one `engine_from_environment()` gives); with no GameType, the first inferred variant that
     replays wins, and when none does, the one that got furthest is reported with the list of
     rule sets tried."""
-    candidates, notes, check_results = choose_variant(game, override)
+    engine = engine or engine_from_environment()
+    candidates, notes, check_results = choose_variant(game, override, engine)
     if not candidates:
         failed = Replay(game, None)
         failed.errors = notes
@@ -258,7 +265,7 @@ def replay(game: Game, override: Variant | None = None, strict: bool = False, ru
     failures: list[tuple[Replay, Variant]] = []
     for variant in candidates:
         draws = variant.draws if rules is None else rules.draws_of(variant)
-        attempt = _replay(game, variant, strict, check_results, draws)
+        attempt = _replay(game, variant, strict, check_results, draws, engine)
         attempt.warnings[:0] = notes
         if inferred:
             attempt.warnings.insert(0, Diagnostic(Code.INFERRED_VARIANT, f"no GameType tag; replayed as "
@@ -280,17 +287,18 @@ def _progress(attempt: Replay) -> tuple[int, bool]:
     return attempt.ply_count, attempt.complete
 
 
-def _replay(game: Game, variant: Variant, strict: bool, check_results: bool, draws: DrawRules) -> Replay:
+def _replay(game: Game, variant: Variant, strict: bool, check_results: bool, draws: DrawRules,
+            engine: Engine) -> Replay:
     result = Replay(game, variant, draw_rules=draws)
     try:
-        result.start = _start_position(game, variant)
+        result.start = _start_position(game, variant, engine)
     except _Failure as failure:
         result.errors.append(failure.diagnostic)
         return result
     tracker = DrawTracker(result.start, draws)
-    line = _Line(result, tracker, strict, result.start.runs_text())
+    line = _Line(result, tracker, strict)
     try:
-        line.follow()
+        line.follow(movetext_runs(game))
         result.complete = True
     except _Stop:
         pass
@@ -303,59 +311,56 @@ def _replay(game: Game, variant: Variant, strict: bool, check_results: bool, dra
     return result
 
 
-_INITIAL: dict[str, Position] = {}        # positions are immutable: one start position per variant name
+_INITIAL: dict[tuple[str, bool], Position] = {}   # positions are immutable: one start position per
+                                                  # variant name and engine (a Variant hashes slowly)
 
 
-def _start_position(game: Game, variant: Variant) -> Position:
+def _start_position(game: Game, variant: Variant, engine: Engine) -> Position:
     fen = game.tag("FEN")
     if fen is None:
-        start = _INITIAL.get(variant.name)
+        key = variant.name, engine.compiled
+        start = _INITIAL.get(key)
         if start is None:
-            start = _INITIAL[variant.name] = Position.initial(variant)
+            start = _INITIAL[key] = Position.initial(variant, engine)
         return start
     line, column = game.tag_position("FEN")
     try:
-        return parse_fen(variant, fen)
+        return parse_fen(variant, fen).on(engine)
     except FenError as error:
         raise _Failure(Diagnostic(Code.BAD_FEN, f"FEN: {error.message}", line, column)) from None
 
 
 class _Line:
     """Following the main line: the position, the one before it (where a variation after the
-    last move starts), plies counted, and the plies made (None when `lazy`); the draws counted
+    last move starts), plies counted, and the plies made as they are played; the draws counted
     in `tracker` (None: the plies of a line replayed already, `Replay.plies`).
 
-    `lazy` (the compiled core): the movetext is read with its runs of plain moves still
-    text (MoveRun), which the core plays without making an object per ply; the plies are
-    made when first asked for (`Replay.plies`).  Else the plies are made as they are played.
+    The movetext may hold runs of plain moves kept as text (MoveRun), which the compiled core
+    plays without making an object per ply: the plies are then dropped (None) at the first
+    run, and made when first asked for (`Replay.plies`) from the expanded movetext.
     """
 
-    __slots__ = ("result", "tracker", "strict", "lazy", "position", "previous", "last", "count", "plies", "known")
+    __slots__ = ("result", "tracker", "strict", "position", "previous", "last", "count", "plies", "known")
 
-    def __init__(self, result: Replay, tracker: DrawTracker | None, strict: bool, lazy: bool) -> None:
+    def __init__(self, result: Replay, tracker: DrawTracker | None, strict: bool) -> None:
         assert result.start is not None and result.variant is not None
-        self.result, self.tracker, self.strict, self.lazy = result, tracker, strict, lazy
+        self.result, self.tracker, self.strict = result, tracker, strict
         self.position = self.previous = result.start
         self.last: Position | None = None       # after the last ply
         self.count = 0
-        self.plies: list[Ply] | None = None if lazy else []
+        self.plies: list[Ply] | None = []
         self.known = _SQUARES.setdefault(result.variant.name, {})
 
-    def follow(self, variations: bool = True) -> None:
-        """Play the main line; `variations`: check them too (else the runs kept as text are read
-        as their moves alone, the game's `elements` left unexpanded)."""
+    def follow(self, elements: list[Element | MoveRun] | list[Element], variations: bool = True) -> None:
+        """Play the main line `elements`; `variations`: check them too."""
         result = self.result
-        game = result.game
-        elements: list[Element | MoveRun] = (game.read_movetext() if self.lazy else
-                                             list[Element | MoveRun](game.elements if variations else
-                                                                     game.main_line_text()))
         index = 0
         runs: list[MoveRun] = []         # runs not counted yet in `expanded`
         expanded = 0                     # what a run's items add to the index in game.elements
-        on_core = self.position.runs_text()     # else run() plays nothing: not called per element
+        on_core = steps.runs_text(self.position)     # else steps.run plays nothing: not called per element
         while index < len(elements):
             if on_core:     # the compiled core plays the common moves of a run; what it leaves comes here
-                index, played = self.position.run(elements, index, self.known, _CORE_KINDS)
+                index, played = steps.run(self.position, elements, index, self.known, _CORE_KINDS)
                 for notated, move, after, king in played:
                     self._played(notated, move, after, king)
                 if index == len(elements):
@@ -367,6 +372,7 @@ class _Line:
             elif isinstance(element, (MoveNumber, Comment, Nag)):
                 continue
             elif isinstance(element, MoveRun):
+                self.plies = None
                 self._text(element)
                 runs.append(element)
             elif isinstance(element, Variation):
@@ -376,7 +382,7 @@ class _Line:
                     start = _variation_start(element, self.previous, self.position, result.warnings)
                     _variation(element, Path(None, index - 1 + expanded), start, self.count, result, self.strict)
             elif isinstance(element, Setup):
-                self.position = self.previous = _setup(element, self.position.variant)
+                self.position = self.previous = _setup(element, self.position)
             elif isinstance(element, Placeholder):
                 result.warnings.append(Diagnostic(Code.UNKNOWN_MOVE, "unknown move: the rest of the game is not "
                                                   "checked", element.line, element.column, self.count + 1))
@@ -385,9 +391,9 @@ class _Line:
     def _text(self, run: MoveRun) -> None:
         """A run kept as text: the core plays what it can, each move it leaves is played here."""
         text, offset = run.text, 0
-        assert self.tracker is not None          # a lazy line counts its draws
+        assert self.tracker is not None          # runs kept as text come in the first replay, which counts draws
         while offset < len(text):
-            offset, count, before, after = self.position.run_text(text, offset, self.tracker)
+            offset, count, before, after = steps.run_text(self.position, text, offset, self.tracker)
             if count and before is not None and after is not None:
                 self.count += count
                 self.previous, self.position = before, after
@@ -406,7 +412,8 @@ class _Line:
             known = self.known
             start, end = known.get(squares[0]), known.get(squares[1])
             if start and end:
-                step = position.capture_step(start, end) if notated.capture else position.quiet_step(start, end)
+                step = steps.capture_step(position, start, end) if notated.capture else \
+                    steps.quiet_step(position, start, end)
         if step is None:
             move = resolve(position, notated, ply, self.result.warnings, self.strict)
             after = position.play(move)
@@ -436,10 +443,10 @@ def _made_plies(result: Replay) -> list[Ply]:
     movetext (same moves, so the same plies), up to the plies it resolved."""
     if result.start is None or result.variant is None or not result.ply_count:
         return []
-    line = _Line(result, None, False, lazy=False)
+    line = _Line(result, None, False)
     warnings, result.warnings = result.warnings, []     # said once, by the replay itself
     try:
-        line.follow(variations=False)
+        line.follow(main_line_text(result.game), variations=False)
     except (_Stop, _Failure):
         pass
     finally:
@@ -448,7 +455,7 @@ def _made_plies(result: Replay) -> list[Ply]:
     return line.plies[:result.ply_count]
 
 
-# For Position.run: the notated move's type, then the elements skipped in the main line.
+# For steps.run: the notated move's type, then the elements skipped in the main line.
 _CORE_KINDS = (Notated, MoveNumber, Comment, Nag)
 
 
@@ -499,7 +506,7 @@ def _variation(variation: Variation, path: Path, position: Position, ply: int, r
                 result.starts[frame.path] = start
                 positions.append((start, start))
             elif isinstance(element, Setup):
-                setup = _setup(element, current.variant)
+                setup = _setup(element, current)
                 positions[-1] = setup, setup
             elif isinstance(element, Placeholder):
                 lines.skip()
@@ -511,9 +518,10 @@ def _variation(variation: Variation, path: Path, position: Position, ply: int, r
             result.errors.append(diagnostic)
 
 
-def _setup(setup: Setup, variant: Variant) -> Position:
+def _setup(setup: Setup, current: Position) -> Position:
+    """The position a setup in the movetext gives, on the engine of the `current` one."""
     try:
-        return parse_fen(variant, setup.fen)
+        return parse_fen(current.variant, setup.fen).on(current.engine)
     except FenError as error:
         raise _Failure(Diagnostic(Code.BAD_FEN, f"setup FEN: {error.message}", setup.line, setup.column)) from None
 

@@ -29,7 +29,7 @@ static Record *push_record(Records *out) {
     return &out->items[out->count++];
 }
 
-/* ---- capture generation (mirrors movegen._capture_records) ---------------------------- */
+/* ---- capture generation (twin: pdn_tools.rules.movegen._pure_capture_records) ------------ */
 
 typedef struct {
     const Rules *r;
@@ -248,7 +248,7 @@ int has_capture(const Rules *r, int ci, u128 own, u128 opp, u128 kings) {
     return 0;
 }
 
-/* ---- precedence laws (mirrors movegen._apply_law) ------------------------------------- */
+/* ---- precedence laws (twin: pdn_tools.rules.laws.lawful) --------------------------------- */
 
 typedef struct {
     int64_t a, b, c, d;
@@ -327,7 +327,8 @@ void legal_records(const Rules *r, int ci, u128 own, u128 opp, u128 kings, Recor
     apply_law(r, out, kings);
 }
 
-/* ---- quiet moves (mirrors movegen._quiet_entries) -------------------------------------- */
+/* ---- quiet moves ------------------------------------------------------------------------- */
+/* twin: pdn_tools.rules.movegen._quiet_entries, pdn_tools.rules.movegen._count_quiet */
 
 /* The king excluded by the Frisian limit on successive king moves, else -1.  A counter is
  * (square << 3) | moves made in a row by the king now on that square. */
@@ -470,7 +471,7 @@ int next_counter(const Rules *r, int ctr, int from, int to, int king) {
     return (to << 3) | (n < 7 ? n : 7);
 }
 
-/* ---- perft ---------------------------------------------------------------------------- */
+/* ---- perft (twin: pdn_tools.rules.movegen._perft) ---------------------------------------- */
 
 #define MAX_QUIET 2048
 #define MAX_DEPTH 64
@@ -671,7 +672,7 @@ int side_args(Rules *r, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want
     return 0;
 }
 
-/* ---- the Rules type -------------------------------------------------------------------- */
+/* ---- the Rules type (twin: pdn_tools.rules.movegen._Rules) ------------------------------- */
 
 /* Reads a sequence of at most `limit` integers in 0..bound-1 into `out`; `what` names one in errors. */
 static int read_ints(PyObject *seq, long bound, int *out, Py_ssize_t *count, Py_ssize_t limit,
@@ -968,7 +969,8 @@ static PyObject *Rules_perft(Rules *self, PyObject *const *args, Py_ssize_t narg
     return PyLong_FromLongLong(nodes);
 }
 
-/* ---- one notated move (mirrors Position.quiet_step and Position.capture_step) --------- */
+/* ---- one notated move -------------------------------------------------------------------- */
+/* twin: pdn_tools.rules.steps.quiet_step, pdn_tools.rules.steps.capture_step */
 
 /* The quiet step from `sb` to `eb` if the piece there may make it (no Frisian limit). */
 static int quiet_step(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int sb, int eb,
@@ -999,7 +1001,7 @@ static int quiet_step(const Rules *r, int ci, u128 own, u128 opp, u128 kings, in
 }
 
 /* A man's single jump from `sb` to `eb` with no jump to follow and no other jump from `sb`
- * (which could come back to `eb` over other pieces), as Position._single_jump decides it (1, with the jumped square in *mid), else 0: the generator decides. */
+ * (which could come back to `eb` over other pieces), as steps._single_jump decides it (1, with the jumped square in *mid), else 0: the generator decides. */
 static int single_jump(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int sb, int eb,
                        int *mid) {
     int d = -1;
@@ -1089,7 +1091,8 @@ static int play_capture_step(const Rules *r, int ci, u128 *own, u128 *opp, u128 
     return found;
 }
 
-/* ---- a run of the main line (mirrors replay._main_line's common path) ------------------ */
+/* ---- a run of the main line -------------------------------------------------------------- */
+/* twin: pdn_tools.rules.steps.run, pdn_tools.play.replay._Line.follow */
 
 /* The square number of a square text from the replayer's cache, else 0 (not cached yet, or
  * not a square): the caller then resolves the move itself. */
@@ -1163,7 +1166,7 @@ static PyObject *numbers_tuple(const Rules *r, const int8_t *squares, int len) {
 /* run(elements, index, position, known, kinds, quiet_move_of, move_type)
  *   -> (index of the first element left to the caller, [(element, move, after, king moved)])
  * Plays the main line from elements[index] while each element is a move number, comment or NAG
- * (skipped) or a notated move of two cached squares that Position.quiet_step / capture_step
+ * (skipped) or a notated move of two cached squares that steps.quiet_step / capture_step
  * would play, with the same answers.  kinds = (notated move type, skipped types...);
  * known maps square texts to numbers (the replayer's cache); quiet_move_of maps
  * from bit << 9 | to bit << 1 | promotes to the precomputed quiet Move; a capture's Move is
@@ -1305,7 +1308,8 @@ error:
     return NULL;
 }
 
-/* ---- a run of the main line as text (mirrors replay._main_line on a MoveRun) ------------ */
+/* ---- a run of the main line as text ------------------------------------------------------ */
+/* twin: pdn_tools.rules.steps.run_text, pdn_tools.play.replay._Line._text */
 
 /* name_squares(numbers): numbers[k] is the square number the text of k names in this variant
  * (variant.parse_square(str(k))), or None; at most MAX_NAMED entries. */
@@ -1409,7 +1413,8 @@ static PyObject *make_position(const Rules *r, const Positions *p, const Seen *s
     return slotted(p->type, p->at, fields, P_FIELDS);
 }
 
-/* The draw counters of replay's DrawTracker that the core keeps while it plays: positions
+/* The draw counters of replay's DrawTracker that the core keeps while it plays (twin:
+ * pdn_tools.rules.draws.DrawTracker.update): positions
  * since the last irreversible move with their counts, the quiet count, and what reaching
  * a limit means (stop: leave the ply to DrawTracker.update, which notes the draw). */
 typedef struct {
@@ -1660,7 +1665,7 @@ static const Record *landing_capture(const Rules *r, int ci, u128 own, u128 opp,
 /* run_text(text, offset, position, seen, since, quiet, limits)
  *   -> (offset, plies, position before the last ply, position after it, since, quiet)
  * Plays the moves of a MoveRun's text from `offset` while each is a two-square move that
- * Position.quiet_step / capture_step would play or a capture through given squares that
+ * steps.quiet_step / capture_step would play or a capture through given squares that
  * replay.resolve finds alone (landing_capture), skipping move numbers, and counts them as
  * DrawTracker.update would (seen, since, quiet: its fields, seen updated in place; seen None
  * when it counts no more; limits = (repetitions, repetition stops, quiet limit or 0, quiet
@@ -1823,7 +1828,8 @@ static PyTypeObject RulesType = {
  * re matches at `pos` in text[:endpos] (lookbehinds may read before `pos`), or -1 when none
  * does.  The regular expression tries each alternative in order and keeps the first that
  * matches; nothing after an item can fail, so no choice is ever taken back, and these
- * functions make the same first choices.  tests/test_scan_core.py compares the two. */
+ * functions make the same first choices.  tests/test_scan_core.py compares the two.
+ * twin: pdn_tools.text.grammar.PdnParser.tokens (its MOVES alternative, with no moves_end) */
 typedef struct {
     int kind;
     const void *data;
@@ -2009,7 +2015,8 @@ static Py_ssize_t run_item_end(const Text *t, Py_ssize_t i) {
     return run_move_end(t, i);
 }
 
-/* plain_run(text) -> whether grammar._PLAIN_RUN matches the whole text: items one white space
+/* plain_run(text) -> whether grammar._PLAIN_RUN matches the whole text (twin:
+ * pdn_tools.text.grammar._plain_by_regex): items one white space
  * or more (' ', '\t', '\n') apart, nothing before or after. */
 static PyObject *plain_run(PyObject *module, PyObject *text) {
     (void)module;
@@ -2034,7 +2041,7 @@ static PyObject *plain_run(PyObject *module, PyObject *text) {
 }
 
 /* moves_hint(text, wanted) -> (moves, highest square number or -1) over the first `wanted`
- * moves of a MoveRun's text (mirrors replay._moves_hint on a run). */
+ * moves of a MoveRun's text (twin: pdn_tools.play.replay.run_hint). */
 static PyObject *moves_hint(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
     if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyUnicode_IS_ASCII(args[0])) {

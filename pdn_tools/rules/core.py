@@ -1,68 +1,34 @@
 """Which move engine runs: the compiled core (`_core`, built from `_core.c`) or pure Python.
 
 The compiled core is optional: `pip install` builds it when a C compiler is there and
-installs the pure engine alone otherwise.  `PDN_TOOLS_PURE=1` in the environment forces the
-pure engine (the reference; both give the same answers, which the tests check).
+installs the pure engine alone otherwise.  An `Engine` value names the choice; it is made
+once where a program starts (`engine_from_environment()`, where `PDN_TOOLS_PURE=1` picks the
+pure engine, the reference) and handed down to the reader, the positions and the replayer.
+Both engines give the same answers, which the tests check in one process.
 """
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
+from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING
 
 from pdn_tools.rules import laws
 from pdn_tools.rules.laws import Law
-from pdn_tools.text.grammar import keep_runs_as_text, scan_runs_with
 
 if TYPE_CHECKING:
-    from pdn_tools.rules.draws import CoreLimits
+    from pdn_tools.rules._core import Rules as CompiledRules
+    from pdn_tools.text.grammar import MovesEnd, PlainRun
 
-__all__ = ["ACTIVE", "ENGINE", "CompiledRules", "compile_rules", "compiled_module"]
-
-Record = tuple[int, tuple[int, ...], tuple[int, ...], bool, bool, int]
-
-
-class CompiledRules(Protocol):
-    """A variant's tables in the compiled core; bitboards in movegen's padded-bit layout."""
-
-    def has_capture(self, ci: int, own: int, opp: int, kings: int, /) -> bool: ...
-
-    def has_move(self, ci: int, own: int, opp: int, kings: int, counter: int, /) -> bool: ...
-
-    def capture_records(self, ci: int, own: int, opp: int, kings: int, starts: int | None,
-                        law: bool, /) -> list[Record]: ...
-
-    def legal_records(self, ci: int, own: int, opp: int, kings: int, /) -> list[Record]: ...
-
-    def quiet_moves(self, ci: int, own: int, opp: int, kings: int, counter: int, /
-                    ) -> list[tuple[int, int]]: ...
-
-    def run(self, elements: Sequence[object], index: int, position: Any,
-            known: Mapping[str, int | None], kinds: tuple[type, ...],
-            quiet_move_of: Mapping[int, Any], move_type: type, /
-            ) -> tuple[int, list[tuple[Any, Any, Any, bool]]]: ...
-
-    def run_text(self, text: str, offset: int, position: Any, seen: dict[Any, int] | None,
-                 since: Any, quiet: int, limits: CoreLimits | tuple[()], /
-                 ) -> tuple[int, int, Any, Any, Any, int]: ...
-
-    def name_squares(self, numbers: Sequence[int | None], /) -> None: ...
-
-    def perft(self, ci: int, own: int, opp: int, kings: int, counter: int, opp_counter: int,
-              depth: int, keep: bool, /) -> int: ...
-
-    def zobrist(self, white: int, black: int, kings: int, black_to_move: bool, /) -> int: ...
-
-    def search(self, ci: int, own: int, opp: int, kings: int, counter: int, opp_counter: int, depth: int,
-               nodes: int, king_value: int, /
-               ) -> tuple[int, list[tuple[int, tuple[int, ...], tuple[int, ...], bool]], int]: ...
+__all__ = ["Engine", "PURE", "compile_rules", "compiled_module", "engine_from_environment"]
 
 
+@functools.cache
 def compiled_module() -> ModuleType | None:
-    """The compiled core's module whatever PDN_TOOLS_PURE says (the differential tests
-    compare it with the pure engine), or None when it was not built."""
+    """The compiled core's module, or None when it was not built."""
     try:
         from pdn_tools.rules import _core
     except ImportError:
@@ -70,11 +36,61 @@ def compiled_module() -> ModuleType | None:
     return _core
 
 
-_FORCED_PURE = os.environ.get("PDN_TOOLS_PURE", "") not in ("", "0")
-ACTIVE = None if _FORCED_PURE else compiled_module()       # the module the engine uses
-ENGINE = "pure" if ACTIVE is None else "compiled"
-keep_runs_as_text(ACTIVE is not None)         # the core reads the main line's plain runs as text
-scan_runs_with(*(None, None) if ACTIVE is None else (ACTIVE.moves_end, ACTIVE.plain_run))   # and finds them
+@dataclass(frozen=True, slots=True)
+class Engine:
+    """The move engine: the compiled core (`compiled`) or pure Python.  It also tells the
+    reader how to read runs of plain moves (`keeps_runs`, `moves_end`, `plain_run`): on the
+    compiled core they stay text, which the core plays without an object per move, and are
+    found by its scanner; either way the games read are the same."""
+
+    compiled: bool
+
+    def __post_init__(self) -> None:
+        if self.compiled and compiled_module() is None:
+            raise ValueError("the compiled core is not built: only the pure engine runs")
+
+    @property
+    def name(self) -> str:
+        return "compiled" if self.compiled else "pure"
+
+    @property
+    def core(self) -> ModuleType | None:
+        """The compiled core's module, None for the pure engine."""
+        return compiled_module() if self.compiled else None
+
+    @property
+    def keeps_runs(self) -> bool:
+        """Whether the reader keeps the main line's plain runs as text (the core plays them)."""
+        return self.compiled
+
+    @property
+    def moves_end(self) -> MovesEnd | None:
+        """The core's end of a MOVES token for the scanner (None: the regular expression)."""
+        core = self.core
+        return None if core is None else core.moves_end
+
+    @property
+    def plain_run(self) -> PlainRun | None:
+        """The core's test of a run that may stay text (None: the regular expression)."""
+        core = self.core
+        return None if core is None else core.plain_run
+
+
+PURE = Engine(False)
+
+
+def engine_from_environment() -> Engine:
+    """The compiled engine when it is built, unless `PDN_TOOLS_PURE` is set (and not 0): the
+    default of the command line and of the library's entry points (read at each call)."""
+    return _engine_for(os.environ.get("PDN_TOOLS_PURE", ""))
+
+
+@functools.cache
+def _engine_for(pure: str) -> Engine:
+    """engine_from_environment's answer for this value of PDN_TOOLS_PURE (made once: a
+    replay asks for each game)."""
+    return Engine(pure in ("", "0") and compiled_module() is not None)
+
 
 def compile_rules(bits: Sequence[int], rays: Sequence[Sequence[Sequence[int]]],
                   promo: tuple[Sequence[int], Sequence[int]],
@@ -82,14 +98,14 @@ def compile_rules(bits: Sequence[int], rays: Sequence[Sequence[Sequence[int]]],
                   man_steps: tuple[Sequence[int], Sequence[int]],
                   king_steps: Sequence[int], king_jumps: Sequence[int],
                   switches: tuple[bool, bool, bool, bool, bool, bool, Law, int],
-                  module: ModuleType | None) -> CompiledRules | None:
+                  engine: Engine) -> CompiledRules | None:
     """The core's Rules for these tables (squares as dense indices, square number - 1), or
-    None when the pure engine runs.  `switches` are flying kings, land behind, immediate
-    removal, reverse jumps, promotion in passing, men capture kings, the law and the limit;
-    `module` is the compiled module (ACTIVE for the engine's choice).  A law the core does
-    not know (not in laws.LAWS, whose order it numbers its laws by) leaves the variant to
-    the pure engine."""
+    None on the pure engine.  `switches` are flying kings, land behind, immediate removal,
+    reverse jumps, promotion in passing, men capture kings, the law and the limit.  A law the
+    core does not know (not in laws.LAWS, whose order it numbers its laws by) leaves the
+    variant to the pure engine."""
     *flags, law, limit = switches
+    module = engine.core
     if module is None or law not in laws.LAWS:
         return None
     rules: CompiledRules = module.Rules(

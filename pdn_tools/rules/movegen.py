@@ -6,35 +6,33 @@ offset that never wraps onto a playable square, so whole piece sets can be shift
 The variant's rule switches are read once into a `_Rules` object with per-square ray tables and
 precomputed `Move` objects for every quiet move.  When the compiled core is built (see `core`),
 `_Rules.core` holds the same tables in C and the capture generator and perft run there; the
-pure functions below stay the reference.
+pure functions below stay the reference.  A position's engine is the `core.Engine` value it
+was made on (its tables are kept per variant and engine); the replayer's shortcuts over
+these tables are in `steps`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+import functools
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import partial
-from types import ModuleType
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, cast
 
-from pdn_tools.rules import core as _engine
 from pdn_tools.rules import laws
-from pdn_tools.rules.core import CompiledRules, compile_rules
+from pdn_tools.rules.core import Engine, compile_rules, engine_from_environment
 from pdn_tools.rules.fen import read_fen, write_fen
+from pdn_tools.rules.laws import CaptureRecord
 from pdn_tools.rules.variants import Variant
 
 if TYPE_CHECKING:
-    from pdn_tools.rules.draws import CoreLimits, DrawTracker
+    from pdn_tools.rules._core import Rules as CompiledRules
 
 __all__ = ["Move", "Position", "perft", "divide"]
 
 Jump = tuple[int, int, int, int, int]               # direction, jumped bit, its mask, landing bit, its mask
 JumpTable = list[tuple[Jump, ...]]                  # per square bit
-# A capture in internal bits: (start, path, captured, promotes, with a king, captured mask).
-CaptureRecord = tuple[int, tuple[int, ...], tuple[int, ...], bool, bool, int]
 QuietEntry = tuple["Move", int, int, int]           # the move, own xor, kings xor, landing bit
-Step = tuple["Move", "Position", bool]
-Notated = TypeVar("Notated")                        # Position.run's notated-move type              # a move, the position after it, whether a king moved
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,18 +67,19 @@ _COLOURS = ("W", "B")
 
 
 class _Rules:
-    """Tables derived from a Variant: geometry, directions and precomputed quiet moves."""
+    """Tables derived from a Variant for an engine: geometry, directions and precomputed quiet
+    moves, and the same in the compiled core (`core`) on the compiled engine."""
 
     __slots__ = (
         "variant", "valid", "bit_of", "num_of", "rays", "ray_bits", "jumps", "shift", "promo",
         "man_steps", "man_step_split", "man_jump_split", "king_dirs", "king_jumps",
         "king_step_split", "king_jump_split", "king_moves", "flying", "land_behind",
-        "immediate", "reverse", "passing", "men_take_kings", "law", "limit", "core", "quiet_move_of",
+        "immediate", "reverse", "passing", "men_take_kings", "law", "limit", "engine", "core", "quiet_move_of",
         "has_capture", "has_move",
         "square_sets",
     )
 
-    def __init__(self, v: Variant) -> None:
+    def __init__(self, v: Variant, engine: Engine) -> None:
         self.variant = v
         stride = v.cols + 2
         step = 1 if v.all_squares else 2
@@ -101,10 +100,19 @@ class _Rules:
         self.men_take_kings, self.law, self.limit = v.men_capture_kings, v.law, v.king_move_limit
         self._jump_tables()
         self._step_tables()
-        self.core: CompiledRules | None = None
-        self.quiet_move_of: dict[int, Move] = {}
+        self.engine = engine
+        self.core = self._compiled(engine)
+        # Whether the side owning `own` (colour index `ci`) has any capture: (ci, own, opp, kings).
+        self.has_capture: Callable[[int, int, int, int], bool] = (
+            partial(_pure_has_capture, self) if self.core is None else self.core.has_capture)
+        # Whether that side has any legal move: (ci, own, opp, kings, its king-move counter).
+        self.has_move: Callable[[int, int, int, int, int], bool] = (
+            partial(_pure_has_move, self) if self.core is None else self.core.has_move)
+        # The precomputed quiet Move by (from bit << 9 | to bit << 1 | promotes), for steps.run.
+        self.quiet_move_of = {
+            ((entry[1] ^ 1 << entry[3]).bit_length() - 1) << 9 | entry[3] << 1 | entry[0].promotes: entry[0]
+            for entry in self._quiet_table_entries()} if self.core is not None else {}
         self.square_sets: dict[int, frozenset[int]] = {}     # Position._squares' memory
-        self.use_core(_engine.ACTIVE)
 
     def _rays(self, dr: int, dc: int) -> list[tuple[int, ...]]:
         """Per square bit: the bits of the squares in direction (dr, dc), nearest first."""
@@ -147,22 +155,8 @@ class _Rules:
         self.king_moves = [[self._king_step_entries(d, b) for b in range(len(self.num_of))]
                            for d in range(len(self.shift))]
 
-    def use_core(self, module: ModuleType | None) -> None:
-        """Run on the compiled `module` (None: the pure engine)."""
-        self.core = self.compiled(module)
-        # Whether the side owning `own` (colour index `ci`) has any capture: (ci, own, opp, kings).
-        self.has_capture: Callable[[int, int, int, int], bool] = (
-            partial(_pure_has_capture, self) if self.core is None else self.core.has_capture)
-        # Whether that side has any legal move: (ci, own, opp, kings, its king-move counter).
-        self.has_move: Callable[[int, int, int, int, int], bool] = (
-            partial(_pure_has_move, self) if self.core is None else self.core.has_move)
-        # The precomputed quiet Move by (from bit << 9 | to bit << 1 | promotes), for Position.run.
-        self.quiet_move_of = {
-            ((entry[1] ^ 1 << entry[3]).bit_length() - 1) << 9 | entry[3] << 1 | entry[0].promotes: entry[0]
-            for entry in self._quiet_table_entries()} if self.core is not None else {}
-
-    def compiled(self, module: ModuleType | None) -> CompiledRules | None:
-        """These tables in the compiled `module` (squares as dense indices), or None."""
+    def _compiled(self, engine: Engine) -> CompiledRules | None:
+        """These tables in the compiled core of `engine` (squares as dense indices), or None."""
         v = self.variant
         man_jumps = tuple(tuple(rel[d] for d in v.man_jumps) for rel in _RELATIVE)
         dense = [-1] * len(self.num_of)
@@ -176,7 +170,7 @@ class _Rules:
                     self.men_take_kings, self.law, self.limit)
         compiled = compile_rules(bits, rays, (promo[0], promo[1]), (man_jumps[0], man_jumps[1]),
                                  (man_steps[0], man_steps[1]), self.king_dirs, self.king_jumps, switches,
-                                 module)
+                                 engine)
         if compiled is not None:        # the square each number a MoveRun may write names
             compiled.name_squares([v.parse_square(str(number)) for number in range(100)])
         return compiled
@@ -226,15 +220,13 @@ def _split(shifts: Iterable[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(s for s in shifts if s > 0), tuple(-s for s in shifts if s < 0)
 
 
-_RULES: dict[Variant, _Rules] = {}
 _SQUARE_SETS = 4096             # square sets a variant's rules remember for Position.pieces
 
 
-def _rules(variant: Variant) -> _Rules:
-    rules = _RULES.get(variant)
-    if rules is None:
-        rules = _RULES[variant] = _Rules(variant)
-    return rules
+@functools.cache
+def _rules(variant: Variant, engine: Engine) -> _Rules:
+    """The tables of `variant` on `engine`, made once."""
+    return _Rules(variant, engine)
 
 
 # -- generation on raw bitboards --------------------------------------------------------------
@@ -595,11 +587,12 @@ class Position:
     turn: str
 
     def __init__(self, variant: Variant, turn: str = "W",
-                 pieces: Mapping[int, str] | None = None) -> None:
-        """Build a position from {square: 'w'|'W'|'b'|'B'} (upper case = king)."""
+                 pieces: Mapping[int, str] | None = None, engine: Engine | None = None) -> None:
+        """Build a position from {square: 'w'|'W'|'b'|'B'} (upper case = king), on `engine`
+        (by default the one `core.engine_from_environment()` gives)."""
         if turn not in _COLOURS:
             raise ValueError(f"turn must be 'W' or 'B', not {turn!r}")
-        rl = _rules(variant)
+        rl = _rules(variant, engine or engine_from_environment())
         white = black = kings = 0
         for sq, piece in (pieces or {}).items():
             if not 1 <= sq <= variant.num_squares:
@@ -632,11 +625,25 @@ class Position:
         return pos
 
     @classmethod
-    def initial(cls, variant: Variant) -> Position:
-        """The start position of `variant`, its first player to move."""
+    def initial(cls, variant: Variant, engine: Engine | None = None) -> Position:
+        """The start position of `variant`, its first player to move (on `engine`, as __init__)."""
         white, black = variant.initial_squares()
         pieces = {sq: "w" for sq in white} | {sq: "b" for sq in black}
-        return cls(variant, variant.first, pieces)
+        return cls(variant, variant.first, pieces, engine)
+
+    @property
+    def engine(self) -> Engine:
+        """The engine that generates this position's moves."""
+        return self._rl.engine
+
+    def on(self, engine: Engine) -> Position:
+        """The same position on `engine` (equal to this one)."""
+        if engine == self._rl.engine:
+            return self
+        pos = Position.__new__(Position)
+        pos._set(self.variant, self.turn, _rules(self.variant, engine), self._white, self._black,
+                 self._kings, self._ctr)
+        return pos
 
     @classmethod
     def from_fen(cls, variant: Variant, text: str) -> Position:
@@ -784,139 +791,6 @@ class Position:
             return next((m for m in self.legal_moves() if m.start == start and m.end == end), None)
         entry = self._quiet_entry(ci, own, opp, start, sb, eb)
         return None if entry is None else entry[0]
-
-    def quiet_step(self, start: int, end: int) -> Step | None:
-        """(move, position after it, whether a king moved) for the legal non-capturing move
-        from `start` to `end`, else None: quiet_move() and play() in one, for the replayer."""
-        rl = self._rl
-        if rl.limit:
-            move = self.quiet_move(start, end)
-            return None if move is None else (move, self.play(move), bool(self._kings >> rl.bit_of[start] & 1))
-        bit_of = rl.bit_of
-        if not (0 < start < len(bit_of) and 0 < end < len(bit_of)):
-            return None
-        white, black, kings = self._white, self._black, self._kings
-        ci, own, opp = (0, white, black) if self.turn == "W" else (1, black, white)
-        sb, eb = bit_of[start], bit_of[end]
-        if not own >> sb & 1 or (white | black) >> eb & 1:
-            return None
-        entry = self._quiet_entry(ci, own, opp, start, sb, eb)
-        if entry is None or rl.has_capture(ci, own, opp, kings):
-            return None
-        return entry[0], self._after(ci, own ^ entry[1], opp, kings ^ entry[2]), bool(kings >> sb & 1)
-
-    def capture_step(self, start: int, end: int) -> Step | None:
-        """(move, position after it, whether a king moved) for the one lawful capture from
-        `start` to `end`, else None (none, or several taking different pieces): the
-        replayer's common capture."""
-        rl = self._rl
-        bit_of = rl.bit_of
-        if rl.limit or not (0 < start < len(bit_of) and 0 < end < len(bit_of)):
-            return None
-        ci, own, opp = self._sides()
-        kings = self._kings
-        sb, eb = bit_of[start], bit_of[end]
-        if not own >> sb & 1:
-            return None
-        if rl.law is laws.free:            # any capture is lawful: only this piece's are needed
-            if not kings >> sb & 1 and not (rl.passing and rl.promo[ci] >> eb & 1):
-                step = self._single_jump(ci, own, opp, kings, sb, eb)
-                if step is not None:
-                    return step
-            records = _capture_records(rl, ci, own, opp, kings, 1 << sb)
-        else:
-            records = _legal_records(rl, ci, own, opp, kings)
-        found = [r for r in records if r[0] == sb and r[1][-1] == eb]
-        if not found:
-            return None
-        record = found[0]
-        if len(found) > 1 and any(r[5] != record[5] for r in found):
-            return None
-        num = rl.num_of
-        move = Move(start, tuple([num[x] for x in record[1]]), tuple([num[x] for x in record[2]]), record[3])
-        return move, self._after(ci, *_after_capture(record, own, opp, kings)), bool(kings >> sb & 1)
-
-    def run(self, elements: Sequence[object], index: int, known: Mapping[str, int | None],
-            kinds: tuple[type[Notated], *tuple[type, ...]]
-            ) -> tuple[int, list[tuple[Notated, Move, Position, bool]]]:
-        """The replayer's common path on the compiled core: from `elements[index]` on, skip the
-        elements of `kinds[1:]` and play each notated move (of type `kinds[0]`) whose two
-        squares `known` gives and that quiet_step / capture_step would play.  Returns the index
-        of the first element left to the caller and (element, move, position after, whether a
-        king moved) for each move played; nothing on the pure engine or under a king-move
-        limit."""
-        rl = self._rl
-        core = rl.core
-        if core is None or rl.limit:
-            return index, []
-        return core.run(elements, index, self, known, kinds, rl.quiet_move_of, Move)
-
-    def run_text(self, text: str, offset: int, tracker: DrawTracker
-                 ) -> tuple[int, int, Position | None, Position | None]:
-        """A MoveRun's text on the compiled core: from `offset` on, skip move numbers and play
-        each two-square move that quiet_step / capture_step would play, counting it in
-        `tracker` as its update() would, until a move the core leaves to the caller (one
-        it cannot settle, or one after which the tracker has a draw or an ending to look at).
-        Returns (offset of that move, or len(text); plies played; the position before the
-        last of them; the position after it).  Nothing is played on the pure engine or under
-        a king-move limit (`runs_text()` is False)."""
-        core = self._rl.core
-        if core is None or self._rl.limit:
-            return offset, 0, None, None
-        seen: dict[Position, int] | None = None
-        limits: CoreLimits | tuple[()] = ()
-        if tracker.event is None:            # else update() counts nothing more
-            counting = tracker.core_limits()
-            if counting is None:
-                return offset, 0, None, None
-            seen, limits = tracker.seen, counting
-        offset, plies, before, after, since, quiet = core.run_text(
-            text, offset, self, seen, tracker.since, tracker.quiet, limits)
-        tracker.since, tracker.quiet = since, quiet
-        return offset, plies, before, after
-
-    def runs_text(self) -> bool:
-        """Whether run_text plays moves here (the compiled core, no king-move limit)."""
-        return self._rl.core is not None and not self._rl.limit
-
-    def _single_jump(self, ci: int, own: int, opp: int, kings: int, sb: int, eb: int) -> Step | None:
-        """capture_step's answer for a man taking one piece from bit `sb` to bit `eb` with no
-        jump to follow and no other jump from `sb` (the commonest capture), else None: the
-        generator decides the rest.  A man with another first jump may take other pieces and
-        come back to `eb` (pool, Russian: `19x28` from `W:W19,...:B...15,16,20,K24`), which makes
-        the short form ambiguous; the generator sees it."""
-        rl = self._rl
-        table = rl.jumps[ci]
-        for _, middle, mbit, land, lbit in table[sb]:
-            if land == eb:
-                break
-        else:
-            return None
-        prey = opp if rl.men_take_kings else opp & ~kings
-        free = rl.valid & ~(own | opp) | 1 << sb | (mbit if rl.immediate else 0)
-        if not prey & mbit or not free & lbit:
-            return None
-        for _, _, bit, _, landing in table[eb]:
-            if prey & bit and bit != mbit and free & landing:
-                return None
-        for _, _, bit, _, landing in table[sb]:     # another first jump may come back to eb
-            if prey & bit and bit != mbit and free & landing:
-                return None
-        promotes = bool(rl.promo[ci] >> eb & 1)
-        kings = (kings | lbit if promotes else kings) & ~mbit
-        num = rl.num_of
-        move = Move(num[sb], (num[eb],), (num[middle],), promotes)
-        return move, self._after(ci, own ^ (1 << sb | lbit), opp & ~mbit, kings), False
-
-    def _after(self, ci: int, own: int, opp: int, kings: int) -> Position:
-        """The position after a move of colour `ci` that left `own`, `opp` and `kings`."""
-        after = Position.__new__(Position)
-        after.variant, after._rl, after._kings, after._ctr = self.variant, self._rl, kings, self._ctr
-        if ci == 0:
-            after.turn, after._white, after._black = "B", own, opp
-        else:
-            after.turn, after._white, after._black = "W", opp, own
-        return after
 
     def _quiet_entry(self, ci: int, own: int, opp: int, start: int, sb: int, eb: int) -> QuietEntry | None:
         """The precomputed (Move, own_xor, kings_xor, to_bit) entry of the step from bit `sb`

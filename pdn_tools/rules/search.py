@@ -22,12 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from types import ModuleType
 
-from pdn_tools.rules import core as _engine
 from pdn_tools.rules import laws
-from pdn_tools.rules.core import CompiledRules
-from pdn_tools.rules.movegen import (ZOBRIST_SIDE, CaptureRecord, Move, Position, _after_capture, _bits,
+from pdn_tools.rules.core import Engine
+from pdn_tools.rules.laws import CaptureRecord
+from pdn_tools.rules.movegen import (ZOBRIST_SIDE, Move, Position, _after_capture, _bits,
                                      _count_quiet, _next_counter, _pure_capture_records, _pure_has_capture,
                                      _quiet_entries, _Rules, zobrist_keys)
 from pdn_tools.rules.variants import Variant
@@ -43,7 +42,6 @@ _INF = WIN + 1
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 _OTHER = {"W": "B", "B": "W"}
 _MATE_ZONE = WIN - 1000          # scores beyond this are wins or losses, stored relative to the node
-_CORES: dict[Variant, CompiledRules | None] = {}    # the compiled tables when the pure engine runs
 
 
 @dataclass(frozen=True)
@@ -68,23 +66,21 @@ def search(position: Position, depth: int, nodes: int | None = None, *,
     """Search `position` to `depth` quiet plies (0: quiescence only), iterating from depth 1;
     with `nodes`, an iteration that goes past that many nodes (counted from the start) is
     abandoned and the last complete one answers (the first always completes).
-    `compiled`: None runs the engine PDN_TOOLS_PURE selects, True the compiled core (which
-    must be built), False the pure engine."""
+    `compiled`: None runs the position's engine, True the compiled core (which must be built:
+    else ValueError), False the pure engine."""
     if depth < 0:
         raise ValueError("search depth must be 0 or more")
-    module = _engine.ACTIVE if compiled is None else _engine.compiled_module() if compiled else None
-    if compiled and module is None:
-        raise ValueError("the compiled core is not built")
-    if module is not None and position._rl.variant.law in laws.LAWS:
-        return _compiled_search(module, position, depth, nodes)
+    position = position.on(position.engine if compiled is None else Engine(compiled))
+    if position._rl.core is not None:           # (a law the core does not know runs on the pure engine)
+        return _compiled_search(position, depth, nodes)
     return _Search(position, nodes).run(depth)
 
 
-def _compiled_search(module: ModuleType, position: Position, depth: int, nodes: int | None) -> SearchResult:
+def _compiled_search(position: Position, depth: int, nodes: int | None) -> SearchResult:
     """search() on the compiled core."""
     rl = position._rl
     ci, own, opp = position._sides()
-    core = rl.core or _CORES.get(rl.variant) or _CORES.setdefault(rl.variant, rl.compiled(module))
+    core = rl.core
     assert core is not None
     score, line, count = core.search(ci, own, opp, position._kings, position._ctr[ci], position._ctr[ci ^ 1],
                                      depth, -1 if nodes is None else nodes, king_value(rl.variant))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
+from pdn_tools.rules.core import Engine, engine_from_environment
 from pdn_tools.running.inputs import DEFAULT_GLOBS as DEFAULT_GLOBS, Inputs as Inputs
 from pdn_tools.running.pool import run as run
 from pdn_tools.running.tasks import Work as Work
@@ -29,11 +30,11 @@ def exit_code(unreadable: int, failed: int) -> int:
 
 
 def checked_work(game: Game | ReadError, work: Callable[[Checked], T], variant: Variant | None,
-                 strict: bool, rules: RuleSet | None = None) -> tuple[Record, T]:
-    """Check one game and run `work` on it; only the record and the work's result travel back."""
+                 strict: bool, rules: RuleSet | None = None, engine: Engine | None = None) -> tuple[Record, T]:
+    """Check one game (on `engine`) and run `work` on it; only the record and the work's result travel back."""
     from pdn_tools.play.check import check
 
-    checked = check(game, variant, strict, rules)
+    checked = check(game, variant, strict, rules, engine)
     return checked.record, work(checked)
 
 
@@ -43,19 +44,21 @@ def no_work(checked: Checked) -> None:
 
 class Runner:
     """A command's per-game work over many inputs: every game checked (with `variant`'s rules
-    when given, its draws by `rules`), the work run on it, and the exit code of the whole run."""
+    when given, its draws by `rules`, on `engine`, by default the environment's), the work run on
+    it, and the exit code of the whole run."""
 
     def __init__(self, inputs: Inputs, jobs: int = 1, strict: bool = False, variant: Variant | None = None,
-                 backend: Backend | None = None, rules: RuleSet | None = None) -> None:
+                 backend: Backend | None = None, rules: RuleSet | None = None, engine: Engine | None = None) -> None:
         self.inputs = inputs
         self.jobs, self.strict, self.variant, self.rules = jobs, strict, variant, rules
+        self.engine = engine or engine_from_environment()
         self.backend: Backend = backend or run
         self.games = self.failed = 0
 
     def run(self, work: Callable[[Checked], T]) -> Iterator[tuple[Record, T]]:
         """(record, work(checked)) for each game, in input order; an invalid game counts as failed."""
         task: Work[tuple[Record, T]] = functools.partial(checked_work, work=work, variant=self.variant,
-                                                         strict=self.strict, rules=self.rules)
+                                                         strict=self.strict, rules=self.rules, engine=self.engine)
         for record, value in self.backend(self.inputs, task, self.jobs, self.strict):
             self.games += 1
             self.failed += not record.ok

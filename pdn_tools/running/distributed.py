@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, TypeVar
 
 from pdn_tools.play.check import Record, record_of
+from pdn_tools.rules.core import engine_from_environment
 from pdn_tools.rules.variants import Variant
 from pdn_tools.running.inputs import Inputs
 from pdn_tools.running.tasks import (Fold, Options, Outcome, Place, Range, Read, Task, Work, do_task, read_part,
@@ -397,5 +398,5 @@ def validate(client: Client, paths: Iterable[str], variant: Variant | None = Non
              range_bytes: int = RANGE_BYTES, in_flight: int | None = None) -> Iterator[Record]:
     """The validation record of every game of `paths` (files or folders of *.pdn), in order, computed on
     the workers of the Dask `client` (the records of `pdn validate --format jsonl`)."""
-    work = functools.partial(record_of, variant=variant, strict=strict)
+    work = functools.partial(record_of, variant=variant, strict=strict, engine=engine_from_environment())
     return run(client, Inputs(tuple(paths)), work, strict, range_bytes, in_flight)

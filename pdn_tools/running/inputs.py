@@ -12,6 +12,7 @@ from typing import BinaryIO, Callable, Iterator
 
 from pdn_tools.text.model import Diagnostic
 from pdn_tools.text.names import printable
+from pdn_tools.rules.core import engine_from_environment
 from pdn_tools.text.reader import MAX_GAME_BYTES, RawGame, read_raw
 from pdn_tools.text.source import CUT, NotPdn, cut_of, input_bytes, reason, watched
 
@@ -129,7 +130,7 @@ class Inputs:
 
     def _games(self, stream: BinaryIO, path: str) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
         games = read_raw(stream, name="<stdin>" if path == "-" else path, encoding=self.encoding,
-                         max_game_bytes=self.max_game_bytes)
+                         max_game_bytes=self.max_game_bytes, engine=engine_from_environment())
         for index, (raw, notes) in enumerate(games, 1):
             yield raw, index, notes
         if games.codec != "utf-8":

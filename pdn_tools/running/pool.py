@@ -44,12 +44,12 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
     encoding or without sync points, are split here and sent to the workers in batches of games."""
     parser()            # built once here, so that workers started by fork inherit it
     gc.freeze()         # the modules and the parser live to the end: the collector need not look at them again
+    options = Options(strict, inputs.encoding, inputs.max_game_bytes)
     if jobs <= 1:
         for raw, index, notes in inputs.raw_games():
-            result = work(parse_raw(raw, index, strict, notes))
+            result = work(parse_raw(raw, index, strict, notes, options.engine))
             yield result if fold is None else fold([result])
         return
-    options = Options(strict, inputs.encoding, inputs.max_game_bytes)
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=start_worker, initargs=(os.getpid(), Counts.shared()))
     pending: deque[tuple[Future[list[Outcome]], _Planned]] = deque()
     try:

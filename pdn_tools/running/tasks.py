@@ -7,9 +7,10 @@ import ctypes
 import multiprocessing
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, TypeVar
 
+from pdn_tools.rules.core import Engine, engine_from_environment
 from pdn_tools.text import ranges
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.reader import MAX_GAME_BYTES, RawGame, parse_raw, read_raw
@@ -25,11 +26,13 @@ Read = tuple[ranges.Games, str | None]          # games read, and why reading st
 
 @dataclass(frozen=True)
 class Options:
-    """How every task reads and parses: --strict, --encoding (None: detected), --max-game-bytes."""
+    """How every task reads and parses: --strict, --encoding (None: detected), --max-game-bytes, and
+    the engine the reader reads for (by default the environment's)."""
 
     strict: bool = False
     encoding: str | None = None
     max_game_bytes: int = MAX_GAME_BYTES
+    engine: Engine = field(default_factory=engine_from_environment)
 
 
 class Place(NamedTuple):
@@ -70,14 +73,14 @@ def do_task(task: Task, work: Work[T], fold: Fold[T, Any], options: Options, rea
         read, before = _read_counted(task.part, options)
     if read is not None:
         games, problem = read
-        results = [work(parse_raw(raw, before + index, options.strict, notes))
+        results = [work(parse_raw(raw, before + index, options.strict, notes, options.engine))
                    for index, (raw, notes) in enumerate(games, 1)]
         return [(fold(results), problem, None)]
     outcomes: list[Outcome] = []
     for place in task.files:
         found: list[T] = []
         problem, codec = _read_file(place, options, lambda raw, index, notes: found.append(
-            work(parse_raw(raw, index, options.strict, notes))))
+            work(parse_raw(raw, index, options.strict, notes, options.engine))))
         outcomes.append((fold(found), problem, codec))
     return outcomes
 
@@ -97,7 +100,7 @@ def _read_file(place: Place, options: Options, take: Callable[[RawGame, int, lis
     try:
         with ranges.open_binary(place.path) if "://" in place.path else watched(place.path) as raw:
             games = read_raw(input_bytes(raw), name=place.shown, encoding=options.encoding,
-                             max_game_bytes=options.max_game_bytes)
+                             max_game_bytes=options.max_game_bytes, engine=options.engine)
             for index, (game, notes) in enumerate(games, 1):
                 take(game, index, notes)
         return (games.cut.message if games.cut is not None else None), games.codec
@@ -112,7 +115,7 @@ def read_part(part: Range, options: Options) -> Read:
     the range is read changed while read."""
     try:
         games = ranges.read_range(part.place.path, part.start, part.end, *part.lines, part.place.shown,
-                                  options.encoding, options.max_game_bytes)
+                                  options.encoding, options.max_game_bytes, options.engine)
     except OSError as error:
         return [], reason(error)
     now = stamp(part.place.path) if part.stamp is not None else None

@@ -17,7 +17,7 @@ import sys
 from dataclasses import dataclass
 from functools import lru_cache, wraps
 from importlib import resources
-from typing import Any, Callable, Iterable, Iterator, TypeVar, Union, cast
+from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar, Union, cast
 
 import lark
 from lark import Lark, Token, Transformer
@@ -27,7 +27,7 @@ from lark.lexer import Lexer
 from pdn_tools.text.codes import Code
 from pdn_tools.text.numbers import LONGEST, number
 from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, Move, MoveNumber, MoveRun, Nag, Placeholder,
-                    Setup, Variation)
+                                  Setup, Variation, keep_runs)
 
 ERROR = "ERROR"          # a run of characters no terminal matches
 ESCAPE = "ESCAPE"        # white space holding a literal '\\r' or '\\n' (broken exports)
@@ -111,12 +111,38 @@ class _TokenList(Lexer):
         return iter(tokens)
 
 
+MovesEnd = Callable[[str, int, int], int]
+PlainRun = Callable[[str], bool]
+
+
+class Reading(Protocol):
+    """How runs of plain moves are read, as an engine says (rules.core.Engine): whether the
+    main line's runs stay text (`keeps_runs`, MoveRun: the compiled core plays text), and the
+    core's functions that find them, each many times faster than the regular expressions,
+    which decide where they are None.  `moves_end(text, pos, endpos)` finds where a run ends
+    while scanning (the end the MOVES terminal's regular expression matches at `pos`, or -1
+    when it matches nothing); `plain_run(text)` tells whether a run may stay text
+    (`_PLAIN_RUN` matches all of it).  The games read are the same either way."""
+
+    @property
+    def keeps_runs(self) -> bool: ...
+
+    @property
+    def moves_end(self) -> MovesEnd | None: ...
+
+    @property
+    def plain_run(self) -> PlainRun | None: ...
+
+
 @dataclass(slots=True)
 class _Context:
-    """Per-game state of the transformer: where diagnostics go."""
+    """Per-game state of the transformer: where diagnostics go, and whether the main line's
+    plain runs stay text (tested by `plain`)."""
 
     warnings: list[Diagnostic]
     strict: bool
+    runs: bool = False
+    plain: PlainRun | None = None
 
 
 # What the movetext's reductions receive: tokens and the variations built below them.
@@ -216,9 +242,8 @@ class _Builder(Transformer[ScanToken, Game]):
                     game.tags.append((name, value))
                     game.tag_positions.append(position)
             elif isinstance(child, list):
-                game.movetext = child
-                if _KEEP_RUNS[0] and any(isinstance(element, MoveRun) for element in child):
-                    del game.elements        # expanded from movetext when first read
+                if self.context.runs and any(isinstance(element, MoveRun) for element in child):
+                    keep_runs(game, child)
                 else:
                     game.elements = cast(list[Element], child)
             else:
@@ -255,7 +280,7 @@ class _Builder(Transformer[ScanToken, Game]):
 
     @_recorded
     def body(self, children: list[Child]) -> list[Element | MoveRun]:
-        return self._elements(children, runs=_KEEP_RUNS[0])
+        return self._elements(children, runs=self.context.runs)
 
     @_recorded
     def variation(self, children: list[Child | _Terminator]) -> Variation:
@@ -274,7 +299,7 @@ class _Builder(Transformer[ScanToken, Game]):
             if not isinstance(child, ScanToken):
                 out.append(child)
             elif child.type == "MOVES":
-                if runs and _PLAIN[0](child):
+                if runs and (self.context.plain or _plain_by_regex)(child):
                     out.append(MoveRun(str(child), child.line, child.column))
                 elif runs and _PADDED_RUN.fullmatch(child):
                     out.append(self._padded_run(child))
@@ -482,29 +507,6 @@ class _Terminator(str):
 _PLAIN_TAG = re.compile(r'\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]')
 _PLAIN_TAGS = re.compile(r'\[[A-Z][A-Za-z0-9_]* "[^"\\\n]*"\](?:\n\[[A-Z][A-Za-z0-9_]* "[^"\\\n]*"\])*+')
 _MOVE_LIKE = (Move, MoveNumber, Placeholder, MoveRun)      # what may follow a move number
-_KEEP_RUNS = [False]      # whether the main line's plain runs stay text (see keep_runs_as_text)
-
-
-MovesEnd = Callable[[str, int, int], int]
-PlainRun = Callable[[str], bool]
-_MOVES_END: list[MovesEnd | None] = [None]     # see scan_runs_with
-
-
-def scan_runs_with(moves_end: MovesEnd | None, plain_run: PlainRun | None) -> None:
-    """Read runs of moves with the compiled core's functions (rules/core.py gives them):
-    `moves_end(text, pos, endpos)` finds where each run ends while scanning (the end the
-    MOVES terminal's regular expression matches at `pos`, or -1 when it matches nothing) and
-    `plain_run(text)` tells whether a run may stay text (`_PLAIN_RUN` matches all of it), each
-    many times faster than the regular expression.  None: the regular expressions decide."""
-    _MOVES_END[0] = moves_end
-    _PLAIN[0] = plain_run or _plain_by_regex
-
-
-def keep_runs_as_text(keep: bool) -> None:
-    """Keep the main line's runs of plain moves as text (MoveRun) in games read from now on:
-    the compiled core plays such text without a model object per move, so it turns this on;
-    the pure engine reads every element, which the reader then makes at once, faster."""
-    _KEEP_RUNS[0] = keep
 
 
 def _run_pattern(square: str, number: str) -> re.Pattern[str]:
@@ -529,7 +531,6 @@ def _plain_by_regex(text: str) -> bool:
     return _PLAIN_RUN.fullmatch(text) is not None
 
 
-_PLAIN: list[PlainRun] = [_plain_by_regex]      # see scan_runs_with
 _ZERO_PADDED = re.compile(r"0(?<![0-9]0)[0-9]")      # a 0 after no digit, then a digit
 _PIECES_KEPT = 4096
 _PLANS_KEPT = 4096        # shapes of game whose builder calls are kept
@@ -597,7 +598,8 @@ class PdnParser:
         self._plans: dict[tuple[str, ...], Plan] = {}
 
     def tokens(self, text: str, line: int = 1, column: int = 1, end: int | None = None,
-               more: bool = False, hold: bool = False, blank: bool = False) -> Scanned:
+               more: bool = False, hold: bool = False, blank: bool = False,
+               moves_end: MovesEnd | None = None) -> Scanned:
         """Scan `text[:end]` (line ends already '\\n'), which starts at (line, column).
 
         `more`: more text follows, so the scan stops before a token that reaches `end`
@@ -609,6 +611,7 @@ class PdnParser:
         before `text` since the last token, goes on to the next call in `Scanned.blank`.
         A comment or setup that meets a blank line followed by a tag pair is not open:
         it was never closed, and its opening character is read as text (ERROR).
+        `moves_end`: the compiled core's (see Reading), else the regular expression finds runs.
         """
         stop = len(text) if end is None else end
         out: list[ScanToken] = []
@@ -617,7 +620,6 @@ class PdnParser:
         gap, gap_end = None, -1      # (start, line, line_start, tokens kept) of the last white space
         next_bracket = -1            # offset of the next ']' after the last '[' looked at
         last_newline = -2            # offset of the last line end (-1: none), found when first needed
-        moves_end = _MOVES_END[0]
         # With moves_end, the scanners leave MOVES out: where one starts, theirs is the next
         # alternative that matches (LPAR or ERROR), and moves_end says whether and where the
         # MOVES token the full scanner would have matched ends.
@@ -695,16 +697,19 @@ class PdnParser:
                 scanner, segment_end = main, stop
         return Scanned(out, stop, line, stop - line_start + 1, None, blank_before)
 
-    def parse_game(self, tokens: list[ScanToken], strict: bool = False, consume: bool = False) -> Game | Diagnostic:
+    def parse_game(self, tokens: list[ScanToken], strict: bool = False, consume: bool = False,
+                   reading: Reading | None = None) -> Game | Diagnostic:
         """Parse one game's tokens into a Game, or a located syntax Diagnostic.
 
         Leniently, text no terminal matches is kept as a comment (a parenthesised
         group holding such text, e.g. a prose remark, becomes one comment) and a
         warning says so; in strict mode it is a syntax error.
         `consume`: `tokens` is emptied as Lark reads it, so that each token is freed once built
-        into the model (a long game's tokens weigh several times its model).
+        into the model (a long game's tokens weigh several times its model).  `reading`: how runs
+        of plain moves are read (see Reading; None: each as model elements).
         """
-        context = _Context([], strict)
+        context = _Context([], strict, reading is not None and reading.keeps_runs,
+                           None if reading is None else reading.plain_run)
         self._builder.context = context
         try:
             shape = tuple([token.type for token in tokens])

@@ -86,9 +86,9 @@ class MoveRun:
     (spaces, tabs, line ends); squares and numbers may be zero-padded (`07-12`, `01.`), which
     the reader warns about as it keeps the text.
 
-    The reader leaves the common runs as text (`Game.movetext`) and `Game.elements` expands them
-    when first asked for, so checking a game builds no object per move: the compiled core
-    reads the text.  `expand()` gives exactly the elements the reader would have made, at the
+    A reader asked to (see grammar.Reading) leaves the common runs as text, kept inside the
+    Game (`keep_runs`), and `Game.elements` expands them when first asked for, so checking a
+    game builds no object per move: the compiled core reads the text.  `expand()` gives exactly the elements the reader would have made, at the
     same lines and columns (a tab is one column, as the reader counts)."""
 
     text: str
@@ -200,15 +200,16 @@ class Game:
     index: int = field(default=0, compare=False)          # 1-based within its file
     file: str = field(default="", compare=False)
     warnings: list[Diagnostic] = field(default_factory=list, compare=False)
-    # The movetext as read, runs of plain moves still text (MoveRun); `elements` is then left
-    # unset until first read, when __getattr__ expands it from here.
-    movetext: list[Element | MoveRun] | None = field(default=None, compare=False, repr=False)
+    # The movetext as read with runs of plain moves still text (see keep_runs): `elements` is
+    # then left unset until first read, when __getattr__ expands it from here.
+    _runs: list[Element | MoveRun] | None = field(default=None, init=False, compare=False, repr=False)
 
     def __getattr__(self, name: str) -> list[Element]:
-        """`elements` expanded from `movetext` on first use (any other name: AttributeError)."""
+        """`elements` expanded from the runs kept as text on first use (any other name:
+        AttributeError)."""
         if name != "elements":
             raise AttributeError(name)
-        movetext = self.movetext
+        movetext = self._runs
         if movetext is None:
             raise AttributeError(name)
         elements: list[Element] = []
@@ -218,16 +219,8 @@ class Game:
             else:
                 elements.append(element)     # type: ignore[arg-type]
         self.elements = elements
+        self._runs = None
         return elements
-
-    def read_movetext(self) -> list[Element | MoveRun]:
-        """The movetext with its runs of plain moves still text when `elements` was never read
-        nor set (replaying the main line needs no more), else `elements`."""
-        try:
-            return _GAME_ELEMENTS.__get__(self, Game)    # type: ignore[no-any-return]
-        except AttributeError:
-            assert self.movetext is not None
-            return self.movetext
 
     @property
     def headers(self) -> Mapping[str, str]:
@@ -269,21 +262,10 @@ class Game:
         """The moves of the main line, in order."""
         return [e for e in self.elements if isinstance(e, Move)]
 
-    def main_line_text(self) -> list[Element]:
-        """The main line's elements with each run kept as text given as its moves alone (no move
-        numbers), `elements` left unexpanded: what replaying the main line again needs."""
-        out: list[Element] = []
-        for element in self.read_movetext():
-            if type(element) is MoveRun:
-                out += element.moves()
-            else:
-                out.append(element)     # type: ignore[arg-type]
-        return out
-
     def moves(self) -> Iterator[Move]:
         """The moves of the main line, in order, made one run at a time from the runs kept as
         text (`elements` is not expanded: a long game's would weigh several times its text)."""
-        for element in self.read_movetext():
+        for element in movetext_runs(self):
             if type(element) is MoveRun:
                 yield from element.moves()
             elif isinstance(element, Move):
@@ -291,6 +273,36 @@ class Game:
 
 
 _GAME_ELEMENTS = Game.__dict__["elements"]        # the slot's descriptor: raises while it is unset
+
+
+def keep_runs(game: Game, movetext: list[Element | MoveRun]) -> None:
+    """Give `game` the movetext `movetext`, whose runs of plain moves are still text: its
+    `elements` are expanded from it when first read.  The reader's internal form, for the
+    replayer (see movetext_runs); the Game is equal to one given the expanded elements."""
+    game._runs = movetext
+    del game.elements
+
+
+def movetext_runs(game: Game) -> list[Element | MoveRun]:
+    """The movetext of `game` with its runs of plain moves still text when `elements` was never
+    read nor set (replaying the main line needs no more), else `elements`."""
+    try:
+        return _GAME_ELEMENTS.__get__(game, Game)    # type: ignore[no-any-return]
+    except AttributeError:
+        assert game._runs is not None
+        return game._runs
+
+
+def main_line_text(game: Game) -> list[Element]:
+    """The main line's elements of `game` with each run kept as text given as its moves alone (no
+    move numbers), `elements` left unexpanded: what replaying the main line again needs."""
+    out: list[Element] = []
+    for element in movetext_runs(game):
+        if type(element) is MoveRun:
+            out += element.moves()
+        else:
+            out.append(element)     # type: ignore[arg-type]
+    return out
 
 
 @dataclass(slots=True)

@@ -32,6 +32,7 @@ from typing import Any, BinaryIO, cast
 from lark import Token
 
 from pdn_tools.text.model import Diagnostic
+from pdn_tools.text.grammar import Reading
 from pdn_tools.text.reader import MAX_GAME_BYTES, RawGame, read_raw
 
 # A line end, a blank line, then a complete tag pair at the start of the next line.  Every repeat is
@@ -173,11 +174,12 @@ class _Upto(io.RawIOBase):
 
 
 def read_range(location: str, start: int, end: int, first_line: int, end_line: int, name: str | None = None,
-               encoding: str | None = None, max_game_bytes: int = MAX_GAME_BYTES) -> Games:
+               encoding: str | None = None, max_game_bytes: int = MAX_GAME_BYTES,
+               engine: Reading | None = None) -> Games:
     """The games of `location` anchored in [start, end), split but not parsed, each with its file notes;
     `first_line` and `end_line` are the line numbers at `start` and `end` (1 + the line ends before).
     Unless `start` is 0, the file must be plain UTF-8 (`facts`) or be read in `encoding`, a codec that
-    decodes line by line."""
+    decodes line by line.  `engine`: see reader.read_games."""
     with open_binary(location) as stream:
         first = first_sync_from(stream, start, end) if start > 0 else 0
         if first is None:
@@ -197,7 +199,7 @@ def read_range(location: str, start: int, end: int, first_line: int, end_line: i
             source = cast(BinaryIO, io.BufferedReader(_Upto(stream, following + tag_line.end())))
         owned: Games = []
         for raw, notes in read_raw(source, name or location, encoding or ("utf-8" if origin else None), line,
-                                   max_game_bytes):
+                                   max_game_bytes, engine):
             game_line = _line(raw.tokens[0])
             if following is not None and game_line >= owned_until:
                 break

@@ -5,6 +5,9 @@ scanned into tokens block by block, split into games at terminators and tag
 sections, and each game is parsed on its own.  Memory is bounded by the longest
 game, never by the longest line.  A game that cannot be
 read becomes a `ReadError` and reading goes on, so games in = games reported.
+`engine` (a rules.core.Engine, see grammar.Reading) says how runs of plain moves are read:
+found by the compiled core's scanner and kept as text for it to play, or as model elements
+(None); the games read are the same.
 """
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ from typing import BinaryIO, Iterable, Iterator, Sequence, Union
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.decoding import Decoder
-from pdn_tools.text.grammar import ESCAPE, HOLD, WHITE_SPACE as _WHITE_SPACE, ScanToken, parser, unreadable
+from pdn_tools.text.grammar import ESCAPE, HOLD, WHITE_SPACE as _WHITE_SPACE, Reading, ScanToken, parser, unreadable
 from pdn_tools.text.model import Comment, Diagnostic, Game, ReadError
 from pdn_tools.text.source import NotPdn, cut_of, input_bytes, watched
 
@@ -71,7 +74,7 @@ class RawGame:
 _OVERLAP = 256                # characters of a waiting construct searched again with the next block
 
 
-def scan(blocks: Iterable[str], line: int = 1) -> Iterator[ScanToken]:
+def scan(blocks: Iterable[str], line: int = 1, engine: Reading | None = None) -> Iterator[ScanToken]:
     """Tokens of the whole text, given in blocks, its first line numbered `line`.
 
     Each block is scanned up to its last line end (else its last white space); the rest
@@ -80,6 +83,7 @@ def scan(blocks: Iterable[str], line: int = 1) -> Iterator[ScanToken]:
     past HOLD characters is read as it stands (so memory stays bounded).
     """
     pdn = parser()
+    moves_end = None if engine is None else engine.moves_end
     pending: list[str] = []       # text not scanned yet
     size = 0
     column = 1
@@ -88,7 +92,7 @@ def scan(blocks: Iterable[str], line: int = 1) -> Iterator[ScanToken]:
     blank = False                 # a blank line came after the last token
     for block, last in _with_last(blocks):
         if last:
-            yield from pdn.tokens("".join(pending) + block, line, column, blank=blank).tokens
+            yield from pdn.tokens("".join(pending) + block, line, column, blank=blank, moves_end=moves_end).tokens
             return
         closing = False           # the block may close the construct that waits
         if waiting is not None:
@@ -102,7 +106,7 @@ def scan(blocks: Iterable[str], line: int = 1) -> Iterator[ScanToken]:
         text = "".join(pending) + block if pending else block
         hold = not (multiline and len(text) > HOLD)
         end = len(text) if closing and waiting is not _WHITE_SPACE else _scan_end(text, len(text) - len(block))
-        scanned = pdn.tokens(text, line, column, end, more=True, hold=hold, blank=blank)
+        scanned = pdn.tokens(text, line, column, end, more=True, hold=hold, blank=blank, moves_end=moves_end)
         yield from scanned.tokens
         rest = text[scanned.consumed:]
         pending, size = ([rest], len(rest)) if rest else ([], 0)
@@ -292,9 +296,9 @@ class RawGames:
     a game longer than `max_game_bytes` characters is marked too large (see split_games)."""
 
     def __init__(self, source: Source, name: str | None = None, encoding: str | None = None, line: int = 1,
-                 max_game_bytes: int = MAX_GAME_BYTES) -> None:
+                 max_game_bytes: int = MAX_GAME_BYTES, engine: Reading | None = None) -> None:
         self.source, self.name, self.encoding, self.line = source, name, encoding, line
-        self.max_game_bytes = max_game_bytes
+        self.max_game_bytes, self.engine = max_game_bytes, engine
         self.codec = "utf-8"
         self.cut: Diagnostic | None = None
 
@@ -303,7 +307,7 @@ class RawGames:
         decoder = Decoder(stream, self.encoding, line=self.line)
         try:
             previous: RawGame | None = None
-            for raw in split_games(scan(decoder.blocks(), self.line), self.max_game_bytes):
+            for raw in split_games(scan(decoder.blocks(), self.line, self.engine), self.max_game_bytes):
                 raw.name = self.name or shown
                 if previous is not None:
                     yield previous, _notes_until(decoder.warnings, previous.last_line)
@@ -333,9 +337,9 @@ def _ended(raw: RawGame) -> bool:
 
 
 def read_raw(source: Source, name: str | None = None, encoding: str | None = None, line: int = 1,
-             max_game_bytes: int = MAX_GAME_BYTES) -> RawGames:
+             max_game_bytes: int = MAX_GAME_BYTES, engine: Reading | None = None) -> RawGames:
     """The games of `source` split but not parsed, each with the file's warnings (see RawGames)."""
-    return RawGames(source, name, encoding, line, max_game_bytes)
+    return RawGames(source, name, encoding, line, max_game_bytes, engine)
 
 
 def _notes_until(notes: list[Diagnostic], line: int | None) -> list[Diagnostic]:
@@ -347,7 +351,8 @@ def _notes_until(notes: list[Diagnostic], line: int | None) -> list[Diagnostic]:
 
 
 def read_games(source: Source, strict: bool = False, name: str | None = None,
-               encoding: str | None = None, *, max_game_bytes: int = MAX_GAME_BYTES) -> Iterator[Game | ReadError]:
+               encoding: str | None = None, *, max_game_bytes: int = MAX_GAME_BYTES,
+               engine: Reading | None = None) -> Iterator[Game | ReadError]:
     """Stream the games of a PDN source: a path, '-' for stdin, or a file object.
 
     Yields a `Game` for each game read and a `ReadError` for each game that could
@@ -359,6 +364,7 @@ def read_games(source: Source, strict: bool = False, name: str | None = None,
     bzip2, xz) is decompressed.  Binary data is one ReadError (code `binary`, as `pdn` refuses
     it); input that ends before its end (compressed data cut or damaged, a file changed while
     read) gives its complete games, then a ReadError with code `truncated` in place of the rest.
+    `engine` reads runs of moves its way (see the module's docstring); the games are the same.
     """
     stream, shown, opened = _open(source)
     try:
@@ -367,10 +373,10 @@ def read_games(source: Source, strict: bool = False, name: str | None = None,
         except NotPdn as error:
             yield ReadError(name or shown, 1, 1, 1, str(error), Code.BINARY)
             return
-        games = read_raw(data, name or shown, encoding, max_game_bytes=max_game_bytes)
+        games = read_raw(data, name or shown, encoding, max_game_bytes=max_game_bytes, engine=engine)
         index = 0
         for index, (raw, file_warnings) in enumerate(games, 1):
-            yield parse_raw(raw, index, strict, file_warnings)
+            yield parse_raw(raw, index, strict, file_warnings, engine)
         if games.cut is not None:
             cut = games.cut
             yield ReadError(name or shown, index + 1, cut.line, cut.column, cut.message, cut.code)
@@ -379,27 +385,30 @@ def read_games(source: Source, strict: bool = False, name: str | None = None,
             stream.close()
 
 
-def read_text(text: str, strict: bool = False, name: str = "<string>") -> list[Game | ReadError]:
+def read_text(text: str, strict: bool = False, name: str = "<string>",
+              engine: Reading | None = None) -> list[Game | ReadError]:
     """All games of a PDN string (for tests and small inputs)."""
-    return list(read_games(io.BytesIO(text.encode("utf-8")), strict, name))
+    return list(read_games(io.BytesIO(text.encode("utf-8")), strict, name, engine=engine))
 
 
 def parse_raw(raw: RawGame, index: int, strict: bool = False,
-              file_warnings: Sequence[Diagnostic] = ()) -> Game | ReadError:
+              file_warnings: Sequence[Diagnostic] = (), engine: Reading | None = None) -> Game | ReadError:
     """Parse one split game (game `index` of its file) into a Game or a ReadError.
 
     `raw` gives up its tokens: they are dropped once read, so that a long game's tokens (a
     Python object each, several times the text they hold) are not kept while the game is
     replayed by whoever still holds `raw` (the generators that cut it, a batch loop).  Those of
     a game of more than CONSUMED tokens are freed while it is parsed, each once built into the
-    model; its text is kept until then instead, for the ReadError it may be."""
+    model; its text is kept until then instead, for the ReadError it may be.  `engine`: see
+    the module's docstring."""
     try:
-        return _parsed(raw, index, strict, file_warnings)
+        return _parsed(raw, index, strict, file_warnings, engine)
     finally:
         raw.tokens, raw.before, raw.after = [], [], []
 
 
-def _parsed(raw: RawGame, index: int, strict: bool, file_warnings: Sequence[Diagnostic]) -> Game | ReadError:
+def _parsed(raw: RawGame, index: int, strict: bool, file_warnings: Sequence[Diagnostic],
+            engine: Reading | None) -> Game | ReadError:
     pdn = parser()
     name = raw.name
     warnings = list(file_warnings) + raw.warnings
@@ -412,7 +421,7 @@ def _parsed(raw: RawGame, index: int, strict: bool, file_warnings: Sequence[Diag
 
     def text() -> str:
         return kept if kept is not None else raw.text()
-    parsed = pdn.parse_game(raw.tokens, strict, consume)
+    parsed = pdn.parse_game(raw.tokens, strict, consume, engine)
     if strict:
         problems = [w for w in raw.warnings if w.code.strict_fatal]
         problems += [parsed] if isinstance(parsed, Diagnostic) else []

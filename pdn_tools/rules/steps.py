@@ -1,0 +1,161 @@
+"""The replayer's shortcuts over a position's tables: a notated step or capture played at
+once (`quiet_step`, `capture_step`), and on the compiled core a stretch of the main line
+(`run`, over model elements) or a run of moves kept as text (`run_text`).  They give what
+`Position.moves_between()` and `Position.play()` give, faster; they are not part of the
+board API.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, TypeVar
+
+from pdn_tools.rules import laws
+from pdn_tools.rules.movegen import Move, Position, _after_capture, _capture_records, _legal_records
+
+if TYPE_CHECKING:
+    from pdn_tools.rules.draws import CoreLimits, DrawTracker
+
+Step = tuple[Move, Position, bool]        # a move, the position after it, whether a king moved
+Notated = TypeVar("Notated")              # run's notated-move type
+
+
+def quiet_step(position: Position, start: int, end: int) -> Step | None:
+    """(move, position after it, whether a king moved) for the legal non-capturing move
+    from `start` to `end`, else None: quiet_move() and play() in one, for the replayer."""
+    rl = position._rl
+    if rl.limit:
+        move = position.quiet_move(start, end)
+        return None if move is None else (move, position.play(move), bool(position._kings >> rl.bit_of[start] & 1))
+    bit_of = rl.bit_of
+    if not (0 < start < len(bit_of) and 0 < end < len(bit_of)):
+        return None
+    white, black, kings = position._white, position._black, position._kings
+    ci, own, opp = (0, white, black) if position.turn == "W" else (1, black, white)
+    sb, eb = bit_of[start], bit_of[end]
+    if not own >> sb & 1 or (white | black) >> eb & 1:
+        return None
+    entry = position._quiet_entry(ci, own, opp, start, sb, eb)
+    if entry is None or rl.has_capture(ci, own, opp, kings):
+        return None
+    return entry[0], _after(position, ci, own ^ entry[1], opp, kings ^ entry[2]), bool(kings >> sb & 1)
+
+
+def capture_step(position: Position, start: int, end: int) -> Step | None:
+    """(move, position after it, whether a king moved) for the one lawful capture from
+    `start` to `end`, else None (none, or several taking different pieces): the
+    replayer's common capture."""
+    rl = position._rl
+    bit_of = rl.bit_of
+    if rl.limit or not (0 < start < len(bit_of) and 0 < end < len(bit_of)):
+        return None
+    ci, own, opp = position._sides()
+    kings = position._kings
+    sb, eb = bit_of[start], bit_of[end]
+    if not own >> sb & 1:
+        return None
+    if rl.law is laws.free:            # any capture is lawful: only this piece's are needed
+        if not kings >> sb & 1 and not (rl.passing and rl.promo[ci] >> eb & 1):
+            step = _single_jump(position, ci, own, opp, kings, sb, eb)
+            if step is not None:
+                return step
+        records = _capture_records(rl, ci, own, opp, kings, 1 << sb)
+    else:
+        records = _legal_records(rl, ci, own, opp, kings)
+    found = [r for r in records if r[0] == sb and r[1][-1] == eb]
+    if not found:
+        return None
+    record = found[0]
+    if len(found) > 1 and any(r[5] != record[5] for r in found):
+        return None
+    num = rl.num_of
+    move = Move(start, tuple([num[x] for x in record[1]]), tuple([num[x] for x in record[2]]), record[3])
+    return move, _after(position, ci, *_after_capture(record, own, opp, kings)), bool(kings >> sb & 1)
+
+
+def run(position: Position, elements: Sequence[object], index: int, known: Mapping[str, int | None],
+        kinds: tuple[type[Notated], *tuple[type, ...]]
+        ) -> tuple[int, list[tuple[Notated, Move, Position, bool]]]:
+    """The replayer's common path on the compiled core: from `elements[index]` on, skip the
+    elements of `kinds[1:]` and play each notated move (of type `kinds[0]`) whose two
+    squares `known` gives and that quiet_step / capture_step would play.  Returns the index
+    of the first element left to the caller and (element, move, position after, whether a
+    king moved) for each move played; nothing on the pure engine or under a king-move
+    limit."""
+    rl = position._rl
+    core = rl.core
+    if core is None or rl.limit:
+        return index, []
+    return core.run(elements, index, position, known, kinds, rl.quiet_move_of, Move)
+
+
+def run_text(position: Position, text: str, offset: int, tracker: DrawTracker
+             ) -> tuple[int, int, Position | None, Position | None]:
+    """A MoveRun's text on the compiled core: from `offset` on, skip move numbers and play
+    each two-square move that quiet_step / capture_step would play, counting it in
+    `tracker` as its update() would, until a move the core leaves to the caller (one
+    it cannot settle, or one after which the tracker has a draw or an ending to look at).
+    Returns (offset of that move, or len(text); plies played; the position before the
+    last of them; the position after it).  Nothing is played on the pure engine or under
+    a king-move limit (`runs_text()` is False)."""
+    core = position._rl.core
+    if core is None or position._rl.limit:
+        return offset, 0, None, None
+    seen: dict[Position, int] | None = None
+    limits: CoreLimits | tuple[()] = ()
+    if tracker.event is None:            # else update() counts nothing more
+        counting = tracker.core_limits()
+        if counting is None:
+            return offset, 0, None, None
+        seen, limits = tracker.seen, counting
+    offset, plies, before, after, since, quiet = core.run_text(
+        text, offset, position, seen, tracker.since, tracker.quiet, limits)
+    tracker.since, tracker.quiet = since, quiet
+    return offset, plies, before, after
+
+
+def runs_text(position: Position) -> bool:
+    """Whether run_text plays moves here (the compiled core, no king-move limit)."""
+    return position._rl.core is not None and not position._rl.limit
+
+
+def _single_jump(position: Position, ci: int, own: int, opp: int, kings: int, sb: int, eb: int) -> Step | None:
+    """capture_step's answer for a man taking one piece from bit `sb` to bit `eb` with no
+    jump to follow and no other jump from `sb` (the commonest capture), else None: the
+    generator decides the rest.  A man with another first jump may take other pieces and
+    come back to `eb` (pool, Russian: `19x28` from `W:W19,...:B...15,16,20,K24`), which makes
+    the short form ambiguous; the generator sees it."""
+    rl = position._rl
+    table = rl.jumps[ci]
+    for _, middle, mbit, land, lbit in table[sb]:
+        if land == eb:
+            break
+    else:
+        return None
+    prey = opp if rl.men_take_kings else opp & ~kings
+    free = rl.valid & ~(own | opp) | 1 << sb | (mbit if rl.immediate else 0)
+    if not prey & mbit or not free & lbit:
+        return None
+    for _, _, bit, _, landing in table[eb]:
+        if prey & bit and bit != mbit and free & landing:
+            return None
+    for _, _, bit, _, landing in table[sb]:     # another first jump may come back to eb
+        if prey & bit and bit != mbit and free & landing:
+            return None
+    promotes = bool(rl.promo[ci] >> eb & 1)
+    kings = (kings | lbit if promotes else kings) & ~mbit
+    num = rl.num_of
+    move = Move(num[sb], (num[eb],), (num[middle],), promotes)
+    return move, _after(position, ci, own ^ (1 << sb | lbit), opp & ~mbit, kings), False
+
+
+def _after(position: Position, ci: int, own: int, opp: int, kings: int) -> Position:
+    """The position after a move of colour `ci` that left `own`, `opp` and `kings`."""
+    after = Position.__new__(Position)
+    after.variant, after._rl, after._kings, after._ctr = position.variant, position._rl, kings, position._ctr
+    if ci == 0:
+        after.turn, after._white, after._black = "B", own, opp
+    else:
+        after.turn, after._white, after._black = "W", opp, own
+    return after
+
