@@ -28,22 +28,10 @@ def positions(draw, max_pieces=14):
     return Position(v, draw(st.sampled_from("WB")), pieces)
 
 
-_TWIN_RULES: dict = {}
-
-
 def on_both_engines(pos):
-    """`pos` on the pure engine's tables and, when it is built, on the compiled core's (tables
-    made once per variant: boards.on_both_engines makes them each time)."""
-    twins = []
-    for module in (None, core.compiled_module()) if COMPILED else (None,):
-        rl = _TWIN_RULES.get((pos.variant, module))
-        if rl is None:
-            rl = _TWIN_RULES[pos.variant, module] = _Rules(pos.variant)
-            rl.use_core(module)
-        twin = Position.__new__(Position)
-        twin._set(pos.variant, pos.turn, rl, pos._white, pos._black, pos._kings, pos._ctr)
-        twins.append(twin)
-    return twins
+    """`pos` on the pure engine and, when it is built, on the compiled core (tables made once
+    per variant and engine)."""
+    return [pos.on(core.PURE)] + ([pos.on(core.Engine(True))] if COMPILED else [])
 
 
 # -- Position.hash() ----------------------------------------------------------------------
