@@ -22,3 +22,18 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 def pytest_configure(config: pytest.Config) -> None:
     if EXPLICIT and not AVAILABLE:
         raise pytest.UsageError(f"PDN_CORPUS={EXPLICIT} is not a folder (unset it to skip the corpus tests)")
+
+
+@pytest.fixture(autouse=True)
+def _signals_left_as_found():
+    """Each test leaves the process's Ctrl-C, SIGTERM and SIGHUP handling as it found it: the commands
+    the later tests start inherit an ignored signal (one ignored here reached a shell loop's test)."""
+    import signal
+    names = [name for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    before = {name: signal.getsignal(getattr(signal, name)) for name in names}
+    yield
+    after = {name: signal.getsignal(getattr(signal, name)) for name in names}
+    changed = [name for name in names if after[name] != before[name]]
+    for name in changed:
+        signal.signal(getattr(signal, name), before[name])
+    assert not changed, f"the test changed the handling of {changed}"
