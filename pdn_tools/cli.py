@@ -17,7 +17,7 @@ import click
 
 from pdn_tools.commands import archive
 from pdn_tools.running import batch
-from pdn_tools.commands import diagram as diagrams
+from pdn_tools.play import board as diagrams
 from pdn_tools.commands import report
 from pdn_tools.commands.annotate import Options as Annotations, annotate_game
 from pdn_tools.commands.archive import Criteria
@@ -323,7 +323,7 @@ def validate(paths: tuple[str, ...], globs: tuple[str, ...], fmt: str, strict: b
         else:
             for record, boards in runner.run(diagrams.boards_at_errors if show_board else batch.no_work):
                 totals.add(record)
-                for line in text.lines(record, functools.partial(diagrams.lines_with_boards, boards=boards or [])):
+                for line in text.lines(record, functools.partial(report.lines_with_boards, boards=boards or [])):
                     terminal.out(line)
                 terminal.game_done()
         for line in text.close() if fmt == "text" else []:
@@ -352,7 +352,7 @@ def _validate_folded(runner: batch.Runner, dask: str | None, terminal: Terminal,
             totals.merge(lines.summary)
         return
     fold = functools.partial(report.text_part, warnings=text.mode, ignore=text.ignore,
-                             render=diagrams.lines_with_boards)
+                             render=report.lines_with_boards)
     for part in _folded(runner, dask, terminal, diagrams.boards_at_errors if show_board else batch.no_work, fold):
         terminal.out(text.add_part(part), end="")
         totals.merge(part.summary)

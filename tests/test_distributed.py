@@ -20,7 +20,8 @@ distributed = pytest.importorskip(
     "distributed", reason="dask.distributed is not installed (pip install 'pdn-tools[dask]')")
 
 from pdn_tools.running import batch, distributed as on_dask, writing  # noqa: E402
-from pdn_tools.commands import archive, convert, diagram, report  # noqa: E402
+from pdn_tools.commands import archive, convert, report  # noqa: E402
+from pdn_tools.play import board as diagram  # noqa: E402
 from pdn_tools.play.check import record_of  # noqa: E402
 
 OWN = [str(DATA / "faults.pdn"), str(DATA / "legacy-cp1252-crlf.pdn"), str(DATA / "quirks.pdn")]
@@ -213,7 +214,7 @@ def test_the_folded_ranges_of_the_text_report_give_the_report_one_by_one(options
     for cut in range(len(results) + 1):
         text, totals, out = report.TextReport(mode, ignore), report.Summary(), ""
         for part in parts(results, cut, record_file):
-            folded = report.text_part(part, mode, ignore, diagram.lines_with_boards)
+            folded = report.text_part(part, mode, ignore, report.lines_with_boards)
             out += text.add_part(folded)
             totals.merge(folded.summary)
         out += "".join(line + "\n" for line in [*text.close(), *totals.lines()])

@@ -16,7 +16,8 @@ from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
 from pdn_tools.cli import cli
-from pdn_tools.commands import archive, diagram, html_report, report
+from pdn_tools.commands import archive, html_report, report
+from pdn_tools.play import board as diagram
 from pdn_tools.play.check import check
 from pdn_tools.running import terminal
 from pdn_tools.text import names
@@ -305,7 +306,7 @@ def test_terminal_text_holds_no_raw_control_for_any_tags(white, black, event, re
     board = diagram.board_after(checked.replay, 2)
     text = "\n".join([*report.text_lines(checked.record), *stats.lines(), *stats.summary.lines(),
                       diagram.picture(checked.replay, board, "text", 2),
-                      *diagram.lines_with_boards(checked.record, diagram.error_boards(checked.replay))])
+                      *report.lines_with_boards(checked.record, diagram.error_boards(checked.replay))])
     assert raw_controls(text) == set()
     assert all(line.startswith(names.printable(file)) for line in report.text_lines(checked.record))
 

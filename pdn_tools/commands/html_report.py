@@ -19,7 +19,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import IO, Any, Iterable
 
-from pdn_tools.commands import archive, diagram, report
+from pdn_tools.commands import archive, report
+from pdn_tools.play import board as diagram
 from pdn_tools.play.check import Checked, Record
 from pdn_tools.rules.variants import variant_by_name
 from pdn_tools.text.model import Game, ReadError
