@@ -331,7 +331,7 @@ def test_svg_and_html_pages_are_well_formed_xml_for_any_tags(white, black, event
 @PROPERTY
 @given(st.lists(st.one_of(values, st.integers()), min_size=1, max_size=6), st.sampled_from(["csv", "tsv"]))
 def test_no_csv_or_tsv_cell_starts_a_formula(cells, fmt):
-    line = archive.Rows(fmt).row({str(index): value for index, value in enumerate(cells)})
+    line = archive.ROWS[fmt]().row({str(index): value for index, value in enumerate(cells)})
     assert line.endswith("\n") and "\n" not in line[:-1] and "\r" not in line
     read = next(csv.reader(io.StringIO(line))) if fmt == "csv" else line[:-1].split("\t")
     assert len(read) == len(cells)

@@ -50,7 +50,7 @@ class InvalidGame:
 
 
 def audit_game(checked: Checked) -> InvalidGame | None:
-    """For an invalid game, what its section of the report shows (work for `batch.Runner`)."""
+    """For an invalid game, what its section of the report shows (work for the command line's `Run.checked`)."""
     game, result = checked.game, checked.replay
     if checked.ok:
         return None

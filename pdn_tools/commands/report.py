@@ -172,7 +172,7 @@ def _problem_json(problem: Problem) -> str:
 
 
 def checked_json_line(checked: Checked) -> str:
-    """A checked game's JSON line (work for `batch.Runner`: encoded where the game was checked, a worker
+    """A checked game's JSON line (work for `Run.checked`: encoded where the game was checked, a worker
     of --jobs or --dask, so that the main process only writes it)."""
     return json_line(checked.record)
 

@@ -216,7 +216,7 @@ def _in_variations(result: Replay, error: Diagnostic) -> tuple[Notated, Position
 
 
 def boards_at_errors(checked: Checked) -> list[ErrorBoard]:
-    """The boards at a checked game's move errors (work for `batch.Runner`)."""
+    """The boards at a checked game's move errors (work for the command line's `Run.checked`)."""
     return error_boards(checked.replay)
 
 

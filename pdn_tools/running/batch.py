@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ctypes
 import fnmatch
-import functools
 import gc
 import multiprocessing
 import os
@@ -41,8 +40,6 @@ Item = TypeVar("Item")
 Work = Callable[[Game | ReadError], T]
 Fold = Callable[[list[T]], Item]    # what a worker sends back for the results of a part of a file
 Outcome = tuple[Any, str | None, str | None]    # a part's folded results, why reading stopped (if it did), its codec
-# What runs the work over the inputs: `run` here, or the same on a cluster (running/distributed.py).
-Backend = Callable[["Inputs", Work[Any], int, bool], Iterator[Any]]
 _BATCH = 200                         # games sent to a worker at a time
 _PR_SET_PDEATHSIG = 1                # prctl option: the signal a process gets when its parent ends
 _WATCH_SECONDS = 0.5                 # how often a worker without that signal looks for its parent
@@ -557,30 +554,6 @@ def checked_work(game: Game | ReadError, work: Callable[[Checked], T], variant: 
 
 def no_work(checked: Checked) -> None:
     """The work of a command that needs only the record (validate)."""
-
-
-class Runner:
-    """A command's per-game work over many inputs: every game checked (with `variant`'s rules
-    when given, its draws by `rules`), the work run on it, and the exit code of the whole run."""
-
-    def __init__(self, inputs: Inputs, jobs: int = 1, strict: bool = False, variant: Variant | None = None,
-                 backend: Backend | None = None, rules: RuleSet | None = None) -> None:
-        self.inputs = inputs
-        self.jobs, self.strict, self.variant, self.rules = jobs, strict, variant, rules
-        self.backend: Backend = backend or run
-        self.games = self.failed = 0
-
-    def run(self, work: Callable[[Checked], T]) -> Iterator[tuple[Record, T]]:
-        """(record, work(checked)) for each game, in input order; an invalid game counts as failed."""
-        task: Work[tuple[Record, T]] = functools.partial(checked_work, work=work, variant=self.variant,
-                                                         strict=self.strict, rules=self.rules)
-        for record, value in self.backend(self.inputs, task, self.jobs, self.strict):
-            self.games += 1
-            self.failed += not record.ok
-            yield record, value
-
-    def exit_code(self) -> int:
-        return exit_code(self.inputs.unreadable, self.failed)
 
 
 def _leave_interrupts() -> None:

@@ -1,0 +1,153 @@
+"""`pdn convert` and `pdn annotate`: the games of PATHS written again, canonical or annotated."""
+from __future__ import annotations
+
+import functools
+import sys
+from typing import TYPE_CHECKING, Any, TextIO
+
+import click
+
+from pdn_tools.cli.options import Reading, Writing, reading_options, writing_options
+from pdn_tools.cli.run import Run, command, write_file
+from pdn_tools.commands.annotate import Options as Annotations, annotate_game
+from pdn_tools.commands.convert import WRITERS
+from pdn_tools.running import batch
+from pdn_tools.running.terminal import games, validity
+from pdn_tools.text.names import printable
+
+if TYPE_CHECKING:
+    from pdn_tools.running.writing import Tally
+
+
+def _drop(ctx: click.Context, param: click.Parameter, value: str | None) -> frozenset[str]:
+    from pdn_tools.play.notation import DROPPABLE
+    names = frozenset(name.strip() for name in (value or "").split(",") if name.strip())
+    unknown = sorted(names - set(DROPPABLE))
+    if unknown:
+        raise click.BadParameter(f"cannot drop {', '.join(unknown)}; choose from {', '.join(DROPPABLE)}")
+    return names
+
+
+@command("convert", "Write the games as canonical PDN, JSON lines or FEN lines.", [
+    "pdn convert games.pdn -o clean.pdn                 # canonical PDN 3.0",
+    "pdn convert --to jsonl --jobs 2 folder/ > games.jsonl",
+    "pdn convert --fix-results games.pdn -o fixed.pdn"])
+@click.option("--format", "--to", "to", type=click.Choice(list(WRITERS)), default="pdn", show_default=True,
+              help="Canonical PDN, one JSON object per game, or one `file:game<TAB>ply<TAB>FEN` line per ply.")
+@click.option("--captures", type=click.Choice(["short", "full"]),
+              help="Write captures start-end (every landing square only when ambiguous), or every landing square.")
+@click.option("--squares", type=click.Choice(["numeric", "alpha"]), help="Write squares as numbers or as a1..")
+@click.option("--separator", type=click.Choice(["x", ":"]), help="Capture separator (default x).")
+@click.option("--fix-results", is_flag=True,
+              help="Write the Result the final position settles, when it differs (noted on stderr).")
+@click.option("--drop", callback=_drop, metavar="comments,variations,nags", help="Leave these out.")
+@click.option("--keep-invalid", is_flag=True, help="Pass games that do not convert through unchanged.")
+@click.option("--in-place", is_flag=True, help="Rewrite each input file (atomically).")
+@writing_options(metavar="OUT", help="Output file, written atomically; - for stdout (default).")
+@reading_options(rules=True, dask=True)
+def convert(to: str, captures: str | None, squares: str | None, separator: str | None, fix_results: bool,
+            drop: frozenset[str], keep_invalid: bool, in_place: bool, writing: Writing, reading: Reading) -> None:
+    """Convert every game of PATHS (files, folders of *.pdn, or - for stdin), game by game.
+
+    A game that cannot be read, or that does not replay when the output needs a replay
+    (--to jsonl/fen, --captures, --squares, --separator, --fix-results), is reported on
+    stderr and left out, or passed through with --keep-invalid.
+    """
+    from pdn_tools.commands import convert as conversion
+    from pdn_tools.play.notation import Style
+    from pdn_tools.running.writing import Tally, rewrite_files
+
+    pdn = WRITERS[to].pdn
+    if in_place and (writing.output is not None or not pdn or not reading.paths or "-" in reading.paths):
+        raise click.UsageError("--in-place rewrites the PDN files named: not with -o, --to jsonl/fen or stdin")
+    if keep_invalid and not pdn:
+        raise click.UsageError("--keep-invalid passes games through as PDN: only with --to pdn")
+    if in_place and reading.dask:
+        raise click.UsageError("--in-place rewrites files here: not with --dask")
+    options = conversion.Options(to, Style(captures, squares, separator, drop, fix_results), keep_invalid,
+                                 reading.variant, reading.strict, reading.rules)
+    work = functools.partial(conversion.convert_game, options=options)
+    run = Run(reading, progress=False)
+    if fix_results and pdn and not (captures or squares or separator or drop):
+        if reading.dask:
+            raise click.UsageError("--fix-results alone rewrites the bytes of each file here: not with --dask")
+        tally = _fix_results_only(run, writing, in_place)
+    elif in_place:
+        tally = Tally(rewrite_files(run.inputs, work, reading.jobs, reading.strict, run.terminal.note))
+    else:
+        with run.output(writing) as out:
+            tally = _write_converted(run, work, out)
+    written = "rewritten in place" if in_place else \
+        f"{games(tally.games)} read, {tally.games - tally.left_out:,} written"
+    run.terminal.tally(written + (f", {tally.failed:,} with errors" if tally.failed else ""))
+    sys.exit(batch.exit_code(run.inputs.unreadable, tally.failed))
+
+
+def _write_converted(run: Run, work: batch.Work[Any], out: TextIO) -> Tally:
+    """convert's games written to `out`, their notes on stderr (with workers, --jobs or --dask, the games of
+    each part of a file come back as one text; with one job, each game); the games read and failed."""
+    from pdn_tools.running.writing import write_parts, written
+
+    return write_parts(run.results(work, fold=written), out, run.terminal.note)
+
+
+def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
+    """convert --fix-results with no other change: each file's bytes with only its wrong results
+    rewritten, to stdout, -o FILE or (--in-place, only when something changed) the file itself;
+    the games read and those left with an error."""
+    from pdn_tools.commands.fix_results import fix_file
+    from pdn_tools.running.writing import Tally
+
+    reading, terminal = run.reading, run.terminal
+    failed = count = 0
+    with run.output(Writing() if in_place else writing) as out:
+        for path, data in run.inputs.contents(streams=not in_place):
+            fixed = fix_file(data, "<stdin>" if path == "-" else path, reading.variant, reading.strict,
+                             reading.encoding, reading.rules)
+            for line in fixed.report_lines():
+                terminal.note(line)
+            failed += fixed.failed
+            count += len(fixed.games)
+            if not in_place:
+                out.flush()
+                out.buffer.write(fixed.data)
+            elif fixed.data != data and batch.compressed(path):
+                terminal.note(f"pdn: {printable(path)} is compressed: left unchanged (write the fixed games with -o)")
+                failed += 1
+            elif fixed.data != data:
+                write_file(path, [fixed.data])
+    return Tally(failed, 0, count)
+
+
+@command("annotate", "Annotate every valid game: positions, legal moves, captures.", [
+    "pdn annotate --all games.pdn -o annotated.pdn",
+    "pdn annotate --fen --forced --result - < games.pdn"])
+@click.option("--fen", is_flag=True, help="[%fen ...] after each move: the position it leads to.")
+@click.option("--moves", is_flag=True, help="[%moves N] after each move: the legal moves the mover had.")
+@click.option("--forced", is_flag=True, help="$7 after a move that was the only legal one.")
+@click.option("--captures", is_flag=True, help="[%captured N] after a capture: the pieces it took.")
+@click.option("--draws", is_flag=True, help="[%draw ...] where a draw rule's count starts or ends.")
+@click.option("--ply-count", is_flag=True, help="Set the PlyCount tag.")
+@click.option("--result", is_flag=True, help="Set an unknown Result the rules decide (noted on stderr).")
+@click.option("--gametype", is_flag=True, help="Add a missing GameType tag (noted on stderr).")
+@click.option("--all", "everything", is_flag=True, help="Every annotation but --result.")
+@writing_options()
+@reading_options(rules=True)
+def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, ply_count: bool, result: bool,
+             gametype: bool, everything: bool, writing: Writing, reading: Reading) -> None:
+    """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
+    Annotating an annotated game replaces the old annotations."""
+    options = Annotations(fen or everything, moves or everything, forced or everything, captures or everything,
+                          draws or everything, ply_count or everything, result, gametype or everything)
+    if not options.any():
+        raise click.UsageError("choose what to annotate: --fen, --moves, --forced, --captures, --draws, "
+                               "--ply-count, --result, --gametype or --all")
+    run = Run(reading)
+    with run.output(writing):
+        for _, (text, notes) in run.reported(functools.partial(annotate_game, options=options)):
+            run.terminal.out(text, end="")
+            for note in notes:
+                run.terminal.note(note)
+        code = run.done()
+    run.terminal.tally(validity(run.games, run.failed, unreadable=run.inputs.unreadable))
+    sys.exit(code)
