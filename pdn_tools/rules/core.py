@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ACTIVE", "ENGINE", "CompiledRules", "compile_rules", "compiled_module"]
 
-Record = tuple[int, tuple[int, ...], tuple[int, ...], bool, bool, int]
+CaptureRecord = tuple[int, tuple[int, ...], tuple[int, ...], bool, bool, int]
 
 
 class CompiledRules(Protocol):
@@ -32,9 +32,9 @@ class CompiledRules(Protocol):
     def has_move(self, ci: int, own: int, opp: int, kings: int, counter: int, /) -> bool: ...
 
     def capture_records(self, ci: int, own: int, opp: int, kings: int, starts: int | None,
-                        law: bool, /) -> list[Record]: ...
+                        law: bool, /) -> list[CaptureRecord]: ...
 
-    def legal_records(self, ci: int, own: int, opp: int, kings: int, /) -> list[Record]: ...
+    def legal_records(self, ci: int, own: int, opp: int, kings: int, /) -> list[CaptureRecord]: ...
 
     def quiet_moves(self, ci: int, own: int, opp: int, kings: int, counter: int, /
                     ) -> list[tuple[int, int]]: ...

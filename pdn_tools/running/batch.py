@@ -39,7 +39,8 @@ T = TypeVar("T")
 Item = TypeVar("Item")
 Work = Callable[[Game | ReadError], T]
 Fold = Callable[[list[T]], Item]    # what a worker sends back for the results of a part of a file
-Outcome = tuple[Any, str | None, str | None]    # a part's folded results, why reading stopped (if it did), its codec
+# A part's folded results, why reading stopped (if it did), its codec.
+PartResults = tuple[Any, str | None, str | None]
 _BATCH = 200                         # games sent to a worker at a time
 _PR_SET_PDEATHSIG = 1                # prctl option: the signal a process gets when its parent ends
 _WATCH_SECONDS = 0.5                 # how often a worker without that signal looks for its parent
@@ -139,7 +140,7 @@ class Inputs:
         chosen: list[str] = []
         skipped: list[str] = []
         problems: list[tuple[str, str]] = []
-        for found, kind, reason in walk(folder):
+        for found, kind, reason in folder_entries(folder):
             name = found.name.lower()
             wanted = any(fnmatch.fnmatchcase(name, pattern.lower()) for pattern in self.globs)
             if kind == "file":
@@ -229,7 +230,7 @@ def _reason(error: BaseException) -> str:
     return str(getattr(error, "strerror", None) or error or "truncated compressed data")
 
 
-def walk(folder: str) -> list[tuple[Path, str, str]]:
+def folder_entries(folder: str) -> list[tuple[Path, str, str]]:
     """Every entry below `folder` but its subfolders, sorted, as (path, kind, reason): kind
     'file' (a regular file or a link to one), 'link' (a link to a folder: not followed),
     'other' (a FIFO, a device, a broken link: the reason says which), or 'folder' for a
@@ -264,7 +265,7 @@ def _kind(entry: os.DirEntry[str]) -> tuple[str, str]:
 
 
 def run_batch(work: Work[T], strict: bool, batch: list[tuple[RawGame, int, list[Diagnostic]]],
-              fold: Fold[T, Any] = list) -> list[Outcome]:
+              fold: Fold[T, Any] = list) -> list[PartResults]:
     """A batch of one file's games split in the main process, worked on and folded."""
     return [(fold([work(parse_raw(raw, index, strict, notes)) for raw, index, notes in batch]), None, None)]
 
@@ -300,7 +301,7 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
         return
     counts = _Counts.shared()
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(os.getpid(), counts))
-    pending: deque[tuple[Future[list[Outcome]], _Task]] = deque()
+    pending: deque[tuple[Future[list[PartResults]], _Task]] = deque()
     try:
         for task in _tasks(inputs, jobs, strict, work, fold or list):
             pending.append((pool.submit(*task.call), task))
@@ -448,7 +449,7 @@ def _plain_text(path: str) -> bool:
     return True
 
 
-def _results(future: Future[list[Outcome]], task: _Task, inputs: Inputs, each: bool) -> Iterator[Any]:
+def _results(future: Future[list[PartResults]], task: _Task, inputs: Inputs, each: bool) -> Iterator[Any]:
     """A task's results (each game's when `each`, else each part's folded results); a file a worker could
     not read (or not to its end) is noted."""
     for number, (folded, problem, codec) in enumerate(future.result()):
@@ -464,10 +465,10 @@ def _results(future: Future[list[Outcome]], task: _Task, inputs: Inputs, each: b
 
 
 def _read_files(paths: list[str], encoding: str | None, work: Work[T], strict: bool,
-                fold: Fold[T, Any], max_game_bytes: int = MAX_GAME_BYTES) -> list[Outcome]:
+                fold: Fold[T, Any], max_game_bytes: int = MAX_GAME_BYTES) -> list[PartResults]:
     """Whole files read in a worker as `pdn` reads a file, and worked on: for each, its folded results,
     why reading stopped early if it did, and the codec it was read in."""
-    outcomes: list[Outcome] = []
+    outcomes: list[PartResults] = []
     for path in paths:
         results: list[T] = []
         codec = problem = None
@@ -488,7 +489,7 @@ def _read_files(paths: list[str], encoding: str | None, work: Work[T], strict: b
 
 def _range_work(path: str, start: int, end: int, lines: tuple[int, int], sequence: int, first: bool,
                 work: Work[T], strict: bool, fold: Fold[T, Any], stamp: tuple[int, int],
-                max_game_bytes: int = MAX_GAME_BYTES) -> list[Outcome]:
+                max_game_bytes: int = MAX_GAME_BYTES) -> list[PartResults]:
     """The games of a plain UTF-8 file anchored in [start, end), numbered after those of the
     ranges before it, worked on and folded; a file whose size or time of change differ from
     `stamp` (those when its ranges were handed out) once the range is read changed while read."""

@@ -209,21 +209,22 @@ def _count(read: Read) -> int:
     return len(read[0])
 
 
-Outcome = tuple[C, str | None]      # a file's games in a range, folded, and why reading stopped (if it did)
+RangeResults = tuple[C, str | None]     # a file's games in a range, folded, and why reading stopped (if it did)
 
 
-def _work_files(spans: list[_Span], work: Callable[[Any], T], fold: batch.Fold[T, C], strict: bool) -> list[Outcome[C]]:
+def _work_files(spans: list[_Span], work: Callable[[Any], T], fold: batch.Fold[T, C],
+                strict: bool) -> list[RangeResults[C]]:
     """Small files, each read whole and worked on."""
     return [_work(_read_whole(span), 0, work, fold, strict) for span in spans]
 
 
 def _work_range(read: Read, before: int, work: Callable[[Any], T], fold: batch.Fold[T, C],
-                strict: bool) -> list[Outcome[C]]:
+                strict: bool) -> list[RangeResults[C]]:
     """One range of a file, worked on."""
     return [_work(read, before, work, fold, strict)]
 
 
-def _work(read: Read, before: int, work: Callable[[Any], T], fold: batch.Fold[T, C], strict: bool) -> Outcome[C]:
+def _work(read: Read, before: int, work: Callable[[Any], T], fold: batch.Fold[T, C], strict: bool) -> RangeResults[C]:
     """`work` on each game of a range, numbered after the `before` games of the earlier ranges; folded."""
     games, problem = read
     return fold([work(parse_raw(raw, before + index, strict, notes))
@@ -323,7 +324,7 @@ def _collect(spans: list[_Span], future: Future[Any], fold: batch.Fold[Any, C], 
              progress: Progress) -> Iterator[C]:
     """The folded results of a task's ranges; a file that cannot be read (or not to its end) is noted once."""
     try:
-        outcomes: list[Outcome[C]] = future.result()
+        outcomes: list[RangeResults[C]] = future.result()
     except OSError as error:
         outcomes = [(fold([]), error.strerror or str(error))] * len(spans)
     for span, (folded, problem) in zip(spans, outcomes):
