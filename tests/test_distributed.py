@@ -15,6 +15,8 @@ from click.testing import CliRunner
 
 from corpus import CORPUS, DATA, needs_corpus
 from pdn_tools.cli import cli
+from pdn_tools.cli.options import Reading
+from pdn_tools.cli.run import Run
 
 distributed = pytest.importorskip(
     "distributed", reason="dask.distributed is not installed (pip install 'pdn-tools[dask]')")
@@ -208,7 +210,7 @@ def test_the_folded_ranges_of_the_text_report_give_the_report_one_by_one(options
     show_board = "--show-board" in options
     mode = "each" if "each" in options else "none" if "--quiet" in options else "grouped"
     ignore = frozenset(options[i + 1] for i, option in enumerate(options) if option == "--ignore")
-    results = list(batch.Runner(batch.Inputs((*OWN, *REAL))).run(
+    results = list(Run(Reading(paths=(*OWN, *REAL))).checked(
         diagram.boards_at_errors if show_board else batch.no_work))
     assert ("(first of 262 in this file)" in expected.stdout) == (options == [])
     for cut in range(len(results) + 1):
@@ -224,7 +226,7 @@ def test_the_folded_ranges_of_the_text_report_give_the_report_one_by_one(options
 @needs_corpus
 def test_the_folded_ranges_of_stats_give_the_stats_one_by_one():
     expected = [invoke("stats", *OWN, *REAL), invoke("stats", "--format", "json", *OWN, *REAL)]
-    results = list(batch.Runner(batch.Inputs((*OWN, *REAL))).run(archive.stats_game))
+    results = list(Run(Reading(paths=(*OWN, *REAL))).checked(archive.stats_game))
     notes = "".join(line + "\n" for record, _ in results for line in report.text_lines(record, warnings=False))
     assert notes and all(result.stderr == notes for result in expected)
     for cut in range(len(results) + 1):
