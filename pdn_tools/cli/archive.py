@@ -10,7 +10,7 @@ from typing import ClassVar, TextIO
 
 import click
 
-from pdn_tools.cli.options import VARIANT, Reading, Writing, reading_options, writing_options
+from pdn_tools.cli.options import VARIANT, Reading, Writing, format_option, reading_options, writing_options
 from pdn_tools.cli.run import Run, cannot_write, command, not_to_terminal, write_file, write_page
 from pdn_tools.commands import archive, report
 from pdn_tools.commands.archive import Criteria
@@ -29,8 +29,8 @@ from pdn_tools.text.writer import game_text
     "pdn list OCA_2.0.pdn | sort -t$'\\t' -k4 | less -S     # by White",
     "pdn list --format csv archive/ -o games.csv",
     "pdn list --format jsonl games.pdn.gz | jq -r .Event | sort | uniq -c"])
-@click.option("--format", "fmt", type=click.Choice(list(archive.ROWS)), default="tsv", show_default=True,
-              help="Tab-separated with a header row, CSV with a header row, or one JSON object per game.")
+@format_option(archive.ROWS, "tsv",
+               "Tab-separated with a header row, CSV with a header row, or one JSON object per game.")
 @writing_options()
 @reading_options(replay=False, jobs=False)
 def list_command(fmt: str, writing: Writing, reading: Reading) -> None:
@@ -225,8 +225,7 @@ STATS_FORMATS: dict[str, type[StatsFormat]] = {"text": StatsLines, "json": Stats
     "pdn stats archive/",
     "pdn stats --format json OCA_2.0.pdn | jq .outcomes",
     "pdn stats --format html -o stats.html archive/"])
-@click.option("--format", "fmt", type=click.Choice(list(STATS_FORMATS)), default="text", show_default=True,
-              help="Lines, one JSON object, or a self-contained HTML page with charts.")
+@format_option(STATS_FORMATS, "text", "Lines, one JSON object, or a self-contained HTML page with charts.")
 @writing_options()
 @reading_options(rules=True, dask=True)
 def stats(fmt: str, writing: Writing, reading: Reading) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
-from pdn_tools.cli.options import Reading, Writing, reading_options, writing_options
+from pdn_tools.cli.options import Reading, Writing, format_option, reading_options, writing_options
 from pdn_tools.cli.run import Run, command, write_file
 from pdn_tools.commands.annotate import Options as Annotations, annotate_game
 from pdn_tools.commands.convert import WRITERS
@@ -32,8 +32,9 @@ def _drop(ctx: click.Context, param: click.Parameter, value: str | None) -> froz
     "pdn convert games.pdn -o clean.pdn                 # canonical PDN 3.0",
     "pdn convert --to jsonl --jobs 2 folder/ > games.jsonl",
     "pdn convert --fix-results games.pdn -o fixed.pdn"])
-@click.option("--format", "--to", "to", type=click.Choice(list(WRITERS)), default="pdn", show_default=True,
-              help="Canonical PDN, one JSON object per game, or one `file:game<TAB>ply<TAB>FEN` line per ply.")
+@format_option(WRITERS, "pdn",
+               "Canonical PDN, one JSON object per game, or one `file:game<TAB>ply<TAB>FEN` line per ply.",
+               ("--format", "--to", "to"))
 @click.option("--captures", type=click.Choice(["short", "full"]),
               help="Write captures start-end (every landing square only when ambiguous), or every landing square.")
 @click.option("--squares", type=click.Choice(["numeric", "alpha"]), help="Write squares as numbers or as a1..")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, Callable, Sequence
+from typing import IO, TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 import click
 
@@ -164,3 +164,9 @@ def writing_options(partial: bool = True, metavar: str = "FILE",
                                     help="Write -o FILE even when an input is cut or changes while read "
                                          "(its complete games; exit 2 still)."))
     return _grouped(options, "writing", Writing, ("output", "partial"))
+
+
+def format_option(registry: Mapping[str, type], default: str, help: str,
+                  names: tuple[str, ...] = ("--format", "fmt")) -> Option:
+    """--format: the name of a writer class in `registry` (adding a format adds a choice)."""
+    return click.option(*names, type=click.Choice(list(registry)), default=default, show_default=True, help=help)

@@ -5,7 +5,7 @@ from abc import ABC, abstractmethod
 
 import click
 
-from pdn_tools.cli.options import VARIANT, Writing, writing_options
+from pdn_tools.cli.options import VARIANT, Writing, format_option, writing_options
 from pdn_tools.cli.run import command, output
 from pdn_tools.commands import report
 from pdn_tools.rules.fen import FenError, parse_fen
@@ -80,8 +80,7 @@ def _notation(variant: Variant) -> str:
 @command("variants", "List the variants with their GameType, board and notation.", [
     "pdn variants --format text        # name, GameType, board, notation, other names",
     "pdn variants --format json | jq -r 'select(.board == \"8x8\") | .name'"])
-@click.option("--format", "fmt", type=click.Choice(list(VARIANT_FORMATS)), default="text", show_default=True,
-              help="An aligned table, or one JSON object per variant (one a line).")
+@format_option(VARIANT_FORMATS, "text", "An aligned table, or one JSON object per variant (one a line).")
 def variants(fmt: str) -> None:
     """List the variants pdn knows: name, GameType number, board, notation and other names.
 

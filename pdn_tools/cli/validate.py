@@ -10,7 +10,7 @@ from typing import ClassVar
 
 import click
 
-from pdn_tools.cli.options import Reading, Writing, reading_options, writing_options
+from pdn_tools.cli.options import Reading, Writing, format_option, reading_options, writing_options
 from pdn_tools.cli.run import Run, command, not_to_terminal, write_page
 from pdn_tools.commands import report
 from pdn_tools.play import board as diagrams
@@ -142,9 +142,8 @@ FORMATS: dict[str, type[Format]] = {"text": TextLines, "jsonl": JsonLines, "html
     "pdn validate games.pdn archive/            # errors, and warnings counted per file",
     "pdn validate --warnings each --ignore inferred-variant OCA_2.0.pdn",
     "pdn validate --format jsonl --summary --jobs 2 archive/ -o report.jsonl"])
-@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="text", show_default=True,
-              help="One line per problem, one JSON object per game (every warning in it), "
-                   "or a self-contained HTML audit page.")
+@format_option(FORMATS, "text", "One line per problem, one JSON object per game (every warning in it), "
+                                "or a self-contained HTML audit page.")
 @click.option("--warnings", "warning_mode", type=click.Choice(["grouped", "each", "none"]), default="grouped",
               show_default=True, help="Text report: warnings counted per file and code, one by one, or none.")
 @click.option("--ignore", multiple=True, type=click.Choice(WARNING_CODES), metavar="CODE",
