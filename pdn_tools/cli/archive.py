@@ -17,7 +17,6 @@ from pdn_tools.commands.archive import Criteria
 from pdn_tools.play.check import check
 from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.rules.variants import VARIANTS, Variant
-from pdn_tools.running import batch
 from pdn_tools.running.terminal import games, validity
 from pdn_tools.text.model import ReadError
 from pdn_tools.text.names import printable
@@ -48,7 +47,7 @@ def list_command(fmt: str, writing: Writing, reading: Reading) -> None:
             terminal.game_done()
         terminal.close()
     terminal.tally(f"{games(terminal.games)} listed")
-    sys.exit(batch.exit_code(run.inputs.unreadable, 0))
+    sys.exit(run.exit_code())
 
 
 def _compile(pattern: str, param: click.Parameter) -> re.Pattern[str]:
@@ -128,11 +127,11 @@ def _filter_by_tags(run: Run, criteria: Criteria) -> tuple[int, int]:
     """filter's fast path: tags decide, games are parsed only when they match, never replayed;
     the exit code and the games matched."""
     terminal = run.terminal
-    unread = matched = 0
+    matched = 0
     for raw, index, notes in run.inputs.raw_games():
         game = archive.tag_filtered(raw, index, notes, criteria, run.reading.strict)
         if isinstance(game, ReadError):
-            unread += 1
+            run.failed += 1
             for line in report.text_lines(check(game).record, warnings=False):
                 terminal.note(line)
         elif game is not None:
@@ -140,7 +139,7 @@ def _filter_by_tags(run: Run, criteria: Criteria) -> tuple[int, int]:
             terminal.out(game_text(game), end="")
         terminal.game_done()
     terminal.close()
-    return batch.exit_code(run.inputs.unreadable, unread), matched
+    return run.exit_code(), matched
 
 
 def _check_fen(fen: str, variant: Variant | None) -> None:

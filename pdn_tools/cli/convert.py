@@ -81,7 +81,8 @@ def convert(to: str, captures: str | None, squares: str | None, separator: str |
     written = "rewritten in place" if in_place else \
         f"{games(tally.games)} read, {tally.games - tally.left_out:,} written"
     run.terminal.tally(written + (f", {tally.failed:,} with errors" if tally.failed else ""))
-    sys.exit(batch.exit_code(run.inputs.unreadable, tally.failed))
+    run.failed += tally.failed
+    sys.exit(run.exit_code())
 
 
 def _write_converted(run: Run, work: batch.Work[Any], out: TextIO) -> Tally:
