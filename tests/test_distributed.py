@@ -451,7 +451,7 @@ def big(tmp_path_factory):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("when", [0.3, 1.0, 2.0, "running"])
-def test_ctrl_c_ends_a_local_cluster_run_with_130_and_no_traceback(big, when):
+def test_ctrl_c_ends_a_local_cluster_run_by_sigint_and_no_traceback(big, when):
     """Ctrl-C at the terminal: SIGINT to the whole process group (pdn and its workers), while the cluster
     starts or once records come."""
     process = _pdn("validate", "--format", "jsonl", "--dask", "local:2", big)
@@ -467,8 +467,7 @@ def test_ctrl_c_ends_a_local_cluster_run_with_130_and_no_traceback(big, when):
         except subprocess.TimeoutExpired:
             pass
     err = process.communicate(timeout=60)[1].decode()
-    assert process.returncode == 130
-    assert err.strip() == ""
+    assert (process.returncode, err.strip()) == (-signal.SIGINT, "")      # as any program: a shell shows 130
 
 
 @pytest.mark.slow

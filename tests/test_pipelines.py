@@ -177,13 +177,28 @@ def test_a_worker_whose_parent_is_already_gone_ends_at_once():
     assert os.waitstatus_to_exitcode(status) == 1
 
 
-def test_a_ctrl_c_python_cannot_raise_in_a_callback_is_not_printed(capsys):
+def test_a_ctrl_c_python_cannot_raise_in_a_callback_is_not_printed_and_the_next_is_heard(capsys):
     """A SIGINT landing in an import lock's weakref callback (Ctrl-C while Dask loads) was printed as
-    'Exception ignored in: <function _get_module_lock.<locals>.cb> ... KeyboardInterrupt'."""
+    'Exception ignored in: <function _get_module_lock.<locals>.cb> ... KeyboardInterrupt'; the first
+    Ctrl-C turns the next ones off, so a lost one must turn them on again."""
+    import signal
     import types
 
-    from pdn_tools.__main__ import _quiet_interrupts
+    from pdn_tools.running import output
 
-    _quiet_interrupts(types.SimpleNamespace(exc_type=KeyboardInterrupt, exc_value=KeyboardInterrupt(),
-                                            exc_traceback=None, err_msg=None, object=None))
-    assert capsys.readouterr().err == ""
+    before = signal.getsignal(signal.SIGINT), sys.unraisablehook
+    try:
+        output.end_on_first_interrupt()
+        with pytest.raises(KeyboardInterrupt):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN        # the ones after the first
+        sys.unraisablehook(types.SimpleNamespace(exc_type=KeyboardInterrupt, exc_value=KeyboardInterrupt(),
+                                                 exc_traceback=None, err_msg=None, object=None))
+        assert capsys.readouterr().err == ""
+        with pytest.raises(KeyboardInterrupt):                           # heard again
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(1)
+    finally:
+        signal.signal(signal.SIGINT, before[0])
+        sys.unraisablehook = before[1]

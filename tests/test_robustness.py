@@ -4,7 +4,9 @@ import dataclasses
 import gzip
 import io
 import json
+import contextlib
 import os
+import shlex
 import shutil
 import signal
 import stat
@@ -180,6 +182,7 @@ def test_an_unclosed_comment_does_not_hold_the_rest_of_a_large_file():
 # ---- closed pipes and Ctrl-C ------------------------------------------------------------------
 
 BIG = CORPUS / "english" / "OCA_2.0.pdn"
+INTERRUPTED = -signal.SIGINT        # ended by Ctrl-C as any program: killed by SIGINT (a shell shows 130)
 COMMAND = [sys.executable, "-c", "from pdn_tools.cli import main; main()", "validate", "--format", "jsonl"]
 
 
@@ -202,7 +205,36 @@ def test_ctrl_c_ends_quietly_with_workers(jobs):
     producer.stdout.readline()                   # running: imports done, workers started
     os.killpg(producer.pid, signal.SIGINT)       # as a terminal sends it: to the whole group
     _, err = producer.communicate(timeout=60)
-    assert b"Traceback" not in err and err.strip() == b"" and producer.returncode == 130
+    assert b"Traceback" not in err and err.strip() == b"" and producer.returncode == INTERRUPTED
+
+
+@needs_corpus
+def test_ctrl_c_held_down_while_it_ends_still_ends_by_sigint():
+    """Ctrl-C pressed again and again until the process is gone: the ones after the first land
+    while it shuts down, where Python has given SIGINT back its default action (killed: -2)."""
+    for _ in range(3):
+        producer = subprocess.Popen(COMMAND + ["--jobs", "1", str(BIG)], stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, start_new_session=True)
+        producer.stdout.readline()
+        while producer.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(producer.pid, signal.SIGINT)
+            time.sleep(0.001)
+        _, err = producer.communicate(timeout=60)
+        assert (producer.returncode, err.strip()) == (INTERRUPTED, b"")
+
+
+@needs_corpus
+def test_ctrl_c_stops_a_shell_loop_over_files():
+    """Bash goes on with a loop after a Ctrl-C unless the command was killed by SIGINT (an exit status
+    of 130 let `for f in *.pdn; do pdn validate "$f"; done` go on to the next file)."""
+    loop = f'for f in 1 2; do {shlex.join(COMMAND)} --jobs 1 {shlex.quote(str(BIG))}; echo next >&2; done'
+    shell = subprocess.Popen(["bash", "-c", loop], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True)
+    shell.stdout.readline()
+    os.killpg(shell.pid, signal.SIGINT)
+    _, err = shell.communicate(timeout=60)
+    assert (shell.returncode, err.strip()) == (INTERRUPTED, b"")
 
 
 # What the `pdn` script does, with a mark once its entry module (two imports) is in.
@@ -220,7 +252,7 @@ def test_ctrl_c_while_loading_ends_quietly(delay):
     time.sleep(delay)
     os.killpg(producer.pid, signal.SIGINT)
     _, err = producer.communicate(timeout=60)
-    assert b"Traceback" not in err and err.strip() == b"" and producer.returncode == 130, err
+    assert b"Traceback" not in err and err.strip() == b"" and producer.returncode == INTERRUPTED, err
 
 
 # The module loaded as `pdn_tools.cli` makes a class whose attribute is named while the
@@ -254,7 +286,7 @@ main()
 
 def test_ctrl_c_while_a_class_is_made_during_loading_ends_quietly():
     done = subprocess.run([sys.executable, "-c", INTERRUPTED_IN_SET_NAME], capture_output=True, timeout=60)
-    assert (done.returncode, done.stderr) == (130, b"")
+    assert (done.returncode, done.stderr) == (INTERRUPTED, b"")
 
 
 @needs_corpus

@@ -39,9 +39,10 @@ EXAMPLES = {command.name: list(command.examples) for command in COMMANDS if comm
 def main() -> None:
     """Entry point.  A closed pipe (`pdn ... | head`) ends quietly with 141, as by SIGPIPE;
     stdout that cannot be written (a full disk, closed) is one line naming <stdout>, exit 2;
-    Ctrl-C ends quietly with 130; SIGTERM and SIGHUP remove temporary files, then end the
-    process.  A stderr that cannot be written (closed, full) loses its messages, not the
+    Ctrl-C ends quietly, by SIGINT as any program (a shell shows 130); SIGTERM and SIGHUP remove
+    temporary files, then end the process.  A stderr that cannot be written (closed, full) loses its messages, not the
     command: the exit code is the command's, or 2 where it would have been 0."""
+    streams.end_on_first_interrupt()
     streams.guard_standard_streams()
     code: int | str | None = 0
     try:
@@ -65,7 +66,7 @@ def _run() -> None:
         error.show()
         sys.exit(EXIT_USAGE)
     except click.Abort:
-        sys.exit(130)
+        streams.end_interrupted()
     except (streams.ClosedPipe, BrokenPipeError):
         streams.discard_stdout()
         sys.exit(EXIT_CLOSED_PIPE)
@@ -75,6 +76,6 @@ def _run() -> None:
         click.echo(f"pdn: cannot write {printable(error.filename)}: {error.strerror}", err=True)
         sys.exit(EXIT_USAGE)
     except KeyboardInterrupt:
-        sys.exit(130)
+        streams.end_interrupted()
     except streams.Terminated as stop:
         streams.end_by_signal(stop.signum)

@@ -12,7 +12,7 @@ import signal
 import stat
 import sys
 from types import FrameType
-from typing import IO, TYPE_CHECKING, Callable, Iterable, Iterator, NoReturn, TextIO
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, NoReturn, TextIO
 
 
 if TYPE_CHECKING:
@@ -399,6 +399,40 @@ def _terminate(signum: int, frame: FrameType | None) -> NoReturn:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
     raise Terminated(signum)
+
+
+def end_on_first_interrupt() -> None:
+    """Ctrl-C ends the run: the first raises KeyboardInterrupt, and those after it are ignored while
+    the run unwinds (temporary files removed, workers stopped), so that a Ctrl-C held down does not
+    interrupt the clean-up; then end_interrupted.  One that Python cannot raise where it lands (an import lock's
+    weakref callback while Dask loads) is lost there, unsaid, and the next one is listened for."""
+    signal.signal(signal.SIGINT, _interrupt)
+    sys.unraisablehook = _drop_lost_interrupts
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> NoReturn:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def _drop_lost_interrupts(unraisable: Any) -> None:
+    """sys.unraisablehook: a KeyboardInterrupt raised where it could not propagate goes unsaid (Python
+    raises it in the main thread only, where the handler is set again); anything else is reported as
+    Python reports it."""
+    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+        signal.signal(signal.SIGINT, _interrupt)
+    else:
+        sys.__unraisablehook__(unraisable)
+
+
+def end_interrupted() -> NoReturn:
+    """End as Ctrl-C ends a program, killed by SIGINT (the clean-up done): a shell shows 130 and stops
+    a script or a loop (`for f in *.pdn; do pdn validate "$f"; done`), where an exit status of 130
+    would let the loop go on to the next file."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    end_by_signal(signal.SIGINT)
 
 
 def end_by_signal(signum: int) -> NoReturn:
