@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     __version__: str
-    from pdn_tools.commands.diagram import Board, svg
+    from pdn_tools.play.board import Board, svg
     from pdn_tools.play.check import Checked, Record, check
     from pdn_tools.play.notation import Style, move_text
     from pdn_tools.play.replay import Ply, Replay, full_path, replay
@@ -36,7 +36,7 @@ _HOMES = {"Comment": "text.model", "Game": "text.model", "Move": "text.model", "
           "replay": "play.replay", "Replay": "play.replay", "Ply": "play.replay", "full_path": "play.replay",
           "Style": "play.notation", "move_text": "play.notation",
           "check": "play.check", "Checked": "play.check", "Record": "play.check",
-          "Board": "commands.diagram", "svg": "commands.diagram"}
+          "Board": "play.board", "svg": "play.board"}
 _RENAMED = {"LegalMove": ("rules.movegen", "Move")}      # a legal move, apart from a notated Move
 __all__ = [*_HOMES, *_RENAMED, "__version__"]
 

@@ -15,12 +15,15 @@ from click.testing import CliRunner
 
 from corpus import CORPUS, DATA, needs_corpus
 from pdn_tools.cli import cli
+from pdn_tools.cli.options import Reading
+from pdn_tools.cli.run import Run
 
 distributed = pytest.importorskip(
     "distributed", reason="dask.distributed is not installed (pip install 'pdn-tools[dask]')")
 
 from pdn_tools.running import batch, distributed as on_dask, writing  # noqa: E402
-from pdn_tools.commands import archive, convert, diagram, report  # noqa: E402
+from pdn_tools.commands import archive, convert, report  # noqa: E402
+from pdn_tools.play import board as diagram  # noqa: E402
 from pdn_tools.play.check import record_of  # noqa: E402
 
 OWN = [str(DATA / "faults.pdn"), str(DATA / "legacy-cp1252-crlf.pdn"), str(DATA / "quirks.pdn")]
@@ -207,13 +210,13 @@ def test_the_folded_ranges_of_the_text_report_give_the_report_one_by_one(options
     show_board = "--show-board" in options
     mode = "each" if "each" in options else "none" if "--quiet" in options else "grouped"
     ignore = frozenset(options[i + 1] for i, option in enumerate(options) if option == "--ignore")
-    results = list(batch.Runner(batch.Inputs((*OWN, *REAL))).run(
+    results = list(Run(Reading(paths=(*OWN, *REAL))).checked(
         diagram.boards_at_errors if show_board else batch.no_work))
     assert ("(first of 262 in this file)" in expected.stdout) == (options == [])
     for cut in range(len(results) + 1):
         text, totals, out = report.TextReport(mode, ignore), report.Summary(), ""
         for part in parts(results, cut, record_file):
-            folded = report.text_part(part, mode, ignore, diagram.lines_with_boards)
+            folded = report.text_part(part, mode, ignore, report.lines_with_boards)
             out += text.add_part(folded)
             totals.merge(folded.summary)
         out += "".join(line + "\n" for line in [*text.close(), *totals.lines()])
@@ -223,7 +226,7 @@ def test_the_folded_ranges_of_the_text_report_give_the_report_one_by_one(options
 @needs_corpus
 def test_the_folded_ranges_of_stats_give_the_stats_one_by_one():
     expected = [invoke("stats", *OWN, *REAL), invoke("stats", "--format", "json", *OWN, *REAL)]
-    results = list(batch.Runner(batch.Inputs((*OWN, *REAL))).run(archive.stats_game))
+    results = list(Run(Reading(paths=(*OWN, *REAL))).checked(archive.stats_game))
     notes = "".join(line + "\n" for record, _ in results for line in report.text_lines(record, warnings=False))
     assert notes and all(result.stderr == notes for result in expected)
     for cut in range(len(results) + 1):

@@ -16,7 +16,8 @@ from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
 from pdn_tools.cli import cli
-from pdn_tools.commands import archive, diagram, html_report, report
+from pdn_tools.commands import archive, html_report, report
+from pdn_tools.play import board as diagram
 from pdn_tools.play.check import check
 from pdn_tools.running import terminal
 from pdn_tools.text import names
@@ -306,7 +307,7 @@ def test_terminal_text_holds_no_raw_control_for_any_tags(white, black, event, re
     board = diagram.board_after(checked.replay, 2)
     text = "\n".join([*report.text_lines(checked.record), *stats.lines(), *stats.summary.lines(),
                       diagram.picture(checked.replay, board, "text", 2),
-                      *diagram.lines_with_boards(checked.record, diagram.error_boards(checked.replay))])
+                      *report.lines_with_boards(checked.record, diagram.error_boards(checked.replay))])
     assert raw_controls(text) == set()
     assert all(line.startswith(names.printable(file)) for line in report.text_lines(checked.record))
 
@@ -331,7 +332,7 @@ def test_svg_and_html_pages_are_well_formed_xml_for_any_tags(white, black, event
 @PROPERTY
 @given(st.lists(st.one_of(values, st.integers()), min_size=1, max_size=6), st.sampled_from(["csv", "tsv"]))
 def test_no_csv_or_tsv_cell_starts_a_formula(cells, fmt):
-    line = archive.Rows(fmt).row({str(index): value for index, value in enumerate(cells)})
+    line = archive.ROWS[fmt]().row({str(index): value for index, value in enumerate(cells)})
     assert line.endswith("\n") and "\n" not in line[:-1] and "\r" not in line
     read = next(csv.reader(io.StringIO(line))) if fmt == "csv" else line[:-1].split("\t")
     assert len(read) == len(cells)

@@ -11,6 +11,7 @@ import hashlib
 import io
 import os
 import re
+from abc import ABC, abstractmethod
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -126,29 +127,61 @@ def cell(value: str | int) -> str:
     return text
 
 
-class Rows:
-    """`pdn list`'s rows as TSV, CSV (each `cell` safe for spreadsheets) or JSON lines (exact values)."""
+class Rows(ABC):
+    """`pdn list`'s rows in one format (a new format is one subclass and its line in ROWS)."""
 
-    def __init__(self, fmt: str) -> None:
-        self.fmt = fmt
+    def header(self) -> list[str]:
+        """The lines before the rows."""
+        return []
+
+    @abstractmethod
+    def row(self, row: dict[str, str | int]) -> str:
+        """One game's row (`listing_row`) as a line."""
+
+
+class Table(Rows):
+    """A table with a header row, one line per game."""
+
+    def header(self) -> list[str]:
+        return [self.line(["file", "line", "game", *LISTED_TAGS])]
+
+    def row(self, row: dict[str, str | int]) -> str:
+        return self.line(list(row.values()))
+
+    @abstractmethod
+    def line(self, values: list[str | int]) -> str:
+        """One line of the table."""
+
+
+class TsvRows(Table):
+    """Tab-separated, each `cell` safe for spreadsheets."""
+
+    def line(self, values: list[str | int]) -> str:
+        return "\t".join(map(cell, values)) + "\n"
+
+
+class CsvRows(Table):
+    """CSV, each `cell` safe for spreadsheets."""
+
+    def __init__(self) -> None:
         self.buffer = io.StringIO()
         self.writer = csv.writer(self.buffer, lineterminator="\n")
 
-    def header(self) -> list[str]:
-        return [] if self.fmt == "jsonl" else [self._line(["file", "line", "game", *LISTED_TAGS])]
-
-    def row(self, row: dict[str, str | int]) -> str:
-        if self.fmt == "jsonl":
-            return report.json_text(row) + "\n"
-        return self._line(list(row.values()))
-
-    def _line(self, values: list[str | int]) -> str:
-        if self.fmt == "tsv":
-            return "\t".join(map(cell, values)) + "\n"
+    def line(self, values: list[str | int]) -> str:
         self.buffer.seek(0)
         self.buffer.truncate()
         self.writer.writerow(map(cell, values))
         return self.buffer.getvalue()
+
+
+class JsonRows(Rows):
+    """One JSON object per game, exact values, no header."""
+
+    def row(self, row: dict[str, str | int]) -> str:
+        return report.json_text(row) + "\n"
+
+
+ROWS: dict[str, type[Rows]] = {"tsv": TsvRows, "csv": CsvRows, "jsonl": JsonRows}
 
 
 def reaches(result: Replay, fen: str) -> bool:

@@ -1,10 +1,12 @@
 """Converting one game at a time (the work `pdn convert` hands to `batch.run`)."""
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from pdn_tools.commands import report
-from pdn_tools.play.check import Checked, check, problem
+from pdn_tools.play.check import Checked, Problem, check, problem
 from pdn_tools.text import writer
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Game, ReadError
@@ -17,7 +19,7 @@ from pdn_tools.play.replay import Replay
 
 @dataclass(frozen=True)
 class Options:
-    to: str = "pdn"
+    to: str = "pdn"                         # a name in WRITERS
     style: Style = Style()
     keep_invalid: bool = False
     variant: Variant | None = None
@@ -62,7 +64,7 @@ def convert(checked: Checked, options: Options) -> Converted:
         record = replace(record, errors=tuple(e for e in record.errors if e.code != Code.WRONG_RESULT))
     problems = tuple(report.text_lines(record, warnings=False))
     replays = all(error.code in RESULT_ERRORS for error in record.errors)
-    needs_replay = options.to != "pdn" or style.needs_replay
+    needs_replay = not WRITERS[options.to].pdn or style.needs_replay
     if isinstance(game, ReadError) or replayed is None or (needs_replay and not replays):
         if not options.keep_invalid:
             return Converted("", problems, False)
@@ -73,13 +75,45 @@ def convert(checked: Checked, options: Options) -> Converted:
         notes += tuple(report.text_lines(replace(record, errors=(), warnings=tuple(map(problem, fixes)))))
     canonical = canonical_game(game, replayed, style)
     alpha = None if style.squares is None else style.squares == "alpha"
-    if options.to == "jsonl":
-        text = json_game(canonical, replayed, [error.as_dict() for error in record.errors], alpha)
-    elif options.to == "fen":
-        text = fen_lines(canonical, replayed, alpha)
-    else:
-        text = writer.write_game(canonical)
+    text = WRITERS[options.to]().text(canonical, replayed, record.errors, alpha)
     return Converted(text, notes, not record.errors, len(replayed.plies))
+
+
+class GameWriter(ABC):
+    """One output format of `pdn convert --to` (a new format is one subclass and its line in WRITERS)."""
+
+    pdn: ClassVar[bool] = False         # writes PDN: games can pass through unchanged, files be rewritten
+
+    @abstractmethod
+    def text(self, game: Game, replayed: Replay, errors: tuple[Problem, ...], alpha: bool | None) -> str:
+        """The text of one canonical game, replayed, with its errors (a wrong Result); squares in
+        algebraic or numeric notation (`alpha` None: the variant's own)."""
+
+
+class PdnWriter(GameWriter):
+    """Canonical PDN."""
+
+    pdn = True
+
+    def text(self, game: Game, replayed: Replay, errors: tuple[Problem, ...], alpha: bool | None) -> str:
+        return writer.write_game(game)
+
+
+class JsonWriter(GameWriter):
+    """One JSON object per game (`json_game`)."""
+
+    def text(self, game: Game, replayed: Replay, errors: tuple[Problem, ...], alpha: bool | None) -> str:
+        return json_game(game, replayed, [error.as_dict() for error in errors], alpha)
+
+
+class FenWriter(GameWriter):
+    """One `file:game<TAB>ply<TAB>FEN` line per ply (`fen_lines`)."""
+
+    def text(self, game: Game, replayed: Replay, errors: tuple[Problem, ...], alpha: bool | None) -> str:
+        return fen_lines(game, replayed, alpha)
+
+
+WRITERS: dict[str, type[GameWriter]] = {"pdn": PdnWriter, "jsonl": JsonWriter, "fen": FenWriter}
 
 
 def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | None = None,

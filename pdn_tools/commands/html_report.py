@@ -27,7 +27,8 @@ from datetime import datetime, timezone
 from typing import IO, Any, Iterable, Sequence
 
 import pdn_tools
-from pdn_tools.commands import archive, diagram, report
+from pdn_tools.commands import archive, report
+from pdn_tools.play import board as diagram
 from pdn_tools.play.check import Checked, Record
 from pdn_tools.rules.variants import variant_by_name
 from pdn_tools.text.model import Game, ReadError
@@ -56,7 +57,7 @@ class InvalidGame:
 
 
 def audit_game(checked: Checked) -> InvalidGame | None:
-    """For an invalid game, what its section of the report shows (work for `batch.Runner`)."""
+    """For an invalid game, what its section of the report shows (work for the command line's `Run.checked`)."""
     game, result = checked.game, checked.replay
     if checked.ok:
         return None

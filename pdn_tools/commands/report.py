@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
+from pdn_tools.play.board import ErrorBoard
 from pdn_tools.play.check import Checked, Problem, Record
 from pdn_tools.text.names import printable
 
@@ -34,6 +35,21 @@ def numbered_lines(record: Record, warnings: bool = True) -> list[tuple[str, int
     problems += [(problem, None) for problem in record.warnings] if warnings else []
     problems.sort(key=lambda item: (item[0].line, item[0].column))
     return [(problem_line(record, problem, index is None), index) for problem, index in problems]
+
+
+
+def lines_with_boards(record: Record, boards: list[ErrorBoard] | None, warnings: bool = True) -> list[str]:
+    """`validate`'s text lines, each move error followed by its board and the legal moves (none: no board)."""
+    at_error = {board.error: board for board in boards or []}
+    out = []
+    for line, error in numbered_lines(record, warnings):
+        out.append(line)
+        board = at_error.get(error) if error is not None else None
+        if board is not None:
+            shown = [f"board before {board.label}:", *board.text.splitlines(),
+                     f"legal moves ({len(board.legal)}): {' '.join(board.legal) or 'none'}"]
+            out += ["    " + printable(row) for row in shown]
+    return out
 
 
 def text_lines(record: Record, warnings: bool = True) -> list[str]:
@@ -99,7 +115,7 @@ class TextPart:
 def text_part(results: Sequence[tuple[Record, Any]], warnings: str, ignore: frozenset[str],
               render: Callable[..., list[str]]) -> TextPart:
     """The TextPart of `(record, extra)` results of one file, in order: each game's lines are
-    `render(record, extra, warnings=...)` (say, `diagram.lines_with_boards` and the boards)."""
+    `render(record, extra, warnings=...)` (say, `lines_with_boards` and the boards)."""
     text, summary = TextReport(warnings, ignore), Summary()
     lines: list[str] = []
     for record, extra in results:
@@ -156,7 +172,7 @@ def _problem_json(problem: Problem) -> str:
 
 
 def checked_json_line(checked: Checked) -> str:
-    """A checked game's JSON line (work for `batch.Runner`: encoded where the game was checked, a worker
+    """A checked game's JSON line (work for `Run.checked`: encoded where the game was checked, a worker
     of --jobs or --dask, so that the main process only writes it)."""
     return json_line(checked.record)
 

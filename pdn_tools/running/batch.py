@@ -1,7 +1,7 @@
 """A command's per-game work over many inputs: every game checked, the work run on it, in input order
 (on this machine: running/pool.py; on a Dask cluster: running/distributed.py), and the exit code.
 
-Commands take from here what they need: `Inputs` (running/inputs.py), `run`, `Work`, `Runner`."""
+Commands take from here what they need: `Inputs` (running/inputs.py), `run`, `Work`, `checked_work`, `exit_code`."""
 from __future__ import annotations
 
 import functools
@@ -18,8 +18,6 @@ if TYPE_CHECKING:        # reading inputs does not load the rules: check is impo
     from pdn_tools.rules.variants import RuleSet, Variant
 
 T = TypeVar("T")
-# What runs the work over the inputs: `run` here, or the same on a cluster (running/distributed.py).
-Backend = Callable[[Inputs, Work[Any], int, bool], Iterator[Any]]
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
 
@@ -42,27 +40,3 @@ def no_work(checked: Checked) -> None:
     """The work of a command that needs only the record (validate)."""
 
 
-class Runner:
-    """A command's per-game work over many inputs: every game checked (with `variant`'s rules
-    when given, its draws by `rules`, on `engine`, by default the environment's), the work run on
-    it, and the exit code of the whole run."""
-
-    def __init__(self, inputs: Inputs, jobs: int = 1, strict: bool = False, variant: Variant | None = None,
-                 backend: Backend | None = None, rules: RuleSet | None = None, engine: Engine | None = None) -> None:
-        self.inputs = inputs
-        self.jobs, self.strict, self.variant, self.rules = jobs, strict, variant, rules
-        self.engine = engine or engine_from_environment()
-        self.backend: Backend = backend or run
-        self.games = self.failed = 0
-
-    def run(self, work: Callable[[Checked], T]) -> Iterator[tuple[Record, T]]:
-        """(record, work(checked)) for each game, in input order; an invalid game counts as failed."""
-        task: Work[tuple[Record, T]] = functools.partial(checked_work, work=work, variant=self.variant,
-                                                         strict=self.strict, rules=self.rules, engine=self.engine)
-        for record, value in self.backend(self.inputs, task, self.jobs, self.strict):
-            self.games += 1
-            self.failed += not record.ok
-            yield record, value
-
-    def exit_code(self) -> int:
-        return exit_code(self.inputs.unreadable, self.failed)

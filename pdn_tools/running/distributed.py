@@ -40,7 +40,7 @@ from pdn_tools.play.check import Record, record_of
 from pdn_tools.rules.core import engine_from_environment
 from pdn_tools.rules.variants import Variant
 from pdn_tools.running.inputs import Inputs
-from pdn_tools.running.tasks import (Fold, Options, Outcome, Place, Range, Read, Task, Work, do_task, read_part,
+from pdn_tools.running.tasks import (Fold, Options, PartResults, Place, Range, Read, Task, Work, do_task, read_part,
                                      read_whole)
 from pdn_tools.text import ranges
 from pdn_tools.text.names import printable
@@ -286,7 +286,7 @@ def _collect(spans: list[_Span], future: Future[Any], fold: Fold[Any, C], inputs
              progress: Progress) -> Iterator[C]:
     """The folded results of a task's ranges; a file that cannot be read (or not to its end) is noted once."""
     try:
-        outcomes: list[Outcome] = future.result()
+        outcomes: list[PartResults] = future.result()
     except OSError as error:
         outcomes = [(fold([]), reason(error), None)] * len(spans)
     for span, (folded, problem, _) in zip(spans, outcomes):

@@ -91,7 +91,7 @@ class Inputs:
         chosen: list[str] = []
         skipped: list[str] = []
         problems: list[tuple[str, str]] = []
-        for found, kind, reason in walk(folder):
+        for found, kind, reason in folder_entries(folder):
             name = found.name.lower()
             wanted = any(fnmatch.fnmatchcase(name, pattern.lower()) for pattern in self.globs)
             if kind == "file":
@@ -176,7 +176,7 @@ class Inputs:
         return self._total or None
 
 
-def walk(folder: str) -> list[tuple[Path, str, str]]:
+def folder_entries(folder: str) -> list[tuple[Path, str, str]]:
     """Every entry below `folder` but its subfolders, sorted, as (path, kind, reason): kind
     'file' (a regular file or a link to one), 'link' (a link to a folder: not followed),
     'other' (a FIFO, a device, a broken link: the reason says which), or 'folder' for a

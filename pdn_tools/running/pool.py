@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, TypeVar
 
 from pdn_tools.running.inputs import Inputs
-from pdn_tools.running.tasks import (Counts, Fold, Options, Outcome, Place, Range, Read, Task, Work, do_task,
+from pdn_tools.running.tasks import (Counts, Fold, Options, PartResults, Place, Range, Read, Task, Work, do_task,
                                      stamp)
 from pdn_tools.running.workers import start_worker
 from pdn_tools.text import ranges
@@ -51,7 +51,7 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
             yield result if fold is None else fold([result])
         return
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=start_worker, initargs=(os.getpid(), Counts.shared()))
-    pending: deque[tuple[Future[list[Outcome]], _Planned]] = deque()
+    pending: deque[tuple[Future[list[PartResults]], _Planned]] = deque()
     try:
         for planned in _tasks(inputs, jobs):
             pending.append((pool.submit(do_task, planned.task, work, fold or list, options, planned.read,
@@ -192,7 +192,7 @@ def shrinking_cuts(size: int, jobs: int, after: int = 0) -> list[tuple[int, int]
     return cuts
 
 
-def _results(future: Future[list[Outcome]], planned: _Planned, inputs: Inputs, each: bool) -> Iterator[Any]:
+def _results(future: Future[list[PartResults]], planned: _Planned, inputs: Inputs, each: bool) -> Iterator[Any]:
     """A task's results (each game's when `each`, else each part's folded results); a file a worker could
     not read (or not to its end) is noted."""
     for number, (folded, problem, codec) in enumerate(future.result()):

@@ -20,7 +20,7 @@ T = TypeVar("T")
 Item = TypeVar("Item")
 Work = Callable[[Game | ReadError], T]
 Fold = Callable[[list[T]], Item]    # what a worker sends back for the results of a part of a file
-Outcome = tuple[Any, str | None, str | None]    # a part's folded results, why reading stopped (if it did), its codec
+PartResults = tuple[Any, str | None, str | None]    # a part's folded results, why reading stopped (if it did), its codec
 Read = tuple[ranges.Games, str | None]          # games read, and why reading stopped early (if it did)
 
 
@@ -64,7 +64,7 @@ class Task:
 
 
 def do_task(task: Task, work: Work[T], fold: Fold[T, Any], options: Options, read: Read | None = None,
-            before: int = 0) -> list[Outcome]:
+            before: int = 0) -> list[PartResults]:
     """`work` on each game of `task`, folded: one outcome a file, or one for the range.  A range is read
     here and numbered after the games of the ranges before it (passed on by the pool's workers through
     shared memory), unless its games were `read` already (the main process split a stream, or a Dask task
@@ -76,7 +76,7 @@ def do_task(task: Task, work: Work[T], fold: Fold[T, Any], options: Options, rea
         results = [work(parse_raw(raw, before + index, options.strict, notes, options.engine))
                    for index, (raw, notes) in enumerate(games, 1)]
         return [(fold(results), problem, None)]
-    outcomes: list[Outcome] = []
+    outcomes: list[PartResults] = []
     for place in task.files:
         found: list[T] = []
         problem, codec = _read_file(place, options, lambda raw, index, notes: found.append(

@@ -17,8 +17,7 @@ import os
 from dataclasses import dataclass
 from html import escape
 
-from pdn_tools.commands import report
-from pdn_tools.play.check import Checked, Record, move_label
+from pdn_tools.play.check import Checked, move_label
 from pdn_tools.play.notation import Style, move_text
 from pdn_tools.play.replay import Replay
 from pdn_tools.rules.fen import to_fen
@@ -220,22 +219,8 @@ def _in_variations(result: Replay, error: Diagnostic) -> tuple[Notated, Position
 
 
 def boards_at_errors(checked: Checked) -> list[ErrorBoard]:
-    """The boards at a checked game's move errors (work for `batch.Runner`)."""
+    """The boards at a checked game's move errors (work for the command line's `Run.checked`)."""
     return error_boards(checked.replay)
-
-
-def lines_with_boards(record: Record, boards: list[ErrorBoard] | None, warnings: bool = True) -> list[str]:
-    """`validate`'s text lines, each move error followed by its board and the legal moves (none: no board)."""
-    at_error = {board.error: board for board in boards or []}
-    out = []
-    for line, error in report.numbered_lines(record, warnings):
-        out.append(line)
-        board = at_error.get(error) if error is not None else None
-        if board is not None:
-            shown = [f"board before {board.label}:", *board.text.splitlines(),
-                     f"legal moves ({len(board.legal)}): {' '.join(board.legal) or 'none'}"]
-            out += ["    " + printable(row) for row in shown]
-    return out
 
 
 def moves_text(result: Replay, last: int) -> str:

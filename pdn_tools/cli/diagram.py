@@ -1,0 +1,75 @@
+"""`pdn diagram`: the board after a ply of one game, as text, SVG or PNG."""
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+
+import click
+
+from pdn_tools.cli.options import Reading, Writing, reading_options, writing_options
+from pdn_tools.cli.run import command, not_to_terminal, write_file
+from pdn_tools.commands import report
+from pdn_tools.play import board as diagrams
+from pdn_tools.play.check import check
+from pdn_tools.running import batch
+from pdn_tools.running.batch import EXIT_INVALID, EXIT_OK, EXIT_USAGE
+from pdn_tools.text.names import printable
+from pdn_tools.text.reader import parse_raw
+
+
+@command("diagram", "Draw the position after a ply of one game, as text, SVG or PNG.", [
+    "pdn diagram games.pdn --game 3 --ply 24             # text board after ply 24 of game 3",
+    "pdn diagram games.pdn --game 3 -o final.svg"])
+@click.argument("path", default="-")
+@click.option("--game", "number", type=click.IntRange(1), default=1, show_default=True, help="Game of PATH.")
+@click.option("--ply", type=click.IntRange(0), help="Plies played: 0 is the start  [default: the last].")
+@click.option("--format", "fmt", type=click.Choice(["text", "svg", "png"]),
+              help="Text board or picture  [default: from the suffix of -o FILE (.svg, .png), else text].")
+@click.option("--size", type=click.IntRange(64, 8192), metavar="PIXELS",
+              help="Width of the picture  [default: 50 pixels a square].")
+@click.option("--labels", type=click.Choice(["numbers", "algebraic"]),
+              help="Square names  [default: the variant's notation].")
+@click.option("--flip", is_flag=True, help="Black at the bottom.")
+@writing_options(partial=False, help="File to write (atomically).", type=click.Path(dir_okay=False))
+@reading_options(paths=False, jobs=False, quiet=None)
+def diagram(path: str, number: int, ply: int | None, fmt: str | None, size: int | None, labels: str | None,
+            flip: bool, writing: Writing, reading: Reading) -> None:
+    """Draw the position after a ply of one game of PATH (a file or - for stdin)."""
+    output = writing.output
+    if os.path.isdir(path):
+        raise click.BadParameter(f"{printable(path)} is a folder: name one file", param_hint="PATH")
+    if path == "-" and sys.stdin.isatty():
+        raise click.UsageError("name the file to draw from (or - for stdin)")
+    if fmt == "png" and output is None:
+        not_to_terminal(writing)
+    inputs = batch.Inputs((path,), encoding=reading.encoding)
+    found = next(itertools.islice(inputs.raw_games(), number - 1, None), None)
+    if found is None:
+        if inputs.unreadable:
+            sys.exit(EXIT_USAGE)
+        raise click.BadParameter(f"{printable(path)} has fewer than {number} games", param_hint="--game")
+    game = parse_raw(found[0], found[1], reading.strict, found[2])
+    checked = check(game, reading.variant, reading.strict)
+    record, replayed = checked.record, checked.replay
+    for line in report.text_lines(record, warnings=False):
+        click.echo(line, err=True)
+    if replayed is None:
+        sys.exit(EXIT_INVALID)
+    alpha = None if labels is None else labels == "algebraic"
+    try:
+        board = diagrams.board_after(replayed, ply, alpha, flip)
+    except diagrams.DiagramError as error:
+        raise click.BadParameter(f"{printable(game.file)}:{game.line}: game {number}: {error}", param_hint="--ply")
+    try:
+        picture = diagrams.picture(replayed, board, fmt or diagrams.format_for(output), ply, size)
+    except diagrams.MissingExtra as error:
+        click.echo(f"pdn: {error}", err=True)
+        sys.exit(EXIT_USAGE)
+    if output:
+        write_file(output, [picture])
+    elif isinstance(picture, bytes):
+        sys.stdout.buffer.write(picture)
+    else:
+        click.echo(picture, nl=False)
+    sys.exit(EXIT_OK if record.ok else EXIT_INVALID)

@@ -1,0 +1,178 @@
+"""Option groups as decorators, each delivering one frozen object: `Reading` (what to read and how
+to check it, the same options in the same order for every command that reads games) and `Writing`
+(-o FILE, --partial).  Commands build on these; a new reading option is one field and one line here."""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import IO, TYPE_CHECKING, Any, Callable, Mapping, Sequence
+
+import click
+
+from pdn_tools.rules.variants import DEFAULT_RULES, RULE_SETS, VARIANTS, RuleSet, Variant, variant_by_name
+from pdn_tools.running.batch import EXIT_USAGE
+from pdn_tools.text.reader import MAX_GAME_BYTES
+
+if TYPE_CHECKING:
+    _ParamType = click.ParamType[Variant]
+else:
+    _ParamType = click.ParamType        # generic for type checkers only before click 8.2
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+Option = Callable[[Any], Any]           # what click.option and click.argument return
+QUIET_HELP = "No progress line and no closing tally; errors and notes of changes made stay."
+
+
+class VariantType(_ParamType):
+    """A variant named by name, alias or GameType number (`--variant` of every command)."""
+
+    name = "variant"
+
+    def convert(self, value: str | Variant, param: click.Parameter | None, ctx: click.Context | None) -> Variant:
+        if isinstance(value, Variant):
+            return value
+        variant = variant_by_name(value)
+        if variant is None:
+            self.fail(f"unknown variant {value!r}; known: {', '.join(sorted(VARIANTS))}", param, ctx)
+        return variant
+
+
+VARIANT = VariantType()
+
+
+class OneLineError(click.ClickException):
+    """A usage error said in one line, `pdn: message` (exit 2), without the usage text."""
+
+    exit_code = EXIT_USAGE
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        click.echo(f"pdn: {self.message}", err=True)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a command reads and how: PATHS and --glob, --max-game-bytes, --strict, --encoding,
+    --variant, --rules, --jobs, --dask and --quiet (an option a command does not have keeps its default)."""
+
+    paths: tuple[str, ...] = ()
+    globs: tuple[str, ...] = ()
+    max_game_bytes: int = MAX_GAME_BYTES
+    strict: bool = False
+    encoding: str | None = None
+    variant: Variant | None = None
+    rules: RuleSet | None = None            # the draws by these rules, else each variant's own
+    jobs: int = 1
+    dask: str | None = None
+    quiet: bool = False
+
+
+@dataclass(frozen=True)
+class Writing:
+    """Where a command writes: stdout, or -o FILE atomically (--partial: even when an input is cut)."""
+
+    output: str | None = None
+    partial: bool = False
+
+    def to_stdout(self) -> bool:
+        return self.output in (None, "-")
+
+
+def _encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    if value is None:
+        return None
+    from pdn_tools.text.decoding import known_encoding
+    try:
+        return known_encoding(value)
+    except LookupError:
+        raise click.BadParameter(f"unknown encoding {value!r} (a Python codec name: cp1251, latin-1, utf-16 ...)") \
+            from None
+
+
+def _dask_address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--dask checked before anything is read: a scheduler address or local[:N]."""
+    if value is None:
+        return None
+    from pdn_tools.running.distributed import DaskError, check_address
+
+    try:
+        return check_address(value)
+    except DaskError as error:
+        raise OneLineError(str(error)) from None
+
+
+strict_option = click.option("--strict", is_flag=True, help="Report tolerated quirks of real files as errors.")
+encoding_option = click.option("--encoding", callback=_encoding, metavar="NAME",
+                               help="Read the input in this encoding instead of detecting it.")
+variant_option = click.option("--variant", type=VARIANT, metavar="NAME",
+                              help="Rules to use instead of the GameType tag (name or GameType number).")
+rules_option = click.option(
+    "--rules", type=click.Choice(list(RULE_SETS)), default=DEFAULT_RULES.name, show_default=True,
+    callback=lambda ctx, param, value: RULE_SETS[value],
+    help="Draw rules to check results by: " + "; ".join(f"{r.name}: {r.description}" for r in RULE_SETS.values())
+         + " (docs/rules.md).")
+jobs_option = click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+                           help="Worker processes; output keeps the input order.")
+dask_option = click.option("--dask", metavar="ADDRESS", callback=_dask_address,
+                           help="Run on a Dask cluster: its scheduler (tcp://host:8786), or local[:N] for N "
+                                "local workers; the workers read the files (same paths, or URLs).")
+paths_options: list[Option] = [
+    click.argument("paths", nargs=-1, type=click.Path()),
+    click.option("--glob", "globs", multiple=True, metavar="PATTERN",
+                 help="Files of a folder to read (repeatable)  [default: *.pdn and *.pdn.gz/.bz2/.xz/.zst]."),
+    click.option("--max-game-bytes", type=click.IntRange(1), default=MAX_GAME_BYTES, show_default=True,
+                 metavar="N", help="A game longer than N characters is reported as too large (game-too-large) "
+                                   "and not read; memory stays bounded.")]
+_READING_FIELDS = ("paths", "globs", "max_game_bytes", "strict", "encoding", "variant", "rules", "jobs", "dask",
+                   "quiet")
+
+
+def _grouped(options: Sequence[Option], name: str, make: Callable[..., object],
+             fields: tuple[str, ...]) -> Decorator:
+    """A decorator adding `options` (in this order in --help) and handing the command one object
+    `name`, made by `make` from the values of `fields` it has."""
+    def decorate(function: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(function)
+        def command(**params: Any) -> Any:
+            values = {field: params.pop(field) for field in fields if field in params}
+            return function(**params, **{name: make(**values)})
+        wrapped: Callable[..., Any] = command
+        for option in reversed(options):
+            wrapped = option(wrapped)
+        return wrapped
+    return decorate
+
+
+def reading_options(paths: bool = True, replay: bool = True, rules: bool = False, jobs: bool = True,
+                    dask: bool = False, quiet: str | None = QUIET_HELP) -> Decorator:
+    """The reading options a command has, always in this order, delivered as `reading: Reading`:
+    PATHS, --glob and --max-game-bytes (`paths`), --strict (`replay`), --encoding, --variant (`replay`),
+    --rules, --jobs, --dask, and --quiet with its help text (None: no --quiet)."""
+    options: list[Option] = [*(paths_options if paths else []), *([strict_option] if replay else []), encoding_option,
+               *([variant_option] if replay else []), *([rules_option] if rules else []),
+               *([jobs_option] if jobs else []), *([dask_option] if dask else []),
+               *([click.option("--quiet", "-q", is_flag=True, help=quiet)] if quiet else [])]
+    return _grouped(options, "reading", Reading, _READING_FIELDS)
+
+
+def writing_options(partial: bool = True, metavar: str = "FILE",
+                    help: str = "Write to FILE (atomically) instead of stdout.", **kind: Any) -> Decorator:
+    """-o FILE (its metavar, help and type), and --partial when the command reads games, delivered as
+    `writing: Writing`."""
+    options: list[Option] = [click.option("--output", "-o", metavar=metavar, help=help, **kind)]
+    if partial:
+        options.append(click.option("--partial", is_flag=True,
+                                    help="Write -o FILE even when an input is cut or changes while read "
+                                         "(its complete games; exit 2 still)."))
+    return _grouped(options, "writing", Writing, ("output", "partial"))
+
+
+def format_option(registry: Mapping[str, type], default: str, help: str,
+                  names: tuple[str, ...] = ("--format", "fmt")) -> Option:
+    """--format: the name of a writer class in `registry` (adding a format adds a choice)."""
+    return click.option(*names, type=click.Choice(list(registry)), default=default, show_default=True, help=help)
+
+
+def depth_with_shots(depth: int | None, shots: bool) -> None:
+    """--depth is --shots' option: a usage error without it."""
+    if depth is not None and not shots:
+        raise click.UsageError("--depth goes with --shots")

@@ -1,0 +1,188 @@
+"""`pdn validate`: every game checked, reported as text lines, JSON lines or an HTML audit page (one
+class per --format, in FORMATS)."""
+from __future__ import annotations
+
+import functools
+import sys
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import ClassVar
+
+import click
+
+from pdn_tools.cli.options import (Reading, Writing, depth_with_shots, format_option, reading_options,
+                                  writing_options)
+from pdn_tools.cli.run import Run, command, not_to_terminal, write_page
+from pdn_tools.commands import report
+from pdn_tools.commands.annotate import SHOTS_DEPTH, shots_json_line
+from pdn_tools.play import board as diagrams
+from pdn_tools.rules.search import Evaluations
+from pdn_tools.running import batch
+from pdn_tools.running.terminal import validity
+from pdn_tools.text.codes import Code, Severity
+
+WARNING_CODES = [code.value for code in Code if code.severity == Severity.WARNING]
+
+
+@dataclass(frozen=True)
+class Options:
+    """validate's own options: how the text report shows warnings, and what it adds."""
+
+    warnings: str = "grouped"
+    ignore: frozenset[str] = frozenset()
+    summary: bool = False
+    show_board: bool = False
+    shots: int | None = None            # --shots' search depth, in JSON lines (None: no --shots)
+
+
+class Format(ABC):
+    """One --format of validate: it writes the report of a run's games (a new format is one subclass
+    and its line in FORMATS)."""
+
+    page: ClassVar[bool] = False        # a whole page: never to a terminal, said before any work
+
+    def __init__(self, options: Options, quiet: bool) -> None:
+        self.options, self.quiet = options, quiet
+        self.totals = report.Summary()
+
+    @abstractmethod
+    def validate(self, run: Run, writing: Writing) -> report.Summary:
+        """Write the report of the run's games; their counts."""
+
+
+class Lines(Format):
+    """A report written line by line as the games come; `each` for one job, `folded` for workers
+    (--jobs, --dask: they send the report of each part of a file as one text with its summary)."""
+
+    def validate(self, run: Run, writing: Writing) -> report.Summary:
+        with run.output(writing):
+            if run.reading.dask or run.reading.jobs > 1:
+                self.folded(run)
+            else:
+                self.each(run)
+            for line in self.closing():
+                run.terminal.out(line)
+            run.terminal.close()
+        return self.totals
+
+    @abstractmethod
+    def each(self, run: Run) -> None:
+        """The report of each game as it comes."""
+
+    @abstractmethod
+    def folded(self, run: Run) -> None:
+        """The report of each part of a file, made by the workers."""
+
+    @abstractmethod
+    def closing(self) -> list[str]:
+        """The lines that end the report."""
+
+
+class TextLines(Lines):
+    """One line per problem, in file order; warnings grouped per file and code, one by one, or none."""
+
+    def __init__(self, options: Options, quiet: bool) -> None:
+        super().__init__(options, quiet)
+        self.text = report.TextReport("none" if quiet else options.warnings, options.ignore)
+        self.work = diagrams.boards_at_errors if options.show_board else batch.no_work
+
+    def each(self, run: Run) -> None:
+        for record, boards in run.checked(self.work):
+            self.totals.add(record)
+            for line in self.text.lines(record, functools.partial(report.lines_with_boards, boards=boards or [])):
+                run.terminal.out(line)
+            run.terminal.game_done()
+
+    def folded(self, run: Run) -> None:
+        fold = functools.partial(report.text_part, warnings=self.text.mode, ignore=self.text.ignore,
+                                 render=report.lines_with_boards)
+        for part in run.folded(self.work, fold):
+            run.terminal.out(self.text.add_part(part), end="")
+            self.totals.merge(part.summary)
+
+    def closing(self) -> list[str]:
+        return self.text.close() + (self.totals.lines() if self.options.summary else [])
+
+
+class JsonLines(Lines):
+    """One JSON object per game, every warning in it; --summary: one more with the counts."""
+
+    def each(self, run: Run) -> None:
+        depth = self.options.shots
+        lines = (report.checked_json_line if depth is None else
+                 functools.partial(shots_json_line, evaluate=Evaluations(depth)))
+        for record, json_line in run.checked(lines):
+            self.totals.add(record)
+            run.terminal.out(json_line)
+            run.terminal.game_done()
+
+    def folded(self, run: Run) -> None:
+        for lines in run.folded(report.checked_json_line, report.json_lines):
+            run.terminal.out(lines.text, end="")
+            self.totals.merge(lines.summary)
+
+    def closing(self) -> list[str]:
+        return [report.json_line({"summary": self.totals.as_dict()})] if self.options.summary else []
+
+
+class AuditPage(Format):
+    """A self-contained HTML audit page, written once every game is in."""
+
+    page = True
+
+    def validate(self, run: Run, writing: Writing) -> report.Summary:
+        from pdn_tools.commands import html_report
+
+        page = html_report.AuditPage()
+        for record, game in run.checked(html_report.audit_game):
+            page.add(record, game)
+            run.terminal.game_done()
+        run.terminal.close()
+        write_page(run, writing, page.write)
+        return page.summary
+
+
+FORMATS: dict[str, type[Format]] = {"text": TextLines, "jsonl": JsonLines, "html": AuditPage}
+
+
+@command("validate", "Check every game: each move legal, each result right.", [
+    "pdn validate games.pdn archive/            # errors, and warnings counted per file",
+    "pdn validate --warnings each --ignore inferred-variant OCA_2.0.pdn",
+    "pdn validate --format jsonl --summary --jobs 2 archive/ -o report.jsonl"])
+@format_option(FORMATS, "text", "One line per problem, one JSON object per game (every warning in it), "
+                                "or a self-contained HTML audit page.")
+@click.option("--warnings", "warning_mode", type=click.Choice(["grouped", "each", "none"]), default="grouped",
+              show_default=True, help="Text report: warnings counted per file and code, one by one, or none.")
+@click.option("--ignore", multiple=True, type=click.Choice(WARNING_CODES), metavar="CODE",
+              help="Leave this warning code out of the text report (repeatable); errors always show.")
+@click.option("--summary", is_flag=True,
+              help="End with a table of games per variant and problems per code, and the tally line on stderr "
+                   "even when it is not a terminal.")
+@click.option("--show-board", is_flag=True,
+              help="Under each move error, the board before the move and the legal moves there.")
+@click.option("--shots", is_flag=True, help="With --format jsonl: the moves a search judges shots, missed shots "
+              "or moves into a shot, in a \"shots\" field (docs/analysis.md).")
+@click.option("--depth", type=click.IntRange(0, 40), help=f"--shots' search depth in quiet plies  [default: {SHOTS_DEPTH}]")
+@writing_options()
+@reading_options(rules=True, dask=True, quiet="Only errors: --warnings none, and no progress line or closing tally.")
+def validate(fmt: str, warning_mode: str, ignore: tuple[str, ...], summary: bool, show_board: bool, shots: bool,
+             depth: int | None, writing: Writing, reading: Reading) -> None:
+    """Check every game of PATHS (files, folders, or - for stdin): each move legal, the result right.
+
+    Text output gives every error, in file order, and by default one line per warning code
+    and file (its first place and count).  Compressed files (.gz, .bz2, .xz, .zst) are read as they are.
+    """
+    if show_board and fmt != "text":
+        raise click.UsageError("--show-board goes with --format text")
+    if shots and (fmt != "jsonl" or reading.dask or reading.jobs > 1):
+        raise click.UsageError("--shots goes with --format jsonl, in one process (no --jobs, no --dask)")
+    depth_with_shots(depth, shots)
+    searched = (SHOTS_DEPTH if depth is None else depth) if shots else None
+    form = FORMATS[fmt](Options(warning_mode, frozenset(ignore), summary, show_board, searched), reading.quiet)
+    if form.page:
+        not_to_terminal(writing)
+    run = Run(reading, summary=summary)
+    totals = form.validate(run, writing)
+    run.terminal.tally(validity(totals.games, totals.games - totals.valid, len(totals.invalid_files),
+                                run.inputs.unreadable))
+    sys.exit(run.exit_code())
