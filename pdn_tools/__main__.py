@@ -17,7 +17,8 @@ def _note(signum: int, frame: FrameType | None) -> None:
     _interrupted.append(signum)
 
 
-signal.signal(signal.SIGINT, _note)
+if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:     # ignored (a background job): it stays so
+    signal.signal(signal.SIGINT, _note)
 
 
 def main() -> None:

@@ -11,6 +11,7 @@ import sys
 import time
 
 import pytest
+from signals import ctrl_c_heard
 from click.testing import CliRunner
 
 from corpus import CORPUS, DATA, needs_corpus
@@ -422,7 +423,7 @@ def test_addresses_dask_reads_are_taken():
 
 def _pdn(*args, **options):
     return subprocess.Popen([sys.executable, "-m", "pdn_tools", *map(str, args)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, start_new_session=True, **options)
+                            stderr=subprocess.PIPE, start_new_session=True, preexec_fn=ctrl_c_heard, **options)
 
 
 @pytest.mark.slow

@@ -10,6 +10,7 @@ import sys
 import time
 
 import pytest
+from signals import ctrl_c_heard
 from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
@@ -331,7 +332,8 @@ def test_the_engine_command_is_not_run_by_a_shell(tmp_path):
 def test_ctrl_c_ends_the_command_and_the_engine(tmp_path):
     pidfile = tmp_path / "pid"
     process = subprocess.Popen([sys.executable, "-m", "pdn_tools", "annotate", "--engine", fake("silent", pidfile),
-                                "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                                "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=ctrl_c_heard)
     process.stdin.write(GAME.encode())
     process.stdin.close()
     deadline = time.monotonic() + 30

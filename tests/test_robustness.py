@@ -16,6 +16,7 @@ import threading
 import time
 
 import pytest
+from signals import ctrl_c_heard, ctrl_c_ignored
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -190,7 +191,7 @@ COMMAND = [sys.executable, "-c", "from pdn_tools.cli import main; main()", "vali
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_closed_pipe_ends_quietly_with_workers(jobs):
     producer = subprocess.Popen(COMMAND + ["--jobs", jobs, str(BIG)], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True)
+                                stderr=subprocess.PIPE, start_new_session=True, preexec_fn=ctrl_c_heard)
     producer.stdout.readline()
     producer.stdout.close()
     _, err = producer.communicate(timeout=60)
@@ -201,7 +202,7 @@ def test_closed_pipe_ends_quietly_with_workers(jobs):
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_ends_quietly_with_workers(jobs):
     producer = subprocess.Popen(COMMAND + ["--jobs", jobs, str(BIG)], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True)
+                                stderr=subprocess.PIPE, start_new_session=True, preexec_fn=ctrl_c_heard)
     producer.stdout.readline()                   # running: imports done, workers started
     os.killpg(producer.pid, signal.SIGINT)       # as a terminal sends it: to the whole group
     _, err = producer.communicate(timeout=60)
@@ -214,7 +215,7 @@ def test_ctrl_c_held_down_while_it_ends_still_ends_by_sigint():
     while it shuts down, where Python has given SIGINT back its default action (killed: -2)."""
     for _ in range(3):
         producer = subprocess.Popen(COMMAND + ["--jobs", "1", str(BIG)], stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, start_new_session=True)
+                                    stderr=subprocess.PIPE, start_new_session=True, preexec_fn=ctrl_c_heard)
         producer.stdout.readline()
         while producer.poll() is None:
             with contextlib.suppress(ProcessLookupError):
@@ -230,11 +231,26 @@ def test_ctrl_c_stops_a_shell_loop_over_files():
     of 130 let `for f in *.pdn; do pdn validate "$f"; done` go on to the next file)."""
     loop = f'for f in 1 2; do {shlex.join(COMMAND)} --jobs 1 {shlex.quote(str(BIG))}; echo next >&2; done'
     shell = subprocess.Popen(["bash", "-c", loop], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             start_new_session=True)
+                             start_new_session=True, preexec_fn=ctrl_c_heard)
     shell.stdout.readline()
     os.killpg(shell.pid, signal.SIGINT)
     _, err = shell.communicate(timeout=60)
     assert (shell.returncode, err.strip()) == (INTERRUPTED, b"")
+
+
+@needs_corpus
+@pytest.mark.parametrize("start", [COMMAND, [sys.executable, "-m", "pdn_tools", "validate", "--format", "jsonl"]])
+def test_a_ctrl_c_ignored_from_the_start_stays_ignored(start):
+    """A script's background job starts with SIGINT ignored, so that Ctrl-C at the terminal reaches the
+    foreground alone (as Python leaves it, and as SIGTERM/SIGHUP under nohup): pdn goes on to the end."""
+    expected = subprocess.run(start + [str(BIG)], capture_output=True, timeout=120)
+    producer = subprocess.Popen(start + [str(BIG)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                start_new_session=True, preexec_fn=ctrl_c_ignored)
+    first = producer.stdout.readline()
+    os.killpg(producer.pid, signal.SIGINT)
+    rest = producer.stdout.read()           # through the reader's buffer (communicate would skip it)
+    err = producer.stderr.read()
+    assert (producer.wait(120), err, first + rest) == (expected.returncode, b"", expected.stdout)
 
 
 # What the `pdn` script does, with a mark once its entry module (two imports) is in.
@@ -247,7 +263,7 @@ STARTING = [sys.executable, "-c", "import sys; from pdn_tools.__main__ import ma
 def test_ctrl_c_while_loading_ends_quietly(delay):
     """Interrupted while its modules load (once Python itself has started): no traceback."""
     producer = subprocess.Popen(STARTING + ["validate", str(BIG)], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, start_new_session=True)
+                                stderr=subprocess.PIPE, start_new_session=True, preexec_fn=ctrl_c_heard)
     assert producer.stdout.readline() == b"loading\n"
     time.sleep(delay)
     os.killpg(producer.pid, signal.SIGINT)
@@ -285,7 +301,8 @@ main()
 
 
 def test_ctrl_c_while_a_class_is_made_during_loading_ends_quietly():
-    done = subprocess.run([sys.executable, "-c", INTERRUPTED_IN_SET_NAME], capture_output=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", INTERRUPTED_IN_SET_NAME], capture_output=True, timeout=60,
+                          preexec_fn=ctrl_c_heard)
     assert (done.returncode, done.stderr) == (INTERRUPTED, b"")
 
 

@@ -405,9 +405,11 @@ def end_on_first_interrupt() -> None:
     """Ctrl-C ends the run: the first raises KeyboardInterrupt, and those after it are ignored while
     the run unwinds (temporary files removed, workers stopped), so that a Ctrl-C held down does not
     interrupt the clean-up; then end_interrupted.  One that Python cannot raise where it lands (an import lock's
-    weakref callback while Dask loads) is lost there, unsaid, and the next one is listened for."""
-    signal.signal(signal.SIGINT, _interrupt)
+    weakref callback while Dask loads) is lost there, unsaid, and the next one is listened for.
+    A Ctrl-C ignored from the start (a script's background job, as the shell starts it) stays ignored."""
     sys.unraisablehook = _drop_lost_interrupts
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, _interrupt)
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> NoReturn:
