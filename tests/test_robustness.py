@@ -239,6 +239,7 @@ def test_ctrl_c_stops_a_shell_loop_over_files():
 
 
 @needs_corpus
+@pytest.mark.slow                   # two whole runs over OCA each: about 6 s
 @pytest.mark.parametrize("start", [COMMAND, [sys.executable, "-m", "pdn_tools", "validate", "--format", "jsonl"]])
 def test_a_ctrl_c_ignored_from_the_start_stays_ignored(start):
     """A script's background job starts with SIGINT ignored, so that Ctrl-C at the terminal reaches the
