@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     __version__: str
-    from pdn_tools.play.board import Board, svg
+    from pdn_tools.play.board import Board
+    from pdn_tools.play.board_svg import svg
     from pdn_tools.play.check import Checked, Record, check
     from pdn_tools.play.notation import Style, move_text
     from pdn_tools.play.replay import Ply, Replay, full_path, replay
@@ -36,7 +37,7 @@ _HOMES = {"Comment": "text.model", "Game": "text.model", "Move": "text.model", "
           "replay": "play.replay", "Replay": "play.replay", "Ply": "play.replay", "full_path": "play.replay",
           "Style": "play.notation", "move_text": "play.notation",
           "check": "play.check", "Checked": "play.check", "Record": "play.check",
-          "Board": "play.board", "svg": "play.board"}
+          "Board": "play.board", "svg": "play.board_svg"}
 _RENAMED = {"LegalMove": ("rules.movegen", "Move")}      # a legal move, apart from a notated Move
 __all__ = [*_HOMES, *_RENAMED, "__version__"]
 

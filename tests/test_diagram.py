@@ -6,6 +6,7 @@ from click.testing import CliRunner
 
 from corpus import CORPUS, needs_corpus
 from pdn_tools.cli import cli
+from pdn_tools.play.pictures import PICTURES, format_for
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -382,3 +383,19 @@ def test_the_numbers_of_tinted_squares_are_drawn_over_the_tint_outlined():
     marked = [t for t in root.iter(SVG + "text") if t.get("class") == "label marked"]
     assert {t.text for t in marked} == {"14", "23"}
     assert all(t.get("fill") == "#ffffff" and t.get("stroke") and t.get("paint-order") == "stroke" for t in marked)
+
+
+@pytest.mark.parametrize("name", list(PICTURES))
+def test_each_picture_class_is_a_format_and_its_suffix_chooses_it(name, tmp_path):
+    """A format is one class in PICTURES: a --format choice, chosen by -o FILE's suffix (text: any other),
+    the same bytes to stdout as to the file."""
+    kind = PICTURES[name]
+    option = next(p for p in cli.commands["diagram"].params if p.name == "fmt")
+    assert list(option.type.choices) == list(PICTURES)
+    target = tmp_path / f"board{kind.suffix or '.txt'}"
+    assert format_for(str(target)) == name
+    to_file = diagram("-", "--ply", 2, "-o", target, input=CAPTURE)
+    to_stdout = diagram("-", "--ply", 2, "--format", name, input=CAPTURE)
+    assert to_file.exit_code == to_stdout.exit_code == 0
+    assert target.read_bytes() == to_stdout.stdout_bytes and to_stdout.stdout_bytes
+    assert to_stdout.stdout_bytes.startswith(b"\x89PNG" if kind.binary else b"Alice - Bob" if name == "text" else b"<svg")

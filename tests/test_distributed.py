@@ -24,7 +24,7 @@ distributed = pytest.importorskip(
 
 from pdn_tools.running import batch, distributed as on_dask, writing  # noqa: E402
 from pdn_tools.commands import archive, convert, report  # noqa: E402
-from pdn_tools.play import board as diagram  # noqa: E402
+from pdn_tools.play.error_boards import boards_at_errors  # noqa: E402
 from pdn_tools.play.check import record_of  # noqa: E402
 
 OWN = [str(DATA / "faults.pdn"), str(DATA / "legacy-cp1252-crlf.pdn"), str(DATA / "quirks.pdn")]
@@ -212,7 +212,7 @@ def test_the_folded_ranges_of_the_text_report_give_the_report_one_by_one(options
     mode = "each" if "each" in options else "none" if "--quiet" in options else "grouped"
     ignore = frozenset(options[i + 1] for i, option in enumerate(options) if option == "--ignore")
     results = list(Run(Reading(paths=(*OWN, *REAL))).checked(
-        diagram.boards_at_errors if show_board else batch.no_work))
+        boards_at_errors if show_board else batch.no_work))
     assert ("(first of 262 in this file)" in expected.stdout) == (options == [])
     for cut in range(len(results) + 1):
         text, totals, out = report.TextReport(mode, ignore), report.Summary(), ""

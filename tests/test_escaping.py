@@ -18,6 +18,8 @@ from hypothesis import given, settings, strategies as st
 from pdn_tools.cli import cli
 from pdn_tools.commands import archive, html_report, report
 from pdn_tools.play import board as diagram
+from pdn_tools.play.error_boards import error_boards
+from pdn_tools.play.pictures import PICTURES
 from pdn_tools.play.check import check
 from pdn_tools.running import terminal
 from pdn_tools.text import names
@@ -306,8 +308,8 @@ def test_terminal_text_holds_no_raw_control_for_any_tags(white, black, event, re
     stats.add(checked.record, "unknown")
     board = diagram.board_after(checked.replay, 2)
     text = "\n".join([*report.text_lines(checked.record), *stats.lines(), *stats.summary.lines(),
-                      diagram.picture(checked.replay, board, "text", 2),
-                      *report.lines_with_boards(checked.record, diagram.error_boards(checked.replay))])
+                      PICTURES["text"]().draw(checked.replay, board, 2),
+                      *report.lines_with_boards(checked.record, error_boards(checked.replay))])
     assert raw_controls(text) == set()
     assert all(line.startswith(names.printable(file)) for line in report.text_lines(checked.record))
 
@@ -317,7 +319,7 @@ def test_terminal_text_holds_no_raw_control_for_any_tags(white, black, event, re
 def test_svg_and_html_pages_are_well_formed_xml_for_any_tags(white, black, event, result, file):
     checked = game_with(white, black, event, result, file)
     board = diagram.board_after(checked.replay, 2)
-    picture = diagram.picture(checked.replay, board, "svg", 2)
+    picture = PICTURES["svg"]().draw(checked.replay, board, 2)
     assert ElementTree.fromstring(picture).find("{http://www.w3.org/2000/svg}title").text == \
         names.printable(diagram.caption(checked.replay, 2))
     audit, summary, stats, page = io.StringIO(), io.StringIO(), archive.Stats(), html_report.AuditPage()

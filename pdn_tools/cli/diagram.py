@@ -7,11 +7,12 @@ import sys
 
 import click
 
-from pdn_tools.cli.options import Reading, Writing, reading_options, writing_options
+from pdn_tools.cli.options import Reading, Writing, format_option, reading_options, writing_options
 from pdn_tools.cli.run import command, not_to_terminal, write_file
 from pdn_tools.commands import report
-from pdn_tools.play import board as diagrams
+from pdn_tools.play.board import DiagramError, board_after
 from pdn_tools.play.check import check
+from pdn_tools.play.pictures import PICTURES, MissingExtra, format_for
 from pdn_tools.running import batch
 from pdn_tools.running.batch import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from pdn_tools.text.names import printable
@@ -24,8 +25,8 @@ from pdn_tools.text.reader import parse_raw
 @click.argument("path", default="-")
 @click.option("--game", "number", type=click.IntRange(1), default=1, show_default=True, help="Game of PATH.")
 @click.option("--ply", type=click.IntRange(0), help="Plies played: 0 is the start  [default: the last].")
-@click.option("--format", "fmt", type=click.Choice(["text", "svg", "png"]),
-              help="Text board or picture  [default: from the suffix of -o FILE (.svg, .png), else text].")
+@format_option(PICTURES, None,
+               "Text board or picture  [default: from the suffix of -o FILE (.svg, .png), else text].")
 @click.option("--size", type=click.IntRange(64, 8192), metavar="PIXELS",
               help="Width of the picture  [default: 50 pixels a square].")
 @click.option("--labels", type=click.Choice(["numbers", "algebraic"]),
@@ -41,7 +42,8 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, size: int 
         raise click.BadParameter(f"{printable(path)} is a folder: name one file", param_hint="PATH")
     if path == "-" and sys.stdin.isatty():
         raise click.UsageError("name the file to draw from (or - for stdin)")
-    if fmt == "png" and output is None:
+    form = PICTURES[fmt or format_for(output)]()
+    if form.binary and output is None:
         not_to_terminal(writing)
     inputs = batch.Inputs((path,), encoding=reading.encoding)
     found = next(itertools.islice(inputs.raw_games(), number - 1, None), None)
@@ -58,12 +60,12 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, size: int 
         sys.exit(EXIT_INVALID)
     alpha = None if labels is None else labels == "algebraic"
     try:
-        board = diagrams.board_after(replayed, ply, alpha, flip)
-    except diagrams.DiagramError as error:
+        board = board_after(replayed, ply, alpha, flip)
+    except DiagramError as error:
         raise click.BadParameter(f"{printable(game.file)}:{game.line}: game {number}: {error}", param_hint="--ply")
     try:
-        picture = diagrams.picture(replayed, board, fmt or diagrams.format_for(output), ply, size)
-    except diagrams.MissingExtra as error:
+        picture = form.draw(replayed, board, ply, size)
+    except MissingExtra as error:
         click.echo(f"pdn: {error}", err=True)
         sys.exit(EXIT_USAGE)
     if output:

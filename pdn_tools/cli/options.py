@@ -166,10 +166,12 @@ def writing_options(partial: bool = True, metavar: str = "FILE",
     return _grouped(options, "writing", Writing, ("output", "partial"))
 
 
-def format_option(registry: Mapping[str, type], default: str, help: str,
+def format_option(registry: Mapping[str, type], default: str | None, help: str,
                   names: tuple[str, ...] = ("--format", "fmt")) -> Option:
-    """--format: the name of a writer class in `registry` (adding a format adds a choice)."""
-    return click.option(*names, type=click.Choice(list(registry)), default=default, show_default=True, help=help)
+    """--format: the name of a writer class in `registry` (adding a format adds a choice); with no
+    `default`, the command chooses (its help says how)."""
+    return click.option(*names, type=click.Choice(list(registry)), default=default,
+                        show_default=default is not None, help=help)
 
 
 def depth_with_shots(depth: int | None, shots: bool) -> None:

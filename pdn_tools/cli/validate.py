@@ -15,7 +15,7 @@ from pdn_tools.cli.options import (Reading, Writing, depth_with_shots, format_op
 from pdn_tools.cli.run import Run, command, not_to_terminal, write_page
 from pdn_tools.commands import report
 from pdn_tools.commands.annotate import SHOTS_DEPTH, shots_json_line
-from pdn_tools.play import board as diagrams
+from pdn_tools.play.error_boards import boards_at_errors
 from pdn_tools.rules.search import Evaluations
 from pdn_tools.running import batch
 from pdn_tools.running.terminal import validity
@@ -84,7 +84,7 @@ class TextLines(Lines):
     def __init__(self, options: Options, quiet: bool) -> None:
         super().__init__(options, quiet)
         self.text = report.TextReport("none" if quiet else options.warnings, options.ignore)
-        self.work = diagrams.boards_at_errors if options.show_board else batch.no_work
+        self.work = boards_at_errors if options.show_board else batch.no_work
 
     def each(self, run: Run) -> None:
         for record, boards in run.checked(self.work):

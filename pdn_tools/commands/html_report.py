@@ -28,7 +28,9 @@ from typing import IO, Any, Iterable, Sequence
 
 import pdn_tools
 from pdn_tools.commands import archive, report
-from pdn_tools.play import board as diagram
+from pdn_tools.play import board_svg
+from pdn_tools.play.board import board_after, caption_lines
+from pdn_tools.play.error_boards import ErrorBoard, error_boards, moves_text
 from pdn_tools.play.check import Checked, Record
 from pdn_tools.rules.variants import variant_by_name
 from pdn_tools.text.model import Game, ReadError
@@ -50,7 +52,7 @@ class InvalidGame:
     date: str
     variant: str
     alpha: bool
-    boards: tuple[diagram.ErrorBoard, ...]
+    boards: tuple[ErrorBoard, ...]
     final: str              # SVG of the last position reached, when no move failed (e.g. a wrong result)
     final_label: str
     moves: str              # the main line as far as it was replayed
@@ -65,17 +67,17 @@ def audit_game(checked: Checked) -> InvalidGame | None:
         tags = game if isinstance(game, Game) else None
         return InvalidGame(_tag(tags, "White"), _tag(tags, "Black"), _tag(tags, "Event"),
                            _tag(tags, "Date"), checked.record.variant, False, (), "", "", "")
-    boards = tuple(diagram.error_boards(result, with_svg=True))
+    boards = tuple(error_boards(result, with_svg=True))
     alpha = result.variant.alpha
     moves = game.main_line()
     if moves:
         alpha = moves[0].squares[0][:1].isalpha()
     final, label = "", ""
     if not boards and result.final is not None:
-        board = diagram.board_after(result, None, alpha)
-        final = diagram.svg(board, "last position", shared=True)
-        label = diagram.caption_lines(result)[1]
-    replayed = diagram.moves_text(result, len(result.plies)) if result.plies else ""
+        board = board_after(result, None, alpha)
+        final = board_svg.svg(board, "last position", shared=True)
+        label = caption_lines(result)[1]
+    replayed = moves_text(result, len(result.plies)) if result.plies else ""
     return InvalidGame(_tag(game, "White"), _tag(game, "Black"), _tag(game, "Event"), _tag(game, "Date"),
                        result.variant.name, alpha, boards, final, label, replayed)
 
@@ -182,12 +184,12 @@ class AuditPage:
         if key in self.defined:
             return ""
         self.defined.add(key)
-        return diagram.defs([(variant, game.alpha, False)], pieces=False)
+        return board_svg.defs([(variant, game.alpha, False)], pieces=False)
 
     def write(self, out: IO[str]) -> None:
         """The whole page: totals, files with problems, invalid games by code, references, counts."""
         out.write(_head(self.title))
-        out.write(diagram.defs([], pieces=True))
+        out.write(board_svg.defs([], pieces=True))
         out.write(_audit_top(self))
         out.write(_files_section(self.files))
         self._write_invalid(out)
@@ -340,7 +342,7 @@ def _waiting(picture: str, later: bool) -> str:
     return f'<script type="text/x-svg" class="board">{picture}</script>' if later else picture
 
 
-def _board_block(board: diagram.ErrorBoard, later: bool) -> str:
+def _board_block(board: ErrorBoard, later: bool) -> str:
     moves = f"{markup(board.played)} <mark>{markup(board.label)}</mark>"
     legal = " ".join(f"<code>{markup(move)}</code>" for move in board.legal) or "none"
     return (f'<div class="position"><figure class="board">{_waiting(board.svg, later)}'

@@ -6,7 +6,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Sequence
 
-from pdn_tools.play.board import ErrorBoard
+from pdn_tools.play.error_boards import ErrorBoard
 from pdn_tools.play.check import Checked, Problem, Record
 from pdn_tools.text.names import printable
 
