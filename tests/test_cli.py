@@ -9,6 +9,7 @@ from click.testing import CliRunner
 
 from corpus import CORPUS, DATA, needs_corpus
 from pdn_tools.rules.variants import VARIANTS
+from pdn_tools.rules.core import engine_from_environment
 from pdn_tools.cli import cli
 from pdn_tools.running import batch, pool
 
@@ -204,7 +205,7 @@ def test_jobs_tasks_take_shrinking_shares_of_every_file_in_order(tmp_path):
     names = [f"a{i:03}.pdn" for i in range(300)] + ["b.pdn"] + [f"c{i:03}.pdn" for i in range(300)]
     for name in names:
         (tmp_path / name).write_text(game * (30000 if name == "b.pdn" else 60))
-    tasks = list(pool._tasks(batch.Inputs((str(tmp_path),)), 2))
+    tasks = list(pool._tasks(batch.Inputs((str(tmp_path),)), 2, engine_from_environment()))
     handed = [(path, size) for task in tasks for path, size in task.files]
     whole = [(str(tmp_path / name), (tmp_path / name).stat().st_size) for name in names]
     merged = []

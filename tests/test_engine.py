@@ -211,3 +211,67 @@ def test_every_python_twin_named_in_the_compiled_core_exists() -> None:
 def test_a_twin_that_is_gone_is_found() -> None:
     with pytest.raises(AttributeError):
         resolved("pdn_tools.rules.movegen.Position.quiet_step")
+
+
+# ---- the engine is chosen once, at the command line's edge ---------------------------------------
+
+EDGE_COMMANDS = [("validate",), ("validate", "--jobs", "2"), ("validate", "--format", "jsonl"), ("convert",),
+                 ("convert", "--to", "jsonl", "--jobs", "2"), ("convert", "--fix-results"), ("annotate", "--fen"),
+                 ("filter", "--valid"), ("filter", "--player", "e"), ("dedupe",), ("stats",), ("list",),
+                 ("split", "--per", "5", "-o", "parts"), ("diagram",)]
+
+
+@pytest.mark.parametrize("args", EDGE_COMMANDS, ids=" ".join)
+def test_a_command_reads_the_environment_once_at_its_edge(args: tuple[str, ...], tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every command picks its engine from PDN_TOOLS_PURE once, where it starts, and hands it down: a
+    second look below the command line (in this process, or a worker's: they start after the first)
+    fails the command."""
+    from click.testing import CliRunner
+    from pdn_tools.cli import cli
+
+    looks: list[str] = []
+    found = core._engine_for
+
+    def once(pure: str) -> core.Engine:
+        looks.append(pure)
+        assert len(looks) == 1, "the environment was read again below the command line"
+        return found(pure)
+
+    monkeypatch.setattr(core, "_engine_for", once)
+    monkeypatch.chdir(tmp_path)
+    sample = ROOT / "samples" / ("international.pdn" if args[0] == "diagram" else "")
+    result = CliRunner().invoke(cli, [*args, str(sample)])
+    assert (result.exit_code, len(looks)) == (0, 1), result.exception
+
+
+def engines_of(checked: object) -> tuple[str, str]:
+    """(the engine the game was read for, the one it was replayed on), by what each leaves: a compiled
+    read keeps plain runs as text (the game's private `_runs`), a replay's positions hold their engine."""
+    from pdn_tools.play.check import Checked
+    assert isinstance(checked, Checked) and isinstance(checked.game, Game) and checked.replay is not None
+    read = "compiled" if checked.game._runs is not None else "pure"
+    final = checked.replay.final
+    assert final is not None
+    return read, final.engine.name
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+@pytest.mark.parametrize("pure", [True, False], ids=["pure", "compiled"])
+def test_a_run_reads_and_replays_on_its_engine_whatever_the_environment_says(
+        jobs: int, pure: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A Run given an engine hands it to the reader and the replay, here and in its workers: the
+    environment says the other engine and may not be read at all."""
+    from pdn_tools.cli.options import Reading
+    from pdn_tools.cli.run import Run
+
+    engine, other = (core.PURE, "0") if pure else (COMPILED, "1")
+    monkeypatch.setenv("PDN_TOOLS_PURE", other)
+
+    def refused(value: str) -> core.Engine:
+        raise AssertionError("the environment was read below the command line")
+
+    monkeypatch.setattr(core, "_engine_for", refused)
+    run = Run(Reading(paths=(str(ROOT / "samples" / "english.pdn"),), jobs=jobs), engine=engine)
+    seen = {value for _, value in run.checked(engines_of)}
+    assert seen == {(engine.name, engine.name)} and run.games > 0

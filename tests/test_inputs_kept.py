@@ -20,6 +20,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
 from pdn_tools.cli import cli
+from pdn_tools.rules.core import engine_from_environment
 from pdn_tools.running import batch, pool
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Game, ReadError
@@ -459,7 +460,7 @@ def test_a_file_read_by_ranges_that_shrinks_while_workers_read_it(tmp_path, monk
             os.truncate(path, size // 2)
         return real(*args, **kwargs)
     monkeypatch.setattr(ranges, "read_range", cutting)
-    tasks = list(pool._tasks(batch.Inputs((str(path),)), 2))
+    tasks = list(pool._tasks(batch.Inputs((str(path),)), 2, engine_from_environment()))
     assert sum(1 for task in tasks if task.task.part is not None) > 1
     result = invoke("validate", "--format", "jsonl", "--jobs", "2", path, "-o", tmp_path / "out.jsonl")
     assert result.exit_code == 2

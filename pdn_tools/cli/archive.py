@@ -42,7 +42,7 @@ def list_command(fmt: str, writing: Writing, reading: Reading) -> None:
         rows = archive.ROWS[fmt]()
         for line in rows.header():
             terminal.out(line, end="")
-        for raw, index, _ in run.inputs.raw_games():
+        for raw, index, _ in run.inputs.raw_games(run.engine):
             terminal.out(rows.row(archive.listing_row(raw, index)), end="")
             terminal.game_done()
         terminal.close()
@@ -128,8 +128,8 @@ def _filter_by_tags(run: Run, criteria: Criteria) -> tuple[int, int]:
     the exit code and the games matched."""
     terminal = run.terminal
     matched = 0
-    for raw, index, notes in run.inputs.raw_games():
-        game = archive.tag_filtered(raw, index, notes, criteria, run.reading.strict)
+    for raw, index, notes in run.inputs.raw_games(run.engine):
+        game = archive.tag_filtered(raw, index, notes, criteria, run.engine, run.reading.strict)
         if isinstance(game, ReadError):
             run.failed += 1
             for line in report.text_lines(check(game).record, warnings=False):

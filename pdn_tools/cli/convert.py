@@ -75,16 +75,16 @@ def convert(to: str, captures: str | None, squares: str | None, separator: str |
         raise click.UsageError("--keep-invalid passes games through as PDN: only with --to pdn")
     if in_place and reading.dask:
         raise click.UsageError("--in-place rewrites files here: not with --dask")
-    options = conversion.Options(to, Style(captures, squares, separator, drop, fix_results), keep_invalid,
-                                 reading.variant, reading.strict, reading.rules)
-    work = functools.partial(conversion.convert_game, options=options)
     run = Run(reading, progress=False)
+    options = conversion.Options(to, Style(captures, squares, separator, drop, fix_results), keep_invalid,
+                                 reading.variant, reading.strict, reading.rules, run.engine)
+    work = functools.partial(conversion.convert_game, options=options)
     if fix_results and pdn and not (captures or squares or separator or drop):
         if reading.dask:
             raise click.UsageError("--fix-results alone rewrites the bytes of each file here: not with --dask")
         tally = _fix_results_only(run, writing, in_place)
     elif in_place:
-        tally = Tally(rewrite_files(run.inputs, work, reading.jobs, reading.strict, run.terminal.note))
+        tally = Tally(rewrite_files(run.inputs, work, reading.jobs, reading.strict, run.terminal.note, run.engine))
     else:
         with run.output(writing) as out:
             tally = _write_converted(run, work, out)
@@ -115,7 +115,7 @@ def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
     with run.output(Writing() if in_place else writing) as out:
         for path, data in run.inputs.contents(streams=not in_place):
             fixed = fix_file(data, "<stdin>" if path == "-" else path, reading.variant, reading.strict,
-                             reading.encoding, reading.rules)
+                             reading.encoding, reading.rules, run.engine)
             for line in fixed.report_lines():
                 terminal.note(line)
             failed += fixed.failed

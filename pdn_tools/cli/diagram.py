@@ -13,6 +13,7 @@ from pdn_tools.commands import report
 from pdn_tools.play.board import DiagramError, board_after
 from pdn_tools.play.check import check
 from pdn_tools.play.pictures import PICTURES, MissingExtra, format_for
+from pdn_tools.rules.core import engine_from_environment
 from pdn_tools.running import batch
 from pdn_tools.running.batch import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from pdn_tools.text.names import printable
@@ -45,14 +46,15 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, size: int 
     form = PICTURES[fmt or format_for(output)]()
     if form.binary and output is None:
         not_to_terminal(writing)
+    engine = engine_from_environment()
     inputs = batch.Inputs((path,), encoding=reading.encoding)
-    found = next(itertools.islice(inputs.raw_games(), number - 1, None), None)
+    found = next(itertools.islice(inputs.raw_games(engine), number - 1, None), None)
     if found is None:
         if inputs.unreadable:
             sys.exit(EXIT_USAGE)
         raise click.BadParameter(f"{printable(path)} has fewer than {number} games", param_hint="--game")
-    game = parse_raw(found[0], found[1], reading.strict, found[2])
-    checked = check(game, reading.variant, reading.strict)
+    game = parse_raw(found[0], found[1], reading.strict, found[2], engine)
+    checked = check(game, reading.variant, reading.strict, engine=engine)
     record, replayed = checked.record, checked.replay
     for line in report.text_lines(record, warnings=False):
         click.echo(line, err=True)

@@ -12,7 +12,7 @@ import click
 
 from pdn_tools.commands import archive, report
 from pdn_tools.play.check import Checked, Record
-from pdn_tools.rules.core import engine_from_environment
+from pdn_tools.rules.core import Engine, engine_from_environment
 from pdn_tools.running import batch
 from pdn_tools.running import output as streams
 from pdn_tools.running.batch import EXIT_USAGE
@@ -37,10 +37,11 @@ P = TypeVar("P", bound=_Part)
 class Run:
     """A command's work over the inputs `reading` names: the inputs, the terminal (reports to `out`,
     else stdout; a progress line and a closing tally on a terminal unless quiet), the backend and the
-    exit code.  No path while stdin is a terminal is a usage error: nothing would come."""
+    exit code; the engine every game is read and replayed on (the environment's unless given: chosen here,
+    once, and handed down).  No path while stdin is a terminal is a usage error: nothing would come."""
 
     def __init__(self, reading: Reading, out: TextIO | None = None, progress: bool | None = None,
-                 summary: bool = False) -> None:
+                 summary: bool = False, engine: Engine | None = None) -> None:
         if not reading.paths and sys.stdin.isatty():
             raise click.UsageError("name the files or folders to read (or - for stdin)")
         self.reading = reading
@@ -48,7 +49,7 @@ class Run:
                                    max_game_bytes=reading.max_game_bytes)
         self.terminal = Terminal(self.inputs, progress, out, quiet=reading.quiet, summary=summary)
         self.inputs.note = self.terminal.note
-        self.engine = engine_from_environment()     # chosen once here, handed to each game's check
+        self.engine = engine or engine_from_environment()
         self.games = self.failed = 0
 
     def results(self, work: batch.Work[Any], fold: Callable[[list[Any]], Any] | None = None) -> Iterator[Any]:
@@ -56,7 +57,7 @@ class Run:
         `fold`, one `fold(results)` a part of a file instead, folded on the workers)."""
         reading = self.reading
         if reading.dask is None:
-            return batch.run(self.inputs, work, reading.jobs, reading.strict, fold=fold)
+            return batch.run(self.inputs, work, reading.jobs, reading.strict, fold=fold, engine=self.engine)
         return self._on_dask(reading.dask, work, fold)
 
     def _on_dask(self, address: str, work: batch.Work[Any], fold: Callable[[list[Any]], Any] | None
@@ -73,9 +74,10 @@ class Run:
         try:
             with distributed.connect(address) as client:
                 if fold is None:
-                    yield from distributed.run(client, self.inputs, work, strict, progress=progress)
+                    yield from distributed.run(client, self.inputs, work, strict, progress=progress, engine=self.engine)
                 else:
-                    yield from distributed.run_folded(client, self.inputs, work, fold, strict, progress=progress)
+                    yield from distributed.run_folded(client, self.inputs, work, fold, strict, progress=progress,
+                                                        engine=self.engine)
         except distributed.DaskError as error:
             click.echo(printable(f"pdn: {error}"), err=True)
             sys.exit(EXIT_USAGE)

@@ -12,6 +12,7 @@ from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Game, ReadError
 from pdn_tools.play.notation import Style, canonical_game, fix_notes, kept_notes, result_fixes
 from pdn_tools.text.names import printable
+from pdn_tools.rules.core import Engine
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.play.replay import Replay
@@ -25,6 +26,7 @@ class Options:
     variant: Variant | None = None
     strict: bool = False
     rules: RuleSet | None = None            # the draws by these rules, else each variant's own
+    engine: Engine | None = None            # the engine to replay on, else the environment's (see check)
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ RESULT_ERRORS = frozenset({Code.WRONG_RESULT})      # errors about the Result: t
 def convert_game(game: Game | ReadError, options: Options) -> Converted:
     """Check and convert one game (the work `pdn convert` hands to `batch.run`)."""
     try:
-        return convert(check(game, options.variant, options.strict, options.rules), options)
+        return convert(check(game, options.variant, options.strict, options.rules, options.engine), options)
     except Exception as error:           # a bug must not end the batch: say which game
         where = f"{game.file}:{game.line}: game {game.index}"
         return Converted("", (f"{where}: cannot convert ({type(error).__name__}: {error}) [internal]",), False)

@@ -325,7 +325,7 @@ def _start_position(game: Game, variant: Variant, engine: Engine) -> Position:
         return start
     line, column = game.tag_position("FEN")
     try:
-        return parse_fen(variant, fen).on(engine)
+        return parse_fen(variant, fen, engine)
     except FenError as error:
         raise _Failure(Diagnostic(Code.BAD_FEN, f"FEN: {error.message}", line, column)) from None
 

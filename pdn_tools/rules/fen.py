@@ -23,6 +23,7 @@ from pdn_tools.rules.variants import Variant
 
 if TYPE_CHECKING:
     from pdn_tools.rules.movegen import Position
+    from pdn_tools.rules.core import Engine
 
 __all__ = ["FenError", "parse_fen", "to_fen", "read_fen", "write_fen"]
 
@@ -63,12 +64,12 @@ class _Scanner:
         return ch in (":", "") or (ch == "." and not self.text[self.pos + 1:].strip())
 
 
-def parse_fen(variant: Variant, text: str) -> Position:
-    """`Position.from_fen(variant, text)`: read a FEN for `variant`; raise FenError with a
+def parse_fen(variant: Variant, text: str, engine: Engine | None = None) -> Position:
+    """`Position.from_fen(variant, text, engine)`: read a FEN for `variant`; raise FenError with a
     message and 0-based column."""
     from pdn_tools.rules.movegen import Position     # movegen builds on this module: see above
 
-    return Position.from_fen(variant, text)
+    return Position.from_fen(variant, text, engine)
 
 
 def to_fen(position: Position, alpha: bool | None = None) -> str:

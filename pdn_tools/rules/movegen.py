@@ -646,15 +646,15 @@ class Position:
         return pos
 
     @classmethod
-    def from_fen(cls, variant: Variant, text: str) -> Position:
-        """The position a FEN gives for `variant`; raise `fen.FenError` (a ValueError) with a
-        message and 0-based column.
+    def from_fen(cls, variant: Variant, text: str, engine: Engine | None = None) -> Position:
+        """The position a FEN gives for `variant` (on `engine`, as __init__); raise `fen.FenError`
+        (a ValueError) with a message and 0-based column.
 
         >>> from pdn_tools import VARIANTS
         >>> Position.from_fen(VARIANTS["english"], "W:W18,K30:B14").piece_at(30)
         'W'
         """
-        return cls(variant, *read_fen(variant, text))
+        return cls(variant, *read_fen(variant, text), engine)
 
     def fen(self, alpha: bool | None = None) -> str:
         """This position in canonical FEN: sorted squares, `K` before kings, no ranges; squares

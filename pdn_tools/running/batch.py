@@ -7,7 +7,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
-from pdn_tools.rules.core import Engine, engine_from_environment
+from pdn_tools.rules.core import Engine
 from pdn_tools.running.inputs import DEFAULT_GLOBS as DEFAULT_GLOBS, Inputs as Inputs
 from pdn_tools.running.pool import run as run
 from pdn_tools.running.tasks import Work as Work
@@ -28,7 +28,7 @@ def exit_code(unreadable: int, failed: int) -> int:
 
 
 def checked_work(game: Game | ReadError, work: Callable[[Checked], T], variant: Variant | None,
-                 strict: bool, rules: RuleSet | None = None, engine: Engine | None = None) -> tuple[Record, T]:
+                 strict: bool, rules: RuleSet | None = None, *, engine: Engine) -> tuple[Record, T]:
     """Check one game (on `engine`) and run `work` on it; only the record and the work's result travel back."""
     from pdn_tools.play.check import check
 

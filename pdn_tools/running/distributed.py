@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, TypeVar
 
 from pdn_tools.play.check import Record, record_of
-from pdn_tools.rules.core import engine_from_environment
+from pdn_tools.rules.core import Engine, engine_from_environment
 from pdn_tools.rules.variants import Variant
 from pdn_tools.running.inputs import Inputs
 from pdn_tools.running.tasks import (Fold, Options, PartResults, Place, Range, Read, Task, Work, do_task, read_part,
@@ -211,22 +211,22 @@ class Progress:
 
 def run(client: Client, inputs: Inputs, work: Work[T], strict: bool = False,
         range_bytes: int = RANGE_BYTES, in_flight: int | None = None,
-        progress: Progress | None = None) -> Iterator[T]:
+        progress: Progress | None = None, *, engine: Engine) -> Iterator[T]:
     """`work(game)` for every game of `inputs`, in input order, computed on the workers of `client`;
     `progress` follows the ranges collected."""
-    for results in run_folded(client, inputs, work, list, strict, range_bytes, in_flight, progress):
+    for results in run_folded(client, inputs, work, list, strict, range_bytes, in_flight, progress, engine=engine):
         yield from results
 
 
 def run_folded(client: Client, inputs: Inputs, work: Work[T], fold: Fold[T, C],
                strict: bool = False, range_bytes: int = RANGE_BYTES, in_flight: int | None = None,
-               progress: Progress | None = None) -> Iterator[C]:
+               progress: Progress | None = None, *, engine: Engine) -> Iterator[C]:
     """`fold` of the `work(game)` results of each file's games in a range, in input order, both computed on
     the workers: the client receives one value a range instead of one a game (say, the range's output as
     one text and its counts), so it has nothing to do per game."""
     limit = in_flight or 2 * max(1, len(client.nthreads()))
     shown = progress or Progress(inputs)
-    options = Options(strict, inputs.encoding, inputs.max_game_bytes)
+    options = Options(strict, inputs.encoding, inputs.max_game_bytes, engine=engine)
     pending: deque[tuple[list[_Span], Future[Any]]] = deque()
     failed: set[str] = set()
     places = _Places(client)
@@ -395,8 +395,11 @@ def _local_workers(address: str) -> int:
 
 
 def validate(client: Client, paths: Iterable[str], variant: Variant | None = None, strict: bool = False,
-             range_bytes: int = RANGE_BYTES, in_flight: int | None = None) -> Iterator[Record]:
+             range_bytes: int = RANGE_BYTES, in_flight: int | None = None,
+             engine: Engine | None = None) -> Iterator[Record]:
     """The validation record of every game of `paths` (files or folders of *.pdn), in order, computed on
-    the workers of the Dask `client` (the records of `pdn validate --format jsonl`)."""
-    work = functools.partial(record_of, variant=variant, strict=strict, engine=engine_from_environment())
-    return run(client, Inputs(tuple(paths)), work, strict, range_bytes, in_flight)
+    the workers of the Dask `client` (the records of `pdn validate --format jsonl`), on `engine` (by
+    default the environment's, as the library's other entry points)."""
+    engine = engine or engine_from_environment()
+    work = functools.partial(record_of, variant=variant, strict=strict, engine=engine)
+    return run(client, Inputs(tuple(paths)), work, strict, range_bytes, in_flight, engine=engine)

@@ -12,7 +12,7 @@ from typing import BinaryIO, Callable, Iterator
 
 from pdn_tools.text.model import Diagnostic
 from pdn_tools.text.names import printable
-from pdn_tools.rules.core import engine_from_environment
+from pdn_tools.rules.core import Engine
 from pdn_tools.text.reader import MAX_GAME_BYTES, RawGame, read_raw
 from pdn_tools.text.source import CUT, NotPdn, cut_of, input_bytes, reason, watched
 
@@ -100,21 +100,22 @@ class Inputs:
                 problems.append((str(found), reason))
         return chosen, skipped, problems
 
-    def raw_games(self) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
+    def raw_games(self, engine: Engine) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
+        """The games of every input, split (for `engine`) but not parsed."""
         for path in self.files(streams=True):
-            yield from self.raw_games_of(path)
+            yield from self.raw_games_of(path, engine)
 
-    def raw_games_of(self, path: str) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
-        """The games of one input ('-': stdin), split but not parsed; a file that cannot be
-        read (or not to its end) is noted."""
+    def raw_games_of(self, path: str, engine: Engine) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
+        """The games of one input ('-': stdin), split (for `engine`: see text/reader.py) but not
+        parsed; a file that cannot be read (or not to its end) is noted."""
         self.current = "<stdin>" if path == "-" else path
         try:
             if path == "-":
-                yield from self._games(input_bytes(sys.stdin.buffer), path)
+                yield from self._games(input_bytes(sys.stdin.buffer), path, engine)
                 return
             with watched(path) as raw:
                 self._reading = raw if raw.seekable() else None     # a stream has no position
-                yield from self._games(input_bytes(raw), path)
+                yield from self._games(input_bytes(raw), path, engine)
                 self._done += os.fstat(raw.fileno()).st_size
         except NotPdn as error:
             self.cannot_read(path, str(error))
@@ -128,9 +129,9 @@ class Inputs:
         self.current = path
         self._done += size
 
-    def _games(self, stream: BinaryIO, path: str) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
+    def _games(self, stream: BinaryIO, path: str, engine: Engine) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
         games = read_raw(stream, name="<stdin>" if path == "-" else path, encoding=self.encoding,
-                         max_game_bytes=self.max_game_bytes, engine=engine_from_environment())
+                         max_game_bytes=self.max_game_bytes, engine=engine)
         for index, (raw, notes) in enumerate(games, 1):
             yield raw, index, notes
         if games.codec != "utf-8":

@@ -14,6 +14,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, TypeVar
 
+from pdn_tools.rules.core import Engine
 from pdn_tools.running.inputs import Inputs
 from pdn_tools.running.tasks import (Counts, Fold, Options, PartResults, Place, Range, Read, Task, Work, do_task,
                                      stamp)
@@ -32,7 +33,7 @@ _WHOLE_FILE = 2 * _MOST_RANGE   # a file that cannot be cut is read whole by a w
 
 
 def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
-        fold: Fold[T, Any] | None = None) -> Iterator[Any]:
+        fold: Fold[T, Any] | None = None, *, engine: Engine) -> Iterator[Any]:
     """`work(game)` for every game of `inputs`, in input order; with `fold`, `fold(results)` of
     each part of one file that a worker took (a range, a whole file, a batch of games), folded
     there so that this process has nothing to do per game (one game a part when `jobs` is 1).
@@ -44,16 +45,16 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
     encoding or without sync points, are split here and sent to the workers in batches of games."""
     parser()            # built once here, so that workers started by fork inherit it
     gc.freeze()         # the modules and the parser live to the end: the collector need not look at them again
-    options = Options(strict, inputs.encoding, inputs.max_game_bytes)
+    options = Options(strict, inputs.encoding, inputs.max_game_bytes, engine=engine)
     if jobs <= 1:
-        for raw, index, notes in inputs.raw_games():
+        for raw, index, notes in inputs.raw_games(engine):
             result = work(parse_raw(raw, index, strict, notes, options.engine))
             yield result if fold is None else fold([result])
         return
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=start_worker, initargs=(os.getpid(), Counts.shared()))
     pending: deque[tuple[Future[list[PartResults]], _Planned]] = deque()
     try:
-        for planned in _tasks(inputs, jobs):
+        for planned in _tasks(inputs, jobs, engine):
             pending.append((pool.submit(do_task, planned.task, work, fold or list, options, planned.read,
                                         planned.before), planned))
             if len(pending) > 2 * jobs:
@@ -77,7 +78,7 @@ class _Planned:
     before: int = 0
 
 
-def _tasks(inputs: Inputs, jobs: int) -> Iterator[_Planned]:
+def _tasks(inputs: Inputs, jobs: int, engine: Engine) -> Iterator[_Planned]:
     """The tasks for every input, in input order.  Each takes about a (2 * jobs)-th of the bytes
     not handed out yet, from _LEAST_RANGE to _MOST_RANGE (see shrinking_cuts): small files go
     several to a task, large plain UTF-8 files are cut into byte ranges."""
@@ -107,7 +108,7 @@ def _tasks(inputs: Inputs, jobs: int) -> Iterator[_Planned]:
             group, group_bytes = [], 0
         left -= size
         if spans is None:             # split here: stdin, or a large file read as one stream
-            for games in batches(inputs.raw_games_of(path), _BATCH):
+            for games in batches(inputs.raw_games_of(path, engine), _BATCH):
                 yield _Planned(Task(), read=([(raw, notes) for raw, _, notes in games], None), before=games[0][1] - 1)
         for number, (start, end, first_line, end_line) in enumerate(spans or []):
             part = Range(Place(path, path), start, end, (first_line, end_line), sequence, number == 0, stamp(path))

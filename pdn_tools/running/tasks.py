@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, NamedTuple, TypeVar
 
-from pdn_tools.rules.core import Engine, engine_from_environment
+from pdn_tools.rules.core import Engine
 from pdn_tools.text import ranges
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.reader import MAX_GAME_BYTES, RawGame, parse_raw, read_raw
@@ -27,12 +27,12 @@ Read = tuple[ranges.Games, str | None]          # games read, and why reading st
 @dataclass(frozen=True)
 class Options:
     """How every task reads and parses: --strict, --encoding (None: detected), --max-game-bytes, and
-    the engine the reader reads for (by default the environment's)."""
+    the engine the reader reads for (the run's: chosen where the program starts)."""
 
     strict: bool = False
     encoding: str | None = None
     max_game_bytes: int = MAX_GAME_BYTES
-    engine: Engine = field(default_factory=engine_from_environment)
+    engine: Engine = field(kw_only=True)
 
 
 class Place(NamedTuple):
