@@ -17,7 +17,7 @@ from lark import Token
 
 from pdn_tools import read_games
 from pdn_tools.text.grammar import parser
-from pdn_tools.text.model import Move as Notated, MoveNumber
+from pdn_tools.text.model import NotatedMove, MoveNumber
 from pdn_tools.rules.movegen import Position
 from pdn_tools.play.replay import replay
 
@@ -51,7 +51,7 @@ def elements(runs: list[str]) -> None:
             if piece[-1] == ".":
                 MoveNumber(1, False, piece, 1, 1)
             else:
-                Notated(piece, (piece, piece), False, "", 1, 1)
+                NotatedMove(piece, (piece, piece), False, "", 1, 1)
 
 
 def positions(before: list[Position]) -> None:

@@ -24,11 +24,11 @@ if TYPE_CHECKING:
     from pdn_tools.rules.movegen import Move as LegalMove, Position, perft
     from pdn_tools.rules.variants import VARIANTS, Variant, variant_by_name
     from pdn_tools.text.codes import Code
-    from pdn_tools.text.model import (Comment, Game, Move, MoveNumber, Nag, Placeholder, ReadError, Setup,
-                                      Variation)
+    from pdn_tools.text.model import (Comment, Game, MoveNumber, Nag, NotatedMove, NotatedMove as Move, Placeholder,
+                                      ReadError, Setup, Variation)
     from pdn_tools.text.reader import read_games, read_text
 
-_HOMES = {"Comment": "text.model", "Game": "text.model", "Move": "text.model", "MoveNumber": "text.model", "Nag": "text.model",
+_HOMES = {"Comment": "text.model", "Game": "text.model", "NotatedMove": "text.model", "MoveNumber": "text.model", "Nag": "text.model",
           "Placeholder": "text.model", "ReadError": "text.model", "Setup": "text.model", "Variation": "text.model",
           "read_games": "text.reader", "read_text": "text.reader", "Code": "text.codes",
           "Variant": "rules.variants", "VARIANTS": "rules.variants", "variant_by_name": "rules.variants",
@@ -38,7 +38,8 @@ _HOMES = {"Comment": "text.model", "Game": "text.model", "Move": "text.model", "
           "Style": "play.notation", "move_text": "play.notation",
           "check": "play.check", "Checked": "play.check", "Record": "play.check",
           "Board": "play.board", "svg": "play.board_svg"}
-_RENAMED = {"LegalMove": ("rules.movegen", "Move")}      # a legal move, apart from a notated Move
+_RENAMED = {"LegalMove": ("rules.movegen", "Move"),      # a legal move, apart from a notated move
+            "Move": ("text.model", "NotatedMove")}       # the notated move's first name, kept for scripts
 __all__ = [*_HOMES, *_RENAMED, "__version__"]
 
 

@@ -26,7 +26,7 @@ from pdn_tools.rules.movegen import (Position, _perft, _pure_capture_records, _p
 from pdn_tools.rules.movegen import Move
 from pdn_tools.rules.variants import RULE_SETS, VARIANTS, RuleSet, Variant
 from pdn_tools.text.model import Comment, Game, MoveNumber, MoveRun, Nag, Variation, keep_runs
-from pdn_tools.text.model import Move as Notated
+from pdn_tools.text.model import NotatedMove
 
 from boards import played, wander
 
@@ -118,8 +118,8 @@ def on_engine(position: Position, compiled: bool) -> Position:
 SKIPPED = (MoveNumber, Comment, Nag)
 
 
-def notated(start: int, end: int, capture: bool) -> Notated:
-    return Notated(f"{start}{'x' if capture else '-'}{end}", (str(start), str(end)), capture)
+def notated(start: int, end: int, capture: bool) -> NotatedMove:
+    return NotatedMove(f"{start}{'x' if capture else '-'}{end}", (str(start), str(end)), capture)
 
 
 def run_one(position: Position, start: int, end: int, capture: bool
@@ -127,7 +127,7 @@ def run_one(position: Position, start: int, end: int, capture: bool
     """steps.run on the compiled core over one notated move, in quiet_step's answer form."""
     known = {str(n): n for n in range(1, position.variant.num_squares + 1)}
     element = notated(start, end, capture)
-    index, played = steps.run(position, [element], 0, known, (Notated, *SKIPPED))
+    index, played = steps.run(position, [element], 0, known, (NotatedMove, *SKIPPED))
     if not played:
         assert index == 0
         return None
@@ -148,7 +148,7 @@ def test_replay_runs_match_the_pure_steps(case: tuple[Position, int],
     for start, end in sorted(pairs):
         for capture in (False, True):
             if position.variant.king_move_limit:          # Frisian stays on the pure path
-                assert steps.run(fast, [notated(start, end, capture)], 0, {}, (Notated,)) == (0, [])
+                assert steps.run(fast, [notated(start, end, capture)], 0, {}, (NotatedMove,)) == (0, [])
                 continue
             expected = steps.capture_step(pure, start, end) if capture else steps.quiet_step(pure, start, end)
             got = run_one(fast, start, end, capture)
@@ -163,12 +163,12 @@ def test_a_run_goes_on_over_numbers_comments_and_nags_and_stops_at_the_rest() ->
     known = {str(n): n for n in range(1, 51)}
     line = [MoveNumber(1, False), notated(32, 28, False), Comment("c"), notated(19, 23, False),
             Nag(1), notated(28, 19, True), Variation([]), notated(14, 23, True)]
-    index, played = steps.run(position, line, 0, known, (Notated, *SKIPPED))
+    index, played = steps.run(position, line, 0, known, (NotatedMove, *SKIPPED))
     assert index == 6 and [str(move) for _, move, _, _ in played] == ["32-28", "19-23", "28x19"]
     assert played[-1][2].piece_at(19) == "w" and played[-1][2].piece_at(23) is None
     unknown = [notated(32, 28, False)]
-    assert steps.run(position, unknown, 0, {}, (Notated, *SKIPPED)) == (0, [])      # squares not cached
-    assert steps.run(position, [notated(32, 27, True)], 0, known, (Notated,)) == (0, [])  # not a capture
+    assert steps.run(position, unknown, 0, {}, (NotatedMove, *SKIPPED)) == (0, [])      # squares not cached
+    assert steps.run(position, [notated(32, 27, True)], 0, known, (NotatedMove,)) == (0, [])  # not a capture
 
 
 def test_a_king_ending_on_a_square_it_took_stays_a_king() -> None:

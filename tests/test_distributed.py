@@ -182,7 +182,7 @@ def test_the_folded_ranges_of_validate_add_up_to_the_records_one_by_one():
     for cut in range(len(records) + 1):
         merged, text = report.Summary(), ""
         for part in (records[:cut], records[cut:]):
-            lines = report.json_lines([(record, report.json_line(record)) for record in part])
+            lines = report.json_part([(record, report.json_line(record)) for record in part])
             merged.merge(lines.summary)
             text += lines.text
         assert report.json_line(merged.as_dict()) == report.json_line(whole.as_dict())      # keys in order too

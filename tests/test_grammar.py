@@ -3,7 +3,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from pdn_tools import Comment, Move, MoveNumber, Nag, Placeholder, ReadError, Setup, Variation, read_text
+from pdn_tools import Comment, MoveNumber, Nag, NotatedMove, Placeholder, ReadError, Setup, Variation, read_text
 
 
 def one(text: str, strict: bool = False):
@@ -90,7 +90,7 @@ def test_results_and_stars_inside_comments_do_not_split_games():
 def test_nags_setups_placeholders_and_line_comments():
     game = one('1. 32-28 $1 19-23 % to the end of line 2-0\n/FEN "W:W31:B1"/ 2. - - ; gone\n*')
     kinds = [type(e) for e in game.elements]
-    assert kinds == [MoveNumber, Move, Nag, Move, Comment, Setup, MoveNumber, Placeholder, Comment]
+    assert kinds == [MoveNumber, NotatedMove, Nag, NotatedMove, Comment, Setup, MoveNumber, Placeholder, Comment]
     assert game.elements[4] == Comment(" to the end of line 2-0", "%")
     assert game.elements[5].fen == "W:W31:B1"
 
@@ -100,7 +100,7 @@ def test_nested_variations_keep_their_place():
     variation = game.elements[3]
     assert isinstance(variation, Variation)
     inner = variation.elements[2]
-    assert isinstance(inner, Variation) and [e.text for e in inner.elements if isinstance(e, Move)] == [
+    assert isinstance(inner, Variation) and [e.text for e in inner.elements if isinstance(e, NotatedMove)] == [
         "37-32", "23-29"]
     assert moves(game) == ["32-28", "19-23", "28x19"]
 
@@ -263,7 +263,7 @@ def test_a_run_kept_as_text_expands_as_the_reader_reads_it(text, line, column):
         walked.append(item)
     assert offset == len(text) and located(walked) == located(slow)
     assert run.items() == len(slow) and run.ends_with_number() == isinstance(slow[-1], MoveNumber)
-    moves = [e for e in slow if isinstance(e, Move)]
+    moves = [e for e in slow if isinstance(e, NotatedMove)]
     hint = len(moves), max((int(square) for move in moves for square in move.squares), default=-1)
     assert run_hint(text, 10_000) == hint
     compiled = core.compiled_module()

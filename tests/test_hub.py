@@ -21,7 +21,7 @@ from pdn_tools.cli import cli
 from pdn_tools.commands.annotate import Options as Annotations, annotate_game
 from pdn_tools.commands.hub_engine import Session
 from pdn_tools.play.check import check
-from pdn_tools.play.hub import (Analysis, HubError, Score, format_line, hub_variant, move_text, parse_line, position_text,
+from pdn_tools.play.hub import (Analysis, HubError, Score, format_line, hub_variant, hub_move_text, parse_line, position_text,
                                 read_move, read_position, read_score, score_text)
 from pdn_tools.rules.fen import parse_fen
 from pdn_tools.rules.movegen import Position
@@ -81,10 +81,10 @@ def test_positions_and_moves_read_back_whatever_order_the_captured_squares_come_
     position = random_position(VARIANTS[name], rng, plies)
     assert read_position(position_text(position), position.variant) == position
     for move in position.legal_moves():
-        squares = move_text(move).split("x")
+        squares = hub_move_text(move).split("x")
         taken = squares[2:]
         rng.shuffle(taken)
-        found = read_move(position, "x".join(squares[:2] + taken) if move.captured else move_text(move))
+        found = read_move(position, "x".join(squares[:2] + taken) if move.captured else hub_move_text(move))
         assert (found.start, found.end, set(found.captured)) == (move.start, move.end, set(move.captured))
 
 
@@ -154,8 +154,8 @@ def test_pdn_hub_speaks_the_protocol():
     command, info = parse_line(out[5])
     expected = search(read_position(start, VARIANTS["international"]), 2)
     assert command == "info" and info["score"] == score_text(expected.score, WIN)
-    assert info["pv"] == " ".join(move_text(move) for move in expected.line)
-    assert out[6] == format_line("done", move=move_text(expected.best), ponder=move_text(expected.line[1]))
+    assert info["pv"] == " ".join(hub_move_text(move) for move in expected.line)
+    assert out[6] == format_line("done", move=hub_move_text(expected.best), ponder=hub_move_text(expected.line[1]))
     assert out[7:] == ["pong"]          # nothing after quit
 
 
@@ -180,7 +180,7 @@ def test_pdn_hub_plays_every_variant_it_declares_and_applies_the_moves_sent():
     assert "normal" in declared and "english" in declared and "frisian" in declared
     session.answer("set-param name=variant value=english")
     english = Position.initial(VARIANTS["english"])
-    session.answer(f"pos pos={position_text(english)} moves=\"{move_text(english.legal_moves()[0])}\"")
+    session.answer(f"pos pos={position_text(english)} moves=\"{hub_move_text(english.legal_moves()[0])}\"")
     assert session.position == english.play(english.legal_moves()[0])
 
 

@@ -10,7 +10,7 @@ from pdn_tools import FenError, Game, Position, VARIANTS, parse_fen, read_text, 
 from pdn_tools.play import replay as replay_module
 from pdn_tools.rules import movegen
 from pdn_tools.text import model
-from pdn_tools.text.model import Move, MoveRun
+from pdn_tools.text.model import NotatedMove, MoveRun
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -104,5 +104,5 @@ _RUN_PIECES = ["1.", "12.", "12...", "...", "01.", "11-15", "22x15x8", "1- 7", "
 @given(st.lists(st.sampled_from(_RUN_PIECES), max_size=40), st.integers(1, 9), st.integers(1, 9))
 def test_a_runs_moves_are_the_moves_it_expands_to(pieces, line, column):
     run = MoveRun(" ".join(pieces), line, column)
-    expanded = [item for item in run.expand() if isinstance(item, Move)]
+    expanded = [item for item in run.expand() if isinstance(item, NotatedMove)]
     assert [(m, m.line, m.column) for m in run.moves()] == [(m, m.line, m.column) for m in expanded]

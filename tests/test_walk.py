@@ -1,5 +1,5 @@
 """text.walk: one walk over movetext, with stable paths, text plies and skipping."""
-from pdn_tools.text.model import Comment, Move, MoveNumber, Placeholder, Variation
+from pdn_tools.text.model import Comment, NotatedMove, MoveNumber, Placeholder, Variation
 from pdn_tools.text.reader import read_text
 from pdn_tools.text.walk import Frame, walk
 
@@ -22,13 +22,13 @@ def test_frames_in_written_order_with_paths_plies_and_closing_frames():
     game = _game("1. 32-28 {a} 19-23 (1... 18-23 2. 28x19) 2. 28x19 *")
     frames = list(walk(game.elements))
     assert [(type(f.element).__name__, f.path, f.ply, f.closing) for f in frames] == [
-        ("MoveNumber", (0,), 0, False), ("Move", (1,), 0, False), ("Comment", (2,), 1, False),
-        ("Move", (3,), 1, False),
+        ("MoveNumber", (0,), 0, False), ("NotatedMove", (1,), 0, False), ("Comment", (2,), 1, False),
+        ("NotatedMove", (3,), 1, False),
         ("Variation", (4,), 1, False),      # replaces the move at ply 1
-        ("MoveNumber", (4, 0), 1, False), ("Move", (4, 1), 1, False), ("MoveNumber", (4, 2), 2, False),
-        ("Move", (4, 3), 2, False),
+        ("MoveNumber", (4, 0), 1, False), ("NotatedMove", (4, 1), 1, False), ("MoveNumber", (4, 2), 2, False),
+        ("NotatedMove", (4, 3), 2, False),
         ("Variation", (4,), 3, True),
-        ("MoveNumber", (5,), 2, False), ("Move", (6,), 2, False)]
+        ("MoveNumber", (5,), 2, False), ("NotatedMove", (6,), 2, False)]
     assert [f.depth for f in frames if f.path[0] == 4 and not isinstance(f.element, Variation)] == [1] * 4
 
 
@@ -39,7 +39,7 @@ def test_every_path_leads_back_to_its_element():
 
 
 def test_a_placeholder_counts_as_a_ply_and_the_start_ply_is_kept():
-    elements = [Placeholder(), Move("28-23", ("28", "23"), False), Variation([Move("27-23", ("27", "23"), False)])]
+    elements = [Placeholder(), NotatedMove("28-23", ("28", "23"), False), Variation([NotatedMove("27-23", ("27", "23"), False)])]
     frames = list(walk(elements, path=(7,), ply=1))
     assert [(f.path, f.ply) for f in frames] == [((7, 0), 1), ((7, 1), 2), ((7, 2), 2), ((7, 2, 0), 2),
                                                  ((7, 2), 3)]
@@ -51,7 +51,7 @@ def test_skip_leaves_the_innermost_line_and_still_closes_it():
     lines = walk(game.elements)
     for frame in lines:
         seen.append(frame)
-        if isinstance(frame.element, Move) and frame.element.text == "33-28":
+        if isinstance(frame.element, NotatedMove) and frame.element.text == "33-28":
             lines.skip()
     texts = [getattr(f.element, "text", None) for f in seen if not isinstance(f.element, (Variation, MoveNumber))]
     assert texts == ["32-28", "33-28", "kept", "19-23"]
@@ -71,7 +71,7 @@ def test_skip_on_opening_leaves_out_the_whole_variation():
 
 def test_any_depth_of_nesting_is_walked():
     depth = 20_000
-    innermost = [Move("32-28", ("32", "28"), False)]
+    innermost = [NotatedMove("32-28", ("32", "28"), False)]
     elements: list = innermost
     for _ in range(depth):
         elements = [Variation(elements)]

@@ -117,7 +117,7 @@ class JsonLines(Lines):
             run.terminal.game_done()
 
     def folded(self, run: Run) -> None:
-        for lines in run.folded(report.checked_json_line, report.json_lines):
+        for lines in run.folded(report.checked_json_line, report.json_part):
             run.terminal.out(lines.text, end="")
             self.totals.merge(lines.summary)
 
@@ -125,7 +125,7 @@ class JsonLines(Lines):
         return [report.json_line({"summary": self.totals.as_dict()})] if self.options.summary else []
 
 
-class AuditPage(Format):
+class AuditPageFormat(Format):
     """A self-contained HTML audit page, written once every game is in."""
 
     page = True
@@ -142,7 +142,7 @@ class AuditPage(Format):
         return page.summary
 
 
-FORMATS: dict[str, type[Format]] = {"text": TextLines, "jsonl": JsonLines, "html": AuditPage}
+FORMATS: dict[str, type[Format]] = {"text": TextLines, "jsonl": JsonLines, "html": AuditPageFormat}
 
 
 @command("validate", "Check every game: each move legal, each result right.", [

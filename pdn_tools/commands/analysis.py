@@ -17,7 +17,7 @@ from pdn_tools.play.hub import Analysis, EngineError, Score, hub_variant
 from pdn_tools.play.notation import move_text
 from pdn_tools.play.replay import Ply, Replay
 from pdn_tools.rules.movegen import Move, Position
-from pdn_tools.text.model import Comment, Element, Game, Move as Notated, MoveNumber, Variation
+from pdn_tools.text.model import Comment, Element, Game, NotatedMove as Notated, MoveNumber, Variation
 from pdn_tools.text.names import printable
 
 Analyse = Callable[[Position, str], Analysis]      # (position, the protocol's variant name) -> analysis

@@ -20,7 +20,7 @@ from pdn_tools.play.check import Checked, line_text, with_shots
 from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
-from pdn_tools.text.model import Comment, Element, Game, Move, MoveNumber, Nag, Variation
+from pdn_tools.text.model import Comment, Element, Game, MoveNumber, Nag, NotatedMove, Variation
 from pdn_tools.rules.movegen import Move as LegalMove, Position
 from pdn_tools.rules.search import MISSED, SHOT, WALKED_INTO, Evaluations, Judgement, eval_text, judge
 from pdn_tools.rules.variants import Variant
@@ -132,7 +132,7 @@ def _variation(result: Replay, ply: int, before: Position, line: tuple[LegalMove
     for text in line_text(before, line):
         if index % 2 == 0 or len(elements) == 1:
             elements.append(MoveNumber(index // 2 + 1, index % 2 == 1))
-        elements.append(Move(text, tuple(re.split("[-x]", text)), "x" in text))
+        elements.append(NotatedMove(text, tuple(re.split("[-x]", text)), "x" in text))
         index += 1
     return Variation(elements)
 
@@ -148,7 +148,7 @@ def _place(elements: list[Element], commands: dict[int, list[str]], added: dict[
         element = kept[i]
         out.append(element)
         i += 1
-        if not isinstance(element, Move):
+        if not isinstance(element, NotatedMove):
             continue
         ply += 1
         nags: list[Nag] = []

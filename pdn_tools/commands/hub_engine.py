@@ -8,7 +8,7 @@ to stop.  Lines it does not know are ignored, as the protocol asks.
 """
 from __future__ import annotations
 
-from pdn_tools.play.hub import HubError, format_line, hub_variant, move_text, parse_line, read_move, \
+from pdn_tools.play.hub import HubError, format_line, hub_variant, hub_move_text, parse_line, read_move, \
     read_position, score_text
 from pdn_tools.rules.movegen import Position
 from pdn_tools.rules.search import WIN, search
@@ -86,11 +86,11 @@ class Session:
         result = search(self.position, self.depth)
         if result.best is None:
             return [format_line("error", message="the side to move has no legal move"), "done"]
-        line = " ".join(move_text(move) for move in result.line)
+        line = " ".join(hub_move_text(move) for move in result.line)
         info = format_line("info", depth=str(self.depth), score=score_text(result.score, WIN),
                            nodes=str(result.nodes), pv=line)
-        ponder = {"ponder": move_text(result.line[1])} if len(result.line) > 1 else {}
-        return [info, format_line("done", move=move_text(result.best), **ponder)]
+        ponder = {"ponder": hub_move_text(result.line[1])} if len(result.line) > 1 else {}
+        return [info, format_line("done", move=hub_move_text(result.best), **ponder)]
 
     def _unknown(self, args: dict[str, str]) -> list[str]:
         return []

@@ -235,7 +235,7 @@ class Summary:
 
 
 @dataclass(frozen=True)
-class JsonLines:
+class JsonPart:
     """The JSON lines of a run of games as one text, and their summary: what a `--dask` worker sends back
     for a range, so that the client has nothing to do per game."""
 
@@ -243,12 +243,12 @@ class JsonLines:
     summary: Summary
 
 
-def json_lines(results: list[tuple[Record, str]]) -> JsonLines:
+def json_part(results: list[tuple[Record, str]]) -> JsonPart:
     """The JSON lines and the summary of `(record, its JSON line)` results, in their order."""
     summary = Summary()
     for record, _ in results:
         summary.add(record)
-    return JsonLines("".join(line + "\n" for _, line in results), summary)
+    return JsonPart("".join(line + "\n" for _, line in results), summary)
 
 
 def table(header: tuple[str, ...], rows: Sequence[tuple[str | int, ...]]) -> list[str]:

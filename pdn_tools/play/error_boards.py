@@ -12,7 +12,7 @@ from pdn_tools.play.check import Checked, move_label
 from pdn_tools.play.notation import Style, move_text
 from pdn_tools.play.replay import Replay
 from pdn_tools.rules.movegen import Position
-from pdn_tools.text.model import Diagnostic, Move as Notated, Variation
+from pdn_tools.text.model import Diagnostic, NotatedMove, Variation
 from pdn_tools.text.walk import walk
 
 MOVE_ERRORS = frozenset({"bad-square", "illegal-move", "ambiguous-capture", "capture-required", "capture-law",
@@ -54,7 +54,7 @@ def error_boards(result: Replay | None, with_svg: bool = False) -> list[ErrorBoa
     return out
 
 
-def _failing_move(result: Replay, error: Diagnostic) -> tuple[Notated, Position, str, str] | None:
+def _failing_move(result: Replay, error: Diagnostic) -> tuple[NotatedMove, Position, str, str] | None:
     """The move an error is about, the position before it, its label and the main line before it."""
     ply = len(result.plies) + 1
     main_line = result.game.main_line()
@@ -68,7 +68,7 @@ def _failing_move(result: Replay, error: Diagnostic) -> tuple[Notated, Position,
     return notated, before, f"{notated.text} (in a variation)", played
 
 
-def _in_variations(result: Replay, error: Diagnostic) -> tuple[Notated, Position] | None:
+def _in_variations(result: Replay, error: Diagnostic) -> tuple[NotatedMove, Position] | None:
     """The variation move at the error's place and the position before it, from where the
     replay started each variation and the moves it resolved."""
     positions: list[Position | None] = [None]        # per open line; None: not replayed
@@ -79,7 +79,7 @@ def _in_variations(result: Replay, error: Diagnostic) -> tuple[Notated, Position
                 positions.pop()
             else:
                 positions.append(result.starts.get(frame.path))
-        elif isinstance(element, Notated) and positions[-1] is not None:
+        elif isinstance(element, NotatedMove) and positions[-1] is not None:
             if (element.line, element.column) == (error.line, error.column):
                 return element, positions[-1]
             resolved = result.resolved.get(frame.path)

@@ -86,7 +86,7 @@ def read_position(text: str, variant: Variant) -> Position:
     return Position(variant, text[0], pieces)
 
 
-def move_text(move: Move) -> str:
+def hub_move_text(move: Move) -> str:
     """`move` in the protocol: `32-28`, or a capture with its taken squares in increasing order."""
     if not move.captured:
         return f"{move.start}-{move.end}"

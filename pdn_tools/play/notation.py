@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from pdn_tools.text.codes import Code
-from pdn_tools.text.model import Comment, Diagnostic, Element, Game, Move as Notated, MoveNumber, Nag, Placeholder, Variation
+from pdn_tools.text.model import Comment, Diagnostic, Element, Game, NotatedMove, MoveNumber, Nag, Placeholder, Variation
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.play.replay import Replay, board_verdict, choose_variant, meaning
 from pdn_tools.rules.fen import to_fen
@@ -168,7 +168,7 @@ def _written_alpha(game: Game, variant: Variant, style: Style) -> bool:
     them, else as the game's first move is written."""
     if style.rewrites_moves:
         return variant.alpha if style.squares is None else style.squares == "alpha"
-    first = next((e for e in game.elements if isinstance(e, Notated)), None)
+    first = next((e for e in game.elements if isinstance(e, NotatedMove)), None)
     return variant.alpha if first is None else first.squares[0][:1].isalpha()
 
 
@@ -185,7 +185,7 @@ def _start_index(game: Game, result: Replay | None) -> int:
     """0 when the game's first player moves first, 1 when the second player does."""
     if result is not None and result.start is not None:
         return int(result.start.turn != result.start.variant.first)
-    first = next((e for e in game.elements if isinstance(e, (MoveNumber, Notated, Placeholder))), None)
+    first = next((e for e in game.elements if isinstance(e, (MoveNumber, NotatedMove, Placeholder))), None)
     return int(isinstance(first, MoveNumber) and first.black)
 
 
@@ -206,10 +206,10 @@ class _Numbering:
         lines = walk(elements, ply=index)
         for frame in lines:
             element, out = frame.element, outs[-1]
-            if isinstance(element, (Notated, Placeholder)):
+            if isinstance(element, (NotatedMove, Placeholder)):
                 number = self._adjust(element, frame.path, frame.ply + shifts[-1])
                 shifts[-1] = number - frame.ply
-                if number % 2 == 0 or not out or not isinstance(out[-1], (Notated, Placeholder)):
+                if number % 2 == 0 or not out or not isinstance(out[-1], (NotatedMove, Placeholder)):
                     out.append(MoveNumber(number // 2 + 1, number % 2 == 1))
                 out.append(self._move(element, frame.path))
             elif isinstance(element, Variation):
@@ -234,7 +234,7 @@ class _Numbering:
                 out.append(element)
         return root
 
-    def _adjust(self, element: Notated | Placeholder, path: Path, index: int) -> int:
+    def _adjust(self, element: NotatedMove | Placeholder, path: Path, index: int) -> int:
         """Skip a ply when the replay says the other player made this move (after a setup,
         or a variation standing for the next move rather than the one before it)."""
         known = self.resolved.get(path)
@@ -242,12 +242,12 @@ class _Numbering:
             return index
         return index + ((known[0].turn == self.first) != (index % 2 == 0))
 
-    def _move(self, element: Notated | Placeholder, path: Path) -> Notated | Placeholder:
+    def _move(self, element: NotatedMove | Placeholder, path: Path) -> NotatedMove | Placeholder:
         known = self.resolved.get(path)
-        if known is None or not self.style.rewrites_moves or not isinstance(element, Notated):
+        if known is None or not self.style.rewrites_moves or not isinstance(element, NotatedMove):
             return element
         text = move_text(*known, self.style)
-        return Notated(text, tuple(_SEPARATORS.split(text)), bool(known[1].captured), element.strength,
+        return NotatedMove(text, tuple(_SEPARATORS.split(text)), bool(known[1].captured), element.strength,
                        element.line, element.column)
 
 

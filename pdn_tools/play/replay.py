@@ -20,7 +20,7 @@ from pdn_tools.text.codes import Code
 from pdn_tools.text.numbers import number as read_number
 from pdn_tools.text.walk import Path, walk
 from pdn_tools.text.results import Outcome, off_board, outcome, read_result
-from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, Move as Notated, MoveNumber, MoveRun, Nag,
+from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, NotatedMove as Notated, MoveNumber, MoveRun, Nag,
                                   Placeholder, Setup, Variation, main_line_text, movetext_runs)
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.variants import (Hint, RuleSet, Variant, algebraic_variants, inferred_variants,

@@ -26,7 +26,7 @@ from lark.lexer import Lexer
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.numbers import LONGEST, number
-from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, Move, MoveNumber, MoveRun, Nag, Placeholder,
+from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, NotatedMove, MoveNumber, MoveRun, Nag, Placeholder,
                                   Setup, Variation, keep_runs)
 
 ERROR = "ERROR"          # a run of characters no terminal matches
@@ -328,7 +328,7 @@ class _Builder(Transformer[ScanToken, Game]):
         """A move number must be followed by a move (`1. 2-0` is not a game in PDN 3.0)."""
         last = len(elements) - 1
         for index, element in enumerate(elements):
-            if type(element) is Move:
+            if type(element) is NotatedMove:
                 continue
             if isinstance(element, MoveNumber):
                 number: Element = element
@@ -385,7 +385,7 @@ class _Builder(Transformer[ScanToken, Game]):
                         items = self._piece(piece)
                     for offset, kind, item, value in items:
                         if kind == "MOVE":
-                            out.append(Move(item, value[0], value[1], "", line, column + offset))
+                            out.append(NotatedMove(item, value[0], value[1], "", line, column + offset))
                         elif kind == "MOVENUMBER" and not value[2]:
                             out.append(MoveNumber(value[0], value[1], item, line, column + offset))
                         else:
@@ -436,13 +436,13 @@ class _Builder(Transformer[ScanToken, Game]):
         previous = out[-1] if out else None
         if text == "*":
             self._quirk(line, column, Code.FORCED_MARK, "'*' glued to a move read as a forced-move mark")
-        if isinstance(previous, Move) and not previous.strength:
+        if isinstance(previous, NotatedMove) and not previous.strength:
             previous.strength = text
         else:
             self._quirk(line, column, Code.STRAY_STRENGTH, f"strength mark {text!r} without a move")
             out.append(Comment(text))
 
-    def _move(self, text: str, line: int, column: int, odd: bool) -> Move:
+    def _move(self, text: str, line: int, column: int, odd: bool) -> NotatedMove:
         if odd:
             self._padded_square(text, line, column)
             if _UPPER.search(text):
@@ -462,7 +462,7 @@ class _Builder(Transformer[ScanToken, Game]):
         else:
             capture = False
             squares = tuple(_ALPHA_SQUARE.findall(text))
-        return Move(text, squares, capture, "", line, column)
+        return NotatedMove(text, squares, capture, "", line, column)
 
     def _move_number(self, text: str, line: int, column: int) -> MoveNumber:
         digits = text.rstrip(".")
@@ -506,7 +506,7 @@ class _Terminator(str):
 # escape; `_tags` would read them with no diagnostic, each at the start of its line.
 _PLAIN_TAG = re.compile(r'\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]')
 _PLAIN_TAGS = re.compile(r'\[[A-Z][A-Za-z0-9_]* "[^"\\\n]*"\](?:\n\[[A-Z][A-Za-z0-9_]* "[^"\\\n]*"\])*+')
-_MOVE_LIKE = (Move, MoveNumber, Placeholder, MoveRun)      # what may follow a move number
+_MOVE_LIKE = (NotatedMove, MoveNumber, Placeholder, MoveRun)      # what may follow a move number
 
 
 def _run_pattern(square: str, number: str) -> re.Pattern[str]:

@@ -18,7 +18,7 @@ from pdn_tools.text.codes import Code
 
 
 @dataclass(slots=True)
-class Move:
+class NotatedMove:
     """A notated move: squares as written and the separators between them."""
 
     text: str                      # as written, e.g. '28x19', 'c3:e5', '07-12'
@@ -75,7 +75,7 @@ class Variation:
     column: int = field(default=0, compare=False)
 
 
-Element = Union[Move, MoveNumber, Comment, Nag, Setup, Placeholder, Variation]
+Element = Union[NotatedMove, MoveNumber, Comment, Nag, Setup, Placeholder, Variation]
 
 
 @dataclass(slots=True)
@@ -99,7 +99,7 @@ class MoveRun:
         """The run's move numbers and moves, each located as the reader locates them."""
         return [_run_item(piece, line, column) for piece, line, column in self.pieces()]
 
-    def moves(self) -> list[Move]:
+    def moves(self) -> list[NotatedMove]:
         """The run's moves alone, as expand() makes and locates them (its move numbers are not
         made: the main line's plies need the moves only)."""
         out = []
@@ -119,7 +119,7 @@ class MoveRun:
             line += 1
             column = 1
 
-    def item_at(self, offset: int) -> tuple[Move | MoveNumber | None, int]:
+    def item_at(self, offset: int) -> tuple[NotatedMove | MoveNumber | None, int]:
         """The first item at or after text offset `offset`, located, and the offset after it
         (None and the text's length when only white space is left)."""
         text = self.text
@@ -147,7 +147,7 @@ _RUN_PIECE = re.compile(r"[0-9]*\.+|[0-9]+(?:[-x] ?[0-9]+)+")
 _RUN_MOVE = re.compile(r"[0-9]+(?:[-x] ?[0-9]+)+")
 
 
-def _run_item(piece: str, line: int, column: int) -> Move | MoveNumber:
+def _run_item(piece: str, line: int, column: int) -> NotatedMove | MoveNumber:
     """One item of a MoveRun (a move number or a move) as the reader reads it."""
     if piece.endswith("."):
         digits = piece.rstrip(".")
@@ -155,7 +155,7 @@ def _run_item(piece: str, line: int, column: int) -> Move | MoveNumber:
     return _run_move(piece, line, column)
 
 
-def _run_move(piece: str, line: int, column: int) -> Move:
+def _run_move(piece: str, line: int, column: int) -> NotatedMove:
     """A move of a MoveRun as the reader reads it."""
     read = _RUN_MOVES.get(piece)
     if read is None:
@@ -163,7 +163,7 @@ def _run_move(piece: str, line: int, column: int) -> Move:
         read = (tuple(squares.split("-")), False) if "-" in piece else (tuple(squares.split("x")), True)
         if len(_RUN_MOVES) < _RUN_MOVES_KEPT:
             _RUN_MOVES[piece] = read
-    return Move(piece, read[0], read[1], "", line, column)
+    return NotatedMove(piece, read[0], read[1], "", line, column)
 
 
 # A move's text -> its squares and whether it captures: the same few thousand moves fill games.
@@ -258,17 +258,17 @@ class Game:
                 return
         self.tags.append((name, value))
 
-    def main_line(self) -> list[Move]:
+    def main_line(self) -> list[NotatedMove]:
         """The moves of the main line, in order."""
-        return [e for e in self.elements if isinstance(e, Move)]
+        return [e for e in self.elements if isinstance(e, NotatedMove)]
 
-    def moves(self) -> Iterator[Move]:
+    def moves(self) -> Iterator[NotatedMove]:
         """The moves of the main line, in order, made one run at a time from the runs kept as
         text (`elements` is not expanded: a long game's would weigh several times its text)."""
         for element in movetext_runs(self):
             if type(element) is MoveRun:
                 yield from element.moves()
-            elif isinstance(element, Move):
+            elif isinstance(element, NotatedMove):
                 yield element
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Iterable, Iterator, NamedTuple, Union
 
-from pdn_tools.text.model import Element, Move, Placeholder, Variation
+from pdn_tools.text.model import Element, NotatedMove, Placeholder, Variation
 
 
 class Path:
@@ -152,7 +152,7 @@ class Walk:
                     yield Frame(element, path, line.last)
                     break
                 yield Frame(element, path, line.ply)
-                if isinstance(element, (Move, Placeholder)):
+                if isinstance(element, (NotatedMove, Placeholder)):
                     line.last = line.ply
                     line.ply += 1
             else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from pdn_tools.text.results import RESULTS, read_result
-from pdn_tools.text.model import Comment, Element, Game, ReadError, Move, MoveNumber, Nag, Placeholder, Setup, Variation
+from pdn_tools.text.model import Comment, Element, Game, ReadError, NotatedMove, MoveNumber, Nag, Placeholder, Setup, Variation
 from pdn_tools.text.walk import walk
 
 WIDTH = 80
@@ -26,7 +26,7 @@ def _atoms(elements: Iterable[Element]) -> Iterator[str]:
     number and the move right after it make one piece, so that no line ends between them."""
     number = ""
     for atom, element in _pieces(elements):
-        if number and isinstance(element, (Move, Placeholder)):
+        if number and isinstance(element, (NotatedMove, Placeholder)):
             atom = f"{number} {atom}"
         elif number:
             yield number
@@ -54,7 +54,7 @@ def _pieces(elements: Iterable[Element]) -> Iterator[tuple[str, Element]]:
 
 def _atom(element: Element) -> str:
     """One element other than a variation, as written."""
-    if isinstance(element, Move):
+    if isinstance(element, NotatedMove):
         return element.text + element.strength
     if isinstance(element, MoveNumber):
         if element.number == 0 and element.black:     # '...' (or '0...')
