@@ -15,7 +15,7 @@ from pdn_tools.cli.run import Run, cannot_write, command, not_to_terminal, write
 from pdn_tools.commands import archive, report
 from pdn_tools.commands.archive import Criteria
 from pdn_tools.play.check import check
-from pdn_tools.rules.fen import FenError, parse_fen
+from pdn_tools.rules.fen import FenError, read_fen
 from pdn_tools.rules.variants import VARIANTS, Variant
 from pdn_tools.running.terminal import games, validity
 from pdn_tools.text.model import ReadError
@@ -143,11 +143,12 @@ def _filter_by_tags(run: Run, criteria: Criteria) -> tuple[int, int]:
 
 
 def _check_fen(fen: str, variant: Variant | None) -> None:
-    """A usage error unless `fen` is a position of `variant` (of some variant when None)."""
+    """A usage error unless `fen` is a position of `variant` (of some variant when None); read, not set up
+    on an engine: the run's is not chosen yet."""
     errors = []
     for candidate in [variant] if variant else VARIANTS.values():
         try:
-            parse_fen(candidate, fen)
+            read_fen(candidate, fen)
             return
         except FenError as error:
             errors.append(error)

@@ -185,11 +185,12 @@ ROWS: dict[str, type[Rows]] = {"tsv": TsvRows, "csv": CsvRows, "jsonl": JsonRows
 
 
 def reaches(result: Replay, fen: str) -> bool:
-    """Whether the position of `fen` (side to move included) stands on the replayed main line."""
+    """Whether the position of `fen` (side to move included) stands on the replayed main line (set up on
+    the replay's engine)."""
     if result.variant is None or result.start is None:
         return False
     try:
-        wanted = parse_fen(result.variant, fen)
+        wanted = parse_fen(result.variant, fen, result.start.engine)
     except FenError:
         return False
     return result.start == wanted or any(ply.after == wanted for ply in result.plies)

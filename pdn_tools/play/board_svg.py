@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from html import escape
 
 from pdn_tools.play.board import Board
+from pdn_tools.rules.core import PURE
 from pdn_tools.rules.movegen import Position
 from pdn_tools.rules.variants import Variant
 from pdn_tools.text.names import markup, printable
@@ -94,7 +95,7 @@ def defs(variants: list[tuple[Variant, bool | None, bool]], pieces: bool = True)
     if pieces:
         parts += [f'<g id="pdn-{code}">{_piece_shape(code)}</g>' for code in ("w", "W", "b", "B")]
     for variant, alpha, flip in variants:
-        board = Board(Position.initial(variant), alpha=alpha, flip=flip)
+        board = Board(Position.initial(variant, PURE), alpha=alpha, flip=flip)     # squares only: no move made
         parts.append(f'<g id="{_board_id(board)}">{_squares(board)}</g>')
     parts.append("</defs></svg>")
     return "".join(parts)

@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass
 
 from pdn_tools.text.codes import Code
-from pdn_tools.text.model import Comment, Diagnostic, Element, Game, NotatedMove, MoveNumber, Nag, Placeholder, Variation
+from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, MoveNumber, Nag, NotatedMove, Placeholder,
+                                  Variation)
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.play.replay import Replay, board_verdict, choose_variant, meaning
 from pdn_tools.rules.fen import to_fen

@@ -26,8 +26,8 @@ from lark.lexer import Lexer
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.numbers import LONGEST, number
-from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, NotatedMove, MoveNumber, MoveRun, Nag, Placeholder,
-                                  Setup, Variation, keep_runs)
+from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, NotatedMove, MoveNumber, MoveRun, Nag,
+                                  Placeholder, Setup, Variation, keep_runs)
 
 ERROR = "ERROR"          # a run of characters no terminal matches
 ESCAPE = "ESCAPE"        # white space holding a literal '\\r' or '\\n' (broken exports)
