@@ -1,9 +1,10 @@
 """Issue #28's figures in one run: every command's CPU time against `validate`, validate against
 the pure engine, the start-up, peak memory and two jobs, each with its target, met or missed.
 
-    python benchmarks/run.py                     # OCA and the international files (~10 min loaded)
+    python benchmarks/run.py                     # OCA and the international files (see below)
     python benchmarks/run.py --quick             # slices: 3,000 OCA games, 500 international ones
-    python benchmarks/run.py --markdown          # also write the table into docs/benchmarks.md
+    python benchmarks/run.py --markdown          # also write the tables into docs/benchmarks.md
+    python benchmarks/run.py --markdown README.md docs/benchmarks.md   # into each page's markers
     python benchmarks/run.py --tree ../main      # measure another checkout's pdn_tools (core built)
 
 Every figure is a child process run as `pdn` runs (`python -c` calling pdn_tools.__main__ of a copy
@@ -15,6 +16,11 @@ the figures are the least of `--repeat` rounds (each round runs every measuremen
 took more than CHEAP seconds runs in the first round only).  `--jobs 2` is the one figure of wall
 time: it needs two idle cores, and the load average is printed with the table.  This process
 imports nothing of pdn_tools: a child's peak memory counts the parent's (vfork).
+
+How long: on main before issue #28's work, about 330 s of CPU (annotate --all 46 s, the converts
+18-34 s each, the international files a quarter of it), 23 min of wall time on the shared 2-core
+machine at load 10 (wall 3-4 times CPU); at the targets (every command within 1.5x validate) about
+a third of that.  --quick took 4 min there: use it while working.
 """
 from __future__ import annotations
 
@@ -368,8 +374,16 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="slices: the first 3,000 OCA games, 500 international")
     parser.add_argument("--repeat", type=int, default=3, help="rounds (the least time of each figure is kept)")
     parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose pdn_tools is measured")
-    parser.add_argument("--markdown", action="store_true", help=f"write the tables into {PAGE.relative_to(ROOT)}")
+    parser.add_argument("--markdown", nargs="*", type=Path, metavar="PAGE",
+                        help=f"write the tables between the markers of each PAGE ({PAGE.relative_to(ROOT)} "
+                             "when none is named)")
     args = parser.parse_args()
+    pages = (args.markdown or [PAGE]) if args.markdown is not None else []
+    for page in pages:                  # a page without markers is refused before the long run
+        try:
+            insert(page.read_text(encoding="utf-8"), "")
+        except (OSError, ValueError) as error:
+            sys.exit(f"{page}: {error}")
     started, load_before = time.time(), load()
     print(f"load average {load_before} ({os.cpu_count()} cores); pdn_tools of {args.tree} ({commit(args.tree)})")
     with tempfile.TemporaryDirectory() as name:
@@ -397,9 +411,9 @@ def main() -> None:
                f"{international.games:,} games.")
     text = block(heading, archives, others)
     print("\n" + text)
-    if args.markdown:
-        PAGE.write_text(insert(PAGE.read_text(encoding="utf-8"), text), encoding="utf-8")
-        print(f"written into {PAGE}")
+    for page in pages:
+        page.write_text(insert(page.read_text(encoding="utf-8"), text), encoding="utf-8")
+        print(f"written into {page}")
 
 
 if __name__ == "__main__":
