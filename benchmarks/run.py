@@ -407,7 +407,7 @@ def main() -> None:
     heading = (f"`python benchmarks/run.py{' --quick' if args.quick else ''}` on {when}, pdn_tools at "
                f"{commit(args.tree)}; {os.cpu_count()} cores, load average {load_before} at the start and "
                f"{load()} at the end ({(time.time() - started) / 60:.0f} min); the least CPU time of "
-               f"{args.repeat} rounds ({CHEAP:.0f}+ s runs once). OCA: {oca.games:,} games, international: "
+               f"{args.repeat} round{'s' if args.repeat != 1 else ''} ({CHEAP:.0f}+ s runs once). OCA: {oca.games:,} games, international: "
                f"{international.games:,} games.")
     text = block(heading, archives, others)
     print("\n" + text)
