@@ -307,7 +307,8 @@ def measure_archives(tree: Tree, archives: list[Archive], shots: Archive, repeat
     for a in archives:
         one, two = walls[f"{a.name}: validate --jobs 1"], walls[f"{a.name}: validate --jobs 2"]
         speed[a.name] = (one.wall / two.wall, cell(one.wall / two.wall, one.wall, two.wall, "s wall"))
-    figures.append(per_set("`validate --jobs 2` against `--jobs 1`, wall", speed, {"OCA": Target(least=1.8)}, "≥ 1.8x on OCA, on an idle machine"))
+    figures.append(per_set("`validate --jobs 2` against `--jobs 1`, wall", speed, {"OCA": Target(least=1.8)},
+                           "≥ 1.8x on OCA, on an idle machine"))
     return figures
 
 
@@ -407,8 +408,8 @@ def main() -> None:
     heading = (f"`python benchmarks/run.py{' --quick' if args.quick else ''}` on {when}, pdn_tools at "
                f"{commit(args.tree)}; {os.cpu_count()} cores, load average {load_before} at the start and "
                f"{load()} at the end ({(time.time() - started) / 60:.0f} min); the least CPU time of "
-               f"{args.repeat} round{'s' if args.repeat != 1 else ''} ({CHEAP:.0f}+ s runs once). OCA: {oca.games:,} games, international: "
-               f"{international.games:,} games.")
+               f"{args.repeat} round{'s' if args.repeat != 1 else ''} ({CHEAP:.0f}+ s runs once). "
+               f"OCA: {oca.games:,} games, international: {international.games:,} games.")
     text = block(heading, archives, others)
     print("\n" + text)
     for page in pages:
