@@ -1,254 +1,420 @@
-"""Archive benchmark: reading, validating and converting real archives, with peers and a baseline.
+"""Issue #28's figures in one run: every command's CPU time against `validate`, validate against
+the pure engine, the start-up, peak memory and two jobs, each with its target, met or missed.
 
-    python benchmarks/run.py                    # OCA and the international files, jobs 1 and 2 (and OCA x4)
-    python benchmarks/run.py --baseline REF     # also the same runs on git REF, with ratios
-    python benchmarks/run.py --pure             # baseline: this tree on the pure engine (PDN_TOOLS_PURE=1)
-    python benchmarks/run.py --peers            # also pydraughts and py-draughts on the same games
-    python benchmarks/run.py --quick            # the first 3,000 games of OCA only
+    python benchmarks/run.py                     # OCA and the international files (see below)
+    python benchmarks/run.py --quick             # slices: 3,000 OCA games, 500 international ones
+    python benchmarks/run.py --markdown          # also write the tables into docs/benchmarks.md
+    python benchmarks/run.py --markdown README.md docs/benchmarks.md   # into each page's markers
+    python benchmarks/run.py --tree ../main      # measure another checkout's pdn_tools (core built)
 
-Every figure comes from a child process: CPU time (its own and its workers'), wall time and
-peak memory (ru_maxrss), with the modules' bytecode written beforehand, as an installed
-package has it.  Games and plies are the games read and their main-line moves.
-The streaming check validates OCA once and five times over one pipe: peak memory must
-not grow with the number of games.  Peers run in their own virtualenvs
-(benchmarks/.venv-peers/<package>, as bench_perft.py makes them) on the game texts our
-reader cut, so their figures leave out splitting the file; pydraughts, which is very slow,
-gets the first 300 games of each set.  The machine is shared: compare ratios from one run.
+Every figure is a child process run as `pdn` runs (`python -c` calling pdn_tools.__main__ of a copy
+of the checkout's pdn_tools with its bytecode written, as installed; output to /dev/null, the
+caches warmed by a first run): its CPU time, user and system, its
+workers' included (os.wait4), its wall time and its peak memory (ru_maxrss, the child's or a
+worker's).  A ratio compares CPU times of the same run, so a busy machine weighs on both sides;
+the figures are the least of `--repeat` rounds (each round runs every measurement once; one that
+took more than CHEAP seconds runs in the first round only).  `--jobs 2` is the one figure of wall
+time: it needs two idle cores, and the load average is printed with the table.  This process
+imports nothing of pdn_tools: a child's peak memory counts the parent's (vfork).
+
+How long: on main before issue #28's work, about 330 s of CPU (annotate --all 46 s, the converts
+18-34 s each, the international files a quarter of it), 23 min of wall time on the shared 2-core
+machine at load 10 (wall 3-4 times CPU); at the targets (every command within 1.5x validate) about
+a third of that.  --quick took 4 min there: use it while working.
 """
 from __future__ import annotations
 
 import argparse
-import json
+import datetime
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS = ROOT.parent / "shared" / "corpus"
-sys.path.insert(0, str(ROOT / "benchmarks"))
+CORPUS = Path(os.environ.get("PDN_CORPUS") or ROOT.parent / "shared" / "corpus")
+PAGE = ROOT / "docs" / "benchmarks.md"
+BEGIN = "<!-- benchmarks/run.py --markdown writes from here; do not edit by hand -->"
+END = "<!-- benchmarks/run.py --markdown writes up to here -->"
+PDN = "import sys; from pdn_tools.__main__ import main; sys.exit(main())"
+CHEAP = 5.0             # seconds of CPU: a measurement that took longer runs once
+SHOTS_GAMES = 1000      # annotate --shots runs on the first games of OCA
+COMMAND_TARGET = 1.5    # every command within 1.5x validate's CPU time (issue #28, 1)
 
-from bench_perft import peer_python  # noqa: E402
-
-# Runs in a child process: argv = mode, jobs, paths...; prints one JSON object.
-DRIVER = r'''
-import json, os, resource, sys, time
-mode, jobs, paths = sys.argv[1], sys.argv[2], sys.argv[3:]
-wall, cpu = time.perf_counter(), time.process_time()
-games = plies = 0
-report = sys.stdout
-if mode == "read":
-    from pdn_tools import read_games
-    try:
-        from pdn_tools.running.batch import Inputs
-    except ImportError:                 # a baseline from before the layout in folders
-        from pdn_tools.batch import Inputs
-    for path in Inputs(tuple(paths)).files():
-        for game in read_games(path):
-            games += 1
-            plies += len(game.main_line()) if hasattr(game, "main_line") else 0
-else:
-    from pdn_tools.cli import main
-    report = os.fdopen(os.dup(1), "w")         # the figures go here; the command's output and notes to /dev/null
-    errors = os.dup(2)
-    os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-    os.dup2(1, 2)
-    sys.argv = ["pdn", mode, "--jobs", jobs, *(["--format", "jsonl"] if mode == "validate" else []), *paths]
-    try:
-        main()
-    except SystemExit:
-        pass
-    os.dup2(errors, 2)
-own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps({"games": games, "plies": plies, "wall": time.perf_counter() - wall,
-                  "cpu": time.process_time() - cpu + children.ru_utime + children.ru_stime,
-                  "rss": max(own.ru_maxrss, children.ru_maxrss) / 1024}), file=report, flush=True)
+# Runs in a child with this checkout's pdn_tools: argv = out (or ""), limit (or 0), paths...; writes the
+# first `limit` games of paths to `out` as they were written, prints the number of games read.
+SLICE = r'''
+import sys
+from pdn_tools.running.batch import Inputs
+from pdn_tools.text.reader import read_raw
+out, limit, paths = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+count, texts = 0, []
+for path in Inputs(tuple(paths)).files():
+    for raw, _ in read_raw(path):
+        count += 1
+        if out:
+            texts.append(raw.text() + "\n")
+        if count == limit:
+            break
+    if count == limit:
+        break
+if out:
+    open(out, "w", encoding="utf-8").write("".join(texts))
+print(count)
 '''
 
-# Runs in a peer's virtualenv: stdin = {"variant", "texts"}; replays each game, prints one JSON object.
-PEER = r'''
-import json, sys, time
-package, job = sys.argv[1], json.load(sys.stdin)
-variant, texts = job["variant"], job["texts"]
-games = plies = failed = 0
-if package == "py-draughts":
-    import re
-    import draughts
-    board_class = {"english": draughts.AmericanBoard, "international": draughts.StandardBoard}[variant]
-    if variant == "english":      # py-draughts numbers the English board from the other side
-        move = re.compile(r"(?<![\w.\-/])([0-9]{1,2}(?:[-x][0-9]{1,2})+)(?![\w\-/])")
-        mirror = lambda m: m.group() if m.group() in ("1-0", "0-1") else re.sub(
-            "[0-9]+", lambda n: str(33 - int(n.group())), m.group())
-        texts = [move.sub(mirror, text) for text in texts]
-    start = time.process_time()
-    for text in texts:
-        try:
-            board = board_class.from_pdn(text)
-            games += 1
-            plies += len(board._moves_stack)
-        except Exception:
-            failed += 1
-else:
-    from draughts import Board, Move
-    from draughts.PDN import PDNReader
-    start = time.process_time()
-    for text in texts:
-        try:
-            game = PDNReader(pdn_text=text).games[0]
-            board = Board(variant={"english": "english", "international": "standard"}[variant])
-            for move in game.moves:
-                board.push(Move(board, pdn_move=move))
-            games += 1
-            plies += len(game.moves)
-        except Exception:
-            failed += 1
-print(json.dumps({"games": games, "failed": failed, "plies": plies, "cpu": time.process_time() - start}))
-'''
+# Runs in a child with the measured tree: where pdn_tools comes from and whether its core is built.
+WHICH = "import pdn_tools; from pdn_tools.rules.core import compiled_module; " \
+        "print(pdn_tools.__file__, compiled_module() is not None)"
 
 
-_COMPILED: set[Path] = set()        # trees whose modules have their bytecode written
+@dataclass(frozen=True)
+class Usage:
+    """What one child process used."""
+    cpu: float      # seconds, user and system, with its workers
+    wall: float     # seconds
+    rss: float      # MB, the peak of the child or of one of its workers
+    code: int       # exit code
 
 
-def measure(tree: Path, mode: str, paths: list[str], jobs: int = 1, stdin: list[str] | None = None,
-            pure: bool = False) -> dict:
-    """One child-process run of `mode` over `paths` with the pdn_tools of `tree` (on the pure
-    engine when `pure`)."""
-    # Bytecode cached, as an installed package has it (PYTHONDONTWRITEBYTECODE, set on some machines,
-    # made every start compile the package's modules again: a third of a start-up).
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-    env |= {"PYTHONPATH": str(tree), "PDN_TOOLS_PURE": "1" if pure else "0"}
-    if tree not in _COMPILED:
-        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree / "pdn_tools")], env=env, check=True)
-        _COMPILED.add(tree)
-    command = [sys.executable, "-c", DRIVER, mode, str(jobs), *paths]
-    child = subprocess.Popen(command, env=env, cwd=tree, stdout=subprocess.PIPE,
-                             stdin=subprocess.PIPE if stdin else None)
-    if stdin:
-        _feed(child.stdin, stdin)          # the child prints only at the end: no deadlock
-    out = child.stdout.read()
-    child.wait()
-    return json.loads(out)
+@dataclass(frozen=True)
+class Archive:
+    """A set of games the commands run on."""
+    name: str
+    paths: list[str]
+    games: int
+    fen: str                # a position `filter --position` looks for (reached in the set's games)
+    one_file: bool          # `diagram` draws from one file
 
 
-def _feed(pipe, files: list[str]) -> None:
-    with pipe:
+@dataclass(frozen=True)
+class Target:
+    """A bound a figure must keep: at most `most`, at least `least`."""
+    most: float | None = None
+    least: float | None = None
+
+    def met(self, value: float) -> bool:
+        return (self.most is None or value <= self.most) and (self.least is None or value >= self.least)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One row of a table: what is measured, its values (one a column), the target, met or not."""
+    name: str
+    values: tuple[str, ...]
+    target: str
+    met: bool | None        # None: a figure with no target of its own
+
+
+ARCHIVE_HEADER = ("figure", "OCA", "international", "target", "met")
+OTHER_HEADER = ("figure", "measured", "target", "met")
+MET = {True: "met", False: "**missed**", None: "—"}
+
+
+def table(header: Sequence[str], figures: Sequence[Figure]) -> str:
+    """A Markdown table of the figures, one row each."""
+    def row(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(cell.replace("|", "\\|") for cell in cells) + " |"
+    lines = [row(header), "|" + "---|" * len(header)]
+    for figure in figures:
+        if len(figure.values) != len(header) - 3:
+            raise ValueError(f"{figure.name}: {len(figure.values)} values for {len(header) - 3} columns")
+        lines.append(row((figure.name, *figure.values, figure.target, MET[figure.met])))
+    return "\n".join(lines) + "\n"
+
+
+def block(heading: str, archives: Sequence[Figure], others: Sequence[Figure]) -> str:
+    """What --markdown writes between the markers: a line saying where and when, and the two tables."""
+    return f"{heading}\n\n{table(ARCHIVE_HEADER, archives)}\n{table(OTHER_HEADER, others)}"
+
+
+def insert(page: str, text: str) -> str:
+    """`page` with `text` in place of what stands between its markers."""
+    start, end = page.find(BEGIN), page.find(END)
+    if start < 0 or end < start or page.count(BEGIN) != 1 or page.count(END) != 1:
+        raise ValueError(f"the page needs one {BEGIN!r} and, after it, one {END!r}")
+    return page[:start + len(BEGIN)] + "\n" + text + page[end:]
+
+
+class Tree:
+    """A checkout's pdn_tools, run in child processes."""
+
+    def __init__(self, checkout: Path, folder: Path) -> None:
+        """The pdn_tools of `checkout`, copied into `folder` (with its built core) and its bytecode
+        written there, as an installed package has it, without writing into the checkout."""
+        self.path = folder
+        shutil.copytree(checkout / "pdn_tools", folder / "pdn_tools", ignore=shutil.ignore_patterns("__pycache__"))
+        self.env = {key: value for key, value in os.environ.items()
+                    if key not in ("PYTHONDONTWRITEBYTECODE", "PDN_TOOLS_PURE")} | {"PYTHONPATH": str(folder)}
+        found = subprocess.run([sys.executable, "-c", WHICH], env=self.env, cwd=folder, capture_output=True,
+                               text=True, check=True).stdout.split()
+        if not found[0].startswith(str(folder)) or found[1] != "True":
+            sys.exit(f"{checkout}: pdn_tools comes from {found[0]}, its core built: {found[1]}")
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(folder / "pdn_tools")], env=self.env,
+                       check=True)
+
+    def python(self, code: str, *args: str, pure: bool = False, stdin: Sequence[str] = ()) -> Usage:
+        """One run of `python -c CODE ARGS`, its output thrown away."""
+        env = self.env | ({"PDN_TOOLS_PURE": "1"} if pure else {})
+        start = time.perf_counter()
+        with open(os.devnull, "wb") as null:
+            child = subprocess.Popen([sys.executable, "-c", code, *args], env=env, cwd=self.path, stdout=null,
+                                     stderr=null, stdin=subprocess.PIPE if stdin else subprocess.DEVNULL)
+            if child.stdin:
+                _feed(child.stdin, stdin)
+            _, status, used = os.wait4(child.pid, 0)
+            child.returncode = os.waitstatus_to_exitcode(status)
+        return Usage(used.ru_utime + used.ru_stime, time.perf_counter() - start, used.ru_maxrss / 1024,
+                     child.returncode)
+
+    def pdn(self, args: Sequence[str], pure: bool = False, stdin: Sequence[str] = ()) -> Usage:
+        """One run of `pdn ARGS`."""
+        return self.python(PDN, *args, pure=pure, stdin=stdin)
+
+
+def _feed(pipe: IO[bytes], files: Sequence[str]) -> None:
+    """Write the files into the child's stdin, then close it (a child that stops reading ends it)."""
+    try:
         for path in files:
             with open(path, "rb") as handle:
-                while block := handle.read(1 << 20):
-                    pipe.write(block)
+                while chunk := handle.read(1 << 20):
+                    pipe.write(chunk)
+    except BrokenPipeError:
+        pass
+    finally:
+        try:
+            pipe.close()
+        except BrokenPipeError:
+            pass
 
 
-def best(tree: Path, mode: str, paths: list[str], jobs: int, repeat: int, pure: bool = False) -> dict:
-    """The run with the least wall time out of `repeat` (the others were disturbed more)."""
-    return min((measure(tree, mode, paths, jobs, pure=pure) for _ in range(repeat)), key=lambda r: r["wall"])
+Job = Callable[[], Usage]
 
 
-def line(label: str, result: dict, counts: dict, base: dict | None = None) -> str:
-    games, plies = counts["games"], counts["plies"]
-    text = (f"  {label:24} {result['wall']:7.2f} s wall {result['cpu']:7.2f} s cpu "
-            f"{games / result['wall']:>9,.0f} games/s {plies / result['wall']:>11,.0f} plies/s "
-            f"{result['rss']:6.0f} MB peak")
-    if base is not None:
-        text += f"   {base['wall'] / result['wall']:4.2f}x wall, {base['cpu'] / result['cpu']:4.2f}x cpu vs baseline"
-    return text
+def rounds(jobs: dict[str, Job], repeat: int, by_wall: bool = False) -> dict[str, Usage]:
+    """Each job `repeat` times, one round after another (a slow minute of the machine hits every job
+    alike), those that took more than CHEAP seconds once; the least CPU (or wall) time of each.  A
+    job that ends in a usage error or an unreadable input (exit 2) stops the benchmark."""
+    best: dict[str, Usage] = {}
+    for turn in range(repeat):
+        for name, job in jobs.items():
+            if turn and best[name].cpu > CHEAP:
+                continue
+            used = job()
+            print(f"  {name:58} {used.cpu:7.2f} s cpu {used.wall:7.2f} s wall {used.rss:5.0f} MB  exit {used.code}",
+                  flush=True)
+            if used.code > 1:
+                sys.exit(f"{name}: exit {used.code}")
+            if name not in best or (used.wall < best[name].wall if by_wall else used.cpu < best[name].cpu):
+                best[name] = used
+    return best
 
 
-def game_texts(paths: list[str], limit: int | None) -> list[str]:
-    sys.path.insert(0, str(ROOT))
-    from pdn_tools.running.batch import Inputs
-    from pdn_tools.text.reader import read_raw
-
-    texts = []
-    for path in Inputs(tuple(paths)).files():
-        for raw, _ in read_raw(path):
-            texts.append(raw.text())
-            if limit and len(texts) >= limit:
-                return texts
-    return texts
-
-
-def peers(name: str, variant: str, paths: list[str], tree: Path, repeat: int = 1) -> None:
-    """Our validate and each peer on the same game texts, one after the other `repeat` times (once for
-    pydraughts, which takes minutes), the least CPU of each: the machine's speed drifts between minutes."""
-    for package, limit, runs in (("py-draughts", None, repeat), ("pydraughts", 300, 1)):
-        texts = game_texts(paths, limit)
-        job = json.dumps({"variant": variant, "texts": texts})
-        ours_runs, peer_runs = [], []
-        with tempfile.TemporaryDirectory() as folder:
-            sample = Path(folder) / "sample.pdn"
-            sample.write_text("".join(t + "\n" for t in texts), encoding="utf-8")
-            counts = measure(tree, "read", [str(sample)])
-            for _ in range(runs):
-                ours_runs.append(measure(tree, "validate", [str(sample)]))
-                peer_runs.append(json.loads(subprocess.run([str(peer_python(package)), "-c", PEER, package], input=job,
-                                                           capture_output=True, text=True, check=True).stdout))
-        ours, peer = (min(found, key=lambda r: r["cpu"]) for found in (ours_runs, peer_runs))
-        ours_rate, peer_rate = counts["plies"] / ours["cpu"], peer["plies"] / max(peer["cpu"], 1e-9)
-        print(f"  {name} vs {package:11}: {len(texts)} games; peer replayed {peer['games']} "
-              f"({peer['failed']} failed) at {peer_rate:>9,.0f} plies/s cpu; pdn validate "
-              f"{ours_rate:>9,.0f} plies/s cpu ({ours_rate / max(peer_rate, 1e-9):5.1f}x)")
+# The commands measured against `validate --format jsonl`: label, arguments before the paths
+# ({fen}: the archive's position, {last}: its last game).
+COMMANDS: list[tuple[str, list[str]]] = [
+    ("list", ["list"]),
+    ("filter --tag", ["filter", "--tag", "Event=world"]),
+    ("filter --position", ["filter", "--position", "{fen}"]),
+    ("stats", ["stats"]),
+    ("convert --to pdn", ["convert", "--to", "pdn"]),
+    ("convert --to jsonl", ["convert", "--to", "jsonl"]),
+    ("convert --to fen", ["convert", "--to", "fen"]),
+    ("convert --captures full --squares alpha --separator :",
+     ["convert", "--captures", "full", "--squares", "alpha", "--separator", ":"]),
+    ("convert --drop comments,variations,nags", ["convert", "--drop", "comments,variations,nags"]),
+    ("convert --fix-results", ["convert", "--fix-results"]),
+    ("annotate --all", ["annotate", "--all"]),
+    ("dedupe", ["dedupe"]),
+    ("diagram --game LAST --format svg", ["diagram", "--game", "{last}", "--format", "svg"]),
+]
+VALIDATE = ["validate", "--format", "jsonl"]
 
 
-def baseline_tree(ref: str, folder: str) -> Path:
-    """The pdn_tools and grammar of git `ref`, unpacked into `folder`."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "pdn_tools", "grammars"],
-                             capture_output=True, check=True).stdout
-    subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
-    return Path(folder)
+def command_args(args: list[str], archive: Archive) -> list[str] | None:
+    """The command line of a command on an archive; None where it does not apply (diagram on a folder)."""
+    if "{last}" in args and not archive.one_file:
+        return None
+    return [arg.format(fen=archive.fen, last=archive.games) for arg in args] + archive.paths
+
+
+def ratio(numerator: Usage, denominator: Usage) -> float:
+    return numerator.cpu / max(denominator.cpu, 1e-9)
+
+
+def cell(value: float, numerator: float, denominator: float, unit: str = "s") -> str:
+    return f"{value:.2f}x ({numerator:.2f} / {denominator:.2f} {unit})"
+
+
+def per_set(name: str, values: dict[str, tuple[float, str]], targets: dict[str, Target], text: str) -> Figure:
+    """A row of the archives' table from its (value, shown) on each archive measured ("—" in the
+    others' columns), met when every archive with a target meets it."""
+    shown = tuple(values[column][1] if column in values else "—" for column in ARCHIVE_HEADER[1:-2])
+    checked = [targets[n].met(v) for n, (v, _) in values.items() if n in targets]
+    return Figure(name, shown, text, all(checked) if checked else None)
+
+
+def measure_archives(tree: Tree, archives: list[Archive], shots: Archive, repeat: int) -> list[Figure]:
+    """The rows of the archives' table."""
+    def run(args: list[str], pure: bool = False) -> Job:
+        return lambda: tree.pdn(args, pure=pure)
+    jobs: dict[str, Job] = {}
+    for archive in archives:
+        jobs[f"{archive.name}: validate --format jsonl"] = run(VALIDATE + archive.paths)
+        jobs[f"{archive.name}: validate --format jsonl (pure)"] = run(VALIDATE + archive.paths, pure=True)
+        for label, args in COMMANDS:
+            line = command_args(args, archive)
+            if line is not None:
+                jobs[f"{archive.name}: {label}"] = run(line)
+    jobs["OCA slice: annotate --shots"] = lambda: tree.pdn(["annotate", "--shots", *shots.paths])
+    best = rounds(jobs, repeat)
+    walls = rounds({f"{a.name}: validate --jobs {n}": run([*VALIDATE, "--jobs", str(n), *a.paths])
+                    for a in archives for n in (1, 2)}, repeat, by_wall=True)
+    figures = []
+    rates = {a.name: a.games / best[f"{a.name}: validate --format jsonl"].cpu for a in archives}
+    figures.append(per_set("`validate --format jsonl`: games/s (CPU)",
+                           {n: (r, f"{r:,.0f}") for n, r in rates.items()}, {},
+                           "≈ 30,000 on OCA on a quiet core"))
+    pure = {}
+    for a in archives:
+        compiled, slow = best[f"{a.name}: validate --format jsonl"], best[f"{a.name}: validate --format jsonl (pure)"]
+        pure[a.name] = (ratio(slow, compiled), cell(ratio(slow, compiled), slow.cpu, compiled.cpu))
+    figures.append(per_set("`validate` compiled against pure (`PDN_TOOLS_PURE=1`), CPU", pure,
+                           {"OCA": Target(least=8), "international": Target(least=6)},
+                           "≥ 8x on OCA, ≥ 6x international"))
+    within = Target(most=COMMAND_TARGET)
+    for label, _ in COMMANDS:
+        values = {}
+        for a in archives:
+            used = best.get(f"{a.name}: {label}")
+            if used is not None:
+                base = best[f"{a.name}: validate --format jsonl"]
+                values[a.name] = (ratio(used, base), cell(ratio(used, base), used.cpu, base.cpu))
+        figures.append(per_set(f"`{label}` ÷ `validate`, CPU", values, {a.name: within for a in archives},
+                               f"≤ {COMMAND_TARGET}x"))
+    shot = best["OCA slice: annotate --shots"]
+    rate = shots.games / shot.cpu
+    figures.append(per_set(f"`annotate --shots`: games/s (CPU, first {shots.games:,} games of OCA)",
+                           {"OCA": (rate, f"{rate:,.0f} ({shot.cpu:.2f} s)")}, {"OCA": Target(least=100)},
+                           "≥ 100 (issue #30)"))
+    speed = {}
+    for a in archives:
+        one, two = walls[f"{a.name}: validate --jobs 1"], walls[f"{a.name}: validate --jobs 2"]
+        speed[a.name] = (one.wall / two.wall, cell(one.wall / two.wall, one.wall, two.wall, "s wall"))
+    figures.append(per_set("`validate --jobs 2` against `--jobs 1`, wall", speed, {"OCA": Target(least=1.8)},
+                           "≥ 1.8x on OCA, on an idle machine"))
+    return figures
+
+
+def measure_others(tree: Tree, oca: Archive, one_game: str, repeat: int) -> list[Figure]:
+    """The rows of the second table: start-up and memory."""
+    starts: dict[str, Job] = {
+        "python -c pass": lambda: tree.python("pass"),
+        'python -c "import click"': lambda: tree.python("import click"),
+        'python -c "import lark"': lambda: tree.python("import lark"),
+        "pdn --version": lambda: tree.pdn(["--version"]),
+        "pdn --help": lambda: tree.pdn(["--help"]),
+        "pdn validate ONE-GAME.pdn": lambda: tree.pdn(["validate", one_game]),
+    }
+    best = rounds(starts, max(repeat, 1) * 4)
+    figures = []
+    for label, base, most in (("pdn --version", 'python -c "import click"', 1.3),
+                              ("pdn --help", 'python -c "import click"', 1.3),
+                              ("pdn validate ONE-GAME.pdn", 'python -c "import lark"', 1.5)):
+        value = ratio(best[label], best[base])
+        figures.append(Figure(f"`{label}` ÷ `{base}`, CPU",
+                              (cell(value, best[label].cpu * 1000, best[base].cpu * 1000, "ms"),),
+                              f"≤ {most}x", Target(most=most).met(value)))
+    bare = best["python -c pass"].cpu * 1000
+    figures.append(Figure("`python -c pass`, CPU", (f"{bare:.0f} ms",), "", None))
+    streams = {times: tree.pdn(["validate", "--format", "jsonl", "-"], stdin=oca.paths * times) for times in (1, 5)}
+    for times, used in streams.items():
+        print(f"  {f'validate - (OCA x{times} on stdin)':58} {used.cpu:7.2f} s cpu {used.rss:5.0f} MB")
+    once, five = streams[1].rss, streams[5].rss
+    figures.append(Figure("peak memory, `validate -` streaming OCA once / five times",
+                          (f"{once:.1f} / {five:.1f} MB",), "flat: five times ≤ once + 1 MB (33 MB in #28)",
+                          five <= once + 1))
+    return figures
+
+
+def count(paths: Sequence[str], out: str = "", limit: int = 0) -> int:
+    """The games of `paths` (with this checkout's reader), the first `limit` written to `out`."""
+    env = {key: value for key, value in os.environ.items() if key != "PDN_TOOLS_PURE"} | {"PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", SLICE, out, str(limit), *paths], env=env, cwd=ROOT,
+                          capture_output=True, text=True, check=True)
+    return int(done.stdout)
+
+
+def archive(name: str, paths: list[str], fen: str, folder: Path, limit: int) -> Archive:
+    """An archive of the corpus, or its first `limit` games in a file of `folder`."""
+    if limit:
+        out = str(folder / f"{name}-{limit}.pdn")
+        return Archive(name, [out], count(paths, out, limit), fen, True)
+    return Archive(name, paths, count(paths), fen, len(paths) == 1 and Path(paths[0]).is_file())
+
+
+def load() -> str:
+    return ", ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def commit(path: Path) -> str:
+    found = subprocess.run(["git", "-C", str(path), "log", "-1", "--format=%h %cs"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(path), "status", "--porcelain", "pdn_tools"], capture_output=True,
+                           text=True).stdout.strip()
+    return found.stdout.strip() + (" with changes not committed" if dirty else "")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--baseline", metavar="REF", help="git commit to compare with")
-    parser.add_argument("--pure", action="store_true",
-                        help="baseline: this tree on the pure-Python engine (PDN_TOOLS_PURE=1)")
-    parser.add_argument("--peers", action="store_true", help="pydraughts and py-draughts too")
-    parser.add_argument("--quick", action="store_true", help="the first 3,000 games of OCA only")
-    parser.add_argument("--repeat", type=int, default=1, help="runs of each measurement (best is kept)")
+    parser.add_argument("--quick", action="store_true", help="slices: the first 3,000 OCA games, 500 international")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds (the least time of each figure is kept)")
+    parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose pdn_tools is measured")
+    parser.add_argument("--markdown", nargs="*", type=Path, metavar="PAGE",
+                        help=f"write the tables between the markers of each PAGE ({PAGE.relative_to(ROOT)} "
+                             "when none is named)")
     args = parser.parse_args()
-    oca = str(CORPUS / "english" / "OCA_2.0.pdn")
-    with tempfile.TemporaryDirectory() as folder:
-        if args.quick:
-            quick = Path(folder) / "oca-3000.pdn"
-            quick.write_text("".join(t + "\n" for t in game_texts([oca], 3000)), encoding="utf-8")
-            oca = str(quick)
-        sets = [("OCA", [oca])] + ([] if args.quick else [("international", [str(CORPUS / "international")])])
-        base = baseline_tree(args.baseline, tempfile.mkdtemp(dir=folder)) if args.baseline else None
-        if args.pure:
-            base = base or ROOT
-            print(f"baseline: {'git ' + args.baseline if args.baseline else 'this tree'} on the pure engine")
-        for name, paths in sets:
-            counts = measure(ROOT, "read", paths)
-            print(f"{name}: {counts['games']} games, {counts['plies']} plies")
-            results = {}
-            for label, mode, jobs in (("read", "read", 1), ("validate --jobs 1", "validate", 1),
-                                      ("validate --jobs 2", "validate", 2), ("convert --jobs 1", "convert", 1)):
-                reference = best(base, mode, paths, jobs, args.repeat, args.pure) if base else None
-                results[label] = best(ROOT, mode, paths, jobs, args.repeat)
-                print(line(label, results[label], counts, reference))
-            one, two = results["validate --jobs 1"], results["validate --jobs 2"]
-            print(f"  validate --jobs 2 vs --jobs 1: {one['wall'] / two['wall']:4.2f}x wall")
-        if not args.quick:          # start-up is serial: on more games it weighs less
-            bigger = Path(folder) / "oca-x4.pdn"
-            with open(bigger, "wb") as out:       # copied a block at a time: a child's peak memory
-                for _ in range(4):                # counts this process's (vfork), so it must stay small
-                    with open(oca, "rb") as source:
-                        shutil.copyfileobj(source, out)
-                    out.write(b"\n\n")
-            one, two = (best(ROOT, "validate", [str(bigger)], jobs, args.repeat) for jobs in (1, 2))
-            print(f"OCA x4 (46 MB): validate --jobs 1 {one['wall']:.2f} s, --jobs 2 {two['wall']:.2f} s wall: "
-                  f"{one['wall'] / two['wall']:4.2f}x")
-        print("streaming (validate -, jobs 1): peak memory by number of games")
-        for times in (1, 5):
-            result = measure(ROOT, "validate", ["-"], 1, stdin=[oca] * times)
-            print(f"  OCA x{times}: {result['wall']:7.2f} s wall {result['rss']:6.0f} MB peak")
-        if args.peers:
-            print("peers (replaying the same games; CPU time):")
-            peers("OCA", "english", [oca], ROOT, args.repeat)
-            if not args.quick:
-                peers("international", "international", [str(CORPUS / "international")], ROOT, args.repeat)
+    pages = (args.markdown or [PAGE]) if args.markdown is not None else []
+    for page in pages:                  # a page without markers is refused before the long run
+        try:
+            insert(page.read_text(encoding="utf-8"), "")
+        except (OSError, ValueError) as error:
+            sys.exit(f"{page}: {error}")
+    started, load_before = time.time(), load()
+    print(f"load average {load_before} ({os.cpu_count()} cores); pdn_tools of {args.tree} ({commit(args.tree)})")
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        tree = Tree(args.tree.resolve(), folder / "tree")
+        oca = archive("OCA", [str(CORPUS / "english" / "OCA_2.0.pdn")],
+                      "B:W20,21,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15",
+                      folder, 3000 if args.quick else 0)
+        international = archive("international", [str(CORPUS / "international")],
+                                "W:W28,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:"
+                                "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,20,23", folder, 500 if args.quick else 0)
+        shots = archive("OCA", [str(CORPUS / "english" / "OCA_2.0.pdn")], "", folder,
+                        SHOTS_GAMES // 5 if args.quick else SHOTS_GAMES)
+        one_game = archive("one", [str(CORPUS / "english" / "OCA_2.0.pdn")], "", folder, 1).paths[0]
+        print(f"OCA: {oca.games:,} games; international: {international.games:,} games")
+        for warm in (["--help"], ["validate", one_game]):      # bytecode, the parser's cache
+            tree.pdn(warm)
+        archives = measure_archives(tree, [oca, international], shots, args.repeat)
+        others = measure_others(tree, oca, one_game, args.repeat)
+    when = datetime.datetime.fromtimestamp(started, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    heading = (f"`python benchmarks/run.py{' --quick' if args.quick else ''}` on {when}, pdn_tools at "
+               f"{commit(args.tree)}; {os.cpu_count()} cores, load average {load_before} at the start and "
+               f"{load()} at the end ({(time.time() - started) / 60:.0f} min); the least CPU time of "
+               f"{args.repeat} round{'s' if args.repeat != 1 else ''} ({CHEAP:.0f}+ s runs once). "
+               f"OCA: {oca.games:,} games, international: {international.games:,} games.")
+    text = block(heading, archives, others)
+    print("\n" + text)
+    for page in pages:
+        page.write_text(insert(page.read_text(encoding="utf-8"), text), encoding="utf-8")
+        print(f"written into {page}")
 
 
 if __name__ == "__main__":
