@@ -10,7 +10,7 @@ from pdn_tools.cli.run import command
 from pdn_tools.commands import hub_engine
 
 
-@command("hub", "Run the built-in search as a Hub engine on stdin and stdout.", [
+@command("hub", [
     "pdn hub                                 # the built-in search as a Hub engine on stdin/stdout",
     "pdn hub --depth 8 < commands.txt         # searches 8 plies unless a level sets the depth"])
 @click.option("--depth", type=click.IntRange(1, hub_engine.MAX_DEPTH), default=6, show_default=True,
