@@ -1,11 +1,11 @@
 """`pdn hub`: the built-in search as a Hub engine on stdin and stdout."""
 from __future__ import annotations
 
-import importlib.metadata
 import sys
 
 import click
 
+from pdn_tools import __version__
 from pdn_tools.cli.run import command
 from pdn_tools.commands import hub_engine
 
@@ -20,7 +20,7 @@ def hub(depth: int) -> None:
 
     The protocol is the one of Scan and lidraughts: a Hub GUI, or `annotate --engine 'pdn hub'`,
     can use the built-in search through it."""
-    session = hub_engine.Session(depth, importlib.metadata.version("pdn-tools"))
+    session = hub_engine.Session(depth, __version__)
     for line in sys.stdin:
         for answer in session.answer(line.rstrip("\r\n")):
             sys.stdout.write(answer + "\n")

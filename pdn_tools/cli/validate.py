@@ -108,10 +108,10 @@ class JsonLines(Lines):
     """One JSON object per game, every warning in it; --summary: one more with the counts."""
 
     def each(self, run: Run) -> None:
-        from pdn_tools.commands.annotate import shots_json_line
-        from pdn_tools.rules.search import Evaluations
-
         depth = self.options.shots
+        if depth is not None:
+            from pdn_tools.commands.annotate import shots_json_line
+            from pdn_tools.rules.search import Evaluations
         lines = (report.checked_json_line if depth is None else
                  functools.partial(shots_json_line, evaluate=Evaluations(depth)))
         for record, json_line in run.checked(lines):

@@ -18,7 +18,7 @@ import re
 import stat
 import sys
 from dataclasses import dataclass
-from functools import lru_cache, wraps
+from functools import cached_property, lru_cache, wraps
 from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar, Union, cast
 
 import lark
@@ -68,9 +68,11 @@ def _cache_file(key: str) -> str | None:
 def _cached(path: str, key: str) -> bytes | None:
     """The parser kept at `path` for `key`, as Lark saved it; None unless that file can be trusted: a
     regular file (not a link) of the user's own that nobody else may write to, read whole, made for
-    `key` (its first line).  Unpickling anything else could run another's code."""
+    `key` (its first line).  Unpickling anything else could run another's code.  (Opened without
+    waiting: a FIFO put there does not hold the command up.)"""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        with open(os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)), "rb") as file:
+        with open(os.open(path, flags), "rb") as file:
             info = os.fstat(file.fileno())
             data = file.read() if stat.S_ISREG(info.st_mode) and _ours(info) else b""
     except OSError:
@@ -625,6 +627,7 @@ def unescape(value: str) -> str:
 # One tag pair: [Name "quoted value"], or leniently [Name loose value].  A name is made of
 # the words of the grammar's LOOSE_TAG (no '{', '}', '(' or ')'): the name read is one the
 # writer can write back.
+_COARSE = ("TAGS", "COMMENT", "LINE_COMMENT", "SETUP", "RESULT", "STAR", "MOVES", "LPAR", "RPAR")
 TAG_PAIR = re.compile(r'\[[ \t]*(?:(?P<name>[^\s"\[\]{}()]+(?:[ \t]+[^\s"\[\]{}()]+)*)[ \t]*'
                       r'"(?P<quoted>[^"\\]*(?:\\.[^"\\]*)*)"|(?P<word>[^\s"\[\]{}()]+)[ \t]*'
                       r'(?P<loose>[^\]\n]*))[ \t]*\]')
@@ -642,20 +645,36 @@ class PdnParser:
         regex = {t.name: t.pattern.to_regexp() for t in self.lark.terminals}
         for name in ("TAGS", "MOVES", "_WHITESPACE"):
             regex[name] = _possessive(regex[name])
-        coarse = ["TAGS", "COMMENT", "LINE_COMMENT", "SETUP", "RESULT", "STAR", "MOVES", "LPAR", "RPAR"]
-
-        def scanner(names: list[str]) -> re.Pattern[str]:
-            return re.compile(_alternatives({"WS": regex["_WHITESPACE"]}, regex, names)
-                              + rf"|(?P<{ERROR}>[^\s{{}}\[\]()/]+|.)")
-        self.scanner = scanner(coarse)
-        # The same, for text after a '{' that is never closed: no comment can start there.
-        self.comment_free = scanner([name for name in coarse if name != "COMMENT"])
-        # Both without MOVES, for scanning with the compiled core's moves_end (see tokens).
-        self._scanner_runs_apart = scanner([name for name in coarse if name != "MOVES"])
-        self._comment_free_runs_apart = scanner([name for name in coarse if name not in ("COMMENT", "MOVES")])
+        self._regex = regex
         fine = ["MOVE", "MOVENUMBER", "ELLIPSIS", "STRENGTH", "NAG", "PLACEHOLDER"]
         self._builder.fine = re.compile(_alternatives({}, regex, fine))
         self._plans: dict[tuple[str, ...], Plan] = {}
+
+    # The four scanners are compiled when first used (a run uses one or two, and each takes 1 to 2.5 ms).
+    def _scanner(self, left_out: tuple[str, ...]) -> re.Pattern[str]:
+        names = [name for name in _COARSE if name not in left_out]
+        return re.compile(_alternatives({"WS": self._regex["_WHITESPACE"]}, self._regex, names)
+                          + rf"|(?P<{ERROR}>[^\s{{}}\[\]()/]+|.)")
+
+    @cached_property
+    def scanner(self) -> re.Pattern[str]:
+        """The text's tokens, a regular expression for each terminal the scanner makes."""
+        return self._scanner(())
+
+    @cached_property
+    def comment_free(self) -> re.Pattern[str]:
+        """The same, for text after a '{' that is never closed: no comment can start there."""
+        return self._scanner(("COMMENT",))
+
+    @cached_property
+    def _scanner_runs_apart(self) -> re.Pattern[str]:
+        """`scanner` without MOVES, for scanning with the compiled core's moves_end (see tokens)."""
+        return self._scanner(("MOVES",))
+
+    @cached_property
+    def _comment_free_runs_apart(self) -> re.Pattern[str]:
+        """`comment_free` without MOVES."""
+        return self._scanner(("COMMENT", "MOVES"))
 
     def tokens(self, text: str, line: int = 1, column: int = 1, end: int | None = None,
                more: bool = False, hold: bool = False, blank: bool = False,
