@@ -45,21 +45,21 @@ def commands(python: str) -> dict[str, list[str]]:
 ENVIRONMENT = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
 
 
-def cpu_time(command: list[str]) -> float:
+def cpu_time(command: list[str], env: dict[str, str] = ENVIRONMENT) -> float:
     """The CPU time of one run of `command` (its output discarded)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   env=ENVIRONMENT, check=True)
+                   env=env, check=True)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
 
-def instructions(command: list[str]) -> int | None:
+def instructions(command: list[str], env: dict[str, str] = ENVIRONMENT) -> int | None:
     """The user-space instructions of one run of `command`, by `perf stat`; None where perf cannot count them."""
     if shutil.which("perf") is None:
         return None
     done = subprocess.run(["perf", "stat", "-x", ",", "-e", "instructions:u", *command], stdin=subprocess.DEVNULL,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=ENVIRONMENT, text=True)
+                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, text=True)
     for line in done.stderr.splitlines():
         fields = line.split(",")
         if len(fields) > 2 and fields[2].startswith("instructions") and fields[0].isdigit():
@@ -67,20 +67,23 @@ def instructions(command: list[str]) -> int | None:
     return None
 
 
-def start_figures(python: str = sys.executable, runs: int = 20) -> dict[str, dict[str, float]]:
+def start_figures(python: str = sys.executable, runs: int = 20, tree: Path | None = None
+                  ) -> dict[str, dict[str, float]]:
     """{"cpu": seconds, "instructions": counts (empty without perf), "ratios": {"cpu ...": x,
-    "instructions ...": x}}, each the best of `runs` runs, taking turns."""
+    "instructions ...": x}}, each the best of `runs` runs, taking turns; with `tree`, the pdn_tools
+    of that source tree (on PYTHONPATH) instead of the one `python` has installed."""
     named = commands(python)
+    env = ENVIRONMENT if tree is None else {**ENVIRONMENT, "PYTHONPATH": str(tree)}
     for command in named.values():         # bytecode and the parser cache written, as after an install
-        cpu_time(command)
+        cpu_time(command, env)
     cpu: dict[str, float] = {name: float("inf") for name in named}
     counts: dict[str, float] = {}
-    counted = instructions(named["python"]) is not None
+    counted = instructions(named["python"], env) is not None
     for _ in range(runs):
         for name, command in named.items():
-            cpu[name] = min(cpu[name], cpu_time(command))
+            cpu[name] = min(cpu[name], cpu_time(command, env))
             if counted:
-                counts[name] = min(counts.get(name, float("inf")), instructions(command) or float("inf"))
+                counts[name] = min(counts.get(name, float("inf")), instructions(command, env) or float("inf"))
     ratios = {}
     for name, (reference, _) in RATIOS.items():
         ratios[f"cpu {name}"] = cpu[name] / cpu[reference]
@@ -93,8 +96,9 @@ def main() -> None:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--runs", type=int, default=20, help="runs of each command; the best is kept")
     options.add_argument("--python", default=sys.executable, help="the Python whose pdn is timed")
+    options.add_argument("--tree", type=Path, help="time the pdn_tools of this source tree (e.g. a checkout of main)")
     arguments = options.parse_args()
-    figures = start_figures(arguments.python, arguments.runs)
+    figures = start_figures(arguments.python, arguments.runs, arguments.tree)
     print(f"best of {arguments.runs}, load {os.getloadavg()[0]:.1f}")
     for name, seconds in figures["cpu"].items():
         counted = figures["instructions"].get(name)
