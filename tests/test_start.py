@@ -24,7 +24,7 @@ NO_WORK = ["lark", "pdn_tools.text.grammar", "pdn_tools.text.reader", "pdn_tools
            "pdn_tools.commands", "pdn_tools.running.batch", "pdn_tools.cli.validate", "pdn_tools.cli.convert",
            "pdn_tools.cli.archive", "pdn_tools.cli.diagram", "pdn_tools.cli.perft", "pdn_tools.cli.hub",
            "pdn_tools.cli.options", "pdn_tools.cli.run", "importlib.metadata", "json", "secrets", "ctypes",
-           "multiprocessing", "concurrent.futures.process", "dask", "distributed"]
+           "multiprocessing", "concurrent.futures.process", "dask", "distributed", "html"]
 # What validating a file (text report) does not need: other commands, the search, boards, workers, Dask.
 NOT_FOR_VALIDATE = ["pdn_tools.cli.convert", "pdn_tools.cli.archive", "pdn_tools.cli.diagram",
                     "pdn_tools.cli.perft", "pdn_tools.cli.hub", "pdn_tools.commands.annotate",
@@ -32,7 +32,8 @@ NOT_FOR_VALIDATE = ["pdn_tools.cli.convert", "pdn_tools.cli.archive", "pdn_tools
                     "pdn_tools.commands.html_report", "pdn_tools.commands.hub_engine", "pdn_tools.play.board",
                     "pdn_tools.play.hub", "pdn_tools.running.engine", "pdn_tools.running.distributed",
                     "pdn_tools.running.writing", "importlib.metadata", "importlib.resources", "multiprocessing",
-                    "concurrent.futures.process", "ctypes", "secrets", "csv", "dask", "distributed", "resvg_py"]
+                    "concurrent.futures.process", "ctypes", "secrets", "csv", "html", "dask", "distributed",
+                    "resvg_py"]
 
 
 def imported(*args: str) -> set[str]:
@@ -59,6 +60,7 @@ def test_validating_one_game_imports_only_what_validate_needs(args):
     modules = imported("validate", *args, str(DATA / "variants" / "20-international.pdn"))
     assert {"lark", "pdn_tools.cli.validate", "pdn_tools.play.check"} <= modules
     wanted = ["pdn_tools.play.board"] if "--show-board" in args else []     # boards only when asked for
+    wanted += ["html"] if "--show-board" in args else []                    # (board.py imports it)
     assert loaded(modules, NOT_FOR_VALIDATE) == wanted
 
 
