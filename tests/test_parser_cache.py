@@ -132,6 +132,18 @@ def test_a_folder_others_can_write_or_of_another_user_keeps_nothing(tmp_path, mo
     assert builds == [1, 1] and list(folder.iterdir()) == []
 
 
+@pytest.mark.parametrize("error", [OSError(28, "No space left on device"), TypeError("another Lark's save")])
+def test_a_parser_that_cannot_be_kept_leaves_nothing_and_is_built_again(tmp_path, monkeypatch, builds, capfd, error):
+    def failing(self, file, exclude_options=()):
+        file.write(b"half a parser")
+        raise error
+    monkeypatch.setattr(grammar.Lark, "save", failing)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert parsed(grammar.PdnParser()) == parsed(grammar.PdnParser())
+    assert builds == [1, 1] and list((tmp_path / "pdn-tools").iterdir()) == []
+    assert capfd.readouterr() == ("", "")
+
+
 def test_a_home_that_cannot_be_written_runs_without_a_cache(tmp_path):
     """No folder can be made under HOME (here /proc, which not even root can write): commands run
     as before, nothing said."""

@@ -70,7 +70,7 @@ def _cached(path: str, key: str) -> bytes | None:
     regular file (not a link) of the user's own that nobody else may write to, read whole, made for
     `key` (its first line).  Unpickling anything else could run another's code.  (Opened without
     waiting: a FIFO put there does not hold the command up.)"""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
         with open(os.open(path, flags), "rb") as file:
             info = os.fstat(file.fileno())
@@ -92,15 +92,17 @@ def _loaded(saved: bytes, transformer: Transformer[ScanToken, Game]) -> Lark | N
 
 def _keep(lark: Lark, path: str, key: str) -> None:
     """Write the parser to `path` for later runs: to a temporary file of the same folder renamed over
-    `path`, so that another process (--jobs, a Dask worker) reads a whole file or none.  A folder that
-    cannot be written keeps nothing."""
+    `path`, so that another process (--jobs, a Dask worker) reads a whole file or none.  A parser that
+    cannot be kept (a folder that cannot be written, a full disk, a Lark that saves otherwise) is
+    built again by the next run."""
     temporary = f"{path}.{os.getpid()}-{os.urandom(4).hex()}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
     try:
-        with open(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as file:
+        with open(os.open(temporary, flags, 0o600), "wb") as file:
             file.write(key.encode() + b"\n")
             lark.save(file, exclude_options=("transformer",))
         os.replace(temporary, path)
-    except OSError:
+    except Exception:           # a cache: nothing it fails to keep may stop the command
         with contextlib.suppress(OSError):
             os.unlink(temporary)
 
