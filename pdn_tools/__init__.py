@@ -13,8 +13,9 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+__version__ = "0.1.0"        # the distribution's version too (pyproject.toml reads it here)
+
 if TYPE_CHECKING:
-    __version__: str
     from pdn_tools.play.board import Board
     from pdn_tools.play.board_svg import svg
     from pdn_tools.play.check import Checked, Record, check
@@ -43,20 +44,7 @@ _RENAMED = {"LegalMove": ("rules.movegen", "Move"),      # a legal move, apart f
 __all__ = [*_HOMES, *_RENAMED, "__version__"]
 
 
-def _version() -> str:
-    """The installed distribution's version (looked up on first use: importing and reading
-    metadata costs some 25 ms, at every start of the command line)."""
-    from importlib import metadata
-    try:
-        return metadata.version("pdn-tools")
-    except metadata.PackageNotFoundError:      # a source tree that is not installed
-        return "0.0.0"
-
-
 def __getattr__(name: str) -> object:
-    if name == "__version__":
-        version = globals()[name] = _version()
-        return version
     home, attribute = _RENAMED.get(name) or (_HOMES.get(name), name)
     if home is None:
         raise AttributeError(f"module 'pdn_tools' has no attribute {name!r}")

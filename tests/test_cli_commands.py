@@ -10,8 +10,9 @@ from click.testing import CliRunner
 
 from corpus import DATA
 from pdn_tools import read_text
-from pdn_tools.cli import EXAMPLES, cli
+from pdn_tools.cli import cli, examples
 
+EXAMPLES = examples()           # every command's, by name
 GAME = DATA / "variants" / "20-international.pdn"
 THREE = '[GameType "20"]\n1. 32-28 *\n\n[GameType "20"]\n1. 33-29 *\n\n[GameType "20"]\n1. 34-30 *\n'
 

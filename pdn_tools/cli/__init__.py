@@ -4,6 +4,6 @@ and the frozen objects they deliver, `run` one command's run; one module per com
 Exit codes: 0 every game is valid, 1 some game is invalid, 2 usage error or an
 input that cannot be read.  Reports go to stdout, progress and notes to stderr.
 """
-from pdn_tools.cli.main import EXAMPLES, SUMMARIES, cli, main
+from pdn_tools.cli.main import SUMMARIES, cli, examples, main
 
-__all__ = ["EXAMPLES", "SUMMARIES", "cli", "main"]
+__all__ = ["SUMMARIES", "cli", "examples", "main"]

@@ -24,7 +24,7 @@ from pdn_tools.text.results import RESULTS, Outcome
 from pdn_tools.text.writer import game_text
 
 
-@command("list", "List the games, one row of their tags each.", [
+@command("list", [
     "pdn list OCA_2.0.pdn | sort -t$'\\t' -k4 | less -S     # by White",
     "pdn list --format csv archive/ -o games.csv",
     "pdn list --format jsonl games.pdn.gz | jq -r .Event | sort | uniq -c"])
@@ -79,7 +79,7 @@ def _result(ctx: click.Context, param: click.Parameter, value: str | None) -> st
     return value
 
 
-@command("filter", "Write the games that meet every criterion given.", [
+@command("filter", [
     "pdn filter --player sijbrands --result 2-0 archive/ -o won.pdn   # also finds 1-0",
     "pdn filter --tag 'Event=world|wk' --min-plies 40 --valid archive.pdn",
     "pdn filter --position 'B:W29,31-33,35-50:B1-20' archive.pdn"])
@@ -156,7 +156,7 @@ def _check_fen(fen: str, variant: Variant | None) -> None:
     raise click.BadParameter(f"{first.message} (at column {first.column + 1})", param_hint="--position")
 
 
-@command("dedupe", "Write the games without repeats, or list the repeats.", [
+@command("dedupe", [
     "pdn dedupe a.pdn b.pdn -o merged.pdn",
     "pdn dedupe --report --by moves+tags archive/"])
 @click.option("--by", type=click.Choice(["moves", "moves+tags"]), default="moves", show_default=True,
@@ -221,7 +221,7 @@ class StatsPage(StatsFormat):
 STATS_FORMATS: dict[str, type[StatsFormat]] = {"text": StatsLines, "json": StatsJson, "html": StatsPage}
 
 
-@command("stats", "Count the games per variant, result and year.", [
+@command("stats", [
     "pdn stats archive/",
     "pdn stats --format json OCA_2.0.pdn | jq .outcomes",
     "pdn stats --format html -o stats.html archive/"])
@@ -262,7 +262,7 @@ def _file_prefix(ctx: click.Context, param: click.Parameter, value: str) -> str:
     return value
 
 
-@command("split", "Write the games into files of N games each.", [
+@command("split", [
     "pdn split --per 100 -o parts/ archive.pdn",
     "pdn split --force --prefix round -o parts/ tournament.pdn"])
 @click.option("--out", "-o", "folder", required=True, type=click.Path(file_okay=False),

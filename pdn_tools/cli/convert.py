@@ -38,7 +38,7 @@ def _drop(ctx: click.Context, param: click.Parameter, value: str | None) -> froz
     return names
 
 
-@command("convert", "Write the games as canonical PDN, JSON lines or FEN lines.", [
+@command("convert", [
     "pdn convert games.pdn -o clean.pdn                 # canonical PDN 3.0",
     "pdn convert --to jsonl --jobs 2 folder/ > games.jsonl",
     "pdn convert --fix-results games.pdn -o fixed.pdn"])
@@ -131,7 +131,7 @@ def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
     return Tally(failed, 0, count)
 
 
-@command("annotate", "Annotate every valid game: positions, legal moves, captures.", [
+@command("annotate", [
     "pdn annotate --all games.pdn -o annotated.pdn",
     "pdn annotate --fen --forced --result - < games.pdn",
     "pdn annotate --engine 'scan hub' --engine-depth 12 games.pdn   # a Hub engine's [%eval] and lines"])

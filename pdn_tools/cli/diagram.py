@@ -20,7 +20,7 @@ from pdn_tools.text.names import printable
 from pdn_tools.text.reader import parse_raw
 
 
-@command("diagram", "Draw the position after a ply of one game, as text, SVG or PNG.", [
+@command("diagram", [
     "pdn diagram games.pdn --game 3 --ply 24             # text board after ply 24 of game 3",
     "pdn diagram games.pdn --game 3 -o final.svg"])
 @click.argument("path", default="-")

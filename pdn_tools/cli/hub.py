@@ -1,16 +1,16 @@
 """`pdn hub`: the built-in search as a Hub engine on stdin and stdout."""
 from __future__ import annotations
 
-import importlib.metadata
 import sys
 
 import click
 
+from pdn_tools import __version__
 from pdn_tools.cli.run import command
 from pdn_tools.commands import hub_engine
 
 
-@command("hub", "Run the built-in search as a Hub engine on stdin and stdout.", [
+@command("hub", [
     "pdn hub                                 # the built-in search as a Hub engine on stdin/stdout",
     "pdn hub --depth 8 < commands.txt         # searches 8 plies unless a level sets the depth"])
 @click.option("--depth", type=click.IntRange(1, hub_engine.MAX_DEPTH), default=6, show_default=True,
@@ -20,7 +20,7 @@ def hub(depth: int) -> None:
 
     The protocol is the one of Scan and lidraughts: a Hub GUI, or `annotate --engine 'pdn hub'`,
     can use the built-in search through it."""
-    session = hub_engine.Session(depth, importlib.metadata.version("pdn-tools"))
+    session = hub_engine.Session(depth, __version__)
     for line in sys.stdin:
         for answer in session.answer(line.rstrip("\r\n")):
             sys.stdout.write(answer + "\n")

@@ -3,23 +3,65 @@ on a closed pipe, a full disk, Ctrl-C and SIGTERM."""
 from __future__ import annotations
 
 import sys
+from importlib import import_module
+from typing import TYPE_CHECKING, Iterator, Mapping, MutableMapping, cast
 
 import click
 
-from pdn_tools.cli import archive, convert, diagram, hub, perft, validate
-from pdn_tools.cli.run import Command
+from pdn_tools import __version__
 from pdn_tools.running import output as streams
-from pdn_tools.running.batch import EXIT_USAGE
-from pdn_tools.text.names import printable
+from pdn_tools.running.output import EXIT_USAGE
+
+if TYPE_CHECKING:
+    from pdn_tools.cli.run import Command
 
 EXIT_CLOSED_PIPE = 128 + 13             # as a process ended by SIGPIPE
-COMMANDS: list[Command] = [validate.validate, convert.convert, convert.annotate, diagram.diagram,
-                           archive.list_command, archive.filter_command, archive.dedupe, archive.stats, archive.split,
-                           hub.hub, perft.perft, perft.variants]
+# Each command: the module of cli/ that defines it, its name there, and its line in `pdn --help` (a whole
+# sentence: click would cut the first one of the help).  A command's module is imported only to run the
+# command or show its help: `pdn --help` and `pdn --version` import none (docs/start-up.md).
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "validate": ("validate", "validate", "Check every game: each move legal, each result right."),
+    "convert": ("convert", "convert", "Write the games as canonical PDN, JSON lines or FEN lines."),
+    "annotate": ("convert", "annotate", "Annotate every valid game: positions, legal moves, captures."),
+    "diagram": ("diagram", "diagram", "Draw the position after a ply of one game, as text, SVG or PNG."),
+    "list": ("archive", "list_command", "List the games, one row of their tags each."),
+    "filter": ("archive", "filter_command", "Write the games that meet every criterion given."),
+    "dedupe": ("archive", "dedupe", "Write the games without repeats, or list the repeats."),
+    "stats": ("archive", "stats", "Count the games per variant, result and year."),
+    "split": ("archive", "split", "Write the games into files of N games each."),
+    "hub": ("hub", "hub", "Run the built-in search as a Hub engine on stdin and stdout."),
+    "perft": ("perft", "perft", "Count the leaf nodes of the move tree of a position."),
+    "variants": ("perft", "variants", "List the variants with their GameType, board and notation.")}
+SUMMARIES = {name: summary for name, (_, _, summary) in COMMANDS.items()}
 
 
-@click.group(commands=COMMANDS, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="pdn-tools")
+class _Commands(Mapping[str, "Command"]):
+    """COMMANDS by name, each module imported when one of its commands is first asked for."""
+
+    def __getitem__(self, name: str) -> Command:
+        module, attribute, _ = COMMANDS[name]
+        command: Command = getattr(import_module(f"pdn_tools.cli.{module}"), attribute)
+        return command
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(COMMANDS)
+
+    def __len__(self) -> int:
+        return len(COMMANDS)
+
+
+class Group(click.Group):
+    """The pdn group: its commands loaded on demand (`commands` is read-only: none is added at run time)."""
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The Commands section, as click writes it, from SUMMARIES: no command is imported to list it."""
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, SUMMARIES[name]) for name in self.list_commands(ctx)])
+
+
+@click.group(cls=Group, commands=cast(MutableMapping[str, click.Command], _Commands()),
+             context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__)
 def cli() -> None:
     """Read, validate and convert draughts games in PDN."""
 
@@ -31,9 +73,11 @@ cli.epilog = "\b\nExamples:\n" + "\n".join("  " + example for example in [
     "pdn stats --format html archive/ -o stats.html",
     "pdn variants                             # names and GameType numbers for --variant",
     "pdn COMMAND --help                       # options and examples of a command"])
-# Each command's line in `pdn --help`, and its examples (kept beside each command).
-SUMMARIES = {command.name: command.summary for command in COMMANDS if command.name}
-EXAMPLES = {command.name: list(command.examples) for command in COMMANDS if command.name}
+
+
+def examples() -> dict[str, list[str]]:
+    """Each command's examples (kept beside each command: this imports every command's module)."""
+    return {name: list(command.examples) for name, command in _Commands().items()}
 
 
 def main() -> None:
@@ -71,6 +115,8 @@ def _run() -> None:
         streams.discard_stdout()
         sys.exit(EXIT_CLOSED_PIPE)
     except streams.CannotWrite as error:
+        from pdn_tools.text.names import printable
+
         if error.filename == streams.STDOUT:
             streams.discard_stdout()
         click.echo(f"pdn: cannot write {printable(error.filename)}: {error.strerror}", err=True)

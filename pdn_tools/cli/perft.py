@@ -13,7 +13,7 @@ from pdn_tools.rules.movegen import Position, divide, perft as count_leaves
 from pdn_tools.rules.variants import VARIANTS, Variant
 
 
-@command("perft", "Count the leaf nodes of the move tree of a position.", [
+@command("perft", [
     "pdn perft --variant international --depth 6",
     "pdn perft --variant english --depth 3 --fen 'B:W18:B14' --divide"])
 @click.option("--variant", type=VARIANT, required=True, metavar="NAME", help="Variant name or number.")
@@ -77,7 +77,7 @@ def _notation(variant: Variant) -> str:
     return "algebraic" if variant.alpha else "numeric"
 
 
-@command("variants", "List the variants with their GameType, board and notation.", [
+@command("variants", [
     "pdn variants --format text        # name, GameType, board, notation, other names",
     "pdn variants --format json | jq -r 'select(.board == \"8x8\") | .name'"])
 @format_option(VARIANT_FORMATS, "text", "An aligned table, or one JSON object per variant (one a line).")

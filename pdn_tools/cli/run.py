@@ -6,12 +6,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import sys
-from typing import Any, Callable, Iterator, NoReturn, Protocol, Sequence, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Protocol, Sequence, TextIO, TypeVar
 
 import click
 
-from pdn_tools.commands import archive, report
-from pdn_tools.play.check import Checked, Record
+from pdn_tools.commands import report
 from pdn_tools.rules.core import Engine, engine_from_environment
 from pdn_tools.running import batch
 from pdn_tools.running import output as streams
@@ -19,7 +18,11 @@ from pdn_tools.running.batch import EXIT_USAGE
 from pdn_tools.running.output import atomic_output
 from pdn_tools.running.terminal import Terminal
 from pdn_tools.text.names import printable
+from pdn_tools.cli.main import SUMMARIES
 from pdn_tools.cli.options import OneLineError, Reading, Writing
+
+if TYPE_CHECKING:
+    from pdn_tools.play.check import Checked, Record
 
 T = TypeVar("T")
 
@@ -184,6 +187,8 @@ def _refuse_overwriting_inputs(params: dict[str, Any]) -> None:
     """End the command (exit 2) before it reads anything when a file it would write (-o FILE, a part
     `split` writes in its folder) is one of its inputs, by whatever path."""
     if params.get("folder") is not None:
+        from pdn_tools.commands import archive
+
         outputs = archive.earlier_parts(params["folder"], params["prefix"])
     else:
         outputs = [params["output"]] if params.get("output") not in (None, "-") else []
@@ -216,6 +221,6 @@ class Command(click.Command):
         return super().invoke(ctx)
 
 
-def command(name: str, summary: str, examples: Sequence[str]) -> Callable[[Callable[..., Any]], Command]:
-    """A pdn command named `name`, with its line in `pdn --help` and its examples."""
-    return click.command(name, cls=Command, summary=summary, examples=examples)
+def command(name: str, examples: Sequence[str]) -> Callable[[Callable[..., Any]], Command]:
+    """A pdn command named `name`, with its line in `pdn --help` (in cli/main.py's COMMANDS) and its examples."""
+    return click.command(name, cls=Command, summary=SUMMARIES[name], examples=examples)

@@ -14,9 +14,7 @@ from pdn_tools.cli.options import (Reading, Writing, depth_with_shots, format_op
                                   writing_options)
 from pdn_tools.cli.run import Run, command, not_to_terminal, write_page
 from pdn_tools.commands import report
-from pdn_tools.commands.annotate import SHOTS_DEPTH, shots_json_line
-from pdn_tools.play.error_boards import boards_at_errors
-from pdn_tools.rules.search import Evaluations
+from pdn_tools.rules.search import SHOTS_DEPTH
 from pdn_tools.running import batch
 from pdn_tools.running.terminal import validity
 from pdn_tools.text.codes import Code, Severity
@@ -83,6 +81,8 @@ class TextLines(Lines):
 
     def __init__(self, options: Options, quiet: bool) -> None:
         super().__init__(options, quiet)
+        if options.show_board:
+            from pdn_tools.play.error_boards import boards_at_errors
         self.text = report.TextReport("none" if quiet else options.warnings, options.ignore)
         self.work = boards_at_errors if options.show_board else batch.no_work
 
@@ -109,6 +109,9 @@ class JsonLines(Lines):
 
     def each(self, run: Run) -> None:
         depth = self.options.shots
+        if depth is not None:
+            from pdn_tools.commands.annotate import shots_json_line
+            from pdn_tools.rules.search import Evaluations
         lines = (report.checked_json_line if depth is None else
                  functools.partial(shots_json_line, evaluate=Evaluations(depth)))
         for record, json_line in run.checked(lines):
@@ -145,7 +148,7 @@ class AuditPageFormat(Format):
 FORMATS: dict[str, type[Format]] = {"text": TextLines, "jsonl": JsonLines, "html": AuditPageFormat}
 
 
-@command("validate", "Check every game: each move legal, each result right.", [
+@command("validate", [
     "pdn validate games.pdn archive/            # errors, and warnings counted per file",
     "pdn validate --warnings each --ignore inferred-variant OCA_2.0.pdn",
     "pdn validate --format jsonl --summary --jobs 2 archive/ -o report.jsonl"])

@@ -22,7 +22,8 @@ from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
 from pdn_tools.text.model import Comment, Element, Game, MoveNumber, Nag, NotatedMove, Variation
 from pdn_tools.rules.movegen import Move as LegalMove, Position
-from pdn_tools.rules.search import MISSED, SHOT, WALKED_INTO, Evaluations, Judgement, eval_text, judge
+from pdn_tools.rules.search import (MISSED, SHOT, SHOTS_DEPTH as SHOTS_DEPTH, WALKED_INTO, Evaluations, Judgement,
+                                    eval_text, judge)
 from pdn_tools.rules.variants import Variant
 from pdn_tools.text.writer import game_text, write_game
 from pdn_tools.play.replay import Replay
@@ -31,7 +32,6 @@ FORCED = 7                      # NAG $7: the only move
 _OURS = re.compile(r"\s*(?:\[%(?:fen|moves|captured|draw|eval) [^\]]*\]\s*)+\Z")
 LINE = "[%line]"                # the comment opening a variation that --shots wrote
 SHOT_NAGS = {SHOT: 1, MISSED: 2, WALKED_INTO: 4}
-SHOTS_DEPTH = 3                 # --shots' default depth, in quiet plies (docs/analysis.md)
 
 
 @dataclass(frozen=True)

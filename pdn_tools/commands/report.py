@@ -4,11 +4,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from pdn_tools.play.error_boards import ErrorBoard
 from pdn_tools.play.check import Checked, Problem, Record
 from pdn_tools.text.names import printable
+
+if TYPE_CHECKING:
+    from pdn_tools.play.error_boards import ErrorBoard
 
 
 def game_label(record: Record) -> str:

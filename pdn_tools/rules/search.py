@@ -248,6 +248,7 @@ def _from_table(score: int, ply: int) -> int:
 SHOT = "shot"                   # the move wins material by force
 MISSED = "missed"               # the mover had a shot and did not play it
 WALKED_INTO = "walked into"     # the move allows the opponent a shot a better move avoided
+SHOTS_DEPTH = 3                 # --shots' default depth, in quiet plies (docs/analysis.md)
 
 
 class Evaluations:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
 from pdn_tools.rules.core import Engine
 from pdn_tools.running.inputs import DEFAULT_GLOBS as DEFAULT_GLOBS, Inputs as Inputs
+from pdn_tools.running.output import EXIT_INVALID as EXIT_INVALID, EXIT_OK as EXIT_OK, EXIT_USAGE as EXIT_USAGE
 from pdn_tools.running.pool import run as run
 from pdn_tools.running.tasks import Work as Work
 from pdn_tools.text.model import Game, ReadError
@@ -18,7 +19,6 @@ if TYPE_CHECKING:        # reading inputs does not load the rules: check is impo
     from pdn_tools.rules.variants import RuleSet, Variant
 
 T = TypeVar("T")
-EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
 
 def exit_code(unreadable: int, failed: int) -> int:

@@ -7,7 +7,6 @@ import errno
 import io
 import os
 import re
-import secrets
 import signal
 import stat
 import sys
@@ -18,6 +17,7 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, NoRetur
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer
 
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2     # every command's exit codes (here: the entry point needs no more)
 STDOUT = "<stdout>"
 INCOMPLETE = "an input ended before its end: left as it was (--partial writes the games read)"
 _TEMPORARY: set[str] = set()        # temporary files being written, removed on SIGTERM and SIGHUP
@@ -304,7 +304,7 @@ def _new_temporary(folder: str) -> tuple[int, str]:
     the file exists, so a SIGTERM or SIGHUP at any point finds and removes it."""
     remove_left_overs(folder)
     while True:
-        temporary = os.path.join(folder, f".pdn-{os.getpid()}-{secrets.token_hex(8)}.tmp")
+        temporary = os.path.join(folder, f".pdn-{os.getpid()}-{os.urandom(8).hex()}.tmp")
         _TEMPORARY.add(temporary)
         try:
             return os.open(temporary, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600), temporary

@@ -10,9 +10,8 @@ import gc
 import os
 import stat
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, TypeVar
 
 from pdn_tools.rules.core import Engine
 from pdn_tools.running.inputs import Inputs
@@ -23,6 +22,9 @@ from pdn_tools.text import ranges
 from pdn_tools.text.grammar import parser
 from pdn_tools.text.reader import parse_raw
 from pdn_tools.text.source import NotPdn, stored_as
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
 
 T = TypeVar("T")
 Item = TypeVar("Item")
@@ -51,6 +53,8 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
             result = work(parse_raw(raw, index, strict, notes, options.engine))
             yield result if fold is None else fold([result])
         return
+    from concurrent.futures import ProcessPoolExecutor     # processes: only for more than one job
+
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=start_worker, initargs=(os.getpid(), Counts.shared()))
     pending: deque[tuple[Future[list[PartResults]], _Planned]] = deque()
     try:

@@ -3,8 +3,6 @@
 `do_task` reads, numbers, parses, works on game by game and folds."""
 from __future__ import annotations
 
-import ctypes
-import multiprocessing
 import os
 import time
 from dataclasses import dataclass, field
@@ -162,6 +160,9 @@ class Counts:
 
     @classmethod
     def shared(cls) -> Counts:
+        import ctypes
+        import multiprocessing
+
         numbers = multiprocessing.Array(ctypes.c_longlong, [-1] * cls.SLOTS, lock=False)
         return cls(numbers, multiprocessing.Array(ctypes.c_longlong, cls.SLOTS, lock=False))
 

@@ -1,7 +1,6 @@
 """The lifetime of a pool's worker processes: Ctrl-C left to the main process, ended with it."""
 from __future__ import annotations
 
-import ctypes
 import os
 import signal
 import sys
@@ -39,6 +38,8 @@ def _parent_death_signal() -> bool:
     """Ask Linux for SIGKILL when the parent ends (prctl PR_SET_PDEATHSIG); whether it agreed."""
     if not sys.platform.startswith("linux"):
         return False
+    import ctypes
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         return int(libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)) == 0

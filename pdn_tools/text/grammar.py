@@ -9,14 +9,16 @@ Lark has parsed before is built by the same transformer calls, without Lark.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import os
+import pkgutil
 import re
 import stat
 import sys
 from dataclasses import dataclass
-from functools import lru_cache, wraps
-from importlib import resources
+from functools import cached_property, lru_cache, wraps
 from typing import Any, Callable, Iterable, Iterator, Protocol, TypeVar, Union, cast
 
 import lark
@@ -38,13 +40,21 @@ _STRICT_TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
 def grammar_text() -> str:
     """The PDN grammar, grammars/pdn.lark, as the package holds it (a link to that file in a source
     tree, a copy of it in an installed one), whatever the install's layout."""
-    return resources.files("pdn_tools.text").joinpath("pdn.lark").read_text(encoding="utf-8")
+    data = pkgutil.get_data("pdn_tools.text", "pdn.lark")      # by the package's loader, zipped or not
+    assert data is not None, "the loader of pdn_tools.text reads no files"
+    return data.decode("utf-8")
 
 
-def _cache_file(grammar: str) -> str | None:
-    """Where Lark keeps the parser it built from `grammar` between runs (a new process loads it in
-    about 10 ms, builds it in 35): a file in the user's cache folder, named by the grammar and the
-    versions that read it; None when that folder cannot be made, or others could write to it."""
+def _ours(info: os.stat_result) -> bool:
+    """Whether a file or folder is the user's own and nobody else may write to it."""
+    user = os.getuid() if hasattr(os, "getuid") else info.st_uid        # no owners to compare on Windows
+    return info.st_uid == user and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def _cache_file(key: str) -> str | None:
+    """Where the parser named `key` is kept between runs (a new process loads it in about 2 ms, builds
+    it in 15 to 30): a file in the user's cache folder; None when that folder cannot be made, or is
+    not the user's own, or others could write to it (what it holds is unpickled)."""
     root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     folder = os.path.join(root, "pdn-tools")
     try:
@@ -52,10 +62,65 @@ def _cache_file(grammar: str) -> str | None:
         info = os.stat(folder)
     except OSError:
         return None
-    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) or getattr(os, "getuid", lambda: info.st_uid)() != info.st_uid:
-        return None                 # what it holds is unpickled: only a folder of the user's own
-    key = hashlib.sha256(f"{grammar}{lark.__version__}{sys.version}".encode()).hexdigest()[:16]
-    return os.path.join(folder, f"parser-{key}.lark")
+    return os.path.join(folder, f"parser-{key[:16]}.lark") if stat.S_ISDIR(info.st_mode) and _ours(info) else None
+
+
+def _cached(path: str, key: str) -> bytes | None:
+    """The parser kept at `path` for `key`, as Lark saved it; None unless that file can be trusted: a
+    regular file (not a link) of the user's own that nobody else may write to, read whole, made for
+    `key` (its first line).  Unpickling anything else could run another's code.  (Opened without
+    waiting: a FIFO put there does not hold the command up.)"""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        with open(os.open(path, flags), "rb") as file:
+            info = os.fstat(file.fileno())
+            data = file.read() if stat.S_ISREG(info.st_mode) and _ours(info) else b""
+    except OSError:
+        return None
+    head, _, saved = data.partition(b"\n")
+    return saved if head == key.encode() else None
+
+
+def _loaded(saved: bytes, transformer: Transformer[ScanToken, Game]) -> Lark | None:
+    """The parser Lark saved in `saved`, calling `transformer` as it parses (Lark.load does the same,
+    without the transformer); None when `saved` is not one (cut short, damaged, of another Lark)."""
+    try:
+        return Lark.__new__(Lark)._load(io.BytesIO(saved), transformer=transformer)
+    except Exception:           # unpickling damaged bytes can raise anything: the parser is built again
+        return None
+
+
+def _keep(lark: Lark, path: str, key: str) -> None:
+    """Write the parser to `path` for later runs: to a temporary file of the same folder renamed over
+    `path`, so that another process (--jobs, a Dask worker) reads a whole file or none.  A parser that
+    cannot be kept (a folder that cannot be written, a full disk, a Lark that saves otherwise) is
+    built again by the next run."""
+    temporary = f"{path}.{os.getpid()}-{os.urandom(4).hex()}.tmp"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    try:
+        with open(os.open(temporary, flags, 0o600), "wb") as file:
+            file.write(key.encode() + b"\n")
+            lark.save(file, exclude_options=("transformer",))
+        os.replace(temporary, path)
+    except Exception:           # a cache: nothing it fails to keep may stop the command
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+
+
+def _lark(text: str, transformer: Transformer[ScanToken, Game], **options: Any) -> Lark:
+    """The Lark parser of grammar `text` with `options`, loaded from the user's cache folder, else built
+    (and kept there).  The file is named by the grammar, the options and the versions of Lark and
+    Python, so a change of any is a new file (docs/start-up.md)."""
+    key = hashlib.sha256(f"{text}{sorted(options.items())}{lark.__version__}{sys.version}".encode()).hexdigest()
+    path = _cache_file(key)
+    saved = None if path is None else _cached(path, key)
+    loaded = None if saved is None else _loaded(saved, transformer)
+    if loaded is not None:
+        return loaded
+    built = Lark(text, transformer=transformer, **options)
+    if path is not None:
+        _keep(built, path, key)
+    return built
 
 
 class ScanToken(Token):
@@ -564,6 +629,7 @@ def unescape(value: str) -> str:
 # One tag pair: [Name "quoted value"], or leniently [Name loose value].  A name is made of
 # the words of the grammar's LOOSE_TAG (no '{', '}', '(' or ')'): the name read is one the
 # writer can write back.
+_COARSE = ("TAGS", "COMMENT", "LINE_COMMENT", "SETUP", "RESULT", "STAR", "MOVES", "LPAR", "RPAR")
 TAG_PAIR = re.compile(r'\[[ \t]*(?:(?P<name>[^\s"\[\]{}()]+(?:[ \t]+[^\s"\[\]{}()]+)*)[ \t]*'
                       r'"(?P<quoted>[^"\\]*(?:\\.[^"\\]*)*)"|(?P<word>[^\s"\[\]{}()]+)[ \t]*'
                       r'(?P<loose>[^\]\n]*))[ \t]*\]')
@@ -577,25 +643,40 @@ class PdnParser:
         # One Lark for the parser and the terminals' regular expressions: the inner rules `tags` and
         # `moves` are start symbols only so that their terminals are compiled (games start at `start`).
         self._builder = _Builder(TAG_PAIR)
-        self.lark = Lark(text, parser="lalr", lexer=_TokenList, start=["start", "tags", "moves"],
-                         transformer=self._builder, cache=_cache_file(text) or False)
+        self.lark = _lark(text, self._builder, parser="lalr", lexer=_TokenList, start=["start", "tags", "moves"])
         regex = {t.name: t.pattern.to_regexp() for t in self.lark.terminals}
         for name in ("TAGS", "MOVES", "_WHITESPACE"):
             regex[name] = _possessive(regex[name])
-        coarse = ["TAGS", "COMMENT", "LINE_COMMENT", "SETUP", "RESULT", "STAR", "MOVES", "LPAR", "RPAR"]
-
-        def scanner(names: list[str]) -> re.Pattern[str]:
-            return re.compile(_alternatives({"WS": regex["_WHITESPACE"]}, regex, names)
-                              + rf"|(?P<{ERROR}>[^\s{{}}\[\]()/]+|.)")
-        self.scanner = scanner(coarse)
-        # The same, for text after a '{' that is never closed: no comment can start there.
-        self.comment_free = scanner([name for name in coarse if name != "COMMENT"])
-        # Both without MOVES, for scanning with the compiled core's moves_end (see tokens).
-        self._scanner_runs_apart = scanner([name for name in coarse if name != "MOVES"])
-        self._comment_free_runs_apart = scanner([name for name in coarse if name not in ("COMMENT", "MOVES")])
+        self._regex = regex
         fine = ["MOVE", "MOVENUMBER", "ELLIPSIS", "STRENGTH", "NAG", "PLACEHOLDER"]
         self._builder.fine = re.compile(_alternatives({}, regex, fine))
         self._plans: dict[tuple[str, ...], Plan] = {}
+
+    # The four scanners are compiled when first used (a run uses one or two, and each takes 1 to 2.5 ms).
+    def _scanner(self, left_out: tuple[str, ...]) -> re.Pattern[str]:
+        names = [name for name in _COARSE if name not in left_out]
+        return re.compile(_alternatives({"WS": self._regex["_WHITESPACE"]}, self._regex, names)
+                          + rf"|(?P<{ERROR}>[^\s{{}}\[\]()/]+|.)")
+
+    @cached_property
+    def scanner(self) -> re.Pattern[str]:
+        """The text's tokens, a regular expression for each terminal the scanner makes."""
+        return self._scanner(())
+
+    @cached_property
+    def comment_free(self) -> re.Pattern[str]:
+        """The same, for text after a '{' that is never closed: no comment can start there."""
+        return self._scanner(("COMMENT",))
+
+    @cached_property
+    def _scanner_runs_apart(self) -> re.Pattern[str]:
+        """`scanner` without MOVES, for scanning with the compiled core's moves_end (see tokens)."""
+        return self._scanner(("MOVES",))
+
+    @cached_property
+    def _comment_free_runs_apart(self) -> re.Pattern[str]:
+        """`comment_free` without MOVES."""
+        return self._scanner(("COMMENT", "MOVES"))
 
     def tokens(self, text: str, line: int = 1, column: int = 1, end: int | None = None,
                more: bool = False, hold: bool = False, blank: bool = False,

@@ -8,7 +8,6 @@ same text escaped for SVG and HTML, where it is also well-formed XML 1.0.
 from __future__ import annotations
 
 import unicodedata
-from html import escape
 
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 _JOINERS = frozenset("\u200c\u200d")        # format characters that scripts and emoji need: kept
@@ -28,6 +27,8 @@ def printable(text: str) -> str:
 def markup(text: str) -> str:
     """`printable(text)` escaped for XML and HTML text and attribute values (`&`, `<`, `>`, quotes):
     it holds no character that XML 1.0 forbids."""
+    from html import escape     # only pages and pictures need it (html.entities is large to import)
+
     return escape(printable(text))
 
 

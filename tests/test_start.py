@@ -1,0 +1,80 @@
+"""A fast start, checked by what is imported, not by time (docs/start-up.md): `pdn --version` and
+`pdn --help` import no command, no parser and no rules; validating one game imports neither the
+other commands nor what only some options need (the search, boards, workers, Dask, metadata)."""
+import subprocess
+import sys
+
+import pytest
+
+from corpus import DATA
+
+# Runs the command line as `pdn ARGS...` in a fresh interpreter, then prints the modules it imported.
+MODULES_AFTER = """
+import sys
+sys.argv = ["pdn", *sys.argv[1:]]
+from pdn_tools.__main__ import main
+try:
+    main()
+except SystemExit:
+    pass
+print(" ".join(sys.modules), file=sys.__stderr__)
+"""
+# What a start that only reports must not import: the parser, the rules, every command.
+NO_WORK = ["lark", "pdn_tools.text.grammar", "pdn_tools.text.reader", "pdn_tools.rules", "pdn_tools.play",
+           "pdn_tools.commands", "pdn_tools.running.batch", "pdn_tools.cli.validate", "pdn_tools.cli.convert",
+           "pdn_tools.cli.archive", "pdn_tools.cli.diagram", "pdn_tools.cli.perft", "pdn_tools.cli.hub",
+           "pdn_tools.cli.options", "pdn_tools.cli.run", "importlib.metadata", "json", "secrets", "ctypes",
+           "multiprocessing", "concurrent.futures.process", "dask", "distributed", "html"]
+# What validating a file (text report) does not need: other commands, the search, boards, workers, Dask.
+NOT_FOR_VALIDATE = ["pdn_tools.cli.convert", "pdn_tools.cli.archive", "pdn_tools.cli.diagram",
+                    "pdn_tools.cli.perft", "pdn_tools.cli.hub", "pdn_tools.commands.annotate",
+                    "pdn_tools.commands.analysis", "pdn_tools.commands.archive", "pdn_tools.commands.convert",
+                    "pdn_tools.commands.html_report", "pdn_tools.commands.hub_engine", "pdn_tools.play.board",
+                    "pdn_tools.play.hub", "pdn_tools.running.engine", "pdn_tools.running.distributed",
+                    "pdn_tools.running.writing", "importlib.metadata", "importlib.resources", "multiprocessing",
+                    "concurrent.futures.process", "ctypes", "secrets", "csv", "html", "dask", "distributed",
+                    "resvg_py"]
+
+
+def imported(*args: str) -> set[str]:
+    """The modules `pdn ARGS...` imports."""
+    done = subprocess.run([sys.executable, "-c", MODULES_AFTER, *args], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=60)
+    return set(done.stderr.splitlines()[-1].split())
+
+
+def loaded(modules: set[str], names: list[str]) -> list[str]:
+    """Those of `names` (a module, or a package and all its modules) that are among `modules`."""
+    return [name for name in names if any(m == name or m.startswith(name + ".") for m in modules)]
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["-h"]])
+def test_a_start_that_only_reports_imports_no_command(args):
+    modules = imported(*args)
+    assert "click" in modules and "pdn_tools.cli.main" in modules
+    assert loaded(modules, NO_WORK) == []
+
+
+@pytest.mark.parametrize("args", [[], ["--format", "jsonl"], ["--show-board"]])
+def test_validating_one_game_imports_only_what_validate_needs(args):
+    modules = imported("validate", *args, str(DATA / "variants" / "20-international.pdn"))
+    assert {"lark", "pdn_tools.cli.validate", "pdn_tools.play.check"} <= modules
+    wanted = ["pdn_tools.play.board"] if "--show-board" in args else []     # boards only when asked for
+    wanted += ["html"] if "--show-board" in args else []                    # (board.py imports it)
+    assert loaded(modules, NOT_FOR_VALIDATE) == wanted
+
+
+def test_a_command_s_help_imports_no_other_command():
+    modules = imported("validate", "--help")
+    assert "pdn_tools.cli.validate" in modules
+    assert loaded(modules, [name for name in NOT_FOR_VALIDATE if name != "importlib.resources"]) == []
+
+
+def test_the_group_lists_every_command_without_importing_it():
+    """`pdn --help` writes the Commands section from cli/main.py's COMMANDS; each command's own
+    summary (what `pdn COMMAND` is) is the one listed there."""
+    from pdn_tools.cli.main import COMMANDS, SUMMARIES, cli
+
+    assert set(COMMANDS) == set(cli.commands) == set(SUMMARIES)
+    for name, command in cli.commands.items():
+        assert command.name == name and command.summary == SUMMARIES[name]
