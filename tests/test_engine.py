@@ -218,6 +218,14 @@ def test_every_compiled_source_names_a_twin() -> None:
         assert TWIN.search(path.read_text(encoding="utf-8")), path
 
 
+def test_the_compiled_core_names_no_private_attribute() -> None:
+    """C makes and reads Python objects through the makers handed to it (core.Makers), never by
+    a private attribute's name: renaming one changes Python only."""
+    modules = {'"_core"', '"_scan"'}          # the extensions' own names
+    for path in C_SOURCES:
+        assert set(re.findall(r'"_[a-z]\w*"', path.read_text(encoding="utf-8"))) <= modules, path
+
+
 def test_a_twin_that_is_gone_is_found() -> None:
     with pytest.raises(AttributeError):
         resolved("pdn_tools.rules.movegen.Position.quiet_step")

@@ -48,6 +48,9 @@ typedef struct {
     int8_t named[MAX_NAMED];            /* square of each number written 0..99, else -1 */
     int zobrist_ready;                  /* _search.c: zobrist[] filled */
     uint64_t zobrist[4][MAX_IDX];       /* _search.c: Zobrist keys of the piece kinds by square */
+    PyObject *position_like;            /* the makers (see _positions.c): a position like another */
+    PyObject *position_pieces;          /* (turn, white, black, kings) of a position */
+    PyObject *move_type;                /* Move(start, path, captured, promotes) */
 } Rules;
 
 /* A complete capture: landing squares, captured squares in order, and its outcome. */

@@ -3,6 +3,7 @@
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pdn_tools.rules.core import Makers
 from pdn_tools.rules.draws import CoreLimits
 from pdn_tools.rules.laws import CaptureRecord
 
@@ -11,7 +12,7 @@ class Rules:
                  promo: Sequence[Sequence[int]], man_jumps: Sequence[Sequence[int]],
                  man_steps: Sequence[Sequence[int]], king_steps: Sequence[int],
                  king_jumps: Sequence[int],
-                 switches: tuple[int, int, int, int, int, int, int, int], /) -> None: ...
+                 switches: tuple[int, int, int, int, int, int, int, int], makers: Makers, /) -> None: ...
     def has_capture(self, ci: int, own: int, opp: int, kings: int, /) -> bool: ...
     def has_move(self, ci: int, own: int, opp: int, kings: int, counter: int, /) -> bool: ...
     def capture_records(self, ci: int, own: int, opp: int, kings: int, starts: int | None,
@@ -21,7 +22,7 @@ class Rules:
                     ) -> list[tuple[int, int]]: ...
     def run(self, elements: Sequence[object], index: int, position: Any,
             known: Mapping[str, int | None], kinds: tuple[type, ...],
-            quiet_move_of: Mapping[int, Any], move_type: type, /
+            quiet_move_of: Mapping[int, Any], /
             ) -> tuple[int, list[tuple[Any, Any, Any, bool]]]: ...
     def run_text(self, text: str, offset: int, position: Any, seen: dict[Any, int] | None,
                  since: Any, quiet: int, limits: CoreLimits | tuple[()], /

@@ -90,8 +90,8 @@ int count_ply(Counters *c, const Seen *after, int king, int captured) {
     return 0;
 }
 
-int counters_in(const Rules *r, const Positions *p, Counters *c, PyObject *seen,
-                       PyObject *since, PyObject *quiet, PyObject *limits) {
+int counters_in(const Rules *r, Counters *c, PyObject *seen, PyObject *since, PyObject *quiet,
+                PyObject *limits) {
     c->quiet = PyLong_AsLong(quiet);
     if (c->quiet == -1 && PyErr_Occurred())
         return -1;
@@ -121,13 +121,13 @@ int counters_in(const Rules *r, const Positions *p, Counters *c, PyObject *seen,
         }
         c->endings = (const unsigned char *)PyBytes_AS_STRING(endings);
     }
-    if (read_position(r, p, since, &c->since) < 0)
+    if (read_position(r, since, &c->since) < 0)
         return -1;
     Py_ssize_t i = 0;
     PyObject *key, *value;
     while (PyDict_Next(seen, &i, &key, &value)) {
         Seen entry;
-        if (read_position(r, p, key, &entry) < 0)
+        if (read_position(r, key, &entry) < 0)
             return -1;
         entry.count = (int)PyLong_AsLong(value);
         if (entry.count == -1 && PyErr_Occurred())
@@ -139,14 +139,14 @@ int counters_in(const Rules *r, const Positions *p, Counters *c, PyObject *seen,
 }
 
 /* Writes the counters back into the tracker's `seen` dict; the new `since` into *since_out. */
-int counters_out(const Rules *r, const Positions *p, Counters *c, PyObject *seen,
-                        PyObject *since, PyObject **since_out) {
+int counters_out(const Rules *r, PyObject *like, Counters *c, PyObject *seen, PyObject *since,
+                 PyObject **since_out) {
     *since_out = Py_NewRef(since);
     if (!c->on)
         return 0;
     if (c->since_changed) {
         Py_DECREF(*since_out);
-        *since_out = make_position(r, p, &c->since);
+        *since_out = make_position(r, like, &c->since);
         if (*since_out == NULL)
             return -1;
     }
@@ -154,7 +154,7 @@ int counters_out(const Rules *r, const Positions *p, Counters *c, PyObject *seen
         return 0;
     PyDict_Clear(seen);
     for (Py_ssize_t i = 0; i < c->seen.count; i++) {
-        PyObject *key = make_position(r, p, &c->seen.items[i]);
+        PyObject *key = make_position(r, like, &c->seen.items[i]);
         PyObject *count = key == NULL ? NULL : PyLong_FromLong(c->seen.items[i].count);
         int failed = count == NULL || PyDict_SetItem(seen, key, count) < 0;
         Py_XDECREF(key);

@@ -1,73 +1,69 @@
-/* Position and Move objects read and made by the compiled run replay (twin:
- * pdn_tools.rules.movegen.Position, pdn_tools.rules.movegen.Move). */
+/* Position and Move objects read and made by the compiled run replay, only through the
+ * functions movegen hands the Rules when it makes them (Rules_init's makers): the core knows
+ * no attribute of either class (twin: pdn_tools.rules.movegen._position_like,
+ * pdn_tools.rules.movegen._position_pieces, pdn_tools.rules.movegen.Move). */
 #include "_replay.h"
-#include <structmember.h>
 
-/* Positions and Moves are built here as their classes would build them: both are slotted
- * classes (Position's __slots__, a slots=True frozen dataclass), so each field has a fixed
- * offset in the object, found by name in the type's member table. */
-static Py_ssize_t slot_offset(PyTypeObject *type, const char *name) {
-    for (PyTypeObject *t = type; t != NULL; t = t->tp_base)
-        for (PyMemberDef *m = t->tp_members; m != NULL && m->name != NULL; m++)
-            if (m->type == T_OBJECT_EX && strcmp(m->name, name) == 0)
-                return m->offset;
-    return -1;
+/* "W" or "B": the side to move as Position.turn holds it. */
+static PyObject *turn_name(int turn) {
+    static PyObject *names[2] = {NULL, NULL};
+    if (names[turn] == NULL)
+        names[turn] = PyUnicode_InternFromString(turn ? "B" : "W");
+    return names[turn];
 }
 
-/* The offsets of `names` in `type`; -1 with TypeError when one is missing. */
-int layout(PyTypeObject *type, const char *const *names, int count, Py_ssize_t *offsets) {
-    for (int i = 0; i < count; i++) {
-        offsets[i] = slot_offset(type, names[i]);
-        if (offsets[i] < 0) {
-            PyErr_Format(PyExc_TypeError, "run: %s has no slot %s", type->tp_name, names[i]);
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* A new object of `type` holding `values` (new references, stolen) in the slots at `offsets`. */
-PyObject *slotted(PyTypeObject *type, const Py_ssize_t *offsets, PyObject **values, int count) {
-    for (int i = 0; i < count; i++)
-        if (values[i] == NULL) {
-            for (int j = 0; j < count; j++)
-                Py_XDECREF(values[j]);
-            return NULL;
-        }
-    PyObject *obj = type->tp_alloc(type, 0);
-    if (obj == NULL) {
-        for (int j = 0; j < count; j++)
-            Py_DECREF(values[j]);
-        return NULL;
-    }
-    for (int i = 0; i < count; i++)
-        SLOT(obj, offsets[i]) = values[i];
-    return obj;
-}
-
-int read_position(const Rules *r, const Positions *p, PyObject *position, Seen *out) {
-    if (Py_TYPE(position) != p->type) {
-        PyErr_SetString(PyExc_TypeError, "run_text: a position of another type");
+int read_position(const Rules *r, PyObject *position, Seen *out) {
+    PyObject *pieces = PyObject_CallOneArg(r->position_pieces, position);
+    if (pieces == NULL)
+        return -1;
+    if (!PyTuple_Check(pieces) || PyTuple_GET_SIZE(pieces) != 4) {
+        Py_DECREF(pieces);
+        PyErr_SetString(PyExc_TypeError, "position_pieces must give (turn, white, black, kings)");
         return -1;
     }
-    for (int i = 0; i < P_FIELDS; i++)
-        if (SLOT(position, p->at[i]) == NULL) {
-            PyErr_SetString(PyExc_TypeError, "run_text: the position is not complete");
-            return -1;
-        }
-    PyObject *turn = SLOT(position, p->at[P_TURN]);
+    PyObject *turn = PyTuple_GET_ITEM(pieces, 0);
     out->turn = PyUnicode_Check(turn) && PyUnicode_CompareWithASCIIString(turn, "B") == 0;
     out->count = 0;
-    if (to_set(r, SLOT(position, p->at[P_WHITE]), &out->white) < 0
-        || to_set(r, SLOT(position, p->at[P_BLACK]), &out->black) < 0
-        || to_set(r, SLOT(position, p->at[P_KINGS]), &out->kings) < 0)
-        return -1;
-    return 0;
+    int failed = to_set(r, PyTuple_GET_ITEM(pieces, 1), &out->white) < 0
+                 || to_set(r, PyTuple_GET_ITEM(pieces, 2), &out->black) < 0
+                 || to_set(r, PyTuple_GET_ITEM(pieces, 3), &out->kings) < 0;
+    Py_DECREF(pieces);
+    return failed ? -1 : 0;
 }
 
-PyObject *make_position(const Rules *r, const Positions *p, const Seen *s) {
-    PyObject *fields[P_FIELDS] = {
-        Py_NewRef(p->variant), Py_NewRef(p->turns[s->turn]), Py_NewRef(p->rl),
-        from_set(r, s->white), from_set(r, s->black), from_set(r, s->kings), Py_NewRef(p->ctr)};
-    return slotted(p->type, p->at, fields, P_FIELDS);
+PyObject *make_position(const Rules *r, PyObject *like, const Seen *s) {
+    PyObject *turn = turn_name(s->turn);
+    PyObject *white = from_set(r, s->white), *black = from_set(r, s->black), *kings = from_set(r, s->kings);
+    PyObject *position = NULL;
+    if (turn != NULL && white != NULL && black != NULL && kings != NULL) {
+        PyObject *args[5] = {like, turn, white, black, kings};
+        position = PyObject_Vectorcall(r->position_like, args, 5, NULL);
+    }
+    Py_XDECREF(white);
+    Py_XDECREF(black);
+    Py_XDECREF(kings);
+    return position;
+}
+
+static PyObject *numbers_tuple(const Rules *r, const int8_t *squares, int len) {
+    PyObject *tuple = PyTuple_New(len);
+    if (tuple == NULL)
+        return NULL;
+    for (int i = 0; i < len; i++)
+        PyTuple_SET_ITEM(tuple, i, PyLong_FromLong(r->number[(int)squares[i]]));
+    return tuple;
+}
+
+PyObject *make_move(const Rules *r, const Record *rec) {
+    PyObject *start = PyLong_FromLong(r->number[(int)rec->start]);
+    PyObject *path = numbers_tuple(r, rec->path, rec->len), *captured = numbers_tuple(r, rec->caps, rec->len);
+    PyObject *move = NULL;
+    if (start != NULL && path != NULL && captured != NULL) {
+        PyObject *args[4] = {start, path, captured, rec->promotes ? Py_True : Py_False};
+        move = PyObject_Vectorcall(r->move_type, args, 4, NULL);
+    }
+    Py_XDECREF(start);
+    Py_XDECREF(path);
+    Py_XDECREF(captured);
+    return move;
 }

@@ -135,8 +135,8 @@ static const Record *landing_capture(const Rules *r, int ci, u128 own, u128 opp,
  * when it counts no more; limits = (repetitions, repetition stops, quiet limit or 0, quiet
  * stops, men go back, the materials of the endings or None: draws.ending_materials)).
  * Stops at the first move it leaves to the caller (offset = where that move starts;
- * len(text) when the run is played).  Positions are made of
- * the type of `position`: only the last two, and the tracker's when they changed. */
+ * len(text) when the run is played).  Positions are made like `position` by the Rules'
+ * makers (_positions.c): only the last two, and the tracker's when they changed. */
 PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 7) {
         PyErr_SetString(PyExc_TypeError, "run_text takes 7 arguments");
@@ -156,27 +156,14 @@ PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         PyErr_SetString(PyExc_ValueError, "run_text: offset out of the text");
         return NULL;
     }
-    static PyObject *turns[2] = {NULL, NULL};
-    if (turns[0] == NULL) {
-        turns[0] = PyUnicode_InternFromString("W");
-        turns[1] = PyUnicode_InternFromString("B");
-        if (turns[0] == NULL || turns[1] == NULL)
-            return NULL;
-    }
-    Positions p = {Py_TYPE(position), {0}, NULL, NULL, NULL, {turns[0], turns[1]}};
-    if (layout(p.type, POSITION_FIELDS, P_FIELDS, p.at) < 0)
-        return NULL;
     Seen now, before;
-    if (read_position(self, &p, position, &now) < 0)
+    if (read_position(self, position, &now) < 0)
         return NULL;
-    p.variant = SLOT(position, p.at[P_VARIANT]);
-    p.rl = SLOT(position, p.at[P_RL]);
-    p.ctr = SLOT(position, p.at[P_CTR]);
     Counters c;
     memset(&c, 0, sizeof c);
     Records recs = {NULL, 0, 0, 0};
     PyObject *result = NULL, *new_since = NULL, *after_obj = NULL, *before_obj = NULL;
-    if (counters_in(self, &p, &c, seen, since, args[5], args[6]) < 0)
+    if (counters_in(self, &c, seen, since, args[5], args[6]) < 0)
         goto done;
     before = now;
     long plies = 0;
@@ -229,11 +216,11 @@ PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         plies++;
         pos = end;
     }
-    if (counters_out(self, &p, &c, seen, since, &new_since) < 0)
+    if (counters_out(self, position, &c, seen, since, &new_since) < 0)
         goto done;
     if (plies) {
-        before_obj = make_position(self, &p, &before);
-        after_obj = before_obj == NULL ? NULL : make_position(self, &p, &now);
+        before_obj = make_position(self, position, &before);
+        after_obj = before_obj == NULL ? NULL : make_position(self, position, &now);
         if (after_obj == NULL)
             goto done;
     } else {

@@ -6,14 +6,6 @@
 
 #include "_core.h"
 
-#define SLOT(obj, offset) (*(PyObject **)((char *)(obj) + (offset)))
-
-enum { P_VARIANT, P_TURN, P_RL, P_WHITE, P_BLACK, P_KINGS, P_CTR, P_FIELDS };
-static const char *const POSITION_FIELDS[P_FIELDS] = {"variant", "turn", "_rl", "_white", "_black",
-                                                      "_kings", "_ctr"};
-enum { M_START, M_PATH, M_CAPTURED, M_PROMOTES, M_FIELDS };
-static const char *const MOVE_FIELDS[M_FIELDS] = {"start", "path", "captured", "promotes"};
-
 /* A position as the draw counter keeps it. */
 typedef struct {
     u128 white, black, kings;
@@ -25,14 +17,6 @@ typedef struct {
     Seen *items;
     Py_ssize_t count, size;
 } SeenTable;
-
-/* The slots of Position objects (see Rules_run), read once per call. */
-typedef struct {
-    PyTypeObject *type;
-    Py_ssize_t at[P_FIELDS];
-    PyObject *variant, *rl, *ctr;       /* borrowed from the run's first position */
-    PyObject *turns[2];
-} Positions;
 
 /* The draw counters of replay's DrawTracker that the core keeps while it plays (twin:
  * pdn_tools.rules.draws.DrawTracker.update): positions
@@ -55,17 +39,16 @@ int play_capture_step(const Rules *r, int ci, u128 *own, u128 *opp, u128 *kings,
                       Records *recs, Record *out);
 PyObject *Rules_run(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 
-/* _positions.c */
-int layout(PyTypeObject *type, const char *const *names, int count, Py_ssize_t *offsets);
-PyObject *slotted(PyTypeObject *type, const Py_ssize_t *offsets, PyObject **values, int count);
-int read_position(const Rules *r, const Positions *p, PyObject *position, Seen *out);
-PyObject *make_position(const Rules *r, const Positions *p, const Seen *s);
+/* _positions.c: `like` is a position whose variant, tables and counters a new one keeps */
+int read_position(const Rules *r, PyObject *position, Seen *out);
+PyObject *make_position(const Rules *r, PyObject *like, const Seen *s);
+PyObject *make_move(const Rules *r, const Record *rec);
 
 /* _draws.c */
 int count_ply(Counters *c, const Seen *after, int king, int captured);
-int counters_in(const Rules *r, const Positions *p, Counters *c, PyObject *seen, PyObject *since,
-                PyObject *quiet, PyObject *limits);
-int counters_out(const Rules *r, const Positions *p, Counters *c, PyObject *seen, PyObject *since,
+int counters_in(const Rules *r, Counters *c, PyObject *seen, PyObject *since, PyObject *quiet,
+                PyObject *limits);
+int counters_out(const Rules *r, PyObject *like, Counters *c, PyObject *seen, PyObject *since,
                  PyObject **since_out);
 
 /* _replay.c */

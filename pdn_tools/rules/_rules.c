@@ -166,24 +166,33 @@ static int read_squares(PyObject *seq, int n, int *out, Py_ssize_t *count, Py_ss
     return read_ints(seq, n, out, count, limit, "square index");
 }
 
-/* Rules(bits, rays, promo, man_jumps, man_steps, king_steps, king_jumps, switches)
+/* Rules(bits, rays, promo, man_jumps, man_steps, king_steps, king_jumps, switches, makers)
  *   bits: padded bit of each square (dense index = square number - 1)
  *   rays: 8 directions x squares -> dense squares along the ray, nearest first
  *   promo: (White's crowning squares, Black's) as dense indices
  *   man_jumps, man_steps: per colour, absolute directions in the pure engine's order
- *   switches: (flying, land_behind, immediate, reverse, passing, men_take_kings, law, limit) */
+ *   switches: (flying, land_behind, immediate, reverse, passing, men_take_kings, law, limit)
+ *   makers: (position_like, position_pieces, Move): how positions and moves are made and read */
 static int Rules_init(Rules *self, PyObject *args, PyObject *kwds) {
-    PyObject *bits, *rays, *promo, *man_jumps, *man_steps, *king_steps, *king_jumps;
+    PyObject *bits, *rays, *promo, *man_jumps, *man_steps, *king_steps, *king_jumps, *makers[3];
     int sw[8];
     if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
         PyErr_SetString(PyExc_TypeError, "Rules takes no keyword arguments");
         return -1;
     }
     memset(self->named, -1, sizeof self->named);
-    if (!PyArg_ParseTuple(args, "OOOOOOO(iiiiiiii)", &bits, &rays, &promo, &man_jumps, &man_steps,
+    if (!PyArg_ParseTuple(args, "OOOOOOO(iiiiiiii)(OOO)", &bits, &rays, &promo, &man_jumps, &man_steps,
                           &king_steps, &king_jumps, &sw[0], &sw[1], &sw[2], &sw[3], &sw[4], &sw[5],
-                          &sw[6], &sw[7]))
+                          &sw[6], &sw[7], &makers[0], &makers[1], &makers[2]))
         return -1;
+    for (int i = 0; i < 3; i++)
+        if (!PyCallable_Check(makers[i])) {
+            PyErr_SetString(PyExc_TypeError, "Rules: the makers must be callable");
+            return -1;
+        }
+    Py_XSETREF(self->position_like, Py_NewRef(makers[0]));
+    Py_XSETREF(self->position_pieces, Py_NewRef(makers[1]));
+    Py_XSETREF(self->move_type, Py_NewRef(makers[2]));
     Py_ssize_t n = PySequence_Size(bits);
     if (n < 1 || n > MAX_SQ) {
         if (!PyErr_Occurred())
@@ -370,7 +379,7 @@ static PyMethodDef Rules_methods[] = {
     {"name_squares", (PyCFunction)Rules_name_squares, METH_O,
      "name_squares(numbers): the square each written number 0..99 names, or None"},
     {"run", (PyCFunction)(void (*)(void))Rules_run, METH_FASTCALL,
-     "run(elements, index, position, known, kinds, quiet_move_of, move_type): a main-line run"},
+     "run(elements, index, position, known, kinds, quiet_move_of): a main-line run"},
     {"has_capture", (PyCFunction)(void (*)(void))Rules_has_capture, METH_FASTCALL,
      "has_capture(ci, own, opp, kings): whether the side owning `own` must capture"},
     {"has_move", (PyCFunction)(void (*)(void))Rules_has_move, METH_FASTCALL,
@@ -390,13 +399,36 @@ static PyMethodDef Rules_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+static int Rules_traverse(Rules *self, visitproc visit, void *arg) {
+    Py_VISIT(self->position_like);
+    Py_VISIT(self->position_pieces);
+    Py_VISIT(self->move_type);
+    return 0;
+}
+
+static int Rules_clear(Rules *self) {
+    Py_CLEAR(self->position_like);
+    Py_CLEAR(self->position_pieces);
+    Py_CLEAR(self->move_type);
+    return 0;
+}
+
+static void Rules_dealloc(Rules *self) {
+    PyObject_GC_UnTrack(self);
+    Rules_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
 static PyTypeObject RulesType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "pdn_tools.rules._core.Rules",
     .tp_doc = "A variant's tables and rule switches for the compiled move core.",
     .tp_basicsize = sizeof(Rules),
-    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_new = PyType_GenericNew,
+    .tp_traverse = (traverseproc)Rules_traverse,
+    .tp_clear = (inquiry)Rules_clear,
+    .tp_dealloc = (destructor)Rules_dealloc,
     .tp_init = (initproc)Rules_init,
     .tp_methods = Rules_methods,
 };

@@ -136,63 +136,41 @@ static int known_square(PyObject *known, PyObject *text) {
     return n > 0 && n < 1000 ? (int)n : 0;
 }
 
-static PyObject *numbers_tuple(const Rules *r, const int8_t *squares, int len) {
-    PyObject *tuple = PyTuple_New(len);
-    if (tuple == NULL)
-        return NULL;
-    for (int i = 0; i < len; i++)
-        PyTuple_SET_ITEM(tuple, i, PyLong_FromLong(r->number[(int)squares[i]]));
-    return tuple;
-}
-
-/* run(elements, index, position, known, kinds, quiet_move_of, move_type)
+/* run(elements, index, position, known, kinds, quiet_move_of)
  *   -> (index of the first element left to the caller, [(element, move, after, king moved)])
  * Plays the main line from elements[index] while each element is a move number, comment or NAG
  * (skipped) or a notated move of two cached squares that steps.quiet_step / capture_step
  * would play, with the same answers.  kinds = (notated move type, skipped types...);
  * known maps square texts to numbers (the replayer's cache); quiet_move_of maps
- * from bit << 9 | to bit << 1 | promotes to the precomputed quiet Move; a capture's Move is
- * made of `move_type`.  Positions after are made of the type of `position`. */
+ * from bit << 9 | to bit << 1 | promotes to the precomputed quiet Move.  Captures' Moves and
+ * the positions after are made by the Rules' makers (_positions.c), like `position`. */
 PyObject *Rules_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
-    static PyObject *squares_name = NULL, *capture_name = NULL, *turns[2] = {NULL, NULL};
+    static PyObject *squares_name = NULL, *capture_name = NULL;
     if (squares_name == NULL) {
         squares_name = PyUnicode_InternFromString("squares");
         capture_name = PyUnicode_InternFromString("capture");
-        turns[0] = PyUnicode_InternFromString("W");
-        turns[1] = PyUnicode_InternFromString("B");
-        if (squares_name == NULL || capture_name == NULL || turns[0] == NULL || turns[1] == NULL)
+        if (squares_name == NULL || capture_name == NULL)
             return NULL;
     }
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "run takes 7 arguments");
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "run takes 6 arguments");
         return NULL;
     }
     PyObject *elements = args[0], *position = args[2], *known = args[3], *kinds = args[4];
-    PyObject *quiet = args[5], *move_type = args[6];
+    PyObject *quiet = args[5];
     if (!PyList_Check(elements) || !PyDict_Check(known) || !PyTuple_Check(kinds)
-        || PyTuple_GET_SIZE(kinds) < 1 || !PyDict_Check(quiet) || !PyType_Check(move_type)) {
+        || PyTuple_GET_SIZE(kinds) < 1 || !PyDict_Check(quiet)) {
         PyErr_SetString(PyExc_TypeError, "run: bad argument types");
         return NULL;
     }
     Py_ssize_t index = PyLong_AsSsize_t(args[1]);
     if (index == -1 && PyErr_Occurred())
         return NULL;
-    PyTypeObject *ptype = Py_TYPE(position), *mtype = (PyTypeObject *)move_type;
-    Py_ssize_t at[P_FIELDS], mat[M_FIELDS];
-    if (layout(ptype, POSITION_FIELDS, P_FIELDS, at) < 0 || layout(mtype, MOVE_FIELDS, M_FIELDS, mat) < 0)
+    Seen now;
+    if (read_position(self, position, &now) < 0)
         return NULL;
-    for (int i = 0; i < P_FIELDS; i++)
-        if (SLOT(position, at[i]) == NULL) {
-            PyErr_SetString(PyExc_TypeError, "run: the position is not complete");
-            return NULL;
-        }
-    int ci = PyUnicode_Check(SLOT(position, at[P_TURN]))
-             && PyUnicode_CompareWithASCIIString(SLOT(position, at[P_TURN]), "B") == 0;
-    u128 own, opp, kings;
-    if (to_set(self, SLOT(position, at[ci ? P_BLACK : P_WHITE]), &own) < 0
-        || to_set(self, SLOT(position, at[ci ? P_WHITE : P_BLACK]), &opp) < 0
-        || to_set(self, SLOT(position, at[P_KINGS]), &kings) < 0)
-        return NULL;
+    int ci = now.turn;
+    u128 own = ci ? now.black : now.white, opp = ci ? now.white : now.black, kings = now.kings;
     PyTypeObject *notated = (PyTypeObject *)PyTuple_GET_ITEM(kinds, 0);
     PyObject *plies = PyList_New(0);
     if (plies == NULL)
@@ -256,19 +234,12 @@ PyObject *Rules_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
                 goto error;
             if (!played)
                 break;
-            PyObject *fields[M_FIELDS] = {PyLong_FromLong(start), numbers_tuple(self, rec.path, rec.len),
-                                          numbers_tuple(self, rec.caps, rec.len),
-                                          Py_NewRef(rec.promotes ? Py_True : Py_False)};
-            move = slotted(mtype, mat, fields, M_FIELDS);
+            move = make_move(self, &rec);
             if (move == NULL)
                 goto error;
         }
-        u128 white = ci == 0 ? own : opp, black = ci == 0 ? opp : own;
-        PyObject *fields[P_FIELDS] = {
-            Py_NewRef(SLOT(position, at[P_VARIANT])), Py_NewRef(turns[ci ^ 1]),
-            Py_NewRef(SLOT(position, at[P_RL])), from_set(self, white), from_set(self, black),
-            from_set(self, kings), Py_NewRef(SLOT(position, at[P_CTR]))};
-        PyObject *after = slotted(ptype, at, fields, P_FIELDS);
+        Seen next = {ci ? opp : own, ci ? own : opp, kings, ci ^ 1, 0};
+        PyObject *after = make_position(self, position, &next);
         PyObject *answer = after == NULL ? NULL : PyTuple_Pack(4, element, move, after, king ? Py_True : Py_False);
         Py_DECREF(move);
         Py_XDECREF(after);

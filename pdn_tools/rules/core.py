@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -21,9 +21,17 @@ from pdn_tools.rules.laws import Law
 
 if TYPE_CHECKING:
     from pdn_tools.rules._core import Rules as CompiledRules
+    from pdn_tools.rules.movegen import Move, Position
     from pdn_tools.text.grammar import MovesEnd, PlainRun
 
-__all__ = ["Engine", "PURE", "compile_rules", "compiled_module", "compiled_scanner", "engine_from_environment"]
+# How the compiled core makes and reads the objects it answers with (movegen hands it these with
+# the tables): a position like another with given (turn, white, black, kings), a position's
+# (turn, white, black, kings), and the Move type.
+Makers = tuple[Callable[["Position", str, int, int, int], "Position"],
+               Callable[["Position"], tuple[str, int, int, int]],
+               Callable[[int, tuple[int, ...], tuple[int, ...], bool], "Move"]]
+
+__all__ = ["Engine", "Makers", "PURE", "compile_rules", "compiled_module", "compiled_scanner", "engine_from_environment"]
 
 
 @functools.cache
@@ -107,11 +115,12 @@ def compile_rules(bits: Sequence[int], rays: Sequence[Sequence[Sequence[int]]],
                   man_jumps: tuple[Sequence[int], Sequence[int]],
                   man_steps: tuple[Sequence[int], Sequence[int]],
                   king_steps: Sequence[int], king_jumps: Sequence[int],
-                  switches: tuple[bool, bool, bool, bool, bool, bool, Law, int],
+                  switches: tuple[bool, bool, bool, bool, bool, bool, Law, int], makers: Makers,
                   engine: Engine) -> CompiledRules | None:
     """The core's Rules for these tables (squares as dense indices, square number - 1), or
     None on the pure engine.  `switches` are flying kings, land behind, immediate removal,
-    reverse jumps, promotion in passing, men capture kings, the law and the limit.  A law the
+    reverse jumps, promotion in passing, men capture kings, the law and the limit; `makers`
+    make and read the positions and moves the core answers with.  A law the
     core does not know (not in laws.LAWS, whose order it numbers its laws by) leaves the
     variant to the pure engine."""
     *flags, law, limit = switches
@@ -120,5 +129,5 @@ def compile_rules(bits: Sequence[int], rays: Sequence[Sequence[Sequence[int]]],
         return None
     rules: CompiledRules = module.Rules(
         bits, rays, promo, man_jumps, man_steps, king_steps, king_jumps,
-        (*(int(flag) for flag in flags), laws.LAWS.index(law), limit))
+        (*(int(flag) for flag in flags), laws.LAWS.index(law), limit), makers)
     return rules

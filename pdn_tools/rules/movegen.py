@@ -170,7 +170,7 @@ class _Rules:
                     self.men_take_kings, self.law, self.limit)
         compiled = compile_rules(bits, rays, (promo[0], promo[1]), (man_jumps[0], man_jumps[1]),
                                  (man_steps[0], man_steps[1]), self.king_dirs, self.king_jumps, switches,
-                                 engine)
+                                 (_position_like, _position_pieces, Move), engine)
         if compiled is not None:        # the square each number a MoveRun may write names
             compiled.name_squares([v.parse_square(str(number)) for number in range(100)])
         return compiled
@@ -884,6 +884,20 @@ class Position:
         pieces = {square: self.piece_at(square) for square in range(1, self.variant.num_squares + 1)
                   if self.piece_at(square)}
         return f"Position(VARIANTS[{self.variant.name!r}], {self.turn!r}, {pieces!r})"
+
+
+def _position_like(like: Position, turn: str, white: int, black: int, kings: int) -> Position:
+    """The position of `like`'s variant, tables and counters with these pieces and side to
+    move: the one way the compiled core makes positions (handed to it with the tables)."""
+    pos = Position.__new__(Position)
+    pos.variant, pos._rl, pos._ctr = like.variant, like._rl, like._ctr
+    pos.turn, pos._white, pos._black, pos._kings = turn, white, black, kings
+    return pos
+
+
+def _position_pieces(position: Position) -> tuple[str, int, int, int]:
+    """(turn, white, black, kings) of `position`: the one way the compiled core reads positions."""
+    return position.turn, position._white, position._black, position._kings
 
 
 def perft(position: Position, depth: int, keep_duplicates: bool = False) -> int:
