@@ -22,9 +22,8 @@ from pdn_tools.rules._core import Rules as CompiledRules
 from pdn_tools.rules.draws import INTERNATIONAL, DrawTracker, ending_materials, long_diagonal
 from pdn_tools.rules.laws import lawful
 from pdn_tools.rules.fen import parse_fen, to_fen
-from pdn_tools.rules.movegen import (Position, _perft, _pure_capture_records, _pure_has_capture, _pure_has_move,
-                                     _quiet_entries, _rules)
-from pdn_tools.rules.movegen import Move
+from pdn_tools.rules.bitboards import _perft, _pure_capture_records, _pure_has_capture, _pure_has_move, _quiet_entries
+from pdn_tools.rules.movegen import Move, Position, _rules
 from pdn_tools.rules.variants import RULE_SETS, VARIANTS, RuleSet, Variant
 from pdn_tools.text.model import Comment, Game, MoveNumber, MoveRun, Nag, Variation, keep_runs
 from pdn_tools.text.model import Move as Notated
@@ -173,23 +172,21 @@ def test_a_run_goes_on_over_numbers_comments_and_nags_and_stops_at_the_rest() ->
     assert steps.run(position, [notated(32, 27, True)], 0, known, (Notated,)) == (0, [])  # not a capture
 
 
-def test_the_core_makes_and_reads_positions_and_moves_only_through_its_makers(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_core_makes_and_reads_positions_and_moves_only_through_its_makers() -> None:
     """The core knows no attribute of Position or Move (issue 27: it once filled their slots by
     name): it makes and reads them only through the makers movegen hands it with the tables.
     Makers that note what they make and read show that every position and capture the core
     answers with came from them, and the answers are those of the usual makers."""
     made: list[object] = []
     read: list[Position] = []
-    usual_like, usual_pieces = movegen._position_like, movegen._position_pieces
 
     def like(position: Position, turn: str, white: int, black: int, kings: int) -> Position:
-        made.append(usual_like(position, turn, white, black, kings))
+        made.append(movegen._position_like(position, turn, white, black, kings))
         return cast(Position, made[-1])
 
     def pieces(position: Position) -> tuple[str, int, int, int]:
         read.append(position)
-        return usual_pieces(position)
+        return movegen._position_pieces(position)
 
     def move(start: int, path: tuple[int, ...], captured: tuple[int, ...], promotes: bool) -> Move:
         made.append(Move(start, path, captured, promotes))
@@ -197,10 +194,7 @@ def test_the_core_makes_and_reads_positions_and_moves_only_through_its_makers(
 
     position = on_engine(Position.initial(VARIANTS["international"]), True)
     usual = compiled_rules(position.variant)
-    monkeypatch.setattr(movegen, "_position_like", like)
-    monkeypatch.setattr(movegen, "_position_pieces", pieces)
-    monkeypatch.setattr(movegen, "Move", move)
-    noting = position._rl._compiled(ENGINES[True])
+    noting = position._rl._compiled(ENGINES[True], (like, pieces, move))
     assert noting is not None
     known = {str(n): n for n in range(1, 51)}
     line = [notated(32, 28, False), notated(19, 23, False), notated(28, 19, True)]

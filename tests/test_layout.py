@@ -10,8 +10,9 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "pdn_tools"
 LAYERS = ["text", "rules", "play", "commands", "running", "cli"]
 # Within rules: variants hold their draw rules and laws; the FEN format (plain values) builds on
-# variants; movegen (Position.from_fen, Position.fen) on fen.
-RULES_ORDER = ["laws", "draws", "variants", "fen", "movegen"]
+# variants; a variant's move tables (tables) on the pure generator (bitboards, which reads them
+# in type hints only) and on Move; movegen (Position, Position.from_fen, Position.fen) on all.
+RULES_ORDER = ["laws", "draws", "variants", "fen", "move", "bitboards", "tables", "zobrist", "movegen"]
 # The one import up the order, inside a function: fen's parse_fen, kept for its callers, returns
 # a Position (it is Position.from_fen; fen cannot import movegen at module level, which imports it).
 UPWARD = {("fen", "movegen")}

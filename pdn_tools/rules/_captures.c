@@ -18,7 +18,7 @@ static Record *push_record(Records *out) {
     return &out->items[out->count++];
 }
 
-/* ---- capture generation (twin: pdn_tools.rules.movegen._pure_capture_records) ------------ */
+/* ---- capture generation (twin: pdn_tools.rules.bitboards._pure_capture_records) ---------- */
 
 typedef struct {
     const Rules *r;

@@ -4,7 +4,7 @@
 #define MAX_QUIET 2048
 
 /* ---- quiet moves ------------------------------------------------------------------------- */
-/* twin: pdn_tools.rules.movegen._quiet_entries, pdn_tools.rules.movegen._count_quiet */
+/* twin: pdn_tools.rules.bitboards._quiet_entries, pdn_tools.rules.bitboards._count_quiet */
 
 /* The king excluded by the Frisian limit on successive king moves, else -1.  A counter is
  * (square << 3) | moves made in a row by the king now on that square. */
@@ -170,7 +170,7 @@ PyObject *Rules_quiet_moves(Rules *self, PyObject *const *args, Py_ssize_t nargs
     return list;
 }
 
-/* ---- perft (twin: pdn_tools.rules.movegen._perft) ---------------------------------------- */
+/* ---- perft (twin: pdn_tools.rules.bitboards._perft) -------------------------------------- */
 
 #define MAX_DEPTH 64
 

@@ -1,7 +1,7 @@
 /* Position and Move objects read and made by the compiled run replay, only through the
  * functions movegen hands the Rules when it makes them (Rules_init's makers): the core knows
  * no attribute of either class (twin: pdn_tools.rules.movegen._position_like,
- * pdn_tools.rules.movegen._position_pieces, pdn_tools.rules.movegen.Move). */
+ * pdn_tools.rules.movegen._position_pieces, pdn_tools.rules.move.Move). */
 #include "_replay.h"
 
 /* "W" or "B": the side to move as Position.turn holds it. */

@@ -1,9 +1,9 @@
 /* Compiled move core: capture generation with every capture law, quiet moves and perft for
- * every variant, driven by the tables and rule switches movegen._Rules derives from a Variant.
+ * every variant, driven by the tables and rule switches tables._Rules derives from a Variant.
  *
  * One generator serves all variants: the board is a set of squares in an unsigned 128-bit
- * set, with per-square rays in the eight absolute directions of movegen.  A square's index is
- * its padded bit (movegen's layout) when the board fits in 128 bits, so whole sets shift one
+ * set, with per-square rays in the eight absolute directions of tables.  A square's index is
+ * its padded bit (tables' layout) when the board fits in 128 bits, so whole sets shift one
  * step in a direction at once ("bulk" counting, as the pure engine does); on the 12x12 board
  * (168 padded bits) it is the square number - 1 and everything goes square by square.  The
  * Python side keeps its own bitboards (padded bits); this module converts at its boundary and
@@ -125,7 +125,7 @@ int side_args(Rules *r, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want
     return 0;
 }
 
-/* ---- the Rules type (twin: pdn_tools.rules.movegen._Rules) ------------------------------- */
+/* ---- the Rules type (twin: pdn_tools.rules.tables._Rules) -------------------------------- */
 
 /* Reads a sequence of at most `limit` integers in 0..bound-1 into `out`; `what` names one in errors. */
 static int read_ints(PyObject *seq, long bound, int *out, Py_ssize_t *count, Py_ssize_t limit,

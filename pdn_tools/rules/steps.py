@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from pdn_tools.rules import laws
-from pdn_tools.rules.movegen import Move, Position, _after_capture, _capture_records, _legal_records, _position_like
+from pdn_tools.rules.bitboards import _after_capture, _capture_records, _legal_records
+from pdn_tools.rules.movegen import Move, Position, _position_like
 
 if TYPE_CHECKING:
     from pdn_tools.rules.draws import CoreLimits, DrawTracker
