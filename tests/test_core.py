@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from typing import cast
 
 import pytest
 from hypothesis import given, settings
@@ -16,14 +17,13 @@ from hypothesis import strategies as st
 
 from pdn_tools.play.check import check
 from pdn_tools.play.replay import run_hint
-from pdn_tools.rules import core, steps
+from pdn_tools.rules import core, movegen, steps
 from pdn_tools.rules._core import Rules as CompiledRules
 from pdn_tools.rules.draws import INTERNATIONAL, DrawTracker, ending_materials, long_diagonal
 from pdn_tools.rules.laws import lawful
 from pdn_tools.rules.fen import parse_fen, to_fen
-from pdn_tools.rules.movegen import (Position, _perft, _pure_capture_records, _pure_has_capture, _pure_has_move,
-                                     _quiet_entries, _rules)
-from pdn_tools.rules.movegen import Move
+from pdn_tools.rules.bitboards import _perft, _pure_capture_records, _pure_has_capture, _pure_has_move, _quiet_entries
+from pdn_tools.rules.movegen import Move, Position, _rules
 from pdn_tools.rules.variants import RULE_SETS, VARIANTS, RuleSet, Variant
 from pdn_tools.text.model import Comment, Game, MoveNumber, MoveRun, Nag, Variation, keep_runs
 from pdn_tools.text.model import NotatedMove
@@ -31,6 +31,7 @@ from pdn_tools.text.model import NotatedMove
 from boards import played, wander
 
 COMPILED = core.compiled_module()
+MAKERS: core.Makers = (movegen._position_like, movegen._position_pieces, Move)
 ENGINES = {False: core.PURE, True: core.Engine(True)}      # fails at once when the core was not built
 # A piece per square: mostly empty, so pieces can move and jump; kings often, for the laws.
 CELLS = st.sampled_from(["", "", "", "", "w", "b", "w", "b", "W", "B"])
@@ -171,6 +172,53 @@ def test_a_run_goes_on_over_numbers_comments_and_nags_and_stops_at_the_rest() ->
     assert steps.run(position, [notated(32, 27, True)], 0, known, (NotatedMove,)) == (0, [])  # not a capture
 
 
+def test_the_core_makes_and_reads_positions_and_moves_only_through_its_makers() -> None:
+    """The core knows no attribute of Position or Move (issue 27: it once filled their slots by
+    name): it makes and reads them only through the makers movegen hands it with the tables.
+    Makers that note what they make and read show that every position and capture the core
+    answers with came from them, and the answers are those of the usual makers."""
+    made: list[object] = []
+    read: list[Position] = []
+
+    def like(position: Position, turn: str, white: int, black: int, kings: int) -> Position:
+        made.append(movegen._position_like(position, turn, white, black, kings))
+        return cast(Position, made[-1])
+
+    def pieces(position: Position) -> tuple[str, int, int, int]:
+        read.append(position)
+        return movegen._position_pieces(position)
+
+    def move(start: int, path: tuple[int, ...], captured: tuple[int, ...], promotes: bool) -> Move:
+        made.append(Move(start, path, captured, promotes))
+        return cast(Move, made[-1])
+
+    position = on_engine(Position.initial(VARIANTS["international"]), True)
+    usual = compiled_rules(position.variant)
+    noting = position._rl._compiled(ENGINES[True], (like, pieces, move))
+    assert noting is not None
+    known = {str(n): n for n in range(1, 51)}
+    line = [notated(32, 28, False), notated(19, 23, False), notated(28, 19, True)]
+    rl = position._rl
+    index, played = noting.run(line, 0, position, known, (Notated,), rl.quiet_move_of)
+    assert (index, played) == usual.run(line, 0, position, known, (Notated,), rl.quiet_move_of)
+    assert read == [position] and list(map(id, made)) == list(map(id, [played[0][2], played[1][2], played[2][1],
+                                                                        played[2][2]]))
+    read.clear()
+    made.clear()
+    text = "32-28 19-23 28x19 14x23"
+    answer = noting.run_text(text, 0, position, {}, position, 0, (3, True, 0, False, False, None))
+    assert answer == usual.run_text(text, 0, position, {}, position, 0, (3, True, 0, False, False, None))
+    assert answer[:2] == (len(text), 4)          # the tracker's `since` is made first, then the last two
+    assert read == [position, position] and list(map(id, made)) == list(map(id, [answer[4], answer[2], answer[3]]))
+
+
+def test_makers_that_cannot_be_called_are_refused_when_the_tables_are_made() -> None:
+    assert COMPILED is not None
+    with pytest.raises(TypeError, match="the makers must be callable"):
+        COMPILED.Rules([0], [[[]]] * 8, ([], []), ([], []), ([], []), [], [], (0,) * 8,
+                       (movegen._position_like, "_white", Move))
+
+
 def test_a_king_ending_on_a_square_it_took_stays_a_king() -> None:
     """Turkish removes a taken piece at once, so a king may come back to land on its square:
     the core keeps its crown, as the pure engine does."""
@@ -208,9 +256,9 @@ def test_a_board_wider_than_128_bits_gives_its_squares_by_bit() -> None:
     """Past 128 bits the core numbers squares as given and walks them in that order where the
     pure engine walks bits (the order of captures): squares out of bit order are refused."""
     with pytest.raises(ValueError, match="gives its squares by bit"):
-        COMPILED.Rules([180, 150], [], ([], []), ([], []), ([], []), [], [], (0, 0, 0, 0, 0, 0, 0, 0))
+        COMPILED.Rules([180, 150], [], ([], []), ([], []), ([], []), [], [], (0, 0, 0, 0, 0, 0, 0, 0), MAKERS)
     with pytest.raises(ValueError, match="ray table"):       # in bit order: read on, to the rays
-        COMPILED.Rules([150, 180], [[]] * 8, ([], []), ([], []), ([], []), [], [], (0,) * 8)
+        COMPILED.Rules([150, 180], [[]] * 8, ([], []), ([], []), ([], []), [], [], (0,) * 8, MAKERS)
 
 
 # ---- main-line runs kept as text (MoveRun) on the core, draw counters included --------------

@@ -10,8 +10,9 @@ import pytest
 PACKAGE = Path(__file__).resolve().parent.parent / "pdn_tools"
 LAYERS = ["text", "rules", "play", "commands", "running", "cli"]
 # Within rules: variants hold their draw rules and laws; the FEN format (plain values) builds on
-# variants; movegen (Position.from_fen, Position.fen) on fen.
-RULES_ORDER = ["laws", "draws", "variants", "fen", "movegen"]
+# variants; a variant's move tables (tables) on the pure generator (bitboards, which reads them
+# in type hints only) and on Move; movegen (Position, Position.from_fen, Position.fen) on all.
+RULES_ORDER = ["laws", "draws", "variants", "fen", "move", "bitboards", "tables", "zobrist", "movegen"]
 # The one import up the order, inside a function: fen's parse_fen, kept for its callers, returns
 # a Position (it is Position.from_fen; fen cannot import movegen at module level, which imports it).
 UPWARD = {("fen", "movegen")}
@@ -63,7 +64,8 @@ def test_the_imports_up_the_order_are_inside_functions():
 def test_the_design_layout_table_names_every_module():
     design = (PACKAGE.parent / "docs" / "design.md").read_text(encoding="utf-8")
     table = design[design.index("## Layout"):design.index("## Adding a variant")]
-    modules = sorted(p.relative_to(PACKAGE.parent) for p in PACKAGE.rglob("*.py") if p.name != "__init__.py")
+    modules = sorted(p.relative_to(PACKAGE.parent) for pattern in ("*.py", "*.c") for p in PACKAGE.rglob(pattern)
+                     if p.name != "__init__.py")
     missing = [str(m) for m in modules if f"`{m}`" not in table and f"`{m.name}`" not in table]
     assert not missing, f"not in the layout table of docs/design.md: {missing}"
     listed = set(re.findall(r"`(pdn_tools/[^`]+)`", table))

@@ -5,7 +5,9 @@ from hypothesis import strategies as st
 
 from pdn_tools.rules import core, laws
 from pdn_tools.rules.fen import parse_fen
-from pdn_tools.rules.movegen import Move, Position, _pure_capture_records, _quiet_entries, _Rules
+from pdn_tools.rules.bitboards import _pure_capture_records, _quiet_entries
+from pdn_tools.rules.movegen import Move, Position
+from pdn_tools.rules.tables import _Rules
 from pdn_tools.rules.search import WIN, SearchResult, _Search, king_value, search
 from pdn_tools.rules.variants import VARIANTS
 

@@ -1,8 +1,9 @@
-"""Types of the compiled move core (pdn_tools/rules/_core.c); see pdn_tools.rules.core."""
+"""Types of the compiled move core (pdn_tools/rules/_*.c); see pdn_tools.rules.core."""
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from pdn_tools.rules.core import Makers
 from pdn_tools.rules.draws import CoreLimits
 from pdn_tools.rules.laws import CaptureRecord
 
@@ -11,7 +12,7 @@ class Rules:
                  promo: Sequence[Sequence[int]], man_jumps: Sequence[Sequence[int]],
                  man_steps: Sequence[Sequence[int]], king_steps: Sequence[int],
                  king_jumps: Sequence[int],
-                 switches: tuple[int, int, int, int, int, int, int, int], /) -> None: ...
+                 switches: tuple[int, int, int, int, int, int, int, int], makers: Makers, /) -> None: ...
     def has_capture(self, ci: int, own: int, opp: int, kings: int, /) -> bool: ...
     def has_move(self, ci: int, own: int, opp: int, kings: int, counter: int, /) -> bool: ...
     def capture_records(self, ci: int, own: int, opp: int, kings: int, starts: int | None,
@@ -21,7 +22,7 @@ class Rules:
                     ) -> list[tuple[int, int]]: ...
     def run(self, elements: Sequence[object], index: int, position: Any,
             known: Mapping[str, int | None], kinds: tuple[type, ...],
-            quiet_move_of: Mapping[int, Any], move_type: type, /
+            quiet_move_of: Mapping[int, Any], /
             ) -> tuple[int, list[tuple[Any, Any, Any, bool]]]: ...
     def run_text(self, text: str, offset: int, position: Any, seen: dict[Any, int] | None,
                  since: Any, quiet: int, limits: CoreLimits | tuple[()], /
@@ -35,8 +36,6 @@ class Rules:
                ) -> tuple[int, list[tuple[int, tuple[int, ...], tuple[int, ...], bool]], int]: ...
 
 def moves_hint(text: str, wanted: int, /) -> tuple[int, int]: ...
-def moves_end(text: str, pos: int, endpos: int, /) -> int: ...
-def plain_run(text: str, /) -> bool: ...
 
 LAW_FREE: int
 LAW_COUNT: int

@@ -1,4 +1,4 @@
-"""Which move engine runs: the compiled core (`_core`, built from `_core.c`) or pure Python.
+"""Which move engine runs: the compiled core (`_core`, built from `rules/_*.c`) or pure Python.
 
 The compiled core is optional: `pip install` builds it when a C compiler is there and
 installs the pure engine alone otherwise.  An `Engine` value names the choice; it is made
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING
@@ -21,9 +21,17 @@ from pdn_tools.rules.laws import Law
 
 if TYPE_CHECKING:
     from pdn_tools.rules._core import Rules as CompiledRules
+    from pdn_tools.rules.movegen import Move, Position
     from pdn_tools.text.grammar import MovesEnd, PlainRun
 
-__all__ = ["Engine", "PURE", "compile_rules", "compiled_module", "engine_from_environment"]
+# How the compiled core makes and reads the objects it answers with (movegen hands it these with
+# the tables): a position like another with given (turn, white, black, kings), a position's
+# (turn, white, black, kings), and the Move type.
+Makers = tuple[Callable[["Position", str, int, int, int], "Position"],
+               Callable[["Position"], tuple[str, int, int, int]],
+               Callable[[int, tuple[int, ...], tuple[int, ...], bool], "Move"]]
+
+__all__ = ["Engine", "Makers", "PURE", "compile_rules", "compiled_module", "compiled_scanner", "engine_from_environment"]
 
 
 @functools.cache
@@ -36,12 +44,22 @@ def compiled_module() -> ModuleType | None:
     return _core
 
 
+@functools.cache
+def compiled_scanner() -> ModuleType | None:
+    """The compiled scanner's module (`text/_scan.c`), or None when it was not built."""
+    try:
+        from pdn_tools.text import _scan
+    except ImportError:
+        return None
+    return _scan
+
+
 @dataclass(frozen=True, slots=True)
 class Engine:
     """The move engine: the compiled core (`compiled`) or pure Python.  It also tells the
     reader how to read runs of plain moves (`keeps_runs`, `moves_end`, `plain_run`): on the
     compiled core they stay text, which the core plays without an object per move, and are
-    found by its scanner; either way the games read are the same."""
+    found by the compiled scanner; either way the games read are the same."""
 
     compiled: bool
 
@@ -65,15 +83,15 @@ class Engine:
 
     @property
     def moves_end(self) -> MovesEnd | None:
-        """The core's end of a MOVES token for the scanner (None: the regular expression)."""
-        core = self.core
-        return None if core is None else core.moves_end
+        """The compiled end of a MOVES token for the scanner (None: the regular expression)."""
+        scanner = compiled_scanner() if self.compiled else None
+        return None if scanner is None else scanner.moves_end
 
     @property
     def plain_run(self) -> PlainRun | None:
-        """The core's test of a run that may stay text (None: the regular expression)."""
-        core = self.core
-        return None if core is None else core.plain_run
+        """The compiled test of a run that may stay text (None: the regular expression)."""
+        scanner = compiled_scanner() if self.compiled else None
+        return None if scanner is None else scanner.plain_run
 
 
 PURE = Engine(False)
@@ -97,11 +115,12 @@ def compile_rules(bits: Sequence[int], rays: Sequence[Sequence[Sequence[int]]],
                   man_jumps: tuple[Sequence[int], Sequence[int]],
                   man_steps: tuple[Sequence[int], Sequence[int]],
                   king_steps: Sequence[int], king_jumps: Sequence[int],
-                  switches: tuple[bool, bool, bool, bool, bool, bool, Law, int],
+                  switches: tuple[bool, bool, bool, bool, bool, bool, Law, int], makers: Makers,
                   engine: Engine) -> CompiledRules | None:
     """The core's Rules for these tables (squares as dense indices, square number - 1), or
     None on the pure engine.  `switches` are flying kings, land behind, immediate removal,
-    reverse jumps, promotion in passing, men capture kings, the law and the limit.  A law the
+    reverse jumps, promotion in passing, men capture kings, the law and the limit; `makers`
+    make and read the positions and moves the core answers with.  A law the
     core does not know (not in laws.LAWS, whose order it numbers its laws by) leaves the
     variant to the pure engine."""
     *flags, law, limit = switches
@@ -110,5 +129,5 @@ def compile_rules(bits: Sequence[int], rays: Sequence[Sequence[Sequence[int]]],
         return None
     rules: CompiledRules = module.Rules(
         bits, rays, promo, man_jumps, man_steps, king_steps, king_jumps,
-        (*(int(flag) for flag in flags), laws.LAWS.index(law), limit))
+        (*(int(flag) for flag in flags), laws.LAWS.index(law), limit), makers)
     return rules

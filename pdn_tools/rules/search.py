@@ -26,9 +26,11 @@ from dataclasses import dataclass
 from pdn_tools.rules import laws
 from pdn_tools.rules.core import Engine
 from pdn_tools.rules.laws import CaptureRecord
-from pdn_tools.rules.movegen import (ZOBRIST_SIDE, Move, Position, _after_capture, _bits,
-                                     _count_quiet, _next_counter, _pure_capture_records, _pure_has_capture,
-                                     _quiet_entries, _Rules, zobrist_keys)
+from pdn_tools.rules.bitboards import (_after_capture, _bits, _count_quiet, _next_counter, _pure_capture_records,
+                                       _pure_has_capture, _quiet_entries)
+from pdn_tools.rules.movegen import Move, Position
+from pdn_tools.rules.tables import _Rules
+from pdn_tools.rules.zobrist import ZOBRIST_SIDE, zobrist_keys
 from pdn_tools.rules.variants import Variant
 
 __all__ = ["SearchResult", "search", "king_value", "WIN", "MAN", "Evaluations", "Judgement", "judge", "eval_text",

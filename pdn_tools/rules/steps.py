@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
 from pdn_tools.rules import laws
-from pdn_tools.rules.movegen import Move, Position, _after_capture, _capture_records, _legal_records
+from pdn_tools.rules.bitboards import _after_capture, _capture_records, _legal_records
+from pdn_tools.rules.movegen import Move, Position, _position_like
 
 if TYPE_CHECKING:
     from pdn_tools.rules.draws import CoreLimits, DrawTracker
@@ -86,7 +87,7 @@ def run(position: Position, elements: Sequence[object], index: int, known: Mappi
     core = rl.core
     if core is None or rl.limit:
         return index, []
-    return core.run(elements, index, position, known, kinds, rl.quiet_move_of, Move)
+    return core.run(elements, index, position, known, kinds, rl.quiet_move_of)
 
 
 def run_text(position: Position, text: str, offset: int, tracker: DrawTracker
@@ -151,11 +152,5 @@ def _single_jump(position: Position, ci: int, own: int, opp: int, kings: int, sb
 
 def _after(position: Position, ci: int, own: int, opp: int, kings: int) -> Position:
     """The position after a move of colour `ci` that left `own`, `opp` and `kings`."""
-    after = Position.__new__(Position)
-    after.variant, after._rl, after._kings, after._ctr = position.variant, position._rl, kings, position._ctr
-    if ci == 0:
-        after.turn, after._white, after._black = "B", own, opp
-    else:
-        after.turn, after._white, after._black = "W", opp, own
-    return after
+    return _position_like(position, "B", own, opp, kings) if ci == 0 else _position_like(position, "W", opp, own, kings)
 
