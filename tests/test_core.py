@@ -199,8 +199,8 @@ def test_the_core_makes_and_reads_positions_and_moves_only_through_its_makers() 
     known = {str(n): n for n in range(1, 51)}
     line = [notated(32, 28, False), notated(19, 23, False), notated(28, 19, True)]
     rl = position._rl
-    index, played = noting.run(line, 0, position, known, (Notated,), rl.quiet_move_of)
-    assert (index, played) == usual.run(line, 0, position, known, (Notated,), rl.quiet_move_of)
+    index, played = noting.run(line, 0, position, known, (NotatedMove,), rl.quiet_move_of)
+    assert (index, played) == usual.run(line, 0, position, known, (NotatedMove,), rl.quiet_move_of)
     assert read == [position] and list(map(id, made)) == list(map(id, [played[0][2], played[1][2], played[2][1],
                                                                         played[2][2]]))
     read.clear()
