@@ -55,7 +55,7 @@ def _drop(ctx: click.Context, param: click.Parameter, value: str | None) -> froz
 @click.option("--keep-invalid", is_flag=True, help="Pass games that do not convert through unchanged.")
 @click.option("--in-place", is_flag=True, help="Rewrite each input file (atomically).")
 @writing_options(metavar="OUT", help="Output file, written atomically; - for stdout (default).")
-@reading_options(rules=True, dask=True)
+@reading_options(dask=True)
 def convert(to: str, captures: str | None, squares: str | None, separator: str | None, fix_results: bool,
             drop: frozenset[str], keep_invalid: bool, in_place: bool, writing: Writing, reading: Reading) -> None:
     """Convert every game of PATHS (files, folders of *.pdn, or - for stdin), game by game.
@@ -158,7 +158,7 @@ def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
 @click.option("--engine-timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
               metavar="SECONDS", help="The longest wait for an engine's answer to one position.")
 @writing_options()
-@reading_options(rules=True)
+@reading_options()
 def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, ply_count: bool, result: bool,
              gametype: bool, everything: bool, shots: bool, depth: int | None, engine: str | None,
              engine_depth: int | None, engine_time: float | None, engine_timeout: float, writing: Writing,

@@ -167,7 +167,7 @@ FORMATS: dict[str, type[Format]] = {"text": TextLines, "jsonl": JsonLines, "html
               "or moves into a shot, in a \"shots\" field (docs/analysis.md).")
 @click.option("--depth", type=click.IntRange(0, 40), help=f"--shots' search depth in quiet plies  [default: {SHOTS_DEPTH}]")
 @writing_options()
-@reading_options(rules=True, dask=True, quiet="Only errors: --warnings none, and no progress line or closing tally.")
+@reading_options(dask=True, quiet="Only errors: --warnings none, and no progress line or closing tally.")
 def validate(fmt: str, warning_mode: str, ignore: tuple[str, ...], summary: bool, show_board: bool, shots: bool,
              depth: int | None, writing: Writing, reading: Reading) -> None:
     """Check every game of PATHS (files, folders, or - for stdin): each move legal, the result right.
