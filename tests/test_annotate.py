@@ -83,8 +83,8 @@ def test_ply_count_and_gametype_tags_are_set_and_noted():
     result = annotate("--ply-count", "--gametype", DOUAI)
     games = read_text(result.stdout)
     assert [g.tag("PlyCount") for g in games] == ["139", "124", "128"]        # as validate counts
-    assert {g.tag("GameType") for g in games} == {"20"}
-    assert result.stderr.splitlines()[0] == f"{DOUAI}:1: game 1: GameType 20 added (international)"
+    assert {g.tag("GameType") for g in games} == {"20,W,10,10,N2,0"}     # the full one, as convert writes
+    assert result.stderr.splitlines()[0] == f"{DOUAI}:1: game 1: GameType 20,W,10,10,N2,0 added (international)"
 
 
 def test_a_computed_result_is_set_only_when_asked_and_never_silently():

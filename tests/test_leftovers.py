@@ -149,3 +149,25 @@ def test_the_dask_entry_point_takes_the_rules_and_the_ceiling(tmp_path):
         records = list(validate(client, [str(path)], max_game_bytes=int(CEILING)))
     assert [r.ok for r in records] == [True, False, True]
     assert records[1].errors[0].code.value == "game-too-large"
+
+
+# ---- annotate --gametype writes the GameType convert writes -----------------------------------------
+
+SAMPLES = Path(__file__).parent.parent / "samples"
+
+
+@pytest.mark.parametrize("variant", sorted(p.stem for p in SAMPLES.glob("*.pdn")))
+def test_annotate_adds_the_full_gametype_convert_writes(variant):
+    """A game without GameType, replayed as `variant`: annotate --gametype adds the tag canonical PDN
+    carries (the full form, its notation that of the moves), the one convert writes, not a bare number."""
+    from pdn_tools.rules.variants import variant_by_name
+    text = "".join(line for line in (SAMPLES / f"{variant}.pdn").read_text().splitlines(keepends=True)
+                   if not line.startswith("[GameType"))
+    converted = invoke("convert", "--variant", variant, "-", input=text)
+    annotated = invoke("annotate", "--gametype", "--variant", variant, "-", input=text)
+    assert converted.exit_code == annotated.exit_code == 0, converted.output + annotated.output
+    written = [game.tag("GameType") for game in read_text(converted.stdout)]
+    added = [game.tag("GameType") for game in read_text(annotated.stdout)]
+    assert added == written and len(added) >= 1
+    assert added[0] == variant_by_name(variant).gametype_text()
+    assert annotated.stderr.startswith(f"<stdin>:1: game 1: GameType {added[0]} added (")

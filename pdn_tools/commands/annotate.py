@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pdn_tools.commands.analysis import Analyse, engine_notes, is_engine_line
 from pdn_tools.commands.report import json_text
 from pdn_tools.play.check import Checked, line_text, with_shots
+from pdn_tools.play.notation import Style, variant_tags
 from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
@@ -203,10 +204,11 @@ def _tags(game: Game, result: Replay, options: Options) -> list[str]:
             game.result = computed
         change = f"Result {stated!r} set to {computed!r}" if stated else f"Result {computed!r} added"
         notes.append(f"{change}: the rules decide the game")
-    if options.gametype and game.tag("GameType") is None:
+    if options.gametype and game.tag("GameType") is None:     # the full one, as convert writes it
         variant = _replayed(result)[1]
-        game.set_tag("GameType", str(variant.gametype))
-        notes.append(f"GameType {variant.gametype!r} added ({variant.name})")
+        full = dict(variant_tags(game, [], result, Style()))["GameType"]
+        game.set_tag("GameType", full)
+        notes.append(f"GameType {full} added ({variant.name})")
     return notes
 
 
