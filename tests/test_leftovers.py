@@ -171,3 +171,31 @@ def test_annotate_adds_the_full_gametype_convert_writes(variant):
     assert added == written and len(added) >= 1
     assert added[0] == variant_by_name(variant).gametype_text()
     assert annotated.stderr.startswith(f"<stdin>:1: game 1: GameType {added[0]} added (")
+
+
+# ---- convert --keep-invalid with a style: the kept games are said to be as read -----------------------
+
+MIXED = '[GameType "20"]\n1. 32-28 19-23 *\n\n[GameType "20"]\n1. 32-28 32-27 *\n\n[GameType "20"]\n1. 33-28 *\n'
+
+
+@pytest.mark.parametrize("style", [["--squares", "alpha"], ["--captures", "full"], ["--separator", ":"],
+                                   ["--captures", "short", "--drop", "comments"], ["--squares", "alpha", "--fix-results"]])
+def test_keep_invalid_with_a_style_writes_the_others_and_names_what_the_kept_game_did_not_get(style):
+    """A game that does not replay cannot be rewritten: --keep-invalid passes it through as read (its own
+    GameType and squares, so it reads back as itself), the others are rewritten, and stderr says which
+    game kept its text and which options it did not get."""
+    result = invoke("convert", *style, "--keep-invalid", "-", input=MIXED)
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        "<stdin>:5:10: game 2, ply 2 (move 1... 32-27): 32-27: no piece on 32 [illegal-move]",
+        f"<stdin>:4: game 2: passed through as read (--keep-invalid), not rewritten by {' '.join(style)}"]
+    games = read_text(result.stdout)
+    assert [game.main_line()[-1].squares for game in games][1] == ("32", "27")     # as read
+    if "alpha" in style:
+        assert [game.tag("GameType") for game in games] == ["20,W,10,10,A0,0", "20", "20,W,10,10,A0,0"]
+        assert "1. d4-e5 g7-f6 *" in result.stdout and "1. 32-28 32-27 *" in result.stdout
+
+
+def test_keep_invalid_alone_adds_no_note():
+    result = invoke("convert", "--keep-invalid", "-", input=MIXED)
+    assert result.exit_code == 1 and "passed through" not in result.stderr
