@@ -179,7 +179,8 @@ MIXED = '[GameType "20"]\n1. 32-28 19-23 *\n\n[GameType "20"]\n1. 32-28 32-27 *\
 
 
 @pytest.mark.parametrize("style", [["--squares", "alpha"], ["--captures", "full"], ["--separator", ":"],
-                                   ["--captures", "short", "--drop", "comments"], ["--squares", "alpha", "--fix-results"]])
+                                   ["--captures", "short", "--drop", "comments"],
+                                   ["--squares", "alpha", "--fix-results"]])
 def test_keep_invalid_with_a_style_writes_the_others_and_names_what_the_kept_game_did_not_get(style):
     """A game that does not replay cannot be rewritten: --keep-invalid passes it through as read (its own
     GameType and squares, so it reads back as itself), the others are rewritten, and stderr says which
@@ -199,3 +200,24 @@ def test_keep_invalid_with_a_style_writes_the_others_and_names_what_the_kept_gam
 def test_keep_invalid_alone_adds_no_note():
     result = invoke("convert", "--keep-invalid", "-", input=MIXED)
     assert result.exit_code == 1 and "passed through" not in result.stderr
+
+
+@pytest.mark.parametrize("to, options, refused", [
+    ("fen", ["--captures", "full"], "--captures changes"), ("fen", ["--separator", ":"], "--separator changes"),
+    ("fen", ["--drop", "nags"], "--drop changes"), ("jsonl", ["--drop", "comments"], "--drop changes"),
+    ("fen", ["--captures", "short", "--drop", "variations"], "--captures and --drop change")])
+def test_a_style_option_the_output_does_not_show_is_a_usage_error(to, options, refused):
+    """--to fen writes positions, --to jsonl the main line's moves: an option that would change what
+    neither shows (capture style, comments, NAGs, variations) was silently ignored; now refused."""
+    result = invoke("convert", "--to", to, *options, "-", input=MIXED)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == f"pdn: --to {to} does not write what {refused}\n"
+
+
+@pytest.mark.parametrize("to, options", [("fen", ["--squares", "alpha"]), ("jsonl", ["--separator", ":"]),
+                                         ("jsonl", ["--squares", "alpha"])])
+def test_a_style_option_the_output_shows_changes_it(to, options):
+    text = MIXED.replace("1. 33-28 *", "1. 32-28 19-23 2. 28x19 *")        # a capture
+    plain = invoke("convert", "--to", to, "-", input=text)
+    styled = invoke("convert", "--to", to, *options, "-", input=text)
+    assert styled.exit_code == plain.exit_code == 1 and styled.stdout != plain.stdout

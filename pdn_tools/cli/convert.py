@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Iterator, TextIO, TypeVar
 
 import click
 
-from pdn_tools.cli.options import (Reading, Writing, depth_with_shots, format_option, reading_options,
+from pdn_tools.cli.options import (OneLineError, Reading, Writing, depth_with_shots, format_option, reading_options,
                                   writing_options)
 from pdn_tools.cli.run import Run, command, write_file
 from pdn_tools.commands.annotate import SHOTS_DEPTH, Options as Annotations, annotate_game
@@ -73,6 +73,12 @@ def convert(to: str, captures: str | None, squares: str | None, separator: str |
         raise click.UsageError("--in-place rewrites the PDN files named: not with -o, --to jsonl/fen or stdin")
     if keep_invalid and not pdn:
         raise click.UsageError("--keep-invalid passes games through as PDN: only with --to pdn")
+    unwritten = [name for name, value in (("--captures", captures), ("--squares", squares),
+                                          ("--separator", separator), ("--drop", drop)) if value]
+    unwritten = [name for name in unwritten if name not in WRITERS[to].writes]
+    if unwritten:               # the main line's positions, or its moves alone: nothing to apply them to
+        changes = "change" if len(unwritten) > 1 else "changes"
+        raise OneLineError(f"--to {to} does not write what {' and '.join(unwritten)} {changes}")
     if in_place and reading.dask:
         raise click.UsageError("--in-place rewrites files here: not with --dask")
     run = Run(reading, progress=False)
