@@ -34,7 +34,7 @@ class OptionalBuildExt(build_ext):
 setup(
     ext_modules=[
         Extension("pdn_tools.rules._core", ["pdn_tools/rules/_core.c", "pdn_tools/rules/_search.c"],
-                  depends=["pdn_tools/rules/_core.h"], optional=True, extra_compile_args=["-O3"]),
+                  depends=["pdn_tools/rules/_core.h", "pdn_tools/rules/_fast.c"], optional=True, extra_compile_args=["-O3"]),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -2075,7 +2075,11 @@ static PyObject *moves_hint(PyObject *module, PyObject *const *args, Py_ssize_t 
     return Py_BuildValue("(ll)", moves, top);
 }
 
+#include "_fast.c"
+
 static PyMethodDef core_functions[] = {
+    {"fast_game", (PyCFunction)(void (*)(void))fast_game, METH_FASTCALL,
+     "fast_game(text, pos, endpos): the scanner's tokens of the common game at pos, or None"},
     {"moves_hint", (PyCFunction)(void (*)(void))moves_hint, METH_FASTCALL,
      "moves_hint(text, wanted): (moves, highest square number or -1) of a run's first moves"},
     {"moves_end", (PyCFunction)(void (*)(void))moves_end, METH_FASTCALL,

@@ -21,7 +21,7 @@ from pdn_tools.rules.laws import Law
 
 if TYPE_CHECKING:
     from pdn_tools.rules._core import Rules as CompiledRules
-    from pdn_tools.text.grammar import MovesEnd, PlainRun
+    from pdn_tools.text.grammar import FastGame, MovesEnd, PlainRun
 
 __all__ = ["Engine", "PURE", "compile_rules", "compiled_module", "engine_from_environment"]
 
@@ -74,6 +74,12 @@ class Engine:
         """The core's test of a run that may stay text (None: the regular expression)."""
         core = self.core
         return None if core is None else core.plain_run
+
+    @property
+    def fast_game(self) -> FastGame | None:
+        """The core's reading of a common game at once for the scanner (None: token by token)."""
+        core = self.core
+        return None if core is None else core.fast_game
 
 
 PURE = Engine(False)

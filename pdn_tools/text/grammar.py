@@ -100,6 +100,15 @@ def _scanned(kind: str, value: str, start: int, line: int, column: int, blank_be
     return token
 
 
+class FastTags(ScanToken):
+    """The TAGS token of a game the compiled core read at once (see PdnParser.tokens): its tag
+    pairs read, and how many tokens the game has (2, or 3 with a run of moves)."""
+
+    __slots__ = ("pairs", "size")
+    pairs: list[tuple[str, str]]
+    size: int
+
+
 class _TokenList(Lexer):
     """A 'lexer' that hands Lark the tokens the scanner already made."""
 
@@ -113,6 +122,9 @@ class _TokenList(Lexer):
 
 MovesEnd = Callable[[str, int, int], int]
 PlainRun = Callable[[str], bool]
+# The compiled core's reading of a common game at once (see PdnParser.tokens): its tag pairs and the
+# ends of its tokens (TAGS, MOVES or -1 twice, RESULT or STAR), or None.
+FastGame = Callable[[str, int, int], Union[tuple[list[tuple[str, str]], int, int, int, int, int], None]]
 
 
 class Reading(Protocol):
@@ -122,7 +134,8 @@ class Reading(Protocol):
     which decide where they are None.  `moves_end(text, pos, endpos)` finds where a run ends
     while scanning (the end the MOVES terminal's regular expression matches at `pos`, or -1
     when it matches nothing); `plain_run(text)` tells whether a run may stay text
-    (`_PLAIN_RUN` matches all of it).  The games read are the same either way."""
+    (`_PLAIN_RUN` matches all of it); `fast_game(text, pos, endpos)` reads a common game at
+    once (see PdnParser.tokens).  The games read are the same either way."""
 
     @property
     def keeps_runs(self) -> bool: ...
@@ -132,6 +145,9 @@ class Reading(Protocol):
 
     @property
     def plain_run(self) -> PlainRun | None: ...
+
+    @property
+    def fast_game(self) -> FastGame | None: ...
 
 
 @dataclass(slots=True)
@@ -599,7 +615,7 @@ class PdnParser:
 
     def tokens(self, text: str, line: int = 1, column: int = 1, end: int | None = None,
                more: bool = False, hold: bool = False, blank: bool = False,
-               moves_end: MovesEnd | None = None) -> Scanned:
+               moves_end: MovesEnd | None = None, fast_game: FastGame | None = None) -> Scanned:
         """Scan `text[:end]` (line ends already '\\n'), which starts at (line, column).
 
         `more`: more text follows, so the scan stops before a token that reaches `end`
@@ -612,6 +628,9 @@ class PdnParser:
         A comment or setup that meets a blank line followed by a tag pair is not open:
         it was never closed, and its opening character is read as text (ERROR).
         `moves_end`: the compiled core's (see Reading), else the regular expression finds runs.
+        `fast_game`: the compiled core's (see Reading): where white space ends at a '[', the common
+        game there (plain tag pairs, one run of plain moves, a result, a line end: nothing else,
+        so nothing to warn about) is read at once, its tokens the very ones scanning makes.
         """
         stop = len(text) if end is None else end
         out: list[ScanToken] = []
@@ -626,6 +645,11 @@ class PdnParser:
         main, comment_free = (self.scanner, self.comment_free) if moves_end is None else \
             (self._scanner_runs_apart, self._comment_free_runs_apart)
         scanner, segment_end, pos = main, stop, 0
+        if fast_game is not None and text[:1] == "[":
+            game = fast_game(text, 0, stop)
+            if game is not None:
+                pos, line, line_start = _fast_tokens(game, text, 0, line, line_start, blank_before, out)
+                blank_before = False
         while pos < stop:
             resume = stop
             for match in scanner.finditer(text, pos, segment_end):
@@ -660,6 +684,12 @@ class PdnParser:
                         line += newlines
                         line_start = value.rfind("\n") + start + 1
                         blank_before = blank_before or newlines > 1
+                    if fast_game is not None and end < segment_end and text[end] == "[" and scanner is main:
+                        game = fast_game(text, end, segment_end)
+                        if game is not None:
+                            pos, line, line_start = _fast_tokens(game, text, end, line, line_start, blank_before, out)
+                            blank_before = False
+                            break
                     continue
                 if kind == ERROR and value in _OPENERS and scanner is main:
                     if value == "[":          # open while no ']' follows (found once per ']')
@@ -708,6 +738,9 @@ class PdnParser:
         into the model (a long game's tokens weigh several times its model).  `reading`: how runs
         of plain moves are read (see Reading; None: each as model elements).
         """
+        first = tokens[0] if tokens else None
+        if type(first) is FastTags and len(tokens) == first.size:
+            return _fast_built(first, tokens, reading)
         context = _Context([], strict, reading is not None and reading.keeps_runs,
                            None if reading is None else reading.plain_run)
         self._builder.context = context
@@ -792,6 +825,48 @@ class PdnParser:
                     token = _comment_token(text.replace("}", ")"), opening)
             out.append(token)
         return out
+
+
+def _fast_tokens(game: tuple[list[tuple[str, str]], int, int, int, int, int], text: str, start: int, line: int,
+                 line_start: int, blank: bool, out: list[ScanToken]) -> tuple[int, int, int]:
+    """The tokens of a game `fast_game` read at `start` (line `line`, which starts at offset
+    `line_start`; `blank`: a blank line came before it) added to `out`, located as the scanner
+    locates them; the offset after them, and the line and its start there."""
+    pairs, tags_end, moves, moves_end, term, term_end = game
+    tags = str.__new__(FastTags, text[start:tags_end])
+    tags.type, tags.start_pos, tags.line, tags.column = "TAGS", start, line, start - line_start + 1
+    tags.end_line = tags.end_column = None
+    tags.blank_before, tags.pairs, tags.size = blank, pairs, 2 if moves < 0 else 3
+    out.append(tags)
+    line += len(pairs) - 1
+    counted = previous_end = tags_end          # newlines counted up to `counted`
+    for begin, end, kind in ((moves, moves_end, "MOVES"), (term, term_end, "STAR" if text[term] == "*" else "RESULT")):
+        if begin < 0:
+            continue
+        newlines = text.count("\n", counted, begin)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", counted, begin) + 1
+        blank_before = newlines > 1 and text.count("\n", previous_end, begin) > 1
+        out.append(_scanned(kind, text[begin:end], begin, line, begin - line_start + 1, blank_before))
+        counted, previous_end = begin, end
+    return term_end, line, line_start
+
+
+def _fast_built(tags: FastTags, tokens: list[ScanToken], reading: Reading | None) -> Game:
+    """The Game of a game's tokens `fast_game` made, as the builder would make it: the tags, the
+    run of moves (kept as text when `reading` keeps runs), the terminator; no warning."""
+    game = Game(tags.pairs, result=_Terminator(tokens[-1]), warnings=[])
+    game.tag_positions = [(tags.line, tags.column)] + [(line, 1) for line in range(tags.line + 1,
+                                                                                    tags.line + len(tags.pairs))]
+    if len(tokens) == 3:
+        moves = tokens[1]
+        run = MoveRun(str(moves), moves.line, moves.column)
+        if reading is not None and reading.keeps_runs:
+            keep_runs(game, [run])
+        else:
+            game.elements = run.expand()
+    return game
 
 
 def _drained(tokens: list[ScanToken]) -> Iterator[ScanToken]:

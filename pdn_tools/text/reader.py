@@ -84,6 +84,7 @@ def scan(blocks: Iterable[str], line: int = 1, engine: Reading | None = None) ->
     """
     pdn = parser()
     moves_end = None if engine is None else engine.moves_end
+    fast_game = None if engine is None else engine.fast_game
     pending: list[str] = []       # text not scanned yet
     size = 0
     column = 1
@@ -92,7 +93,8 @@ def scan(blocks: Iterable[str], line: int = 1, engine: Reading | None = None) ->
     blank = False                 # a blank line came after the last token
     for block, last in _with_last(blocks):
         if last:
-            yield from pdn.tokens("".join(pending) + block, line, column, blank=blank, moves_end=moves_end).tokens
+            yield from pdn.tokens("".join(pending) + block, line, column, blank=blank, moves_end=moves_end,
+                                  fast_game=fast_game).tokens
             return
         closing = False           # the block may close the construct that waits
         if waiting is not None:
@@ -106,7 +108,8 @@ def scan(blocks: Iterable[str], line: int = 1, engine: Reading | None = None) ->
         text = "".join(pending) + block if pending else block
         hold = not (multiline and len(text) > HOLD)
         end = len(text) if closing and waiting is not _WHITE_SPACE else _scan_end(text, len(text) - len(block))
-        scanned = pdn.tokens(text, line, column, end, more=True, hold=hold, blank=blank, moves_end=moves_end)
+        scanned = pdn.tokens(text, line, column, end, more=True, hold=hold, blank=blank, moves_end=moves_end,
+                             fast_game=fast_game)
         yield from scanned.tokens
         rest = text[scanned.consumed:]
         pending, size = ([rest], len(rest)) if rest else ([], 0)
