@@ -64,7 +64,7 @@ def seen(games: list[Game | ReadError]) -> list[tuple[object, ...]]:
 def both(text: str, strict: bool = False) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
     """The fast reading's and Lark's of `text`."""
     return (seen(read_text(text, strict, engine=COMPILED)),
-            seen(read_text(text, strict, engine=LarkOnly())))  # type: ignore[arg-type]
+            seen(read_text(text, strict, engine=LarkOnly())))
 
 
 def fast_count(text: str) -> int:
@@ -158,7 +158,7 @@ def test_a_game_cut_by_a_block_end_is_read_as_lark_reads_it(monkeypatch: pytest.
 
 def test_what_fast_game_reads_is_what_the_scanner_scans() -> None:
     """fast_game's tokens are the scanner's, at the same places: the tags, the run, the result."""
-    module = core.compiled_module()
+    module = core.compiled_scanner()
     assert module is not None
     text = '[Event "x"]\n[Result "1-0"]\n\n1. 11-15 23-19\n1-0\n'
     assert module.fast_game(text, 0, len(text)) == ([("Event", "x"), ("Result", "1-0")], 26, 28, 42, 43, 46)
@@ -167,4 +167,4 @@ def test_what_fast_game_reads_is_what_the_scanner_scans() -> None:
     with pytest.raises(ValueError):
         module.fast_game(text, 0, len(text) + 1)
     with pytest.raises(TypeError):
-        module.fast_game(b"[", 0, 1)  # type: ignore[arg-type]
+        module.fast_game(b"[", 0, 1)
