@@ -102,10 +102,12 @@ def _scanned(kind: str, value: str, start: int, line: int, column: int, blank_be
 
 class FastTags(ScanToken):
     """The TAGS token of a game the compiled core read at once (see PdnParser.tokens): its tag
-    pairs read, and how many tokens the game has (2, or 3 with a run of moves)."""
+    pairs read, the game's other tokens (its run of moves if any, then its RESULT or STAR), which
+    the scanner gives with it and not after it, and how many tokens the game has (2 or 3)."""
 
-    __slots__ = ("pairs", "size")
+    __slots__ = ("pairs", "rest", "size")
     pairs: list[tuple[str, str]]
+    rest: list[ScanToken]
     size: int
 
 
@@ -630,7 +632,8 @@ class PdnParser:
         `moves_end`: the compiled core's (see Reading), else the regular expression finds runs.
         `fast_game`: the compiled core's (see Reading): where white space ends at a '[', the common
         game there (plain tag pairs, one run of plain moves, a result, a line end: nothing else,
-        so nothing to warn about) is read at once, its tokens the very ones scanning makes.
+        so nothing to warn about) is read at once, its tokens the very ones scanning makes; they come
+        as one, its FastTags, which holds the others (reader.split_games takes them at once).
         """
         stop = len(text) if end is None else end
         out: list[ScanToken] = []
@@ -830,13 +833,14 @@ class PdnParser:
 def _fast_tokens(game: tuple[list[tuple[str, str]], int, int, int, int, int], text: str, start: int, line: int,
                  line_start: int, blank: bool, out: list[ScanToken]) -> tuple[int, int, int]:
     """The tokens of a game `fast_game` read at `start` (line `line`, which starts at offset
-    `line_start`; `blank`: a blank line came before it) added to `out`, located as the scanner
-    locates them; the offset after them, and the line and its start there."""
+    `line_start`; `blank`: a blank line came before it), located as the scanner locates them: its
+    FastTags added to `out`, holding the others; the offset after them, and the line and its start
+    there."""
     pairs, tags_end, moves, moves_end, term, term_end = game
     tags = str.__new__(FastTags, text[start:tags_end])
     tags.type, tags.start_pos, tags.line, tags.column = "TAGS", start, line, start - line_start + 1
     tags.end_line = tags.end_column = None
-    tags.blank_before, tags.pairs, tags.size = blank, pairs, 2 if moves < 0 else 3
+    tags.blank_before, tags.pairs, tags.size, tags.rest = blank, pairs, 2 if moves < 0 else 3, []
     out.append(tags)
     line += len(pairs) - 1
     counted = previous_end = tags_end          # newlines counted up to `counted`
@@ -848,7 +852,7 @@ def _fast_tokens(game: tuple[list[tuple[str, str]], int, int, int, int, int], te
             line += newlines
             line_start = text.rfind("\n", counted, begin) + 1
         blank_before = newlines > 1 and text.count("\n", previous_end, begin) > 1
-        out.append(_scanned(kind, text[begin:end], begin, line, begin - line_start + 1, blank_before))
+        tags.rest.append(_scanned(kind, text[begin:end], begin, line, begin - line_start + 1, blank_before))
         counted, previous_end = begin, end
     return term_end, line, line_start
 

@@ -22,7 +22,8 @@ from typing import BinaryIO, Iterable, Iterator, Sequence, Union
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.decoding import Decoder
-from pdn_tools.text.grammar import ESCAPE, HOLD, WHITE_SPACE as _WHITE_SPACE, Reading, ScanToken, parser, unreadable
+from pdn_tools.text.grammar import (ESCAPE, HOLD, WHITE_SPACE as _WHITE_SPACE, FastTags, Reading, ScanToken, parser,
+                                    unreadable)
 from pdn_tools.text.model import Comment, Diagnostic, Game, ReadError
 from pdn_tools.text.source import NotPdn, cut_of, input_bytes, watched
 
@@ -205,7 +206,32 @@ class _Cutter:
         return done
 
     def take(self, token: ScanToken) -> RawGame | None:
-        """Add `token`; a game now complete, if one is (one at most a token)."""
+        """Add `token`; a game now complete, if one is (one at most a token).  A FastTags brings the
+        rest of its game with it: they are taken as each would be taken after it."""
+        if type(token) is FastTags:
+            return self._take_game(token)
+        return self._take_one(token)
+
+    def _take_game(self, tags: FastTags) -> RawGame | None:
+        """Take a game's FastTags and its other tokens: after the tags, which may end the game before,
+        the run of moves (if any) and the terminator; they change nothing but what they are seen to
+        (the game is not too large, and its terminator is outside variations: tags start no variation)."""
+        rest = tags.rest
+        if self.size + len(tags) + sum(len(token) for token in rest) > self.limit:
+            done = self._take_one(tags)
+            for token in rest:
+                done = self._take_one(token) or done
+            return done
+        done = self._take(tags)
+        self.size += len(tags) + sum(len(token) for token in rest)
+        terminator = rest[-1]
+        self.game.tokens += rest
+        self.has_moves = self.has_moves or len(rest) == 2
+        self.tail_line = terminator.line          # _tail_line: a result or '*' holds no line end
+        self.previous = terminator
+        return done
+
+    def _take_one(self, token: ScanToken) -> RawGame | None:
         done = self._take(token)
         game = self.game
         self.size += len(token)
