@@ -161,10 +161,11 @@ def test_what_fast_game_reads_is_what_the_scanner_scans() -> None:
     module = core.compiled_scanner()
     assert module is not None
     text = '[Event "x"]\n[Result "1-0"]\n\n1. 11-15 23-19\n1-0\n'
-    assert module.fast_game(text, 0, len(text)) == ([("Event", "x"), ("Result", "1-0")], 26, 28, 42, 43, 46)
-    assert module.fast_game(text, 0, len(text) - 1) is None          # no line end before the end
-    assert module.fast_game('[Event "x"]\n*\n', 0, 14) == ([("Event", "x")], 11, -1, -1, 12, 13)
+    assert module.fast_game(text, 0, len(text), False) == ([("Event", "x"), ("Result", "1-0")], 26, 28, 42, 43, 46)
+    assert module.fast_game(text, 0, len(text) - 1, False) is None      # no line end before the end
+    assert module.fast_game(text, 0, len(text) - 1, True) == module.fast_game(text, 0, len(text), False)  # last
+    assert module.fast_game('[Event "x"]\n*\n', 0, 14, False) == ([("Event", "x")], 11, -1, -1, 12, 13)
     with pytest.raises(ValueError):
-        module.fast_game(text, 0, len(text) + 1)
+        module.fast_game(text, 0, len(text) + 1, False)
     with pytest.raises(TypeError):
-        module.fast_game(b"[", 0, 1)
+        module.fast_game(b"[", 0, 1, False)

@@ -220,11 +220,12 @@ static PyObject *plain_run(PyObject *module, PyObject *text) {
 }
 
 /* ---- the common game, read at once --------------------------------------------------------
- * fast_game(text, pos, endpos) -> the tokens the scanner (grammar.PdnParser.tokens) makes of the
- * common game starting at `pos` (a '['), or None when the game there is not one:
+ * fast_game(text, pos, endpos, last) -> the tokens the scanner (grammar.PdnParser.tokens) makes of
+ * the common game starting at `pos` (a '['), or None when the game there is not one:
  *   plain tag pairs, one a line (`[Name "value"]`, as grammar._PLAIN_TAGS reads them), white space,
  *   maybe one run of plain moves (grammar._PLAIN_RUN, its last item a move), white space, a result
- *   or '*', then spaces or tabs and a line end before `endpos`.
+ *   or '*', then spaces or tabs and a line end before `endpos`, or `endpos` itself when `last`
+ *   (no more text follows it).
  * Returns (pairs, tags_end, moves_start, moves_end, terminator_start, terminator_end), the moves'
  * offsets -1 when there are none; every other text is left to the scanner, whose tokens for it
  * these are (tests/test_fast_read.py compares the two readings). */
@@ -254,7 +255,7 @@ static Py_ssize_t result_end(const Text *t, Py_ssize_t i) {
         }
         if (*s == 0) {
             Py_UCS4 after = char_at(t, j);
-            return after == ' ' || after == '\t' || after == '\n' ? j : -1;
+            return after == ' ' || after == '\t' || after == '\n' || j == t->end ? j : -1;
         }
     }
     return -1;
@@ -287,10 +288,13 @@ static int plain_moves(const Text *t, Py_ssize_t start, Py_ssize_t end) {
 
 static PyObject *fast_game(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
-    if (nargs != 3 || !PyUnicode_Check(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "fast_game(text: str, pos: int, endpos: int)");
+    if (nargs != 4 || !PyUnicode_Check(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "fast_game(text: str, pos: int, endpos: int, last: bool)");
         return NULL;
     }
+    int last = PyObject_IsTrue(args[3]);
+    if (last < 0)
+        return NULL;
     Py_ssize_t pos = PyLong_AsSsize_t(args[1]), endpos = PyLong_AsSsize_t(args[2]);
     if ((pos == -1 || endpos == -1) && PyErr_Occurred())
         return NULL;
@@ -348,7 +352,7 @@ static PyObject *fast_game(PyObject *module, PyObject *const *args, Py_ssize_t n
     Py_ssize_t line_end = term_end;              /* spaces or tabs, then a line end */
     while (char_at(&t, line_end) == ' ' || char_at(&t, line_end) == '\t')
         line_end++;
-    if (char_at(&t, line_end) != '\n')
+    if (char_at(&t, line_end) != '\n' && !(last && line_end == endpos))
         return Py_NewRef(Py_None);
     PyObject *pairs = PyList_New(count);
     if (pairs == NULL)
@@ -368,7 +372,7 @@ static PyObject *fast_game(PyObject *module, PyObject *const *args, Py_ssize_t n
 
 static PyMethodDef scan_functions[] = {
     {"fast_game", (PyCFunction)(void (*)(void))fast_game, METH_FASTCALL,
-     "fast_game(text, pos, endpos): the scanner's tokens of the common game at pos, or None"},
+     "fast_game(text, pos, endpos, last): the scanner's tokens of the common game at pos, or None"},
     {"moves_end", (PyCFunction)(void (*)(void))moves_end, METH_FASTCALL,
      "moves_end(text, pos, endpos): the end of the scanner's MOVES token at pos, or -1"},
     {"plain_run", (PyCFunction)plain_run, METH_O,

@@ -126,7 +126,7 @@ MovesEnd = Callable[[str, int, int], int]
 PlainRun = Callable[[str], bool]
 # The compiled core's reading of a common game at once (see PdnParser.tokens): its tag pairs and the
 # ends of its tokens (TAGS, MOVES or -1 twice, RESULT or STAR), or None.
-FastGame = Callable[[str, int, int], Union[tuple[list[tuple[str, str]], int, int, int, int, int], None]]
+FastGame = Callable[[str, int, int, bool], Union[tuple[list[tuple[str, str]], int, int, int, int, int], None]]
 
 
 class Reading(Protocol):
@@ -136,7 +136,7 @@ class Reading(Protocol):
     which decide where they are None.  `moves_end(text, pos, endpos)` finds where a run ends
     while scanning (the end the MOVES terminal's regular expression matches at `pos`, or -1
     when it matches nothing); `plain_run(text)` tells whether a run may stay text
-    (`_PLAIN_RUN` matches all of it); `fast_game(text, pos, endpos)` reads a common game at
+    (`_PLAIN_RUN` matches all of it); `fast_game(text, pos, endpos, last)` reads a common game at
     once (see PdnParser.tokens).  The games read are the same either way."""
 
     @property
@@ -649,7 +649,7 @@ class PdnParser:
             (self._scanner_runs_apart, self._comment_free_runs_apart)
         scanner, segment_end, pos = main, stop, 0
         if fast_game is not None and text[:1] == "[":
-            game = fast_game(text, 0, stop)
+            game = fast_game(text, 0, stop, not more)
             if game is not None:
                 pos, line, line_start = _fast_tokens(game, text, 0, line, line_start, blank_before, out)
                 blank_before = False
@@ -688,7 +688,7 @@ class PdnParser:
                         line_start = value.rfind("\n") + start + 1
                         blank_before = blank_before or newlines > 1
                     if fast_game is not None and end < segment_end and text[end] == "[" and scanner is main:
-                        game = fast_game(text, end, segment_end)
+                        game = fast_game(text, end, segment_end, not more)
                         if game is not None:
                             pos, line, line_start = _fast_tokens(game, text, end, line, line_start, blank_before, out)
                             blank_before = False
