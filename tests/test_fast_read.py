@@ -1,7 +1,7 @@
 """The compiled reading of the common game against the Lark grammar's.
 
-The compiled core reads a common game at once (`fast_game`: plain tag pairs, one run of plain
-moves, a result, a line end) and builds it without Lark; every other game goes through Lark
+The compiled scanner reads a common game at once (`fast_game`: plain tag pairs, runs of plain
+moves and comments, a result, a line end) and builds it without Lark; every other game goes through Lark
 (grammar.PdnParser.tokens, parse_game).  Both readings must give the same games, warnings
 (codes, messages, lines and columns), records and positions, whatever the text: random games of
 every variant in every writing style, games at the edges of what the fast reading takes, and the
@@ -136,10 +136,12 @@ def test_damaged_real_games_are_read_as_lark_reads_them(sample: tuple[bytes, byt
 
 def test_the_common_game_is_read_at_once_and_others_are_not() -> None:
     """The property tests above compare nothing if the fast reading never takes a game: the common
-    game is taken, and a game with anything more (a comment, a variation, a loose tag) is not."""
+    game is taken, with its comments, and a game with anything more (a line comment, a variation, a
+    loose tag, a comment after its result) is not."""
     common = '[Event "x"]\n[Result "1-0"]\n\n1. 11-15 23-19\n2. 8-11 1-0\n\n[Event "y"]\n*\n'
     assert fast_count(common) == 2
-    assert fast_count(common.replace("23-19", "23-19 {c}")) == 1
+    assert fast_count(common.replace("23-19", "23-19 {c}")) == 2
+    assert fast_count(common.replace("23-19", "23-19 ; c\n")) == 1
     assert fast_count(common.replace("23-19", "23-19 (23-18)")) == 1
     assert fast_count(common.replace('[Event "y"]', "[Event y]")) == 1
     assert fast_count(common.replace("1-0\n\n", "1-0 {after}\n\n")) == 1
@@ -161,10 +163,14 @@ def test_what_fast_game_reads_is_what_the_scanner_scans() -> None:
     module = core.compiled_scanner()
     assert module is not None
     text = '[Event "x"]\n[Result "1-0"]\n\n1. 11-15 23-19\n1-0\n'
-    assert module.fast_game(text, 0, len(text), False) == ([("Event", "x"), ("Result", "1-0")], 26, 28, 42, 43, 46)
+    assert module.fast_game(text, 0, len(text), False) == ([("Event", "x"), ("Result", "1-0")], 26, ((28, 42),), 43, 46)
     assert module.fast_game(text, 0, len(text) - 1, False) is None      # no line end before the end
     assert module.fast_game(text, 0, len(text) - 1, True) == module.fast_game(text, 0, len(text), False)  # last
-    assert module.fast_game('[Event "x"]\n*\n', 0, 14, False) == ([("Event", "x")], 11, -1, -1, 12, 13)
+    assert module.fast_game('[Event "x"]\n*\n', 0, 14, False) == ([("Event", "x")], 11, (), 12, 13)
+    commented = '[Event "x"]\n{a\nb} 1. 11-15 {c}\n1-0\n'
+    assert module.fast_game(commented, 0, len(commented), False) == ([("Event", "x")], 11, ((12, 17), (18, 26),
+                                                                                           (27, 30)), 31, 34)
+    assert module.fast_game(commented.replace("{a\n", "{a\n\n"), 0, len(commented) + 1, False) is None
     with pytest.raises(ValueError):
         module.fast_game(text, 0, len(text) + 1, False)
     with pytest.raises(TypeError):

@@ -222,13 +222,13 @@ static PyObject *plain_run(PyObject *module, PyObject *text) {
 /* ---- the common game, read at once --------------------------------------------------------
  * fast_game(text, pos, endpos, last) -> the tokens the scanner (grammar.PdnParser.tokens) makes of
  * the common game starting at `pos` (a '['), or None when the game there is not one:
- *   plain tag pairs, one a line (`[Name "value"]`, as grammar._PLAIN_TAGS reads them), white space,
- *   maybe one run of plain moves (grammar._PLAIN_RUN, its last item a move), white space, a result
- *   or '*', then spaces or tabs and a line end before `endpos`, or `endpos` itself when `last`
- *   (no more text follows it).
- * Returns (pairs, tags_end, moves_start, moves_end, terminator_start, terminator_end), the moves'
- * offsets -1 when there are none; every other text is left to the scanner, whose tokens for it
- * these are (tests/test_fast_read.py compares the two readings). */
+ *   plain tag pairs, one a line (`[Name "value"]`, as grammar._PLAIN_TAGS reads them); runs of plain
+ *   moves (grammar._PLAIN_RUN, each ending with a move) and block comments (with no blank line in
+ *   them), white space between; a result or '*', then spaces or tabs and a line end before `endpos`,
+ *   or `endpos` itself when `last` (no more text follows it).
+ * Returns (pairs, tags_end, pieces, terminator_start, terminator_end), `pieces` the (start, end) of
+ * each run and comment; every other text is left to the scanner, whose tokens for it these are
+ * (tests/test_fast_read.py compares the two readings). */
 
 /* [A-Z][A-Za-z0-9_]* */
 static Py_ssize_t tag_name_end(const Text *t, Py_ssize_t i) {
@@ -286,6 +286,35 @@ static int plain_moves(const Text *t, Py_ssize_t start, Py_ssize_t end) {
     }
 }
 
+/* The end of the comment (grammar's COMMENT) at `i`, a '{', when it closes with no blank line in it
+ * (one followed by a tag pair would not be a comment), else -1. */
+static Py_ssize_t comment_end(const Text *t, Py_ssize_t i) {
+    for (Py_ssize_t j = i + 1;; j++) {
+        Py_UCS4 c = char_at(t, j);
+        if (c == '}')
+            return j + 1;
+        if (c == 0)
+            return -1;
+        if (c == '\n') {
+            Py_ssize_t k = j + 1;
+            while (char_at(t, k) == ' ' || char_at(t, k) == '\t' || char_at(t, k) == '\f')
+                k++;
+            if (char_at(t, k) == '\n')
+                return -1;
+        }
+    }
+}
+
+/* The end of the run of plain moves (the scanner's MOVES, accepted by plain_moves) at `i`, else -1. */
+static Py_ssize_t plain_moves_end(const Text *t, Py_ssize_t i) {
+    Py_ssize_t end = item_end(t, i);
+    for (Py_ssize_t next = end; next >= 0; next = item_end(t, gap_end(t, end)))
+        end = next;
+    return end >= 0 && plain_moves(t, i, end) ? end : -1;
+}
+
+#define MOST_PIECES 64
+
 static PyObject *fast_game(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
     if (nargs != 4 || !PyUnicode_Check(args[0])) {
@@ -333,21 +362,21 @@ static PyObject *fast_game(PyObject *module, PyObject *const *args, Py_ssize_t n
         gap++;
     if (char_at(&t, gap) == '[' || char_at(&t, gap) == '\\')
         return Py_NewRef(Py_None);
-    Py_ssize_t moves = blank_end(&t, tags_end), moves_stop = -1, term = moves, term_end;
-    if (char_at(&t, moves) == '*' || (term_end = result_end(&t, moves)) < 0) {
-        if (char_at(&t, moves) != '*') {        /* not a result: a run of moves (the scanner's MOVES) */
-            Py_ssize_t end = item_end(&t, moves);
-            for (Py_ssize_t next = end; next >= 0; next = item_end(&t, gap_end(&t, end)))
-                end = next;
-            if (end < 0 || !plain_moves(&t, moves, end))
-                return Py_NewRef(Py_None);
-            moves_stop = end;
-            term = blank_end(&t, end);
-        }
-        if (char_at(&t, term) == '*')
+    Py_ssize_t pieces[MOST_PIECES][2], term = blank_end(&t, tags_end), term_end;
+    int found = 0;
+    for (;;) {                                  /* runs and comments up to the result */
+        if (char_at(&t, term) == '*') {
             term_end = term + 1;
-        else if ((term_end = result_end(&t, term)) < 0)
+            break;
+        }
+        if ((term_end = result_end(&t, term)) >= 0)
+            break;
+        Py_ssize_t end = char_at(&t, term) == '{' ? comment_end(&t, term) : plain_moves_end(&t, term);
+        if (end < 0 || found == MOST_PIECES)
             return Py_NewRef(Py_None);
+        pieces[found][0] = term, pieces[found][1] = end;
+        found++;
+        term = blank_end(&t, end);
     }
     Py_ssize_t line_end = term_end;              /* spaces or tabs, then a line end */
     while (char_at(&t, line_end) == ' ' || char_at(&t, line_end) == '\t')
@@ -366,8 +395,21 @@ static PyObject *fast_game(PyObject *module, PyObject *const *args, Py_ssize_t n
         }
         PyList_SET_ITEM(pairs, k, pair);
     }
-    return Py_BuildValue("(Nnnnnn)", pairs, tags_end, moves_stop < 0 ? (Py_ssize_t)-1 : moves, moves_stop,
-                         term, term_end);
+    PyObject *spans = PyTuple_New(found);
+    if (spans == NULL) {
+        Py_DECREF(pairs);
+        return NULL;
+    }
+    for (int k = 0; k < found; k++) {
+        PyObject *span = Py_BuildValue("(nn)", pieces[k][0], pieces[k][1]);
+        if (span == NULL) {
+            Py_DECREF(pairs);
+            Py_DECREF(spans);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(spans, k, span);
+    }
+    return Py_BuildValue("(NnNnn)", pairs, tags_end, spans, term, term_end);
 }
 
 static PyMethodDef scan_functions[] = {

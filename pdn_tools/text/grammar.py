@@ -101,9 +101,9 @@ def _scanned(kind: str, value: str, start: int, line: int, column: int, blank_be
 
 
 class FastTags(ScanToken):
-    """The TAGS token of a game the compiled core read at once (see PdnParser.tokens): its tag
-    pairs read, the game's other tokens (its run of moves if any, then its RESULT or STAR), which
-    the scanner gives with it and not after it, and how many tokens the game has (2 or 3)."""
+    """The TAGS token of a game read at once (see PdnParser.tokens): its tag pairs read, the game's
+    other tokens (its runs of moves and comments, then its RESULT or STAR), which the scanner gives
+    with it and not after it, and how many tokens the game has."""
 
     __slots__ = ("pairs", "rest", "size")
     pairs: list[tuple[str, str]]
@@ -124,9 +124,10 @@ class _TokenList(Lexer):
 
 MovesEnd = Callable[[str, int, int], int]
 PlainRun = Callable[[str], bool]
-# The compiled core's reading of a common game at once (see PdnParser.tokens): its tag pairs and the
-# ends of its tokens (TAGS, MOVES or -1 twice, RESULT or STAR), or None.
-FastGame = Callable[[str, int, int, bool], Union[tuple[list[tuple[str, str]], int, int, int, int, int], None]]
+# The compiled reading of a common game at once (see PdnParser.tokens): its tag pairs and where its
+# tokens end: TAGS; each MOVES and COMMENT (start, end); RESULT or STAR (start, end); or None.
+FastRead = tuple[list[tuple[str, str]], int, tuple[tuple[int, int], ...], int, int]
+FastGame = Callable[[str, int, int, bool], Union[FastRead, None]]
 
 
 class Reading(Protocol):
@@ -630,9 +631,9 @@ class PdnParser:
         A comment or setup that meets a blank line followed by a tag pair is not open:
         it was never closed, and its opening character is read as text (ERROR).
         `moves_end`: the compiled core's (see Reading), else the regular expression finds runs.
-        `fast_game`: the compiled core's (see Reading): where white space ends at a '[', the common
-        game there (plain tag pairs, one run of plain moves, a result, a line end: nothing else,
-        so nothing to warn about) is read at once, its tokens the very ones scanning makes; they come
+        `fast_game`: the compiled scanner's (see Reading): where white space ends at a '[', the common
+        game there (plain tag pairs, runs of plain moves and comments, a result, a line end: nothing
+        else, so nothing to warn about) is read at once, its tokens the very ones scanning makes; they come
         as one, its FastTags, which holds the others (reader.split_games takes them at once).
         """
         stop = len(text) if end is None else end
@@ -830,23 +831,22 @@ class PdnParser:
         return out
 
 
-def _fast_tokens(game: tuple[list[tuple[str, str]], int, int, int, int, int], text: str, start: int, line: int,
-                 line_start: int, blank: bool, out: list[ScanToken]) -> tuple[int, int, int]:
+def _fast_tokens(game: FastRead, text: str, start: int, line: int, line_start: int, blank: bool,
+                 out: list[ScanToken]) -> tuple[int, int, int]:
     """The tokens of a game `fast_game` read at `start` (line `line`, which starts at offset
     `line_start`; `blank`: a blank line came before it), located as the scanner locates them: its
     FastTags added to `out`, holding the others; the offset after them, and the line and its start
     there."""
-    pairs, tags_end, moves, moves_end, term, term_end = game
+    pairs, tags_end, pieces, term, term_end = game
     tags = str.__new__(FastTags, text[start:tags_end])
     tags.type, tags.start_pos, tags.line, tags.column = "TAGS", start, line, start - line_start + 1
     tags.end_line = tags.end_column = None
-    tags.blank_before, tags.pairs, tags.size, tags.rest = blank, pairs, 2 if moves < 0 else 3, []
+    tags.blank_before, tags.pairs, tags.size, tags.rest = blank, pairs, len(pieces) + 2, []
     out.append(tags)
     line += len(pairs) - 1
     counted = previous_end = tags_end          # newlines counted up to `counted`
-    for begin, end, kind in ((moves, moves_end, "MOVES"), (term, term_end, "STAR" if text[term] == "*" else "RESULT")):
-        if begin < 0:
-            continue
+    spans = [(begin, end, "COMMENT" if text[begin] == "{" else "MOVES") for begin, end in pieces]
+    for begin, end, kind in spans + [(term, term_end, "STAR" if text[term] == "*" else "RESULT")]:
         newlines = text.count("\n", counted, begin)
         if newlines:
             line += newlines
@@ -859,17 +859,22 @@ def _fast_tokens(game: tuple[list[tuple[str, str]], int, int, int, int, int], te
 
 def _fast_built(tags: FastTags, tokens: list[ScanToken], reading: Reading | None) -> Game:
     """The Game of a game's tokens `fast_game` made, as the builder would make it: the tags, the
-    run of moves (kept as text when `reading` keeps runs), the terminator; no warning."""
+    runs of moves (kept as text when `reading` keeps runs) and comments, the terminator; no warning."""
     game = Game(tags.pairs, result=_Terminator(tokens[-1]), warnings=[])
     game.tag_positions = [(tags.line, tags.column)] + [(line, 1) for line in range(tags.line + 1,
                                                                                     tags.line + len(tags.pairs))]
-    if len(tokens) == 3:
-        moves = tokens[1]
-        run = MoveRun(str(moves), moves.line, moves.column)
-        if reading is not None and reading.keeps_runs:
-            keep_runs(game, [run])
-        else:
-            game.elements = run.expand()
+    movetext: list[Element | MoveRun] = [MoveRun(str(token), token.line, token.column) if token.type == "MOVES"
+                                         else Comment(token[1:-1]) for token in tokens[1:-1]]
+    runs = any(type(element) is MoveRun for element in movetext)
+    if runs and reading is not None and reading.keeps_runs:
+        keep_runs(game, movetext)
+    elif runs:
+        expanded: list[Element] = []
+        for element in movetext:
+            expanded += element.expand() if isinstance(element, MoveRun) else [element]
+        game.elements = expanded
+    elif movetext:
+        game.elements = cast(list[Element], movetext)
     return game
 
 

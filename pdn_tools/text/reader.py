@@ -214,19 +214,20 @@ class _Cutter:
 
     def _take_game(self, tags: FastTags) -> RawGame | None:
         """Take a game's FastTags and its other tokens: after the tags, which may end the game before,
-        the run of moves (if any) and the terminator; they change nothing but what they are seen to
+        its runs of moves and comments and its terminator; they change nothing but what they are seen to
         (the game is not too large, and its terminator is outside variations: tags start no variation)."""
         rest = tags.rest
-        if self.size + len(tags) + sum(len(token) for token in rest) > self.limit:
+        size = len(tags) + sum([len(token) for token in rest])
+        if self.size + size > self.limit:
             done = self._take_one(tags)
             for token in rest:
                 done = self._take_one(token) or done
             return done
         done = self._take(tags)
-        self.size += len(tags) + sum(len(token) for token in rest)
+        self.size += size
         terminator = rest[-1]
         self.game.tokens += rest
-        self.has_moves = self.has_moves or len(rest) == 2
+        self.has_moves = self.has_moves or any(token.type == "MOVES" for token in rest)
         self.tail_line = terminator.line          # _tail_line: a result or '*' holds no line end
         self.previous = terminator
         return done
