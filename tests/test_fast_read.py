@@ -14,6 +14,7 @@ Lark); these tests load the compiled module directly, so they also run under PDN
 from __future__ import annotations
 
 import io
+import pickle
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +26,7 @@ from pdn_tools.play.check import check
 from pdn_tools.rules import core
 from pdn_tools.text import decoding, grammar
 from pdn_tools.text.model import Game, ReadError
-from pdn_tools.text.reader import read_games, read_text
+from pdn_tools.text.reader import parse_raw, read_games, read_raw, read_text
 from test_robustness import FUZZ, damaged
 from test_round_trip import pdn_soup, random_games
 
@@ -156,6 +157,16 @@ def test_a_game_cut_by_a_block_end_is_read_as_lark_reads_it(monkeypatch: pytest.
     def read(engine: Any) -> list[Game | ReadError]:
         return list(read_games(io.BytesIO(text.encode()), engine=engine))
     assert seen(read(COMPILED)) == seen(read(LarkOnly()))
+
+
+def test_a_game_read_at_once_is_the_same_game_once_pickled() -> None:
+    """The games of stdin go to --jobs workers split, not parsed: pickled, a game read at once keeps
+    what makes it one (its tag pairs, its other tokens), and is parsed into the same game."""
+    text = '[Event "x"]\n[Result "1-0"]\n\n1. 11-15 {c} 23-19\n2. 8-11 1-0\n\n[Event "y"]\n*\n'
+    raws = [raw for raw, _ in read_raw(io.BytesIO(text.encode()), engine=COMPILED)]
+    again = [pickle.loads(pickle.dumps(raw)) for raw in raws]
+    assert [type(raw.tokens[0]) for raw in again] == [grammar.FastTags, grammar.FastTags]
+    assert [parse_raw(raw, 1, engine=COMPILED) for raw in again] == [parse_raw(raw, 1, engine=COMPILED) for raw in raws]
 
 
 def test_what_fast_game_reads_is_what_the_scanner_scans() -> None:

@@ -110,6 +110,22 @@ class FastTags(ScanToken):
     rest: list[ScanToken]
     size: int
 
+    def __reduce__(self) -> tuple[Callable[..., FastTags], tuple[Any, ...]]:
+        """Pickled whole (the games of stdin travel to --jobs workers split, not parsed): Lark's
+        Token pickles its type, text and place alone."""
+        return _fast_tags, (str(self), self.start_pos, self.line, self.column, self.blank_before, self.pairs,
+                            self.rest, self.size)
+
+
+def _fast_tags(text: str, start: int, line: int, column: int, blank: bool, pairs: list[tuple[str, str]],
+               rest: list[ScanToken], size: int) -> FastTags:
+    """A FastTags as pickled (FastTags.__reduce__)."""
+    tags = str.__new__(FastTags, text)
+    tags.type, tags.start_pos, tags.line, tags.column = "TAGS", start, line, column
+    tags.end_line = tags.end_column = None
+    tags.blank_before, tags.pairs, tags.rest, tags.size = blank, pairs, rest, size
+    return tags
+
 
 class _TokenList(Lexer):
     """A 'lexer' that hands Lark the tokens the scanner already made."""
@@ -838,10 +854,7 @@ def _fast_tokens(game: FastRead, text: str, start: int, line: int, line_start: i
     FastTags added to `out`, holding the others; the offset after them, and the line and its start
     there."""
     pairs, tags_end, pieces, term, term_end = game
-    tags = str.__new__(FastTags, text[start:tags_end])
-    tags.type, tags.start_pos, tags.line, tags.column = "TAGS", start, line, start - line_start + 1
-    tags.end_line = tags.end_column = None
-    tags.blank_before, tags.pairs, tags.size, tags.rest = blank, pairs, len(pieces) + 2, []
+    tags = _fast_tags(text[start:tags_end], start, line, start - line_start + 1, blank, pairs, [], len(pieces) + 2)
     out.append(tags)
     line += len(pairs) - 1
     counted = previous_end = tags_end          # newlines counted up to `counted`
