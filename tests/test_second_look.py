@@ -1,6 +1,7 @@
 """The audit page's moves worth a second look (`validate --format html --shots`): which moves
 qualify, the biggest kept, the section as written and as Chromium shows it, every field escaped."""
 import dataclasses
+import functools
 import io
 import re
 import xml.etree.ElementTree as ElementTree
@@ -15,7 +16,7 @@ from test_escaping import PROPERTY, raw_controls, values, xml_forbidden
 from pdn_tools import read_games, read_text
 from pdn_tools.cli import cli
 from pdn_tools.commands import html_report
-from pdn_tools.commands.second_look import PLIES_AFTER, SHOWN, Biggest, second_looks
+from pdn_tools.commands.second_look import PLIES_AFTER, SHOWN, Biggest, SecondLook, second_looks
 from pdn_tools.play.check import check
 from pdn_tools.play.notation import move_text
 from pdn_tools.rules.fen import parse_fen
@@ -72,11 +73,15 @@ def test_a_game_resigned_soon_after_or_not_valid_has_none():
     assert len(looks(played_on(PLIES_AFTER, white=""))) == 1
 
 
+@functools.cache
+def template() -> SecondLook:
+    return looks(played_on(PLIES_AFTER))[0]
+
+
 @given(st.lists(st.integers(0, 5), max_size=40), st.integers(1, 6))
 def test_the_biggest_are_kept_first_come_first_among_equals(swings, size):
-    template = looks(played_on(PLIES_AFTER))[0]
     biggest = Biggest(size)
-    added = [dataclasses.replace(template, swing=swing, game=index) for index, swing in enumerate(swings)]
+    added = [dataclasses.replace(template(), swing=swing, game=index) for index, swing in enumerate(swings)]
     for look in added:
         biggest.add(look)
     expected = sorted(added, key=lambda look: (-look.swing, look.game))[:size]
@@ -184,7 +189,7 @@ def test_the_section_in_chromium_ordered_boards_drawn_links_land(sample_page):
 def test_every_field_of_a_second_look_shows_escaped(white, black, file, result, move):
     """Players, file, result and move (the fields that come from the input), in the table and the move's
     section: shown as `printable` makes them, in a well-formed page."""
-    look = dataclasses.replace(looks(played_on(PLIES_AFTER))[0], white=white, black=black, file="f" + file,
+    look = dataclasses.replace(template(), white=white, black=black, file="f" + file,
                                result=result, move=move)
     page = html_report.AuditPage(depth=3)
     page.add_looks([look])
