@@ -71,20 +71,24 @@ def test_a_game_resigned_soon_after_or_not_valid_has_none():
     assert looks(played_on(PLIES_AFTER - 1)) == ()
     assert looks(played_on(PLIES_AFTER).replace("15x31", "15-19")) == ()        # illegal: not replayed
     assert len(looks(played_on(PLIES_AFTER, white=""))) == 1
-
+    international = (SAMPLES / "international.pdn").read_text()
+    assert looks(international)                                                 # 5... 18-23 into a shot
+    assert looks(international.replace('[GameType "20"]', '[GameType "98"]')) == ()     # lidraughts' Antidraughts
+    assert looks(international.replace('[GameType "20"]', '[GameType "96"]')) == ()     # and Breakthrough
 
 @functools.cache
 def template() -> SecondLook:
     return looks(played_on(PLIES_AFTER))[0]
 
 
-@given(st.lists(st.integers(0, 5), max_size=40), st.integers(1, 6))
-def test_the_biggest_are_kept_first_come_first_among_equals(swings, size):
+@given(st.lists(st.tuples(st.integers(0, 5), st.booleans()), max_size=40), st.integers(1, 6))
+def test_the_biggest_are_kept_first_come_first_among_equals_forced_ends_after(swings, size):
     biggest = Biggest(size)
-    added = [dataclasses.replace(template(), swing=swing, game=index) for index, swing in enumerate(swings)]
+    added = [dataclasses.replace(template(), swing=swing, forced=forced, game=index)
+             for index, (swing, forced) in enumerate(swings)]
     for look in added:
         biggest.add(look)
-    expected = sorted(added, key=lambda look: (-look.swing, look.game))[:size]
+    expected = sorted(added, key=lambda look: (look.forced, -look.swing, look.game))[:size]
     assert biggest.ordered() == expected and biggest.added == len(swings)
 
 
@@ -92,7 +96,7 @@ def expected_looks(paths, depth=3):
     """The moves the page should list, computed game by game: biggest swing first, then input order."""
     found = [look for path in paths for game in read_games(str(path))
              for look in second_looks(check(game), Evaluations(depth))]
-    return sorted(found, key=lambda look: -look.swing)[:SHOWN], len(found)
+    return sorted(found, key=lambda look: look.rank(), reverse=True)[:SHOWN], len(found)
 
 
 @pytest.fixture(scope="module")

@@ -241,8 +241,9 @@ class AuditPage:
         out.write(f'<section id="second-look"><h2>Moves worth a second look ({len(looks):,} of '
                   f'{_count(self.looks.added, "move")})</h2>\n<p class="rule">The moves a search of depth {depth} judges '
                   f'walked into a shot ($4), in valid games that went on at least {PLIES_AFTER} plies after '
-                  f'the move: the {self.looks.size} with the biggest swing (the men the move keeps less than '
-                  f'the best move; a move into a forced end of the game, or missing one, first), biggest first. Players seldom play on long after losing material: such a '
+                  f'the move, by the rules its moves are checked by: the {self.looks.size} with the biggest swing '
+                  f'(the men the move keeps less than the best move), biggest first; a move whose scores are a '
+                  f'forced end of the game (no count of men) comes after them. Players seldom play on long after losing material: such a '
                   f'move is more often a transcription error than a blunder, above all in a game the side '
                   f'that moved won or drew.</p>\n')
         if not looks:

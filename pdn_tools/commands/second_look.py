@@ -4,26 +4,31 @@ a player who blundered that much seldom plays on for long, so these are the firs
 against another source.
 
 A move qualifies when the search (`rules.search.judge`) judges that it walked into a shot (`$4`), in a
-valid game that went on at least `PLIES_AFTER` plies after it.  Its swing is what the move keeps less
-than the best move, in men (the search's scores of the position before the move and after it, from the
-mover's side); when either score is a forced end of the game (a side left without a move), the swing
-is that of a win and comes before any count of men.  The audit page lists the `SHOWN` biggest; `Biggest`
-keeps them as the games come (ties: the first come), so that only their boards are ever drawn.
+valid game that went on at least `PLIES_AFTER` plies after it, played by the rules its moves are checked
+by (not lidraughts' Breakthrough or Antidraughts, whose goal is no count of material).  Its swing is what
+the move keeps less than the best move, in men (the search's scores of the position before the move and
+after it, from the mover's side).  When either score is a forced end of the game (a side left without a
+move) the swing is no count of men, and the move comes after every swing that is: endgames are often
+played on past a win neither player saw.  The audit page lists the `SHOWN` biggest; `Biggest` keeps them
+as the games come (ties: the first come), so that only their boards are ever drawn.
 """
 from __future__ import annotations
 
 import heapq
 import os
+import re
 from dataclasses import dataclass, field
 
 from pdn_tools.play.check import Checked, line_text, move_label
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.search import WALKED_INTO, Evaluations, eval_text, judge
+from pdn_tools.rules.variants import lidraughts_variant
 from pdn_tools.text.model import Game
 from pdn_tools.text.results import Outcome, outcome
 
 PLIES_AFTER = 10            # the game went on at least this many plies after the move
 SHOWN = 20                  # moves the audit page lists
+_GAMETYPE = re.compile(r"\s*(\d{1,9})")
 
 
 @dataclass(frozen=True)
@@ -50,6 +55,10 @@ class SecondLook:
     squares: tuple[int, ...]    # the move's start and landing squares
     alpha: bool                 # squares named by file and rank
 
+    def rank(self) -> tuple[bool, int]:
+        """The order of the list, biggest first: swings in men, then forced ends."""
+        return not self.forced, self.swing
+
     def name(self) -> str:
         return players(self.white, self.black, self.file, self.game)
 
@@ -64,7 +73,7 @@ def players(white: str, black: str, file: str, index: int) -> str:
 def second_looks(checked: Checked, evaluate: Evaluations) -> tuple[SecondLook, ...]:
     """The moves of a valid game's main line worth a second look (`evaluate`: the run's searches)."""
     game, result = checked.game, checked.replay
-    if result is None or not result.ok or not isinstance(game, Game) or result.variant is None:
+    if result is None or not result.ok or not isinstance(game, Game) or result.variant is None or _other_rules(game):
         return ()
     plies = result.plies
     judged = judge([(ply.before, ply.move, ply.after) for ply in plies], evaluate)
@@ -88,17 +97,24 @@ def second_looks(checked: Checked, evaluate: Evaluations) -> tuple[SecondLook, .
     return tuple(out)
 
 
+def _other_rules(game: Game) -> bool:
+    """Whether the game's GameType names lidraughts' own rules whose goal is not material."""
+    found = _GAMETYPE.match(game.tag("GameType") or "")
+    entry = lidraughts_variant(int(found.group(1))) if found else None
+    return entry is not None and not entry[1].results_checked
+
+
 @dataclass
 class Biggest:
     """The `size` biggest swings of the moves added, the first come first among equal swings."""
 
     size: int = SHOWN
-    heap: list[tuple[int, int, SecondLook]] = field(default_factory=list)   # (swing, -arrival, look)
+    heap: list[tuple[tuple[bool, int], int, SecondLook]] = field(default_factory=list)  # (rank, -arrival, look)
     added: int = 0
 
     def add(self, look: SecondLook) -> None:
         self.added += 1
-        entry = (look.swing, -self.added, look)
+        entry = (look.rank(), -self.added, look)
         if len(self.heap) < self.size:
             heapq.heappush(self.heap, entry)
         elif entry[:2] > self.heap[0][:2]:
