@@ -39,10 +39,12 @@ class Options:
 
     def searches(self) -> PerWorker[Evaluations] | None:
         """The searches of --shots: a cache per worker process."""
+        if self.shots is None:
+            return None
         from pdn_tools.rules.search import Evaluations
         from pdn_tools.running.per_worker import PerWorker
 
-        return None if self.shots is None else PerWorker(functools.partial(Evaluations, self.shots))
+        return PerWorker(functools.partial(Evaluations, self.shots))
 
 
 class Format(ABC):
@@ -121,10 +123,12 @@ class JsonLines(Lines):
 
     def lines(self) -> Callable[[Checked], str]:
         """The work: a game's JSON line, with its shots when asked."""
+        searches = self.options.searches()
+        if searches is None:
+            return report.checked_json_line
         from pdn_tools.running.per_worker import shots_line
 
-        searches = self.options.searches()
-        return report.checked_json_line if searches is None else functools.partial(shots_line, evaluate=searches)
+        return functools.partial(shots_line, evaluate=searches)
 
     def each(self, run: Run) -> None:
         for record, json_line in run.checked(self.lines()):
