@@ -11,13 +11,14 @@ import click
 from pdn_tools.cli.options import (OneLineError, Reading, Writing, depth_with_shots, format_option, reading_options,
                                   writing_options)
 from pdn_tools.cli.run import Run, command, write_file
-from pdn_tools.commands.annotate import SHOTS_DEPTH, Options as Annotations, annotate_game
+from pdn_tools.commands.annotate import SHOTS_DEPTH, Options as Annotations
 from pdn_tools.commands.convert import WRITERS
 from pdn_tools.play.hub import EngineError
 from pdn_tools.rules.search import Evaluations
 from pdn_tools.running import batch
 from pdn_tools.running.batch import EXIT_USAGE
 from pdn_tools.running.engine import DEFAULT_DEPTH, HubEngine, Limits
+from pdn_tools.running.per_worker import PerWorker, annotated
 from pdn_tools.running.terminal import Terminal
 from pdn_tools.running.terminal import games, validity
 from pdn_tools.text.names import printable
@@ -164,7 +165,7 @@ def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
 @click.option("--engine-timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
               metavar="SECONDS", help="The longest wait for an engine's answer to one position.")
 @writing_options()
-@reading_options()
+@reading_options(dask=True)
 def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, ply_count: bool, result: bool,
              gametype: bool, everything: bool, shots: bool, depth: int | None, engine: str | None,
              engine_depth: int | None, engine_time: float | None, engine_timeout: float, writing: Writing,
@@ -180,11 +181,11 @@ def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, 
                                "--ply-count, --result, --gametype, --shots, --engine or --all")
     if shots and engine is not None:
         raise click.UsageError("--shots and --engine both write [%eval]: choose one")
-    limits = _engine_limits(engine, engine_depth, engine_time, engine_timeout, reading.jobs)
+    limits = _engine_limits(engine, engine_depth, engine_time, engine_timeout)
     run = Run(reading)
     with run.output(writing), _hub_engine(engine, limits) as hub:
-        work = functools.partial(annotate_game, options=options, evaluate=Evaluations(depth) if shots else None,
-                                 engine=None if hub is None else hub.analyse)
+        searches = PerWorker(functools.partial(Evaluations, depth)) if shots else None
+        work = functools.partial(annotated, options=options, evaluate=searches, engine=hub)
         for _, (text, notes) in _engine_errors(run.reported(work), run.terminal):
             run.terminal.out(text, end="")
             for note in notes:
@@ -194,30 +195,32 @@ def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, 
     sys.exit(code)
 
 
-def _engine_limits(engine: str | None, depth: int | None, move_time: float | None, timeout: float,
-                   jobs: int) -> Limits:
+def _engine_limits(engine: str | None, depth: int | None, move_time: float | None, timeout: float) -> Limits:
     """annotate's engine options, checked."""
     if engine is None and (depth is not None or move_time is not None):
         raise click.UsageError("--engine-depth and --engine-time need --engine")
     if depth is not None and move_time is not None:
         raise click.UsageError("choose --engine-depth or --engine-time, not both")
-    if engine is not None and jobs > 1:
-        raise click.UsageError("--engine runs one engine: not with --jobs")
     return Limits(depth, move_time, timeout)
 
 
 @contextlib.contextmanager
-def _hub_engine(command: str | None, limits: Limits) -> Iterator[HubEngine | None]:
-    """The engine of --engine, ended and reaped when the command ends (by an error or Ctrl-C too)."""
+def _hub_engine(command: str | None, limits: Limits) -> Iterator[PerWorker[HubEngine] | None]:
+    """The engine of --engine, one a process that annotates (this one, or each worker of --jobs and
+    --dask); this process's ended and reaped when the command ends (by an error or Ctrl-C too), the
+    workers' when they end."""
     if command is None:
         yield None
         return
     try:
-        engine = HubEngine(command, limits)
+        HubEngine(command, limits)          # the command checked before anything is read
     except EngineError as error:
         raise click.UsageError(str(error)) from None
-    with engine:
-        yield engine
+    engines = PerWorker(functools.partial(HubEngine, command, limits))
+    try:
+        yield engines
+    finally:
+        engines.close()
 
 
 def _engine_errors(results: Iterator[T], terminal: Terminal) -> Iterator[T]:
