@@ -10,7 +10,7 @@ from pdn_tools.play.check import Checked, Problem, check, problem
 from pdn_tools.text import writer
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Game, ReadError
-from pdn_tools.play.notation import Style, canonical_game, fix_notes, kept_notes, result_fixes
+from pdn_tools.play.notation import Style, canonical_game, canonical_text, fix_notes, kept_notes, result_fixes
 from pdn_tools.text.names import printable
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.variants import RuleSet, Variant
@@ -73,10 +73,8 @@ def convert(checked: Checked, options: Options) -> Converted:
     if style.fix_results:
         fixes = fix_notes(game, result_fixes(game, replayed)) + kept_notes(game, replayed)
         notes += tuple(report.text_lines(replace(record, errors=(), warnings=tuple(map(problem, fixes)))))
-    canonical = canonical_game(game, replayed, style)
-    alpha = None if style.squares is None else style.squares == "alpha"
-    text = WRITERS[options.to]().text(canonical, replayed, record.errors, alpha)
-    return Converted(text, notes, not record.errors, len(replayed.plies))
+    text = WRITERS[options.to]().text(game, replayed, style, record.errors)
+    return Converted(text, notes, not record.errors, replayed.ply_count)
 
 
 class GameWriter(ABC):
@@ -85,9 +83,9 @@ class GameWriter(ABC):
     pdn: ClassVar[bool] = False         # writes PDN: games can pass through unchanged, files be rewritten
 
     @abstractmethod
-    def text(self, game: Game, replayed: Replay, errors: tuple[Problem, ...], alpha: bool | None) -> str:
-        """The text of one canonical game, replayed, with its errors (a wrong Result); squares in
-        algebraic or numeric notation (`alpha` None: the variant's own)."""
+    def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
+        """The text of one game, replayed, written canonical in `style`, with its errors (a wrong
+        Result)."""
 
 
 class PdnWriter(GameWriter):
@@ -95,22 +93,28 @@ class PdnWriter(GameWriter):
 
     pdn = True
 
-    def text(self, game: Game, replayed: Replay, errors: tuple[Problem, ...], alpha: bool | None) -> str:
-        return writer.write_game(game)
+    def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
+        return canonical_text(game, replayed, style)
 
 
 class JsonWriter(GameWriter):
     """One JSON object per game (`json_game`)."""
 
-    def text(self, game: Game, replayed: Replay, errors: tuple[Problem, ...], alpha: bool | None) -> str:
-        return json_game(game, replayed, [error.as_dict() for error in errors], alpha)
+    def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
+        return json_game(canonical_game(game, replayed, style), replayed, [error.as_dict() for error in errors],
+                         _alpha(style))
 
 
 class FenWriter(GameWriter):
     """One `file:game<TAB>ply<TAB>FEN` line per ply (`fen_lines`)."""
 
-    def text(self, game: Game, replayed: Replay, errors: tuple[Problem, ...], alpha: bool | None) -> str:
-        return fen_lines(game, replayed, alpha)
+    def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
+        return fen_lines(game, replayed, _alpha(style))
+
+
+def _alpha(style: Style) -> bool | None:
+    """Squares in algebraic notation (True), numeric (False) or the variant's own (None)."""
+    return None if style.squares is None else style.squares == "alpha"
 
 
 WRITERS: dict[str, type[GameWriter]] = {"pdn": PdnWriter, "jsonl": JsonWriter, "fen": FenWriter}
