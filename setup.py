@@ -1,4 +1,4 @@
-"""Builds the optional compiled move core (pdn_tools/rules/_core.c); the metadata is in pyproject.toml.
+"""Builds the optional compiled move core (pdn_tools/rules/_*.c) and scanner (pdn_tools/text/_scan.c); the metadata is in pyproject.toml.
 
 The extension is optional: without a C compiler or Python headers the build warns and the
 package installs with the pure-Python engine, which gives the same answers, only slower.
@@ -33,8 +33,13 @@ class OptionalBuildExt(build_ext):
 
 setup(
     ext_modules=[
-        Extension("pdn_tools.rules._core", ["pdn_tools/rules/_core.c", "pdn_tools/rules/_search.c"],
-                  depends=["pdn_tools/rules/_core.h"], optional=True, extra_compile_args=["-O3"]),
+        Extension("pdn_tools.rules._core",
+                  [f"pdn_tools/rules/_{name}.c" for name in
+                   ("rules", "captures", "movegen", "steps", "positions", "draws", "replay", "search")],
+                  depends=["pdn_tools/rules/_core.h", "pdn_tools/rules/_replay.h", "pdn_tools/text/_scan.h"],
+                  optional=True, extra_compile_args=["-O3"]),
+        Extension("pdn_tools.text._scan", ["pdn_tools/text/_scan.c"], depends=["pdn_tools/text/_scan.h"],
+                  optional=True, extra_compile_args=["-O3"]),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -63,7 +63,8 @@ def test_the_imports_up_the_order_are_inside_functions():
 def test_the_design_layout_table_names_every_module():
     design = (PACKAGE.parent / "docs" / "design.md").read_text(encoding="utf-8")
     table = design[design.index("## Layout"):design.index("## Adding a variant")]
-    modules = sorted(p.relative_to(PACKAGE.parent) for p in PACKAGE.rglob("*.py") if p.name != "__init__.py")
+    modules = sorted(p.relative_to(PACKAGE.parent) for pattern in ("*.py", "*.c") for p in PACKAGE.rglob(pattern)
+                     if p.name != "__init__.py")
     missing = [str(m) for m in modules if f"`{m}`" not in table and f"`{m.name}`" not in table]
     assert not missing, f"not in the layout table of docs/design.md: {missing}"
     listed = set(re.findall(r"`(pdn_tools/[^`]+)`", table))

@@ -1,6 +1,6 @@
 """Reading with the compiled core's help against reading in pure Python.
 
-`moves_end` (pdn_tools/rules/_core.c) finds where the scanner's MOVES terminal ends; it must
+`moves_end` (pdn_tools/text/_scan.c) finds where the scanner's MOVES terminal ends; it must
 give the end Python's re gives for the terminal's own regular expression, at every position and
 text end.  The scanner that uses it must give the same tokens as the one that does not, and a
 game built from a remembered parse plan must be the game Lark builds.
@@ -24,7 +24,7 @@ from pdn_tools.rules import core
 from pdn_tools.text import grammar, reader
 from pdn_tools.text.reader import read_text
 
-COMPILED = core.compiled_module()
+COMPILED = core.compiled_scanner()
 
 # Pieces of movetext and of what stops it: results, moves, numbers, marks, gaps, escapes.
 FRAGMENTS = st.sampled_from(
@@ -38,7 +38,7 @@ TEXTS = st.lists(FRAGMENTS, max_size=24).map("".join)
 
 
 def moves_end() -> grammar.MovesEnd:
-    assert COMPILED is not None, "the compiled core (pdn_tools/rules/_core.c) was not built"
+    assert COMPILED is not None, "the compiled scanner (pdn_tools/text/_scan.c) was not built"
     found: grammar.MovesEnd = COMPILED.moves_end
     return found
 
@@ -90,7 +90,7 @@ def test_moves_end_refuses_positions_outside_the_text() -> None:
 
 
 def test_the_reading_helpers_refuse_what_is_not_text() -> None:
-    assert COMPILED is not None, "the compiled core (pdn_tools/rules/_core.c) was not built"
+    assert COMPILED is not None, "the compiled scanner (pdn_tools/text/_scan.c) was not built"
     with pytest.raises(TypeError, match=r"moves_end\(text: str, pos: int, endpos: int\)"):
         COMPILED.moves_end(b"32-28", 0, 5)
     with pytest.raises(TypeError, match=r"plain_run\(text: str\)"):
@@ -111,12 +111,12 @@ def plain_by_regex(text: str) -> bool:
 @settings(max_examples=3000)
 @given(st.lists(RUN_PIECES, max_size=16).map("".join))
 def test_plain_run_is_the_regular_expression_s_verdict(text: str) -> None:
-    assert COMPILED is not None, "the compiled core (pdn_tools/rules/_core.c) was not built"
+    assert COMPILED is not None, "the compiled scanner (pdn_tools/text/_scan.c) was not built"
     assert COMPILED.plain_run(text) == plain_by_regex(text)
 
 
 def test_real_runs_are_plain_or_not_as_the_regular_expression_says() -> None:
-    assert COMPILED is not None, "the compiled core (pdn_tools/rules/_core.c) was not built"
+    assert COMPILED is not None, "the compiled scanner (pdn_tools/text/_scan.c) was not built"
     runs = ["1. 11-15 23-19 2. 8-11", "1.33-29 19-23\t2.35-30", "1. 05-10", "12-16 (!)", "1- 7", "9x18x27 $3",
             "14x 3x 12", "1-  7", "1- 7x 9"]
     assert [COMPILED.plain_run(run) for run in runs] == [plain_by_regex(run) for run in runs]

@@ -1,5 +1,6 @@
-/* Shared by the compiled move core (_core.c) and the search (_search.c): the tables of a
- * variant (Rules), capture records and the generator functions the search calls. */
+/* Shared by the modules of the compiled move core (_rules.c, _captures.c, _movegen.c, the run
+ * replay of _replay.h) and the search (_search.c): the tables of a variant (Rules), capture
+ * records and the generator functions. */
 #ifndef PDN_TOOLS_CORE_H
 #define PDN_TOOLS_CORE_H
 
@@ -90,6 +91,34 @@ int to_set(const Rules *r, PyObject *value, u128 *out);
 int counter_in(const Rules *r, long ctr);
 int side_args(Rules *r, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, int *ci, u128 *own,
               u128 *opp, u128 *kings);
+
+extern const int REVERSE[9];             /* the opposite of each direction */
+
+static inline u128 empty_squares(const Rules *r, u128 own, u128 opp) {
+    return r->valid & ~(own | opp);
+}
+
+/* With bulk indices: the set moved one step in direction `d` (squares leaving the board or
+ * landing on a spare column are dropped by the masks the callers apply). */
+static inline u128 step_set(const Rules *r, u128 set, int d) {
+    int s = r->shift[d];
+    return s >= 0 ? set << s : set >> -s;
+}
+
+/* _captures.c */
+void capture_records(const Rules *r, int ci, u128 own, u128 opp, u128 kings, u128 starts,
+                     Records *out);
+void apply_law(const Rules *r, Records *recs, u128 kings);
+
+/* _movegen.c */
+void after_quiet(int sb, int eb, int king, int promotes, u128 *own, u128 *kings);
+PyObject *Rules_quiet_moves(Rules *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *Rules_perft(Rules *self, PyObject *const *args, Py_ssize_t nargs);
+
+/* _rules.c */
+PyObject *from_set(const Rules *r, u128 set);
+int side_counter_args(Rules *r, PyObject *const *args, Py_ssize_t nargs, int *ci, u128 *own, u128 *opp,
+                      u128 *kings, int *ctr);
 
 /* _search.c */
 PyObject *Rules_zobrist(Rules *self, PyObject *const *args, Py_ssize_t nargs);

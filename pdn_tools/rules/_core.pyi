@@ -1,4 +1,4 @@
-"""Types of the compiled move core (pdn_tools/rules/_core.c); see pdn_tools.rules.core."""
+"""Types of the compiled move core (pdn_tools/rules/_*.c); see pdn_tools.rules.core."""
 
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -35,8 +35,6 @@ class Rules:
                ) -> tuple[int, list[tuple[int, tuple[int, ...], tuple[int, ...], bool]], int]: ...
 
 def moves_hint(text: str, wanted: int, /) -> tuple[int, int]: ...
-def moves_end(text: str, pos: int, endpos: int, /) -> int: ...
-def plain_run(text: str, /) -> bool: ...
 
 LAW_FREE: int
 LAW_COUNT: int

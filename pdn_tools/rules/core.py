@@ -1,4 +1,4 @@
-"""Which move engine runs: the compiled core (`_core`, built from `_core.c`) or pure Python.
+"""Which move engine runs: the compiled core (`_core`, built from `rules/_*.c`) or pure Python.
 
 The compiled core is optional: `pip install` builds it when a C compiler is there and
 installs the pure engine alone otherwise.  An `Engine` value names the choice; it is made
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from pdn_tools.rules._core import Rules as CompiledRules
     from pdn_tools.text.grammar import MovesEnd, PlainRun
 
-__all__ = ["Engine", "PURE", "compile_rules", "compiled_module", "engine_from_environment"]
+__all__ = ["Engine", "PURE", "compile_rules", "compiled_module", "compiled_scanner", "engine_from_environment"]
 
 
 @functools.cache
@@ -36,12 +36,22 @@ def compiled_module() -> ModuleType | None:
     return _core
 
 
+@functools.cache
+def compiled_scanner() -> ModuleType | None:
+    """The compiled scanner's module (`text/_scan.c`), or None when it was not built."""
+    try:
+        from pdn_tools.text import _scan
+    except ImportError:
+        return None
+    return _scan
+
+
 @dataclass(frozen=True, slots=True)
 class Engine:
     """The move engine: the compiled core (`compiled`) or pure Python.  It also tells the
     reader how to read runs of plain moves (`keeps_runs`, `moves_end`, `plain_run`): on the
     compiled core they stay text, which the core plays without an object per move, and are
-    found by its scanner; either way the games read are the same."""
+    found by the compiled scanner; either way the games read are the same."""
 
     compiled: bool
 
@@ -65,15 +75,15 @@ class Engine:
 
     @property
     def moves_end(self) -> MovesEnd | None:
-        """The core's end of a MOVES token for the scanner (None: the regular expression)."""
-        core = self.core
-        return None if core is None else core.moves_end
+        """The compiled end of a MOVES token for the scanner (None: the regular expression)."""
+        scanner = compiled_scanner() if self.compiled else None
+        return None if scanner is None else scanner.moves_end
 
     @property
     def plain_run(self) -> PlainRun | None:
-        """The core's test of a run that may stay text (None: the regular expression)."""
-        core = self.core
-        return None if core is None else core.plain_run
+        """The compiled test of a run that may stay text (None: the regular expression)."""
+        scanner = compiled_scanner() if self.compiled else None
+        return None if scanner is None else scanner.plain_run
 
 
 PURE = Engine(False)

@@ -1,0 +1,73 @@
+/* Position and Move objects read and made by the compiled run replay (twin:
+ * pdn_tools.rules.movegen.Position, pdn_tools.rules.movegen.Move). */
+#include "_replay.h"
+#include <structmember.h>
+
+/* Positions and Moves are built here as their classes would build them: both are slotted
+ * classes (Position's __slots__, a slots=True frozen dataclass), so each field has a fixed
+ * offset in the object, found by name in the type's member table. */
+static Py_ssize_t slot_offset(PyTypeObject *type, const char *name) {
+    for (PyTypeObject *t = type; t != NULL; t = t->tp_base)
+        for (PyMemberDef *m = t->tp_members; m != NULL && m->name != NULL; m++)
+            if (m->type == T_OBJECT_EX && strcmp(m->name, name) == 0)
+                return m->offset;
+    return -1;
+}
+
+/* The offsets of `names` in `type`; -1 with TypeError when one is missing. */
+int layout(PyTypeObject *type, const char *const *names, int count, Py_ssize_t *offsets) {
+    for (int i = 0; i < count; i++) {
+        offsets[i] = slot_offset(type, names[i]);
+        if (offsets[i] < 0) {
+            PyErr_Format(PyExc_TypeError, "run: %s has no slot %s", type->tp_name, names[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A new object of `type` holding `values` (new references, stolen) in the slots at `offsets`. */
+PyObject *slotted(PyTypeObject *type, const Py_ssize_t *offsets, PyObject **values, int count) {
+    for (int i = 0; i < count; i++)
+        if (values[i] == NULL) {
+            for (int j = 0; j < count; j++)
+                Py_XDECREF(values[j]);
+            return NULL;
+        }
+    PyObject *obj = type->tp_alloc(type, 0);
+    if (obj == NULL) {
+        for (int j = 0; j < count; j++)
+            Py_DECREF(values[j]);
+        return NULL;
+    }
+    for (int i = 0; i < count; i++)
+        SLOT(obj, offsets[i]) = values[i];
+    return obj;
+}
+
+int read_position(const Rules *r, const Positions *p, PyObject *position, Seen *out) {
+    if (Py_TYPE(position) != p->type) {
+        PyErr_SetString(PyExc_TypeError, "run_text: a position of another type");
+        return -1;
+    }
+    for (int i = 0; i < P_FIELDS; i++)
+        if (SLOT(position, p->at[i]) == NULL) {
+            PyErr_SetString(PyExc_TypeError, "run_text: the position is not complete");
+            return -1;
+        }
+    PyObject *turn = SLOT(position, p->at[P_TURN]);
+    out->turn = PyUnicode_Check(turn) && PyUnicode_CompareWithASCIIString(turn, "B") == 0;
+    out->count = 0;
+    if (to_set(r, SLOT(position, p->at[P_WHITE]), &out->white) < 0
+        || to_set(r, SLOT(position, p->at[P_BLACK]), &out->black) < 0
+        || to_set(r, SLOT(position, p->at[P_KINGS]), &out->kings) < 0)
+        return -1;
+    return 0;
+}
+
+PyObject *make_position(const Rules *r, const Positions *p, const Seen *s) {
+    PyObject *fields[P_FIELDS] = {
+        Py_NewRef(p->variant), Py_NewRef(p->turns[s->turn]), Py_NewRef(p->rl),
+        from_set(r, s->white), from_set(r, s->black), from_set(r, s->kings), Py_NewRef(p->ctr)};
+    return slotted(p->type, p->at, fields, P_FIELDS);
+}

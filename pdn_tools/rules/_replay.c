@@ -1,0 +1,286 @@
+/* The compiled core's replay of a run of moves kept as text (a MoveRun), and its hint. */
+#include "_replay.h"
+#include "../text/_scan.h"
+
+/* ---- a run of the main line as text ------------------------------------------------------ */
+/* twin: pdn_tools.rules.steps.run_text, pdn_tools.play.replay._Line._text */
+
+/* name_squares(numbers): numbers[k] is the square number the text of k names in this variant
+ * (variant.parse_square(str(k))), or None; at most MAX_NAMED entries. */
+PyObject *Rules_name_squares(Rules *self, PyObject *numbers) {
+    PyObject *fast = PySequence_Fast(numbers, "name_squares: expected a sequence");
+    if (fast == NULL)
+        return NULL;
+    Py_ssize_t count = PySequence_Fast_GET_SIZE(fast);
+    if (count > MAX_NAMED) {
+        Py_DECREF(fast);
+        PyErr_SetString(PyExc_ValueError, "name_squares: at most 100 numbers");
+        return NULL;
+    }
+    memset(self->named, -1, sizeof self->named);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(fast, k);
+        if (item == Py_None)
+            continue;
+        long number = PyLong_AsLong(item);
+        if (number == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return NULL;
+        }
+        if (number >= 1 && number <= self->n)
+            self->named[k] = (int8_t)self->index_of[number];
+    }
+    Py_DECREF(fast);
+    Py_RETURN_NONE;
+}
+
+/* Whether the space at text[j] is the one a separator may have after it (`1- 7`): a move goes on. */
+static int separator_space(const char *text, Py_ssize_t len, Py_ssize_t j) {
+    return text[j] == ' ' && j > 0 && (text[j - 1] == '-' || text[j - 1] == 'x') && j + 1 < len &&
+           text[j + 1] >= '0' && text[j + 1] <= '9';
+}
+
+/* The next item of a run at `*pos` (white space skipped): 0 at the end, 1 a move number
+ * (digits then dots; a move may follow at once, `1.33-29`), 2 a move with its squares in
+ * squares[] (*count of them, at least two) and *capture, 3 what is not a run's move;
+ * *pos is left at the item's start, *end after it (as model.MoveRun.item_at). */
+static int next_item(const char *text, Py_ssize_t len, Py_ssize_t *pos, Py_ssize_t *end,
+                     int *squares, int *count, int *capture) {
+    Py_ssize_t i = *pos;
+    while (i < len && run_space(text[i]))
+        i++;
+    *pos = i;
+    if (i == len)
+        return 0;
+    Py_ssize_t j = i;
+    while (j < len && text[j] >= '0' && text[j] <= '9')
+        j++;
+    if (j < len && text[j] == '.') {
+        while (j < len && text[j] == '.')
+            j++;
+        *end = j;
+        return 1;
+    }
+    while (j < len && (!run_space(text[j]) || (j > i && separator_space(text, len, j))))
+        j++;
+    *end = j;
+    *count = 0;
+    *capture = 0;
+    int value = 0, digits = 0;
+    for (Py_ssize_t k = i; k <= j; k++) {
+        char ch = k < j ? text[k] : '-';
+        if (ch == ' ')                   /* a separator's space */
+            continue;
+        if (ch >= '0' && ch <= '9' && digits < 3) {
+            value = value * 10 + (ch - '0');
+            digits++;
+            continue;
+        }
+        if ((ch != '-' && ch != 'x') || digits == 0 || digits > 2 || *count >= MAX_PATH)
+            return 3;                    /* not a run's move: left to the caller */
+        squares[(*count)++] = value;
+        *capture |= ch == 'x' && k < j;
+        value = digits = 0;
+    }
+    return *count >= 2 ? 2 : 3;
+}
+
+/* The squares written (numbers) as squares of this board, in place; 0 when one is none. */
+static int named_squares(const Rules *r, int *squares, int count) {
+    for (int i = 0; i < count; i++) {
+        if (squares[i] >= MAX_NAMED || r->named[squares[i]] < 0)
+            return 0;
+        squares[i] = r->named[squares[i]];
+    }
+    return 1;
+}
+
+/* The capture `squares` (start, landing squares in between, end; at least three) stands for,
+ * as replay.resolve finds it: a lawful capture from the start to the end on whose landing
+ * squares the squares in between lie, in order; NULL when none does or several taking
+ * different pieces do (resolve then decides, and explains). */
+static const Record *landing_capture(const Rules *r, int ci, u128 own, u128 opp, u128 kings,
+                                     const int *squares, int count, Records *recs) {
+    recs->count = 0;
+    legal_records(r, ci, own, opp, kings, recs);
+    const Record *first = NULL;
+    for (Py_ssize_t i = 0; i < recs->count; i++) {
+        const Record *rec = &recs->items[i];
+        if (rec->start != squares[0] || rec->path[rec->len - 1] != squares[count - 1])
+            continue;
+        int at = 0, wanted = 1;
+        for (; wanted < count - 1; wanted++) {           /* each in order on path[:-1] */
+            while (at < rec->len - 1 && rec->path[at] != squares[wanted])
+                at++;
+            if (at == rec->len - 1)
+                break;
+            at++;
+        }
+        if (wanted < count - 1)
+            continue;
+        if (first == NULL)
+            first = rec;
+        else if (rec->capm != first->capm)
+            return NULL;
+    }
+    return first;
+}
+
+/* run_text(text, offset, position, seen, since, quiet, limits)
+ *   -> (offset, plies, position before the last ply, position after it, since, quiet)
+ * Plays the moves of a MoveRun's text from `offset` while each is a two-square move that
+ * steps.quiet_step / capture_step would play or a capture through given squares that
+ * replay.resolve finds alone (landing_capture), skipping move numbers, and counts them as
+ * DrawTracker.update would (seen, since, quiet: its fields, seen updated in place; seen None
+ * when it counts no more; limits = (repetitions, repetition stops, quiet limit or 0, quiet
+ * stops, men go back, the materials of the endings or None: draws.ending_materials)).
+ * Stops at the first move it leaves to the caller (offset = where that move starts;
+ * len(text) when the run is played).  Positions are made of
+ * the type of `position`: only the last two, and the tracker's when they changed. */
+PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "run_text takes 7 arguments");
+        return NULL;
+    }
+    PyObject *text_obj = args[0], *position = args[2], *seen = args[3], *since = args[4];
+    if (!PyUnicode_Check(text_obj) || !PyUnicode_IS_ASCII(text_obj)) {
+        PyErr_SetString(PyExc_TypeError, "run_text: the text must be an ASCII str");
+        return NULL;
+    }
+    Py_ssize_t len = PyUnicode_GET_LENGTH(text_obj);
+    const char *text = (const char *)PyUnicode_DATA(text_obj);
+    Py_ssize_t pos = PyLong_AsSsize_t(args[1]);
+    if (pos == -1 && PyErr_Occurred())
+        return NULL;
+    if (pos < 0 || pos > len) {
+        PyErr_SetString(PyExc_ValueError, "run_text: offset out of the text");
+        return NULL;
+    }
+    static PyObject *turns[2] = {NULL, NULL};
+    if (turns[0] == NULL) {
+        turns[0] = PyUnicode_InternFromString("W");
+        turns[1] = PyUnicode_InternFromString("B");
+        if (turns[0] == NULL || turns[1] == NULL)
+            return NULL;
+    }
+    Positions p = {Py_TYPE(position), {0}, NULL, NULL, NULL, {turns[0], turns[1]}};
+    if (layout(p.type, POSITION_FIELDS, P_FIELDS, p.at) < 0)
+        return NULL;
+    Seen now, before;
+    if (read_position(self, &p, position, &now) < 0)
+        return NULL;
+    p.variant = SLOT(position, p.at[P_VARIANT]);
+    p.rl = SLOT(position, p.at[P_RL]);
+    p.ctr = SLOT(position, p.at[P_CTR]);
+    Counters c;
+    memset(&c, 0, sizeof c);
+    Records recs = {NULL, 0, 0, 0};
+    PyObject *result = NULL, *new_since = NULL, *after_obj = NULL, *before_obj = NULL;
+    if (counters_in(self, &p, &c, seen, since, args[5], args[6]) < 0)
+        goto done;
+    before = now;
+    long plies = 0;
+    for (;;) {
+        Py_ssize_t end = pos;
+        int squares[MAX_PATH], count = 0, capture = 0;
+        int kind = next_item(text, len, &pos, &end, squares, &count, &capture);
+        if (kind == 0 || kind == 3 || self->limit)      /* a king-move limit: Python counts */
+            break;
+        if (kind == 1) {
+            pos = end;
+            continue;
+        }
+        if (!named_squares(self, squares, count) || (count > 2 && !capture))
+            break;
+        int sb = squares[0], eb = squares[count - 1];
+        int ci = now.turn;
+        u128 own = ci ? now.black : now.white, opp = ci ? now.white : now.black, kings = now.kings;
+        int king = HAS(kings, sb);
+        if (count > 2) {
+            const Record *rec = landing_capture(self, ci, own, opp, kings, squares, count, &recs);
+            if (recs.failed) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            if (rec == NULL)
+                break;
+            after_capture(rec, &own, &opp, &kings);
+        } else if (!capture) {
+            int promotes;
+            if (!quiet_step(self, ci, own, opp, kings, sb, eb, &promotes))
+                break;
+            after_quiet(sb, eb, king, promotes, &own, &kings);
+        } else {
+            Record rec;
+            int played = play_capture_step(self, ci, &own, &opp, &kings, sb, eb, &recs, &rec);
+            if (played < 0)
+                goto done;
+            if (!played)
+                break;
+        }
+        Seen next = {ci ? opp : own, ci ? own : opp, kings, ci ^ 1, 0};
+        int stop = count_ply(&c, &next, king, capture);
+        if (stop < 0)
+            goto done;
+        if (stop)
+            break;
+        before = now;
+        now = next;
+        plies++;
+        pos = end;
+    }
+    if (counters_out(self, &p, &c, seen, since, &new_since) < 0)
+        goto done;
+    if (plies) {
+        before_obj = make_position(self, &p, &before);
+        after_obj = before_obj == NULL ? NULL : make_position(self, &p, &now);
+        if (after_obj == NULL)
+            goto done;
+    } else {
+        before_obj = Py_NewRef(Py_None);
+        after_obj = Py_NewRef(Py_None);
+    }
+    result = Py_BuildValue("(nlOOOl)", pos, plies, before_obj, after_obj, new_since, c.quiet);
+done:
+    Py_XDECREF(before_obj);
+    Py_XDECREF(after_obj);
+    Py_XDECREF(new_since);
+    PyMem_Free(c.seen.items);
+    PyMem_Free(recs.items);
+    return result;
+}
+
+/* moves_hint(text, wanted) -> (moves, highest square number or -1) over the first `wanted`
+ * moves of a MoveRun's text (twin: pdn_tools.play.replay.run_hint). */
+PyObject *moves_hint(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyUnicode_IS_ASCII(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "moves_hint(text: ASCII str, wanted: int)");
+        return NULL;
+    }
+    long wanted = PyLong_AsLong(args[1]);
+    if (wanted == -1 && PyErr_Occurred())
+        return NULL;
+    const char *text = (const char *)PyUnicode_DATA(args[0]);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(args[0]), pos = 0;
+    long moves = 0, top = -1;
+    while (moves < wanted) {
+        Py_ssize_t end = pos;
+        int squares[MAX_PATH], count = 0, capture = 0;
+        int kind = next_item(text, len, &pos, &end, squares, &count, &capture);
+        if (kind == 0)
+            break;
+        if (kind == 3) {
+            PyErr_SetString(PyExc_ValueError, "moves_hint: not a run of moves");
+            return NULL;
+        }
+        if (kind == 2) {
+            moves++;
+            for (int i = 0; i < count; i++)
+                if (squares[i] > top)
+                    top = squares[i];
+        }
+        pos = end;
+    }
+    return Py_BuildValue("(ll)", moves, top);
+}
