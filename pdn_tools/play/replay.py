@@ -21,7 +21,7 @@ from pdn_tools.text.numbers import number as read_number
 from pdn_tools.text.walk import Path, walk
 from pdn_tools.text.results import Outcome, off_board, outcome, read_result
 from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, Move as Notated, MoveNumber, MoveRun, Nag,
-                                  Placeholder, Setup, Variation, main_line_text, movetext_runs)
+                                  Placeholder, Setup, Variation, movetext_runs)
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.variants import (Hint, RuleSet, Variant, algebraic_variants, inferred_variants,
                                       lidraughts_variant, variant_by_gametype, variant_by_name)
@@ -30,15 +30,43 @@ _GAMETYPE = re.compile(r"\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*
 _GAMETYPE_NUMBER = re.compile(r"\s*(\d+)")
 
 
-@dataclass(slots=True)
 class Ply:
-    """One resolved move of the main line."""
+    """One resolved move of the main line: its number (1-based along the main line), the notated
+    move, the legal move it stands for, the positions before and after it."""
 
-    number: int                    # 1-based along the main line
-    notated: Notated
-    move: Move
-    before: Position
-    after: Position
+    __slots__ = ("number", "move", "before", "after", "_notated", "_run", "_start", "_end")
+
+    def __init__(self, number: int, notated: Notated, move: Move, before: Position, after: Position) -> None:
+        self.number, self._notated, self.move, self.before, self.after = number, notated, move, before, after
+
+    @classmethod
+    def recorded(cls, number: int, run: MoveRun, start: int, end: int, move: Move, before: Position,
+                 after: Position) -> Ply:
+        """The ply of a move the core played from `run`'s text[start:end] (its notated move made
+        when first asked for)."""
+        ply = cls.__new__(cls)
+        ply.number, ply.move, ply.before, ply.after = number, move, before, after
+        ply._notated, ply._run, ply._start, ply._end = None, run, start, end
+        return ply
+
+    @property
+    def notated(self) -> Notated:
+        """The move as written, located."""
+        notated = self._notated
+        if notated is None:
+            notated = self._notated = self._run.move_at(self._start, self._end)
+        return notated
+
+    def _fields(self) -> tuple[int, Notated, Move, Position, Position]:
+        return self.number, self.notated, self.move, self.before, self.after
+
+    def __eq__(self, other: object) -> bool:
+        return self._fields() == other._fields() if isinstance(other, Ply) else NotImplemented
+
+    __hash__ = None         # type: ignore[assignment]     # mutable, as the dataclass it was
+
+    def __repr__(self) -> str:
+        return "Ply(number={!r}, notated={!r}, move={!r}, before={!r}, after={!r})".format(*self._fields())
 
 
 @dataclass
@@ -59,7 +87,7 @@ class Replay:
     ply_count: int = 0              # main-line plies resolved
     last: Position | None = None    # the position after the last of them
     # The plies, once made: the compiled core replays runs of moves kept as text and makes
-    # no object per ply; `plies` replays the main line again, making them, when first read.
+    # no object per ply; `plies` replays the main line again on the core, which records them.
     made: list[Ply] | None = field(default=None, repr=False)
 
     @property
@@ -337,14 +365,15 @@ class _Line:
 
     The movetext may hold runs of plain moves kept as text (MoveRun), which the compiled core
     plays without making an object per ply: the plies are then dropped (None) at the first
-    run, and made when first asked for (`Replay.plies`) from the expanded movetext.
+    run, and made when first asked for (`Replay.plies`) by a line that `record`s them (the
+    core hands back each ply it plays).
     """
 
-    __slots__ = ("result", "tracker", "strict", "position", "previous", "last", "count", "plies", "known")
+    __slots__ = ("result", "tracker", "strict", "position", "previous", "last", "count", "plies", "known", "record")
 
-    def __init__(self, result: Replay, tracker: DrawTracker | None, strict: bool) -> None:
+    def __init__(self, result: Replay, tracker: DrawTracker | None, strict: bool, record: bool = False) -> None:
         assert result.start is not None and result.variant is not None
-        self.result, self.tracker, self.strict = result, tracker, strict
+        self.result, self.tracker, self.strict, self.record = result, tracker, strict, record
         self.position = self.previous = result.start
         self.last: Position | None = None       # after the last ply
         self.count = 0
@@ -372,7 +401,8 @@ class _Line:
             elif isinstance(element, (MoveNumber, Comment, Nag)):
                 continue
             elif isinstance(element, MoveRun):
-                self.plies = None
+                if not self.record:
+                    self.plies = None
                 self._text(element)
                 runs.append(element)
             elif isinstance(element, Variation):
@@ -389,11 +419,14 @@ class _Line:
                 raise _Stop
 
     def _text(self, run: MoveRun) -> None:
-        """A run kept as text: the core plays what it can, each move it leaves is played here."""
+        """A run kept as text: the core plays what it can (recording its plies when they are
+        kept), each move it leaves is played here."""
         text, offset = run.text, 0
-        assert self.tracker is not None          # runs kept as text come in the first replay, which counts draws
+        record: list[steps.Recorded] | None = [] if self.record else None
         while offset < len(text):
-            offset, count, before, after = steps.run_text(self.position, text, offset, self.tracker)
+            offset, count, before, after = steps.run_text(self.position, text, offset, self.tracker, record)
+            if record:
+                self._recorded(run, record)
             if count and before is not None and after is not None:
                 self.count += count
                 self.previous, self.position = before, after
@@ -427,6 +460,16 @@ class _Line:
             self.tracker.update(ply, after, king, bool(move.captured))
         self.previous, self.position, self.last = position, after, after
 
+    def _recorded(self, run: MoveRun, record: list[steps.Recorded]) -> None:
+        """The plies the core recorded as it played them (counted by it), made and emptied."""
+        assert self.plies is not None
+        plies, before, number, made = self.plies, self.position, self.count, Ply.recorded
+        for start, end, move, after in record:
+            number += 1
+            plies.append(made(number, run, start, end, move, before, after))
+            before = after
+        record.clear()
+
     def _played(self, notated: Notated, move: Move, after: Position, king: bool) -> None:
         """A move the compiled core played: counted, its ply made when plies are kept."""
         self.count += 1
@@ -439,14 +482,15 @@ class _Line:
 
 
 def _made_plies(result: Replay) -> list[Ply]:
-    """The plies of a replay made lazily: its main line played again from the expanded
-    movetext (same moves, so the same plies), up to the plies it resolved."""
+    """The plies of a replay made lazily: its main line played again (same moves, so the same
+    plies), the runs kept as text by the compiled core, which records the plies it plays, up
+    to the plies the replay resolved."""
     if result.start is None or result.variant is None or not result.ply_count:
         return []
-    line = _Line(result, None, False)
+    line = _Line(result, None, False, record=True)
     warnings, result.warnings = result.warnings, []     # said once, by the replay itself
     try:
-        line.follow(main_line_text(result.game), variations=False)
+        line.follow(movetext_runs(result.game), variations=False)
     except (_Stop, _Failure):
         pass
     finally:

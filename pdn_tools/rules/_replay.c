@@ -126,6 +126,56 @@ static const Record *landing_capture(const Rules *r, int ci, u128 own, u128 opp,
     return first;
 }
 
+/* The plies run_text records when asked (its last three arguments). */
+typedef struct {
+    PyObject *list, *quiet;              /* borrowed: the record, quiet_move_of */
+    PyTypeObject *move_type;
+    Py_ssize_t move_at[M_FIELDS];
+} Plies;
+
+static int plies_in(Plies *out, PyObject *list, PyObject *quiet, PyObject *move_type) {
+    if (list == Py_None)
+        return 0;
+    if (!PyList_Check(list) || !PyDict_Check(quiet) || !PyType_Check(move_type)) {
+        PyErr_SetString(PyExc_TypeError, "run_text: bad record arguments");
+        return -1;
+    }
+    out->list = list;
+    out->quiet = quiet;
+    out->move_type = (PyTypeObject *)move_type;
+    return layout(out->move_type, MOVE_FIELDS, M_FIELDS, out->move_at);
+}
+
+/* The Move of a ply: a capture's `rec`, else the quiet move from square sb to eb. */
+static PyObject *ply_move(const Rules *r, const Plies *plies, const Record *rec, int sb, int eb, int promotes) {
+    if (rec == NULL) {
+        PyObject *key = PyLong_FromLong(r->bit_of[sb] << 9 | r->bit_of[eb] << 1 | promotes);
+        if (key == NULL)
+            return NULL;
+        PyObject *move = PyDict_GetItemWithError(plies->quiet, key);
+        Py_DECREF(key);
+        if (move == NULL && !PyErr_Occurred())
+            PyErr_SetString(PyExc_KeyError, "run_text: no precomputed quiet move");
+        return Py_XNewRef(move);
+    }
+    PyObject *fields[M_FIELDS] = {PyLong_FromLong(r->number[(int)rec->start]), numbers_tuple(r, rec->path, rec->len),
+                                  numbers_tuple(r, rec->caps, rec->len), Py_NewRef(rec->promotes ? Py_True : Py_False)};
+    return slotted(plies->move_type, plies->move_at, fields, M_FIELDS);
+}
+
+/* Appends (start, end, move, position after) of one ply played to the record. */
+static int record_ply(const Rules *r, const Plies *plies, const Positions *p, Py_ssize_t start, Py_ssize_t end,
+                      const Record *rec, int sb, int eb, int promotes, const Seen *after) {
+    PyObject *move = ply_move(r, plies, rec, sb, eb, promotes);
+    PyObject *position = move == NULL ? NULL : make_position(r, p, after);
+    PyObject *entry = position == NULL ? NULL : Py_BuildValue("(nnOO)", start, end, move, position);
+    Py_XDECREF(move);
+    Py_XDECREF(position);
+    int failed = entry == NULL || PyList_Append(plies->list, entry) < 0;
+    Py_XDECREF(entry);
+    return failed ? -1 : 0;
+}
+
 /* run_text(text, offset, position, seen, since, quiet, limits)
  *   -> (offset, plies, position before the last ply, position after it, since, quiet)
  * Plays the moves of a MoveRun's text from `offset` while each is a two-square move that
@@ -136,12 +186,18 @@ static const Record *landing_capture(const Rules *r, int ci, u128 own, u128 opp,
  * stops, men go back, the materials of the endings or None: draws.ending_materials)).
  * Stops at the first move it leaves to the caller (offset = where that move starts;
  * len(text) when the run is played).  Positions are made of
- * the type of `position`: only the last two, and the tracker's when they changed. */
+ * the type of `position`: only the last two, and the tracker's when they changed.
+ * run_text(..., limits, record, quiet_move_of, move_type): the same, and each ply played is
+ * appended to the list `record` as (offset of its move, offset after it, the move, the position
+ * after it); quiet moves are those of quiet_move_of (see Rules_run), captures made of move_type. */
 PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "run_text takes 7 arguments");
+    if (nargs != 7 && nargs != 10) {
+        PyErr_SetString(PyExc_TypeError, "run_text takes 7 or 10 arguments");
         return NULL;
     }
+    Plies record = {NULL, NULL, NULL, {0}};
+    if (nargs == 10 && plies_in(&record, args[7], args[8], args[9]) < 0)
+        return NULL;
     PyObject *text_obj = args[0], *position = args[2], *seen = args[3], *since = args[4];
     if (!PyUnicode_Check(text_obj) || !PyUnicode_IS_ASCII(text_obj)) {
         PyErr_SetString(PyExc_TypeError, "run_text: the text must be an ASCII str");
@@ -196,22 +252,23 @@ PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         int ci = now.turn;
         u128 own = ci ? now.black : now.white, opp = ci ? now.white : now.black, kings = now.kings;
         int king = HAS(kings, sb);
+        Record rec;                      /* a capture's, for the record */
+        int promotes = 0;
         if (count > 2) {
-            const Record *rec = landing_capture(self, ci, own, opp, kings, squares, count, &recs);
+            const Record *found = landing_capture(self, ci, own, opp, kings, squares, count, &recs);
             if (recs.failed) {
                 PyErr_NoMemory();
                 goto done;
             }
-            if (rec == NULL)
+            if (found == NULL)
                 break;
-            after_capture(rec, &own, &opp, &kings);
+            rec = *found;
+            after_capture(&rec, &own, &opp, &kings);
         } else if (!capture) {
-            int promotes;
             if (!quiet_step(self, ci, own, opp, kings, sb, eb, &promotes))
                 break;
             after_quiet(sb, eb, king, promotes, &own, &kings);
         } else {
-            Record rec;
             int played = play_capture_step(self, ci, &own, &opp, &kings, sb, eb, &recs, &rec);
             if (played < 0)
                 goto done;
@@ -224,6 +281,9 @@ PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
             goto done;
         if (stop)
             break;
+        if (record.list != NULL && record_ply(self, &record, &p, pos, end, capture ? &rec : NULL, sb, eb,
+                                              promotes, &next) < 0)
+            goto done;
         before = now;
         now = next;
         plies++;

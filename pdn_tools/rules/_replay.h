@@ -54,6 +54,7 @@ int quiet_step(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int sb, i
 int play_capture_step(const Rules *r, int ci, u128 *own, u128 *opp, u128 *kings, int sb, int eb,
                       Records *recs, Record *out);
 PyObject *Rules_run(Rules *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *numbers_tuple(const Rules *r, const int8_t *squares, int len);
 
 /* _positions.c */
 int layout(PyTypeObject *type, const char *const *names, int count, Py_ssize_t *offsets);

@@ -136,7 +136,7 @@ static int known_square(PyObject *known, PyObject *text) {
     return n > 0 && n < 1000 ? (int)n : 0;
 }
 
-static PyObject *numbers_tuple(const Rules *r, const int8_t *squares, int len) {
+PyObject *numbers_tuple(const Rules *r, const int8_t *squares, int len) {
     PyObject *tuple = PyTuple_New(len);
     if (tuple == NULL)
         return NULL;

@@ -89,28 +89,37 @@ def run(position: Position, elements: Sequence[object], index: int, known: Mappi
     return core.run(elements, index, position, known, kinds, rl.quiet_move_of, Move)
 
 
-def run_text(position: Position, text: str, offset: int, tracker: DrawTracker
-             ) -> tuple[int, int, Position | None, Position | None]:
+Recorded = tuple[int, int, Move, Position]     # a ply run_text played: its text's start and end, move, after
+
+
+def run_text(position: Position, text: str, offset: int, tracker: DrawTracker | None,
+             record: list[Recorded] | None = None) -> tuple[int, int, Position | None, Position | None]:
     """A MoveRun's text on the compiled core: from `offset` on, skip move numbers and play
     each two-square move that quiet_step / capture_step would play, counting it in
     `tracker` as its update() would, until a move the core leaves to the caller (one
     it cannot settle, or one after which the tracker has a draw or an ending to look at).
     Returns (offset of that move, or len(text); plies played; the position before the
     last of them; the position after it).  Nothing is played on the pure engine or under
-    a king-move limit (`runs_text()` is False)."""
-    core = position._rl.core
-    if core is None or position._rl.limit:
+    a king-move limit (`runs_text()` is False).  With no tracker nothing is counted; with a
+    `record`, each ply played is appended to it (where its move stands in `text`, the move,
+    the position after it)."""
+    rl = position._rl
+    core = rl.core
+    if core is None or rl.limit:
         return offset, 0, None, None
     seen: dict[Position, int] | None = None
     limits: CoreLimits | tuple[()] = ()
-    if tracker.event is None:            # else update() counts nothing more
+    since, quiet = (None, 0) if tracker is None else (tracker.since, tracker.quiet)
+    if tracker is not None and tracker.event is None:       # else update() counts nothing more
         counting = tracker.core_limits()
         if counting is None:
             return offset, 0, None, None
         seen, limits = tracker.seen, counting
-    offset, plies, before, after, since, quiet = core.run_text(
-        text, offset, position, seen, tracker.since, tracker.quiet, limits)
-    tracker.since, tracker.quiet = since, quiet
+    recording = () if record is None else (record, rl.quiet_move_of, Move)
+    offset, plies, before, after, since, quiet = core.run_text(text, offset, position, seen, since, quiet, limits,
+                                                               *recording)
+    if tracker is not None:
+        tracker.since, tracker.quiet = since, quiet
     return offset, plies, before, after
 
 

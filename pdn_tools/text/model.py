@@ -132,6 +132,14 @@ class MoveRun:
         column = offset - newline if newline >= 0 else self.column + offset
         return _run_item(match.group(), line, column), match.end()
 
+    def move_at(self, start: int, end: int) -> Move:
+        """The move whose text is text[start:end], located as item_at(start) locates it."""
+        text = self.text
+        newline = text.rfind("\n", 0, start)
+        if newline < 0:
+            return _run_move(text[start:end], self.line, self.column + start)
+        return _run_move(text[start:end], self.line + text.count("\n", 0, start), start - newline)
+
     def items(self) -> int:
         """How many elements the run expands to."""
         return len(_RUN_PIECE.findall(self.text))
