@@ -35,6 +35,14 @@ class Ply:
     move, the legal move it stands for, the positions before and after it."""
 
     __slots__ = ("number", "move", "before", "after", "_notated", "_run", "_start", "_end")
+    number: int
+    move: Move
+    before: Position
+    after: Position
+    _notated: Notated | None
+    _run: MoveRun              # with _start and _end: where a recorded ply's move is written
+    _start: int
+    _end: int
 
     def __init__(self, number: int, notated: Notated, move: Move, before: Position, after: Position) -> None:
         self.number, self._notated, self.move, self.before, self.after = number, notated, move, before, after
