@@ -664,6 +664,9 @@ class Position:
         >>> Position.from_fen(VARIANTS["international"], "B:W31-33:BK5").fen()
         'B:W31,32,33:BK5'
         """
+        core = self._rl.core
+        if core is not None and not (self.variant.alpha if alpha is None else alpha):     # square numbers
+            return core.fen(self._white, self._black, self._kings, self.turn == "B")
         return write_fen(self.variant, self.turn, self.pieces("W"), self.pieces("B"), alpha)
 
     def _sides(self) -> tuple[int, int, int]:
