@@ -125,7 +125,7 @@ def kept_notes(game: Game, result: Replay) -> list[Diagnostic]:
 
 def canonical_game(game: Game, result: Replay | None = None, style: Style = Style()) -> Game:
     """A copy of `game` in canonical form (see the module docstring)."""
-    canonical = _canonical_head(game, result, style)
+    canonical = canonical_head(game, result, style)
     canonical.elements = _Numbering(result, style).line(game.elements, _start_index(game, result))
     return canonical
 
@@ -138,11 +138,11 @@ def canonical_text(game: Game, result: Replay | None = None, style: Style = Styl
                                                               style.drop)
     if atoms is None:
         return write_game(canonical_game(game, result, style))
-    return write_game(_canonical_head(game, result, style), atoms=atoms)
+    return write_game(canonical_head(game, result, style), atoms=atoms)
 
 
-def _canonical_head(game: Game, result: Replay | None, style: Style) -> Game:
-    """The canonical game's tags, terminator and outer comments, with no movetext yet."""
+def canonical_head(game: Game, result: Replay | None, style: Style) -> Game:
+    """The canonical game's tags, terminator and outer comments, with no movetext."""
     tags = list(game.tags)
     terminator = game.result
     if style.fix_results and result is not None:
