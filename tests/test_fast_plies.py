@@ -102,9 +102,10 @@ def test_the_plies_the_core_records_are_the_pure_engines(name, data):
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 @settings(max_examples=40, deadline=None)
 @given(data=st.data())
-def test_the_cores_fen_is_write_fens(name, data):
+def test_the_cores_fen_and_pieces_are_the_pure_engines(name, data):
     """Position.fen() in square numbers, written by the compiled core, is write_fen's text (the
-    pure engine's) for any pieces and side to move, kings included, an empty side too."""
+    pure engine's) for any pieces and side to move, kings included, an empty side too; and
+    pieces() (the core's squares_of) gives the pure engine's sets."""
     from pdn_tools.rules.fen import write_fen
     from pdn_tools.rules.movegen import Position
 
@@ -115,3 +116,5 @@ def test_the_cores_fen_is_write_fens(name, data):
     compiled, pure = Position(variant, turn, pieces, COMPILED), Position(variant, turn, pieces, PURE)
     assert compiled.fen(False) == write_fen(variant, turn, pure.pieces("W"), pure.pieces("B"), False)
     assert compiled.fen(False) == pure.fen(False) and compiled.fen(True) == pure.fen(True)
+    assert [compiled.pieces(colour) for colour in "WB"] == [pure.pieces(colour) for colour in "WB"]
+    assert {square for colour in "WB" for part in compiled.pieces(colour) for square in part} == set(pieces)

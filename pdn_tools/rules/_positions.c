@@ -105,3 +105,21 @@ PyObject *Rules_fen(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     }
     return PyUnicode_FromStringAndSize(out, at - out);
 }
+
+/* squares_of(set) -> the frozenset of the square numbers in `set` (a Position's bitboard; twin:
+ * pdn_tools.rules.movegen.Position._squares). */
+PyObject *Rules_squares_of(Rules *self, PyObject *value) {
+    u128 set;
+    if (to_set(self, value, &set) < 0)
+        return NULL;
+    PyObject *out = PyFrozenSet_New(NULL);
+    while (out != NULL && set) {
+        int sq = lowest(set);
+        set &= set - 1;
+        PyObject *number = PyLong_FromLong(self->number[sq]);
+        if (number == NULL || PySet_Add(out, number) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(number);
+    }
+    return out;
+}

@@ -384,6 +384,8 @@ static PyMethodDef Rules_methods[] = {
      "quiet_moves(ci, own, opp, kings, counter): (from bit, to bit) of each quiet move"},
     {"perft", (PyCFunction)(void (*)(void))Rules_perft, METH_FASTCALL,
      "perft(ci, own, opp, kings, counter, opponent counter, depth, keep): leaf nodes"},
+    {"squares_of", (PyCFunction)Rules_squares_of, METH_O,
+     "squares_of(set): the frozenset of the square numbers of a bitboard"},
     {"fen", (PyCFunction)(void (*)(void))Rules_fen, METH_FASTCALL,
      "fen(white, black, kings, black_to_move): the position's canonical FEN in square numbers"},
     {"zobrist", (PyCFunction)(void (*)(void))Rules_zobrist, METH_FASTCALL,

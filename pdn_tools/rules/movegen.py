@@ -710,6 +710,9 @@ class Position:
         """(men, kings) of `colour` ('W' or 'B') as square numbers."""
         bits = self._white if colour == "W" else self._black
         men, kings = bits & ~self._kings, bits & self._kings
+        core = self._rl.core
+        if core is not None:                   # the compiled core makes the sets at once
+            return core.squares_of(men), core.squares_of(kings)
         known = self._rl.square_sets           # the common case, written out: one call a ply
         men_squares, king_squares = known.get(men), known.get(kings)
         if men_squares is None or king_squares is None:
