@@ -80,7 +80,7 @@ def played_games(draw: st.DrawFn, name: str) -> str:
 
 
 def plies(result) -> list[tuple]:
-    return [(p.number, p.notated.text, p.notated.line, p.notated.column, p.move, p.before, p.after)
+    return [(p.number, p.text, p.notated.text, p.notated.line, p.notated.column, p.move, p.before, p.after)
             for p in result.plies]
 
 

@@ -106,7 +106,7 @@ class JsonWriter(GameWriter):
             texts = [move.text for move in canonical.main_line()]
         else:                    # the moves as written, each its ply's (no element made for the others)
             canonical = canonical_head(game, replayed, style)
-            texts = [ply.notated.text for ply in replayed.plies]
+            texts = [ply.text for ply in replayed.plies]
         return json_game(canonical, replayed, [error.as_dict() for error in errors], _alpha(style), texts)
 
 

@@ -223,8 +223,8 @@ def _written_alpha(game: Game, variant: Variant, style: Style) -> bool:
     if style.rewrites_moves:
         return variant.alpha if style.squares is None else style.squares == "alpha"
     for element in movetext_runs(game):
-        if type(element) is MoveRun and any(text[-1] != "." for text in element.texts()):
-            return False                            # a run's moves are square numbers
+        if type(element) is MoveRun and ("-" in element.text or "x" in element.text):
+            return False                            # a run with a move (numbers have none): square numbers
         if isinstance(element, Notated):
             return element.squares[0][:1].isalpha()
     return variant.alpha

@@ -65,6 +65,13 @@ class Ply:
             notated = self._notated = self._run.move_at(self._start, self._end)
         return notated
 
+    @property
+    def text(self) -> str:
+        """The move as written (`notated.text`, read from the run's text when the notated move
+        is not made yet)."""
+        notated = self._notated
+        return self._run.text[self._start:self._end] if notated is None else notated.text
+
     def _fields(self) -> tuple[int, Notated, Move, Position, Position]:
         return self.number, self.notated, self.move, self.before, self.after
 
