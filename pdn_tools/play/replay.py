@@ -32,7 +32,9 @@ _GAMETYPE_NUMBER = re.compile(r"\s*(\d+)")
 
 class Ply:
     """One resolved move of the main line: its number (1-based along the main line), the notated
-    move, the legal move it stands for, the positions before and after it."""
+    move, the legal move it stands for, the positions before and after it.  The compiled core
+    makes the plies of the runs kept as text (steps.run_text's record) with their notated move
+    unmade (`_notated` None): `notated` makes it from `_run`'s text when first read."""
 
     __slots__ = ("number", "move", "before", "after", "_notated", "_run", "_start", "_end")
     number: int
@@ -40,22 +42,12 @@ class Ply:
     before: Position
     after: Position
     _notated: Notated | None
-    _run: MoveRun              # with _start and _end: where a recorded ply's move is written
+    _run: MoveRun              # with _start and _end: where the move of a ply the core made is written
     _start: int
     _end: int
 
     def __init__(self, number: int, notated: Notated, move: Move, before: Position, after: Position) -> None:
         self.number, self._notated, self.move, self.before, self.after = number, notated, move, before, after
-
-    @classmethod
-    def recorded(cls, number: int, run: MoveRun, start: int, end: int, move: Move, before: Position,
-                 after: Position) -> Ply:
-        """The ply of a move the core played from `run`'s text[start:end] (its notated move made
-        when first asked for)."""
-        ply = cls.__new__(cls)
-        ply.number, ply.move, ply.before, ply.after = number, move, before, after
-        ply._notated, ply._run, ply._start, ply._end = None, run, start, end
-        return ply
 
     @property
     def notated(self) -> Notated:
@@ -437,11 +429,9 @@ class _Line:
         """A run kept as text: the core plays what it can (recording its plies when they are
         kept), each move it leaves is played here."""
         text, offset = run.text, 0
-        record: list[steps.Recorded] | None = [] if self.record else None
         while offset < len(text):
+            record = None if self.plies is None else (self.plies, Ply, run, self.count)
             offset, count, before, after = steps.run_text(self.position, text, offset, self.tracker, record)
-            if record:
-                self._recorded(run, record)
             if count and before is not None and after is not None:
                 self.count += count
                 self.previous, self.position = before, after
@@ -474,16 +464,6 @@ class _Line:
         if self.tracker is not None:
             self.tracker.update(ply, after, king, bool(move.captured))
         self.previous, self.position, self.last = position, after, after
-
-    def _recorded(self, run: MoveRun, record: list[steps.Recorded]) -> None:
-        """The plies the core recorded as it played them (counted by it), made and emptied."""
-        assert self.plies is not None
-        plies, before, number, made = self.plies, self.position, self.count, Ply.recorded
-        for start, end, move, after in record:
-            number += 1
-            plies.append(made(number, run, start, end, move, before, after))
-            before = after
-        record.clear()
 
     def _played(self, notated: Notated, move: Move, after: Position, king: bool) -> None:
         """A move the compiled core played: counted, its ply made when plies are kept."""

@@ -126,24 +126,40 @@ static const Record *landing_capture(const Rules *r, int ci, u128 own, u128 opp,
     return first;
 }
 
-/* The plies run_text records when asked (its last three arguments). */
+/* The plies run_text records when asked (its last six arguments): Ply objects (twin:
+ * pdn_tools.play.replay.Ply) appended to `list`. */
+enum { Y_NUMBER, Y_MOVE, Y_BEFORE, Y_AFTER, Y_NOTATED, Y_RUN, Y_START, Y_END, Y_FIELDS };
+static const char *const PLY_FIELDS[Y_FIELDS] = {"number", "move", "before", "after", "_notated", "_run",
+                                                 "_start", "_end"};
+
 typedef struct {
-    PyObject *list, *quiet;              /* borrowed: the record, quiet_move_of */
-    PyTypeObject *move_type;
-    Py_ssize_t move_at[M_FIELDS];
+    PyObject *list, *quiet, *run;        /* borrowed: the record, quiet_move_of, the MoveRun */
+    PyObject *last;                      /* the position before the next ply (a new reference) */
+    PyTypeObject *move_type, *ply_type;
+    Py_ssize_t move_at[M_FIELDS], ply_at[Y_FIELDS];
+    long number;                         /* of the last ply recorded */
 } Plies;
 
-static int plies_in(Plies *out, PyObject *list, PyObject *quiet, PyObject *move_type) {
-    if (list == Py_None)
+static int plies_in(Plies *out, PyObject *const *args, PyObject *position) {
+    if (args[0] == Py_None)
         return 0;
-    if (!PyList_Check(list) || !PyDict_Check(quiet) || !PyType_Check(move_type)) {
+    if (!PyList_Check(args[0]) || !PyDict_Check(args[1]) || !PyType_Check(args[2]) || !PyType_Check(args[3])) {
         PyErr_SetString(PyExc_TypeError, "run_text: bad record arguments");
         return -1;
     }
-    out->list = list;
-    out->quiet = quiet;
-    out->move_type = (PyTypeObject *)move_type;
-    return layout(out->move_type, MOVE_FIELDS, M_FIELDS, out->move_at);
+    out->number = PyLong_AsLong(args[5]);
+    if (out->number == -1 && PyErr_Occurred())
+        return -1;
+    out->list = args[0];
+    out->quiet = args[1];
+    out->move_type = (PyTypeObject *)args[2];
+    out->ply_type = (PyTypeObject *)args[3];
+    out->run = args[4];
+    if (layout(out->move_type, MOVE_FIELDS, M_FIELDS, out->move_at) < 0
+        || layout(out->ply_type, PLY_FIELDS, Y_FIELDS, out->ply_at) < 0)
+        return -1;
+    out->last = Py_NewRef(position);
+    return 0;
 }
 
 /* The Move of a ply: a capture's `rec`, else the quiet move from square sb to eb. */
@@ -163,16 +179,22 @@ static PyObject *ply_move(const Rules *r, const Plies *plies, const Record *rec,
     return slotted(plies->move_type, plies->move_at, fields, M_FIELDS);
 }
 
-/* Appends (start, end, move, position after) of one ply played to the record. */
-static int record_ply(const Rules *r, const Plies *plies, const Positions *p, Py_ssize_t start, Py_ssize_t end,
+/* Appends the Ply of one ply played (its move at text[start:end]) to the record. */
+static int record_ply(const Rules *r, Plies *plies, const Positions *p, Py_ssize_t start, Py_ssize_t end,
                       const Record *rec, int sb, int eb, int promotes, const Seen *after) {
     PyObject *move = ply_move(r, plies, rec, sb, eb, promotes);
     PyObject *position = move == NULL ? NULL : make_position(r, p, after);
-    PyObject *entry = position == NULL ? NULL : Py_BuildValue("(nnOO)", start, end, move, position);
-    Py_XDECREF(move);
-    Py_XDECREF(position);
-    int failed = entry == NULL || PyList_Append(plies->list, entry) < 0;
-    Py_XDECREF(entry);
+    if (position == NULL) {
+        Py_XDECREF(move);
+        return -1;
+    }
+    PyObject *fields[Y_FIELDS] = {PyLong_FromLong(++plies->number), move, plies->last, Py_NewRef(position),
+                                  Py_NewRef(Py_None), Py_NewRef(plies->run), PyLong_FromSsize_t(start),
+                                  PyLong_FromSsize_t(end)};
+    plies->last = position;
+    PyObject *ply = slotted(plies->ply_type, plies->ply_at, fields, Y_FIELDS);
+    int failed = ply == NULL || PyList_Append(plies->list, ply) < 0;
+    Py_XDECREF(ply);
     return failed ? -1 : 0;
 }
 
@@ -187,17 +209,17 @@ static int record_ply(const Rules *r, const Plies *plies, const Positions *p, Py
  * Stops at the first move it leaves to the caller (offset = where that move starts;
  * len(text) when the run is played).  Positions are made of
  * the type of `position`: only the last two, and the tracker's when they changed.
- * run_text(..., limits, record, quiet_move_of, move_type): the same, and each ply played is
- * appended to the list `record` as (offset of its move, offset after it, the move, the position
- * after it); quiet moves are those of quiet_move_of (see Rules_run), captures made of move_type. */
+ * run_text(..., limits, record, quiet_move_of, move_type, ply_type, run, number): the same, and
+ * each ply played is appended to the list `record` as a `ply_type` (replay.Ply) numbered on from
+ * `number`, its move at text[start:end] of `run`; quiet moves are those of quiet_move_of (see
+ * Rules_run), captures made of move_type. */
 PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7 && nargs != 10) {
-        PyErr_SetString(PyExc_TypeError, "run_text takes 7 or 10 arguments");
+    if (nargs != 7 && nargs != 13) {
+        PyErr_SetString(PyExc_TypeError, "run_text takes 7 or 13 arguments");
         return NULL;
     }
-    Plies record = {NULL, NULL, NULL, {0}};
-    if (nargs == 10 && plies_in(&record, args[7], args[8], args[9]) < 0)
-        return NULL;
+    Plies record;
+    memset(&record, 0, sizeof record);
     PyObject *text_obj = args[0], *position = args[2], *seen = args[3], *since = args[4];
     if (!PyUnicode_Check(text_obj) || !PyUnicode_IS_ASCII(text_obj)) {
         PyErr_SetString(PyExc_TypeError, "run_text: the text must be an ASCII str");
@@ -232,7 +254,8 @@ PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     memset(&c, 0, sizeof c);
     Records recs = {NULL, 0, 0, 0};
     PyObject *result = NULL, *new_since = NULL, *after_obj = NULL, *before_obj = NULL;
-    if (counters_in(self, &p, &c, seen, since, args[5], args[6]) < 0)
+    if ((nargs == 13 && plies_in(&record, args + 7, position) < 0)
+        || counters_in(self, &p, &c, seen, since, args[5], args[6]) < 0)
         goto done;
     before = now;
     long plies = 0;
@@ -302,6 +325,7 @@ PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     }
     result = Py_BuildValue("(nlOOOl)", pos, plies, before_obj, after_obj, new_since, c.quiet);
 done:
+    Py_XDECREF(record.last);
     Py_XDECREF(before_obj);
     Py_XDECREF(after_obj);
     Py_XDECREF(new_since);

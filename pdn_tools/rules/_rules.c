@@ -366,7 +366,8 @@ static PyObject *Rules_legal_records(Rules *self, PyObject *const *args, Py_ssiz
 
 static PyMethodDef Rules_methods[] = {
     {"run_text", (PyCFunction)(void (*)(void))Rules_run_text, METH_FASTCALL,
-     "run_text(text, offset, position, seen, since, quiet, limits[, record, quiet_move_of, move_type]): "
+     "run_text(text, offset, position, seen, since, quiet, limits[, record, quiet_move_of, move_type, ply_type, "
+     "run, number]): "
      "a MoveRun's moves (and each ply played, in `record`)"},
     {"name_squares", (PyCFunction)Rules_name_squares, METH_O,
      "name_squares(numbers): the square each written number 0..99 names, or None"},

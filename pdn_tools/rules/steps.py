@@ -8,7 +8,7 @@ board API.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pdn_tools.rules import laws
 from pdn_tools.rules.movegen import Move, Position, _after_capture, _capture_records, _legal_records
@@ -89,11 +89,13 @@ def run(position: Position, elements: Sequence[object], index: int, known: Mappi
     return core.run(elements, index, position, known, kinds, rl.quiet_move_of, Move)
 
 
-Recorded = tuple[int, int, Move, Position]     # a ply run_text played: its text's start and end, move, after
+# Where run_text records the plies it plays: the list, the Ply type (play.replay.Ply, whose
+# slots the core fills), the MoveRun played, the number of the ply before the first.
+Record = tuple[list[Any], type, object, int]
 
 
 def run_text(position: Position, text: str, offset: int, tracker: DrawTracker | None,
-             record: list[Recorded] | None = None) -> tuple[int, int, Position | None, Position | None]:
+             record: Record | None = None) -> tuple[int, int, Position | None, Position | None]:
     """A MoveRun's text on the compiled core: from `offset` on, skip move numbers and play
     each two-square move that quiet_step / capture_step would play, counting it in
     `tracker` as its update() would, until a move the core leaves to the caller (one
@@ -101,8 +103,7 @@ def run_text(position: Position, text: str, offset: int, tracker: DrawTracker | 
     Returns (offset of that move, or len(text); plies played; the position before the
     last of them; the position after it).  Nothing is played on the pure engine or under
     a king-move limit (`runs_text()` is False).  With no tracker nothing is counted; with a
-    `record`, each ply played is appended to it (where its move stands in `text`, the move,
-    the position after it)."""
+    `record`, a Ply is appended to its list for each ply played (see Record)."""
     rl = position._rl
     core = rl.core
     if core is None or rl.limit:
@@ -115,7 +116,7 @@ def run_text(position: Position, text: str, offset: int, tracker: DrawTracker | 
         if counting is None:
             return offset, 0, None, None
         seen, limits = tracker.seen, counting
-    recording = () if record is None else (record, rl.quiet_move_of, Move)
+    recording = () if record is None else (record[0], rl.quiet_move_of, Move, *record[1:])
     offset, plies, before, after, since, quiet = core.run_text(text, offset, position, seen, since, quiet, limits,
                                                                *recording)
     if tracker is not None:
