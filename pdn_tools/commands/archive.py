@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import itertools
 import io
 import os
 import re
@@ -212,7 +213,8 @@ def moves_key(game: Game | ReadError, result: Replay | None) -> str:
     variant = result.variant.name if result is not None and result.variant else "?"
     start = to_fen(result.start, False) if result is not None and result.start else game.tag("FEN", "")
     moves = [f"{p.move.start}-{'-'.join(map(str, p.move.path))}" for p in plies]
-    moves += [_written(m.squares, m.capture) for m in game.main_line()[len(plies):]]
+    if result is None or not result.complete:          # else every move of the main line has its ply
+        moves += [_written(m.squares, m.capture) for m in itertools.islice(game.moves(), len(plies), None)]
     return f"{variant}\n{start}\n{' '.join(moves)}"
 
 

@@ -10,7 +10,7 @@ from pdn_tools.play.check import Checked, Problem, check, problem
 from pdn_tools.text import writer
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Game, ReadError
-from pdn_tools.play.notation import Style, canonical_game, fix_notes, kept_notes, result_fixes
+from pdn_tools.play.notation import Style, canonical_game, canonical_head, canonical_text, fix_notes, kept_notes, result_fixes
 from pdn_tools.text.names import printable
 from pdn_tools.rules.core import Engine
 from pdn_tools.rules.fen import to_fen
@@ -79,10 +79,8 @@ def convert(checked: Checked, options: Options) -> Converted:
     if style.fix_results:
         fixes = fix_notes(game, result_fixes(game, replayed)) + kept_notes(game, replayed)
         notes += tuple(report.text_lines(replace(record, errors=(), warnings=tuple(map(problem, fixes)))))
-    canonical = canonical_game(game, replayed, style)
-    alpha = None if style.squares is None else style.squares == "alpha"
-    text = WRITERS[options.to]().text(canonical, replayed, record.errors, alpha)
-    return Converted(text, notes, not record.errors, len(replayed.plies))
+    text = WRITERS[options.to]().text(game, replayed, style, record.errors)
+    return Converted(text, notes, not record.errors, replayed.ply_count)
 
 
 def style_options(style: Style) -> list[str]:
@@ -102,9 +100,9 @@ class GameWriter(ABC):
     writes: ClassVar[frozenset[str]] = frozenset({"--captures", "--squares", "--separator"})   # style options it shows
 
     @abstractmethod
-    def text(self, game: Game, replayed: Replay, errors: tuple[Problem, ...], alpha: bool | None) -> str:
-        """The text of one canonical game, replayed, with its errors (a wrong Result); squares in
-        algebraic or numeric notation (`alpha` None: the variant's own)."""
+    def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
+        """The text of one game, replayed, written canonical in `style`, with its errors (a wrong
+        Result)."""
 
 
 class PdnWriter(GameWriter):
@@ -113,15 +111,21 @@ class PdnWriter(GameWriter):
     pdn = True
     writes = frozenset({"--captures", "--squares", "--separator", "--drop"})
 
-    def text(self, game: Game, replayed: Replay, errors: tuple[Problem, ...], alpha: bool | None) -> str:
-        return writer.write_game(game)
+    def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
+        return canonical_text(game, replayed, style)
 
 
 class JsonWriter(GameWriter):
     """One JSON object per game (`json_game`)."""
 
-    def text(self, game: Game, replayed: Replay, errors: tuple[Problem, ...], alpha: bool | None) -> str:
-        return json_game(game, replayed, [error.as_dict() for error in errors], alpha)
+    def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
+        if style.rewrites_moves:
+            canonical = canonical_game(game, replayed, style)
+            texts = [move.text for move in canonical.main_line()]
+        else:                    # the moves as written, each its ply's (no element made for the others)
+            canonical = canonical_head(game, replayed, style)
+            texts = [ply.text for ply in replayed.plies]
+        return json_game(canonical, replayed, [error.as_dict() for error in errors], _alpha(style), texts)
 
 
 class FenWriter(GameWriter):
@@ -129,19 +133,24 @@ class FenWriter(GameWriter):
 
     writes = frozenset({"--squares"})
 
-    def text(self, game: Game, replayed: Replay, errors: tuple[Problem, ...], alpha: bool | None) -> str:
-        return fen_lines(game, replayed, alpha)
+    def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
+        return fen_lines(game, replayed, _alpha(style))
+
+
+def _alpha(style: Style) -> bool | None:
+    """Squares in algebraic notation (True), numeric (False) or the variant's own (None)."""
+    return None if style.squares is None else style.squares == "alpha"
 
 
 WRITERS: dict[str, type[GameWriter]] = {"pdn": PdnWriter, "jsonl": JsonWriter, "fen": FenWriter}
 
 
 def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | None = None,
-              alpha: bool | None = None) -> str:
+              alpha: bool | None = None, texts: list[str] | None = None) -> str:
     """One JSON line: tags (the first of each name), variant, start FEN, every main-line
-    ply with its text in `game` and the squares of the legal move it stands for, the result
-    as stated, and the game's errors (as `validate` gives them: a wrong Result).  Squares are
-    numbers in numeric notation and names ("c3") in algebraic (`alpha` None: the variant's own)."""
+    ply with its text in `game` (or in `texts`) and the squares of the legal move it stands for,
+    the result as stated, and the game's errors (as `validate` gives them: a wrong Result).  Squares
+    are numbers in numeric notation and names ("c3") in algebraic (`alpha` None: the variant's own)."""
     tags: dict[str, str] = {}
     for name, value in game.tags:
         tags.setdefault(name, value)
@@ -152,9 +161,11 @@ def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | No
     def squares(numbers: tuple[int, ...]) -> list[int] | list[str]:
         return [variant.square_text(n, True) for n in numbers] if named else list(numbers)
 
-    moves = [{"ply": ply.number, "text": notated.text, "path": squares((ply.move.start, *ply.move.path)),
+    if texts is None:
+        texts = [move.text for move in game.main_line()]
+    moves = [{"ply": ply.number, "text": text, "path": squares((ply.move.start, *ply.move.path)),
               "captured": squares(ply.move.captured), "fen": to_fen(ply.after, named)}
-             for ply, notated in zip(replayed.plies, game.main_line())]
+             for ply, text in zip(replayed.plies, texts)]
     record = {"file": game.file, "game": game.index, "tags": tags, "variant": variant.name,
               "fen": to_fen(start, named), "moves": moves, "result": writer.result(game), "errors": errors or []}
     return report.json_text(record) + "\n"

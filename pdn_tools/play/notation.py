@@ -10,14 +10,15 @@ import re
 from dataclasses import dataclass
 
 from pdn_tools.text.codes import Code
-from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, MoveNumber, Nag, NotatedMove, Placeholder,
-                                  Variation)
+from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, NotatedMove, MoveNumber, MoveRun, Nag,
+                                  Placeholder, Variation, movetext_runs)
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.play.replay import Replay, board_verdict, choose_variant, meaning
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.variants import Variant
 from pdn_tools.text.results import off_board, outcome, stated_result
 from pdn_tools.text.walk import Path, walk
+from pdn_tools.text.writer import atom, write_game
 
 FIRST_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN")
 DROPPABLE = ("comments", "variations", "nags")
@@ -124,6 +125,24 @@ def kept_notes(game: Game, result: Replay) -> list[Diagnostic]:
 
 def canonical_game(game: Game, result: Replay | None = None, style: Style = Style()) -> Game:
     """A copy of `game` in canonical form (see the module docstring)."""
+    canonical = canonical_head(game, result, style)
+    canonical.elements = _Numbering(result, style).line(game.elements, _start_index(game, result))
+    return canonical
+
+
+def canonical_text(game: Game, result: Replay | None = None, style: Style = Style()) -> str:
+    """`write_game(canonical_game(game, result, style))`, written from the runs of moves kept as
+    text when the main line holds only moves, move numbers, comments and NAGs (and variations
+    the style drops) and the style keeps the moves as written: no model element per move."""
+    atoms = None if style.rewrites_moves else _numbered_atoms(movetext_runs(game), _start_index(game, result),
+                                                              style.drop)
+    if atoms is None:
+        return write_game(canonical_game(game, result, style))
+    return write_game(canonical_head(game, result, style), atoms=atoms)
+
+
+def canonical_head(game: Game, result: Replay | None, style: Style) -> Game:
+    """The canonical game's tags, terminator and outer comments, with no movetext."""
     tags = list(game.tags)
     terminator = game.result
     if style.fix_results and result is not None:
@@ -134,11 +153,43 @@ def canonical_game(game: Game, result: Replay | None = None, style: Style = Styl
     if result is not None:
         tags = variant_tags(game, tags, result, style)
     keep_comments = "comments" not in style.drop
-    numbering = _Numbering(result, style)
-    return Game(tags=canonical_tags(tags), elements=numbering.line(game.elements, _start_index(game, result)),
-                result=terminator, before=game.before if keep_comments else [],
+    return Game(tags=canonical_tags(tags), result=terminator, before=game.before if keep_comments else [],
                 after=game.after if keep_comments else [], line=game.line, index=game.index, file=game.file,
                 warnings=game.warnings)
+
+
+def _numbered_atoms(movetext: list[Element | MoveRun] | list[Element], ply: int,
+                    drop: frozenset[str]) -> list[str] | None:
+    """The writer's pieces of the canonical main line (_Numbering.line's elements, written)
+    from ply `ply` on, None when the main line holds what only _Numbering follows (a
+    variation kept, a setup, a placeholder).  With no setup, the replay's positions alternate
+    sides as the text's plies do, so the numbers come from the count of moves alone."""
+    out: list[str] = []
+    moved = False                # the last piece written is a move (the next odd ply has no number)
+    for element in movetext:
+        if type(element) is MoveRun:
+            texts = [text for text in element.texts() if text[-1] != "."]
+        elif type(element) is NotatedMove:
+            texts = [element.text + element.strength]
+        elif isinstance(element, (Comment, Nag)):
+            if ("comments" if type(element) is Comment else "nags") not in drop:
+                out.append(atom(element))
+                moved = False
+            continue
+        elif isinstance(element, MoveNumber) or isinstance(element, Variation) and "variations" in drop:
+            continue
+        else:
+            return None
+        for text in texts:
+            if ply % 2 == 0:
+                out.append(f"{ply // 2 + 1}. {text}")
+            elif not moved:
+                out.append(f"{ply // 2 + 1}... {text}")
+            else:
+                out.append(text)
+            moved = True
+            ply += 1
+    return out
 
 
 def variant_tags(game: Game, tags: list[tuple[str, str]], result: Replay, style: Style) -> list[tuple[str, str]]:
@@ -151,7 +202,9 @@ def variant_tags(game: Game, tags: list[tuple[str, str]], result: Replay, style:
     alpha = _written_alpha(game, variant, style)
     gametype = game.tag("GameType") or ""
     declared = _NOTATION.search(gametype)
-    number = _NUMBER.match(gametype) if choose_variant(game).candidates == [variant] else None
+    number = _NUMBER.match(gametype)
+    if number is not None and choose_variant(game, engine=start.engine).candidates != [variant]:
+        number = None
     if number is None or (variant.alpha if declared is None else declared.group(1) != "N") != alpha:
         full = variant.gametype_text(alpha)         # a number naming the variant stays (lidraughts' 96)
         tags = _set_tag(tags, "GameType", full if number is None else number.group(1) + full[full.index(","):])
@@ -169,8 +222,12 @@ def _written_alpha(game: Game, variant: Variant, style: Style) -> bool:
     them, else as the game's first move is written."""
     if style.rewrites_moves:
         return variant.alpha if style.squares is None else style.squares == "alpha"
-    first = next((e for e in game.elements if isinstance(e, NotatedMove)), None)
-    return variant.alpha if first is None else first.squares[0][:1].isalpha()
+    for element in movetext_runs(game):
+        if type(element) is MoveRun and ("-" in element.text or "x" in element.text):
+            return False                            # a run with a move (numbers have none): square numbers
+        if isinstance(element, NotatedMove):
+            return element.squares[0][:1].isalpha()
+    return variant.alpha
 
 
 def _set_tag(tags: list[tuple[str, str]], name: str, value: str) -> list[tuple[str, str]]:

@@ -30,15 +30,60 @@ _GAMETYPE = re.compile(r"\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*
 _GAMETYPE_NUMBER = re.compile(r"\s*(\d+)")
 
 
-@dataclass(slots=True)
 class Ply:
-    """One resolved move of the main line."""
+    """One resolved move of the main line: its number (1-based along the main line), the notated
+    move, the legal move it stands for, the positions before and after it.  The compiled core
+    makes the plies of the runs kept as text (steps.run_text's record) with their notated move
+    unmade (`_notated` None): `notated` makes it from `_run`'s text when first read."""
 
-    number: int                    # 1-based along the main line
-    notated: Notated
+    __slots__ = ("number", "move", "before", "after", "_notated", "_run", "_start", "_end")
+    number: int
     move: Move
     before: Position
     after: Position
+    _notated: Notated | None
+    _run: MoveRun              # with _start and _end: where the move of a ply the core made is written
+    _start: int
+    _end: int
+
+    def __init__(self, number: int, notated: Notated, move: Move, before: Position, after: Position) -> None:
+        self.number, self._notated, self.move, self.before, self.after = number, notated, move, before, after
+
+    @staticmethod
+    def made(number: int, move: Move, before: Position, after: Position, run: MoveRun, start: int,
+             end: int) -> Ply:
+        """The ply the compiled core played as text[start:end] of `run` (its notated move made
+        when first read)."""
+        ply = Ply.__new__(Ply)
+        ply.number, ply.move, ply.before, ply.after, ply._notated = number, move, before, after, None
+        ply._run, ply._start, ply._end = run, start, end
+        return ply
+
+    @property
+    def notated(self) -> Notated:
+        """The move as written, located."""
+        notated = self._notated
+        if notated is None:
+            notated = self._notated = self._run.move_at(self._start, self._end)
+        return notated
+
+    @property
+    def text(self) -> str:
+        """The move as written (`notated.text`, read from the run's text when the notated move
+        is not made yet)."""
+        notated = self._notated
+        return self._run.text[self._start:self._end] if notated is None else notated.text
+
+    def _fields(self) -> tuple[int, Notated, Move, Position, Position]:
+        return self.number, self.notated, self.move, self.before, self.after
+
+    def __eq__(self, other: object) -> bool:
+        return self._fields() == other._fields() if isinstance(other, Ply) else NotImplemented
+
+    __hash__ = None         # type: ignore[assignment]     # mutable, as the dataclass it was
+
+    def __repr__(self) -> str:
+        return "Ply(number={!r}, notated={!r}, move={!r}, before={!r}, after={!r})".format(*self._fields())
 
 
 @dataclass
@@ -59,7 +104,7 @@ class Replay:
     ply_count: int = 0              # main-line plies resolved
     last: Position | None = None    # the position after the last of them
     # The plies, once made: the compiled core replays runs of moves kept as text and makes
-    # no object per ply; `plies` replays the main line again, making them, when first read.
+    # no object per ply; `plies` replays the main line again on the core, which records them.
     made: list[Ply] | None = field(default=None, repr=False)
 
     @property
@@ -337,14 +382,15 @@ class _Line:
 
     The movetext may hold runs of plain moves kept as text (MoveRun), which the compiled core
     plays without making an object per ply: the plies are then dropped (None) at the first
-    run, and made when first asked for (`Replay.plies`) from the expanded movetext.
+    run, and made when first asked for (`Replay.plies`) by a line that `record`s them (the
+    core hands back each ply it plays).
     """
 
-    __slots__ = ("result", "tracker", "strict", "position", "previous", "last", "count", "plies", "known")
+    __slots__ = ("result", "tracker", "strict", "position", "previous", "last", "count", "plies", "known", "record")
 
-    def __init__(self, result: Replay, tracker: DrawTracker | None, strict: bool) -> None:
+    def __init__(self, result: Replay, tracker: DrawTracker | None, strict: bool, record: bool = False) -> None:
         assert result.start is not None and result.variant is not None
-        self.result, self.tracker, self.strict = result, tracker, strict
+        self.result, self.tracker, self.strict, self.record = result, tracker, strict, record
         self.position = self.previous = result.start
         self.last: Position | None = None       # after the last ply
         self.count = 0
@@ -374,7 +420,8 @@ class _Line:
             elif isinstance(element, (MoveNumber, Comment, Nag)):
                 continue
             elif isinstance(element, MoveRun):
-                self.plies = None
+                if not self.record:
+                    self.plies = None
                 self._text(element)
                 runs.append(element)
             elif isinstance(element, Variation):
@@ -391,11 +438,12 @@ class _Line:
                 raise _Stop
 
     def _text(self, run: MoveRun) -> None:
-        """A run kept as text: the core plays what it can, each move it leaves is played here."""
+        """A run kept as text: the core plays what it can (recording its plies when they are
+        kept), each move it leaves is played here."""
         text, offset = run.text, 0
-        assert self.tracker is not None          # runs kept as text come in the first replay, which counts draws
         while offset < len(text):
-            offset, count, before, after = steps.run_text(self.position, text, offset, self.tracker)
+            record = None if self.plies is None else (self.plies, Ply.made, run, self.count)
+            offset, count, before, after = steps.run_text(self.position, text, offset, self.tracker, record)
             if count and before is not None and after is not None:
                 self.count += count
                 self.previous, self.position = before, after
@@ -442,14 +490,15 @@ class _Line:
 
 
 def _made_plies(result: Replay) -> list[Ply]:
-    """The plies of a replay made lazily: its main line played again from the expanded
-    movetext (same moves, so the same plies), up to the plies it resolved."""
+    """The plies of a replay made lazily: its main line played again (same moves, so the same
+    plies), the runs kept as text by the compiled core, which records the plies it plays, up
+    to the plies the replay resolved."""
     if result.start is None or result.variant is None or not result.ply_count:
         return []
-    line = _Line(result, None, False)
+    line = _Line(result, None, False, record=True)
     warnings, result.warnings = result.warnings, []     # said once, by the replay itself
     try:
-        line.follow(main_line_text(result.game), variations=False)
+        line.follow(movetext_runs(result.game), variations=False)
     except (_Stop, _Failure):
         pass
     finally:

@@ -125,6 +125,8 @@ int side_counter_args(Rules *r, PyObject *const *args, Py_ssize_t nargs, int *ci
 
 /* _search.c */
 PyObject *Rules_zobrist(Rules *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *Rules_fen(Rules *self, PyObject *const *args, Py_ssize_t nargs);      /* _positions.c */
+PyObject *Rules_squares_of(Rules *self, PyObject *value);                       /* _positions.c */
 PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

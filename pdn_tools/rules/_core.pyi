@@ -1,7 +1,7 @@
 """Types of the compiled move core (pdn_tools/rules/_*.c); see pdn_tools.rules.core."""
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Callable
 
 from pdn_tools.rules.core import Makers
 from pdn_tools.rules.draws import CoreLimits
@@ -25,11 +25,15 @@ class Rules:
             quiet_move_of: Mapping[int, Any], /
             ) -> tuple[int, list[tuple[Any, Any, Any, bool]]]: ...
     def run_text(self, text: str, offset: int, position: Any, seen: dict[Any, int] | None,
-                 since: Any, quiet: int, limits: CoreLimits | tuple[()], /
+                 since: Any, quiet: int, limits: CoreLimits | tuple[()],
+                 record: list[Any] | None = ..., quiet_move_of: Mapping[int, Any] = ...,
+                 ply_maker: Callable[..., Any] = ..., run: object = ..., number: int = ..., /
                  ) -> tuple[int, int, Any, Any, Any, int]: ...
     def name_squares(self, numbers: Sequence[int | None], /) -> None: ...
     def perft(self, ci: int, own: int, opp: int, kings: int, counter: int, opp_counter: int,
               depth: int, keep: bool, /) -> int: ...
+    def squares_of(self, bits: int, /) -> frozenset[int]: ...
+    def fen(self, white: int, black: int, kings: int, black_to_move: bool, /) -> str: ...
     def zobrist(self, white: int, black: int, kings: int, black_to_move: bool, /) -> int: ...
     def search(self, ci: int, own: int, opp: int, kings: int, counter: int, opp_counter: int, depth: int,
                nodes: int, king_value: int, /

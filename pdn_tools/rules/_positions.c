@@ -67,3 +67,55 @@ PyObject *make_move(const Rules *r, const Record *rec) {
     Py_XDECREF(captured);
     return move;
 }
+
+/* fen(white, black, kings, black_to_move) -> the position's canonical FEN in square numbers
+ * (twin: pdn_tools.rules.fen.write_fen with numeric squares): the side to move, then each
+ * side's squares in increasing order, a king's after `K`. */
+PyObject *Rules_fen(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "fen takes 4 arguments");
+        return NULL;
+    }
+    u128 sides[2], kings;
+    int black = PyObject_IsTrue(args[3]);
+    if (black < 0 || to_set(self, args[0], &sides[0]) < 0 || to_set(self, args[1], &sides[1]) < 0
+        || to_set(self, args[2], &kings) < 0)
+        return NULL;
+    char out[8 + MAX_SQ * 6], *at = out;       /* "K" + up to 3 digits + "," a square */
+    *at++ = black ? 'B' : 'W';
+    for (int side = 0; side < 2; side++) {
+        *at++ = ':';
+        *at++ = side ? 'B' : 'W';
+        int first = 1;
+        for (int number = 1; number <= self->n; number++) {
+            int sq = self->index_of[number];
+            if (!HAS(sides[side], sq))
+                continue;
+            if (!first)
+                *at++ = ',';
+            first = 0;
+            if (HAS(kings, sq))
+                *at++ = 'K';
+            at += sprintf(at, "%d", number);
+        }
+    }
+    return PyUnicode_FromStringAndSize(out, at - out);
+}
+
+/* squares_of(set) -> the frozenset of the square numbers in `set` (a Position's bitboard; twin:
+ * pdn_tools.rules.movegen.Position._squares). */
+PyObject *Rules_squares_of(Rules *self, PyObject *value) {
+    u128 set;
+    if (to_set(self, value, &set) < 0)
+        return NULL;
+    PyObject *out = PyFrozenSet_New(NULL);
+    while (out != NULL && set) {
+        int sq = lowest(set);
+        set &= set - 1;
+        PyObject *number = PyLong_FromLong(self->number[sq]);
+        if (number == NULL || PySet_Add(out, number) < 0)
+            Py_CLEAR(out);
+        Py_XDECREF(number);
+    }
+    return out;
+}

@@ -126,6 +126,75 @@ static const Record *landing_capture(const Rules *r, int ci, u128 own, u128 opp,
     return first;
 }
 
+/* The plies run_text records when asked (its last five arguments): each made by the ply maker it
+ * is given (twin: pdn_tools.play.replay.Ply.made) and appended to `list`. */
+typedef struct {
+    PyObject *list, *quiet, *maker, *run; /* borrowed: the record, quiet_move_of, the maker, the MoveRun */
+    PyObject *last;                      /* the position before the next ply (a new reference) */
+    long number;                         /* of the last ply recorded */
+} Plies;
+
+static int plies_in(Plies *out, PyObject *const *args, PyObject *position) {
+    if (args[0] == Py_None)
+        return 0;
+    if (!PyList_Check(args[0]) || !PyDict_Check(args[1]) || !PyCallable_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "run_text: bad record arguments");
+        return -1;
+    }
+    out->number = PyLong_AsLong(args[4]);
+    if (out->number == -1 && PyErr_Occurred())
+        return -1;
+    out->list = args[0];
+    out->quiet = args[1];
+    out->maker = args[2];
+    out->run = args[3];
+    out->last = Py_NewRef(position);
+    return 0;
+}
+
+/* The Move of a ply: a capture's `rec`, else the quiet move from square sb to eb. */
+static PyObject *ply_move(const Rules *r, const Plies *plies, const Record *rec, int sb, int eb, int promotes) {
+    if (rec == NULL) {
+        PyObject *key = PyLong_FromLong(r->bit_of[sb] << 9 | r->bit_of[eb] << 1 | promotes);
+        if (key == NULL)
+            return NULL;
+        PyObject *move = PyDict_GetItemWithError(plies->quiet, key);
+        Py_DECREF(key);
+        if (move == NULL && !PyErr_Occurred())
+            PyErr_SetString(PyExc_KeyError, "run_text: no precomputed quiet move");
+        return Py_XNewRef(move);
+    }
+    return make_move(r, rec);
+}
+
+/* Appends the Ply of one ply played (its move at text[start:end]) to the record. */
+static int record_ply(const Rules *r, Plies *plies, Py_ssize_t start, Py_ssize_t end,
+                      const Record *rec, int sb, int eb, int promotes, const Seen *after) {
+    PyObject *move = ply_move(r, plies, rec, sb, eb, promotes);
+    PyObject *position = move == NULL ? NULL : make_position(r, plies->last, after);
+    PyObject *number = position == NULL ? NULL : PyLong_FromLong(plies->number + 1);
+    PyObject *from = number == NULL ? NULL : PyLong_FromSsize_t(start);
+    PyObject *to = from == NULL ? NULL : PyLong_FromSsize_t(end);
+    PyObject *ply = NULL;
+    if (to != NULL) {
+        PyObject *args[7] = {number, move, plies->last, position, plies->run, from, to};
+        ply = PyObject_Vectorcall(plies->maker, args, 7, NULL);
+    }
+    Py_XDECREF(move);
+    Py_XDECREF(number);
+    Py_XDECREF(from);
+    Py_XDECREF(to);
+    if (ply == NULL) {
+        Py_XDECREF(position);
+        return -1;
+    }
+    plies->number++;
+    Py_SETREF(plies->last, position);
+    int failed = PyList_Append(plies->list, ply) < 0;
+    Py_DECREF(ply);
+    return failed ? -1 : 0;
+}
+
 /* run_text(text, offset, position, seen, since, quiet, limits)
  *   -> (offset, plies, position before the last ply, position after it, since, quiet)
  * Plays the moves of a MoveRun's text from `offset` while each is a two-square move that
@@ -136,12 +205,19 @@ static const Record *landing_capture(const Rules *r, int ci, u128 own, u128 opp,
  * stops, men go back, the materials of the endings or None: draws.ending_materials)).
  * Stops at the first move it leaves to the caller (offset = where that move starts;
  * len(text) when the run is played).  Positions are made like `position` by the Rules'
- * makers (_positions.c): only the last two, and the tracker's when they changed. */
+ * makers (_positions.c): only the last two, and the tracker's when they changed.
+ *
+ * run_text(..., limits, record, quiet_move_of, ply_maker, run, number): the same, and each
+ * ply played is appended to the list `record` as ply_maker(number, move, before, after, run,
+ * start, end) makes it, numbered on from `number`, its move at text[start:end] of `run`; quiet
+ * moves are those of quiet_move_of (see Rules_run). */
 PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 7) {
-        PyErr_SetString(PyExc_TypeError, "run_text takes 7 arguments");
+    if (nargs != 7 && nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "run_text takes 7 or 12 arguments");
         return NULL;
     }
+    Plies record;
+    memset(&record, 0, sizeof record);
     PyObject *text_obj = args[0], *position = args[2], *seen = args[3], *since = args[4];
     if (!PyUnicode_Check(text_obj) || !PyUnicode_IS_ASCII(text_obj)) {
         PyErr_SetString(PyExc_TypeError, "run_text: the text must be an ASCII str");
@@ -163,7 +239,8 @@ PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     memset(&c, 0, sizeof c);
     Records recs = {NULL, 0, 0, 0};
     PyObject *result = NULL, *new_since = NULL, *after_obj = NULL, *before_obj = NULL;
-    if (counters_in(self, &c, seen, since, args[5], args[6]) < 0)
+    if ((nargs == 12 && plies_in(&record, args + 7, position) < 0)
+        || counters_in(self, &c, seen, since, args[5], args[6]) < 0)
         goto done;
     before = now;
     long plies = 0;
@@ -183,22 +260,23 @@ PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         int ci = now.turn;
         u128 own = ci ? now.black : now.white, opp = ci ? now.white : now.black, kings = now.kings;
         int king = HAS(kings, sb);
+        Record rec;                      /* a capture's, for the record */
+        int promotes = 0;
         if (count > 2) {
-            const Record *rec = landing_capture(self, ci, own, opp, kings, squares, count, &recs);
+            const Record *found = landing_capture(self, ci, own, opp, kings, squares, count, &recs);
             if (recs.failed) {
                 PyErr_NoMemory();
                 goto done;
             }
-            if (rec == NULL)
+            if (found == NULL)
                 break;
-            after_capture(rec, &own, &opp, &kings);
+            rec = *found;
+            after_capture(&rec, &own, &opp, &kings);
         } else if (!capture) {
-            int promotes;
             if (!quiet_step(self, ci, own, opp, kings, sb, eb, &promotes))
                 break;
             after_quiet(sb, eb, king, promotes, &own, &kings);
         } else {
-            Record rec;
             int played = play_capture_step(self, ci, &own, &opp, &kings, sb, eb, &recs, &rec);
             if (played < 0)
                 goto done;
@@ -211,6 +289,9 @@ PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
             goto done;
         if (stop)
             break;
+        if (record.list != NULL && record_ply(self, &record, pos, end, capture ? &rec : NULL, sb, eb,
+                                              promotes, &next) < 0)
+            goto done;
         before = now;
         now = next;
         plies++;
@@ -229,6 +310,7 @@ PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     }
     result = Py_BuildValue("(nlOOOl)", pos, plies, before_obj, after_obj, new_since, c.quiet);
 done:
+    Py_XDECREF(record.last);
     Py_XDECREF(before_obj);
     Py_XDECREF(after_obj);
     Py_XDECREF(new_since);

@@ -375,7 +375,8 @@ static PyObject *Rules_legal_records(Rules *self, PyObject *const *args, Py_ssiz
 
 static PyMethodDef Rules_methods[] = {
     {"run_text", (PyCFunction)(void (*)(void))Rules_run_text, METH_FASTCALL,
-     "run_text(text, offset, position, seen, since, quiet, limits): a MoveRun's moves"},
+     "run_text(text, offset, position, seen, since, quiet, limits[, record, quiet_move_of, ply_maker, run, "
+     "number]): a MoveRun's moves (and each ply played, in `record`)"},
     {"name_squares", (PyCFunction)Rules_name_squares, METH_O,
      "name_squares(numbers): the square each written number 0..99 names, or None"},
     {"run", (PyCFunction)(void (*)(void))Rules_run, METH_FASTCALL,
@@ -392,6 +393,10 @@ static PyMethodDef Rules_methods[] = {
      "quiet_moves(ci, own, opp, kings, counter): (from bit, to bit) of each quiet move"},
     {"perft", (PyCFunction)(void (*)(void))Rules_perft, METH_FASTCALL,
      "perft(ci, own, opp, kings, counter, opponent counter, depth, keep): leaf nodes"},
+    {"squares_of", (PyCFunction)Rules_squares_of, METH_O,
+     "squares_of(set): the frozenset of the square numbers of a bitboard"},
+    {"fen", (PyCFunction)(void (*)(void))Rules_fen, METH_FASTCALL,
+     "fen(white, black, kings, black_to_move): the position's canonical FEN in square numbers"},
     {"zobrist", (PyCFunction)(void (*)(void))Rules_zobrist, METH_FASTCALL,
      "zobrist(white, black, kings, black_to_move): the position's Zobrist hash"},
     {"search", (PyCFunction)(void (*)(void))Rules_search, METH_FASTCALL,

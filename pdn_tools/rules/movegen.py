@@ -126,6 +126,9 @@ class Position:
         >>> Position.from_fen(VARIANTS["international"], "B:W31-33:BK5").fen()
         'B:W31,32,33:BK5'
         """
+        core = self._rl.core
+        if core is not None and not (self.variant.alpha if alpha is None else alpha):     # square numbers
+            return core.fen(self._white, self._black, self._kings, self.turn == "B")
         return write_fen(self.variant, self.turn, self.pieces("W"), self.pieces("B"), alpha)
 
     def _sides(self) -> tuple[int, int, int]:
@@ -169,6 +172,9 @@ class Position:
         """(men, kings) of `colour` ('W' or 'B') as square numbers."""
         bits = self._white if colour == "W" else self._black
         men, kings = bits & ~self._kings, bits & self._kings
+        core = self._rl.core
+        if core is not None:                   # the compiled core makes the sets at once
+            return core.squares_of(men), core.squares_of(kings)
         known = self._rl.square_sets           # the common case, written out: one call a ply
         men_squares, king_squares = known.get(men), known.get(kings)
         if men_squares is None or king_squares is None:

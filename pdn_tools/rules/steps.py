@@ -8,7 +8,7 @@ board API.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from pdn_tools.rules import laws
 from pdn_tools.rules.bitboards import _after_capture, _capture_records, _legal_records
@@ -90,28 +90,39 @@ def run(position: Position, elements: Sequence[object], index: int, known: Mappi
     return core.run(elements, index, position, known, kinds, rl.quiet_move_of)
 
 
-def run_text(position: Position, text: str, offset: int, tracker: DrawTracker
-             ) -> tuple[int, int, Position | None, Position | None]:
+# Where run_text records the plies it plays: the list, the ply maker (play.replay.Ply.made, called
+# with number, move, before, after, run, start, end), the MoveRun played, the number of the ply
+# before the first.
+Record = tuple[list[Any], Callable[..., Any], object, int]
+
+
+def run_text(position: Position, text: str, offset: int, tracker: DrawTracker | None,
+             record: Record | None = None) -> tuple[int, int, Position | None, Position | None]:
     """A MoveRun's text on the compiled core: from `offset` on, skip move numbers and play
     each two-square move that quiet_step / capture_step would play, counting it in
     `tracker` as its update() would, until a move the core leaves to the caller (one
     it cannot settle, or one after which the tracker has a draw or an ending to look at).
     Returns (offset of that move, or len(text); plies played; the position before the
     last of them; the position after it).  Nothing is played on the pure engine or under
-    a king-move limit (`runs_text()` is False)."""
-    core = position._rl.core
-    if core is None or position._rl.limit:
+    a king-move limit (`runs_text()` is False).  With no tracker nothing is counted; with a
+    `record`, a Ply is appended to its list for each ply played (see Record)."""
+    rl = position._rl
+    core = rl.core
+    if core is None or rl.limit:
         return offset, 0, None, None
     seen: dict[Position, int] | None = None
     limits: CoreLimits | tuple[()] = ()
-    if tracker.event is None:            # else update() counts nothing more
+    since, quiet = (None, 0) if tracker is None else (tracker.since, tracker.quiet)
+    if tracker is not None and tracker.event is None:       # else update() counts nothing more
         counting = tracker.core_limits()
         if counting is None:
             return offset, 0, None, None
         seen, limits = tracker.seen, counting
-    offset, plies, before, after, since, quiet = core.run_text(
-        text, offset, position, seen, tracker.since, tracker.quiet, limits)
-    tracker.since, tracker.quiet = since, quiet
+    recording = () if record is None else (record[0], rl.quiet_move_of, *record[1:])
+    offset, plies, before, after, since, quiet = core.run_text(text, offset, position, seen, since, quiet, limits,
+                                                               *recording)
+    if tracker is not None:
+        tracker.since, tracker.quiet = since, quiet
     return offset, plies, before, after
 
 

@@ -132,9 +132,36 @@ class MoveRun:
         column = offset - newline if newline >= 0 else self.column + offset
         return _run_item(match.group(), line, column), match.end()
 
+    def move_at(self, start: int, end: int) -> NotatedMove:
+        """The move whose text is text[start:end], located as item_at(start) locates it."""
+        text = self.text
+        newline = text.rfind("\n", 0, start)
+        if newline < 0:
+            return _run_move(text[start:end], self.line, self.column + start)
+        return _run_move(text[start:end], self.line + text.count("\n", 0, start), start - newline)
+
     def items(self) -> int:
         """How many elements the run expands to."""
         return len(_RUN_PIECE.findall(self.text))
+
+    def texts(self) -> list[str]:
+        """The text of each item, in order (expand()'s elements as written, not located): the
+        words of the text, a number glued to its move cut after its dots, a separator's space
+        kept in its move (`1- 7`)."""
+        out: list[str] = []
+        held = ""                        # a move cut by its separator's space
+        for word in self.text.split():
+            if held:
+                word, held = held + " " + word, ""
+            elif "." in word and word[-1] != ".":
+                dots = word.rindex(".") + 1
+                out.append(word[:dots])
+                word = word[dots:]
+            if word[-1] in "-x":
+                held = word
+            else:
+                out.append(word)
+        return out
 
     def ends_with_number(self) -> bool:
         """Whether the last item is a move number (moves end with a digit)."""

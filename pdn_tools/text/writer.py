@@ -4,7 +4,8 @@ from __future__ import annotations
 from typing import Iterable, Iterator
 
 from pdn_tools.text.results import RESULTS, read_result
-from pdn_tools.text.model import Comment, Element, Game, ReadError, NotatedMove, MoveNumber, Nag, Placeholder, Setup, Variation
+from pdn_tools.text.model import (Comment, Element, Game, ReadError, NotatedMove, MoveNumber, MoveRun, Nag, Placeholder, Setup,
+                                  Variation, movetext_runs)
 from pdn_tools.text.walk import walk
 
 WIDTH = 80
@@ -21,45 +22,86 @@ def _comment(comment: Comment) -> str:
     return comment.kind + comment.text + "\n"      # a line comment ends its line
 
 
-def _atoms(elements: Iterable[Element]) -> Iterator[str]:
+def _atoms(movetext: list[Element | MoveRun] | list[Element]) -> Iterator[str]:
     """The movetext as a run of unbreakable pieces, variations at any depth included; a move
     number and the move right after it make one piece, so that no line ends between them."""
     number = ""
-    for atom, element in _pieces(elements):
-        if number and isinstance(element, (NotatedMove, Placeholder)):
+    for atom, kind in _pieces(movetext):
+        if number and kind is _MOVE:
             atom = f"{number} {atom}"
         elif number:
             yield number
-        number = atom if isinstance(element, MoveNumber) else ""
+        number = atom if kind is _NUMBER else ""
         if not number:
             yield atom
     if number:
         yield number
 
 
-def _pieces(elements: Iterable[Element]) -> Iterator[tuple[str, Element]]:
-    """Each piece of the movetext as written, with the element it writes."""
+_NUMBER, _MOVE, _OTHER = "number", "move", "other"      # what a piece of movetext writes
+
+
+def _pieces(movetext: list[Element | MoveRun] | list[Element]) -> Iterator[tuple[str, str]]:
+    """Each piece of the movetext as written, with what it writes; the runs of moves kept as
+    text are written from their text (as the elements they expand to would be)."""
+    if not any(type(element) is MoveRun for element in movetext):
+        yield from _walked(movetext)         # type: ignore[arg-type]
+        return
+    for element in movetext:
+        if type(element) is MoveRun:
+            for text in element.texts():
+                yield (_run_number(text), _NUMBER) if text[-1] == "." else (text, _MOVE)
+        elif isinstance(element, Variation):
+            yield from _walked([element])
+        else:
+            yield atom(element), _kind(element)      # type: ignore[arg-type]
+
+
+def _walked(elements: list[Element]) -> Iterator[tuple[str, str]]:
+    """The pieces of model elements, into their variations."""
     for frame in walk(elements):
         element = frame.element
         if isinstance(element, Variation):
             if not frame.closing:
-                yield "(", element
+                yield "(", _OTHER
                 continue
             if element.result:
-                yield element.result, element
-            yield ")", element
+                yield element.result, _OTHER
+            yield ")", _OTHER
         else:
-            yield _atom(element), element
+            yield atom(element), _kind(element)
 
 
-def _atom(element: Element) -> str:
+def _kind(element: Element) -> str:
+    return _MOVE if isinstance(element, (NotatedMove, Placeholder)) else _NUMBER if isinstance(element, MoveNumber) else _OTHER
+
+
+def _run_number(text: str) -> str:
+    """A move number of a run's text as its MoveNumber is written ('01.' as '1.')."""
+    written = _RUN_NUMBERS.get(text)
+    if written is None:
+        digits = text.rstrip(".")
+        written = _number(int(digits) if digits else 0, text.endswith("..."))
+        if len(_RUN_NUMBERS) < 4096:
+            _RUN_NUMBERS[text] = written
+    return written
+
+
+_RUN_NUMBERS: dict[str, str] = {}        # a run's move number -> as written
+
+
+def _number(number: int, black: bool) -> str:
+    if number == 0 and black:     # '...' (or '0...')
+        return "..."
+    return f"{number}..." if black else f"{number}."
+
+
+def atom(element: Element) -> str:
     """One element other than a variation, as written."""
     if isinstance(element, NotatedMove):
         return element.text + element.strength
     if isinstance(element, MoveNumber):
-        if element.number == 0 and element.black:     # '...' (or '0...')
-            return "..."
-        return f"{element.number}..." if element.black else f"{element.number}."
+        return _number(element.number, element.black)
     if isinstance(element, Comment):
         return _comment(element)
     if isinstance(element, Nag):
@@ -78,14 +120,19 @@ def wrap(atoms: Iterable[str], width: int = WIDTH) -> str:
     lines: list[str] = []
     line = ""
     for atom in atoms:
-        ends_line = atom.endswith("\n")
-        atom = atom.rstrip("\n") if ends_line else atom
-        glue = "" if not line or line.endswith("(") or atom == ")" else " "
-        one_placeholder = line.endswith("-") and atom.startswith("-")     # '- -' reads as one
-        if line and (one_placeholder or len(line) + len(glue) + len(atom) > width):
-            lines.append(line)
-            line, glue = "", ""
-        line += glue + atom
+        ends_line = atom[-1:] == "\n"
+        if ends_line:
+            atom = atom.rstrip("\n")
+        if not line:
+            line = atom
+        else:
+            last = line[-1]
+            glued = last == "(" or atom == ")"
+            if last == "-" and atom[:1] == "-" or len(line) + (not glued) + len(atom) > width:
+                lines.append(line)                 # '- -' on one line reads as one placeholder
+                line = atom
+            else:
+                line += atom if glued else " " + atom
         if ends_line:
             lines.append(line)
             line = ""
@@ -102,8 +149,9 @@ def terminator(game: Game) -> str:
     return tag if tag in RESULTS else "*"
 
 
-def write_game(game: Game, width: int = WIDTH) -> str:
-    """PDN text for one game, ending with a newline and a blank line."""
+def write_game(game: Game, width: int = WIDTH, atoms: list[str] | None = None) -> str:
+    """PDN text for one game, ending with a newline and a blank line; its movetext written as
+    `atoms` when given (unbreakable pieces, see _atoms), else from the game."""
     parts: list[str] = []
     for comment in game.before:
         parts.append(_comment(comment).rstrip("\n"))
@@ -111,7 +159,7 @@ def write_game(game: Game, width: int = WIDTH) -> str:
         parts.append(f'[{name} "{escape(value)}"]')
     if game.tags:
         parts.append("")
-    parts.append(wrap([*_atoms(game.elements), _tail(game)], width))
+    parts.append(wrap([*(_atoms(movetext_runs(game)) if atoms is None else atoms), _tail(game)], width))
     return "\n".join(parts) + "\n\n"
 
 

@@ -1,0 +1,120 @@
+"""The fast paths of the commands that write or look at replayed games give what the
+element-by-element paths give: a run kept as text written from its text, canonical PDN
+written from the runs (issue 28)."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdn_tools.play.notation import Style, canonical_game, canonical_text
+from pdn_tools.play.replay import replay
+from pdn_tools.rules.core import Engine
+from pdn_tools.rules.variants import VARIANTS
+from pdn_tools.text.model import Game, MoveRun, movetext_runs
+from pdn_tools.text.reader import read_text
+from pdn_tools.text.writer import write_game
+from test_grammar import plain_runs
+
+COMPILED = Engine(True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(plain_runs(), plain_runs(padded=True)))
+def test_a_runs_texts_are_its_items_as_expanded(text):
+    """MoveRun.texts() (the words of the text) gives the text of each element expand() makes."""
+    run = MoveRun(text, 1, 1)
+    assert run.texts() == [element.text for element in run.expand()]
+
+
+GAMES = [
+    '[Event "a"]\n[Result "1-0"]\n1. 11-15 23-19 2. 8-11 {a comment} 22-17 $3 3. 4-8 17x10 7x14 1-0',
+    '[FEN "W:W21,22:B10,11"]\n1... 22-18 2. 11-15 18x11 *',
+    '[Event "v"]\n1. 11-15 (1. 9-13 22-18) 23-19 2. 8-11 % line comment\n22-17 *',
+    '1. 11-15 23-19 /FEN "B:W21,22:B10,11"/ 11-15 *',
+    '{before} [Event "x"]\n1. 11-15 - 2. 8-11 * {after}',
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(GAMES), st.sets(st.sampled_from(["comments", "variations", "nags"])), st.booleans())
+def test_canonical_text_is_the_canonical_game_written(text, drop, fix):
+    """canonical_text (from the runs kept as text where it can) writes what write_game writes of
+    canonical_game, for games read with runs kept and without, in every style of dropping."""
+    style = Style(drop=frozenset(drop), fix_results=fix)
+    for engine in (COMPILED, None):
+        game = read_text(text, engine=engine)[0]
+        assert isinstance(game, Game)
+        result = replay(game, engine=COMPILED)
+        kept = any(type(element) is MoveRun for element in movetext_runs(game))
+        written = canonical_text(game, result, style)
+        if text in GAMES[:2]:           # moves, numbers, comments and NAGs alone: written from the runs
+            assert kept == any(type(element) is MoveRun for element in movetext_runs(game))
+        assert written == write_game(canonical_game(game, result, style))
+
+
+PURE = Engine(False)
+
+
+@st.composite
+def played_games(draw: st.DrawFn, name: str) -> str:
+    """A game of variant `name` played by random legal moves and written in square numbers,
+    captures short or with every landing square, a comment now and then (runs cut apart)."""
+    from pdn_tools.play.notation import move_text
+    from pdn_tools.rules.movegen import Position
+
+    variant = VARIANTS[name]
+    position = Position.initial(variant, PURE)
+    pieces = []
+    for ply in range(draw(st.integers(0, 90))):
+        legal = position.legal_moves()
+        if not legal:
+            break
+        move = legal[draw(st.integers(0, len(legal) - 1))]
+        style = Style(captures=draw(st.sampled_from([None, "full"])), squares="numeric")
+        number = f"{ply // 2 + 1}. " if ply % 2 == 0 else ""
+        comment = " {c}" if draw(st.integers(0, 9)) == 0 else ""
+        pieces.append(number + move_text(position, move, style) + comment)
+        position = position.play(move)
+    return f'[GameType "{variant.gametype_text(False)}"]\n' + " ".join(pieces) + " *"
+
+
+def plies(result) -> list[tuple]:
+    return [(p.number, p.text, p.notated.text, p.notated.line, p.notated.column, p.move, p.before, p.after)
+            for p in result.plies]
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_the_plies_the_core_records_are_the_pure_engines(name, data):
+    """The plies of a game read with its runs kept as text, which the compiled core replays and
+    records (Replay.plies), are those the pure engine makes element by element: numbers, notated
+    moves and their places, moves (paths, captured squares in order, promotion), positions."""
+    text = data.draw(played_games(name))
+    compiled = replay(read_text(text, engine=COMPILED)[0], engine=COMPILED)
+    pure = replay(read_text(text, engine=PURE)[0], engine=PURE)
+    assert compiled.ok and pure.ok
+    assert plies(compiled) == plies(pure) and len(compiled.plies) == compiled.ply_count
+    assert [p.after.fen() for p in compiled.plies] == [p.after.fen() for p in pure.plies]
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@settings(max_examples=40, deadline=None)
+@given(data=st.data())
+def test_the_cores_fen_and_pieces_are_the_pure_engines(name, data):
+    """Position.fen() in square numbers, written by the compiled core, is write_fen's text (the
+    pure engine's) for any pieces and side to move, kings included, an empty side too; and
+    pieces() (the core's squares_of) gives the pure engine's sets."""
+    from pdn_tools.rules.fen import write_fen
+    from pdn_tools.rules.movegen import Position
+
+    variant = VARIANTS[name]
+    squares = data.draw(st.lists(st.integers(1, variant.num_squares), unique=True, max_size=variant.num_squares))
+    pieces = {square: data.draw(st.sampled_from("wWbB")) for square in squares}
+    turn = data.draw(st.sampled_from("WB"))
+    compiled, pure = Position(variant, turn, pieces, COMPILED), Position(variant, turn, pieces, PURE)
+    assert compiled.fen(False) == write_fen(variant, turn, pure.pieces("W"), pure.pieces("B"), False)
+    assert compiled.fen(False) == pure.fen(False) and compiled.fen(True) == pure.fen(True)
+    assert [compiled.pieces(colour) for colour in "WB"] == [pure.pieces(colour) for colour in "WB"]
+    assert {square for colour in "WB" for part in compiled.pieces(colour) for square in part} == set(pieces)
