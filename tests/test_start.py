@@ -30,7 +30,8 @@ NOT_FOR_VALIDATE = ["pdn_tools.cli.convert", "pdn_tools.cli.archive", "pdn_tools
                     "pdn_tools.cli.perft", "pdn_tools.cli.hub", "pdn_tools.commands.annotate",
                     "pdn_tools.commands.analysis", "pdn_tools.commands.archive", "pdn_tools.commands.convert",
                     "pdn_tools.commands.html_report", "pdn_tools.commands.hub_engine", "pdn_tools.play.board",
-                    "pdn_tools.play.hub", "pdn_tools.running.engine", "pdn_tools.running.distributed",
+                    "pdn_tools.play.hub", "pdn_tools.play.notation", "pdn_tools.rules.search",
+                    "pdn_tools.running.engine", "pdn_tools.running.distributed", "pdn_tools.running.workers",
                     "pdn_tools.running.writing", "importlib.metadata", "importlib.resources", "multiprocessing",
                     "concurrent.futures.process", "ctypes", "secrets", "csv", "html", "dask", "distributed",
                     "resvg_py"]
@@ -60,6 +61,7 @@ def test_validating_one_game_imports_only_what_validate_needs(args):
     modules = imported("validate", *args, str(DATA / "variants" / "20-international.pdn"))
     assert {"lark", "pdn_tools.cli.validate", "pdn_tools.play.check"} <= modules
     wanted = ["pdn_tools.play.board"] if "--show-board" in args else []     # boards only when asked for
+    wanted += ["pdn_tools.play.notation"] if "--show-board" in args else []  # (their legal moves written)
     wanted += ["html"] if "--show-board" in args else []                    # (board.py imports it)
     assert loaded(modules, NOT_FOR_VALIDATE) == wanted
 
