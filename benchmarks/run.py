@@ -387,6 +387,8 @@ def main() -> None:
             insert(page.read_text(encoding="utf-8"), "")
         except (OSError, ValueError) as error:
             sys.exit(f"{page}: {error}")
+    if not (CORPUS / "english" / "OCA_2.0.pdn").is_file():   # else every figure would be of 0 games
+        sys.exit(f"no corpus at {CORPUS}: set PDN_CORPUS to the folder of the real PDN files")
     started, load_before = time.time(), load()
     print(f"load average {load_before} ({os.cpu_count()} cores); pdn_tools of {args.tree} ({commit(args.tree)})")
     with tempfile.TemporaryDirectory() as name:

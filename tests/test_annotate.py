@@ -4,9 +4,17 @@ import re
 import pytest
 from click.testing import CliRunner
 
+from hypothesis import given, settings
+
 from corpus import CORPUS, needs_corpus
+from test_hub import in_process
+from test_round_trip import random_games
 from pdn_tools import Comment, read_games, read_text
 from pdn_tools.cli import cli
+from pdn_tools.commands.annotate import Options as Annotations, annotate_game, is_ours
+from pdn_tools.play.check import check
+from pdn_tools.rules.search import Evaluations
+from pdn_tools.text.model import Variation
 
 DOUAI = CORPUS / "international" / "horizon-bd-douai-ronde.pdn"          # 3 games, no GameType
 STRATEGY = CORPUS / "english" / "wiegerw-succeed-Principles_of_Strategy.pdn"   # author comments
@@ -83,8 +91,8 @@ def test_ply_count_and_gametype_tags_are_set_and_noted():
     result = annotate("--ply-count", "--gametype", DOUAI)
     games = read_text(result.stdout)
     assert [g.tag("PlyCount") for g in games] == ["139", "124", "128"]        # as validate counts
-    assert {g.tag("GameType") for g in games} == {"20"}
-    assert result.stderr.splitlines()[0] == f"{DOUAI}:1: game 1: GameType 20 added (international)"
+    assert {g.tag("GameType") for g in games} == {"20,W,10,10,N2,0"}     # the full one, as convert writes
+    assert result.stderr.splitlines()[0] == f"{DOUAI}:1: game 1: GameType 20,W,10,10,N2,0 added (international)"
 
 
 def test_a_computed_result_is_set_only_when_asked_and_never_silently():
@@ -176,3 +184,37 @@ def test_computed_results_on_real_games():
     forfeit = annotate("--result", CORPUS / "international" / "horizon-bd-douai-cerberus.pdn")
     game = read_text(forfeit.stdout)[0]
     assert forfeit.stderr == "" and (game.tag("Result"), game.result) == (None, "0-0")
+
+
+# ---- one mark for the variations pdn writes: --shots and --engine --------------------------------------------
+
+AUTHORS = " ({[%eval +0.50]}) ({[%line] by hand}) "      # an author's variations, however they look like ours
+
+
+@settings(max_examples=30, deadline=None)
+@given(random_games())
+def test_shots_then_engine_or_engine_then_shots_is_the_second_alone_and_the_author_s_lines_stay(text):
+    """Every variation --shots or --engine writes opens with `{[%line] ...}` and is recognised (`is_ours`)
+    and made again by either: annotating with one after the other gives what the second alone gives, but
+    for the NAGs --shots adds ($1, $2, $4), which stay (a NAG cannot be told from the author's)."""
+    *moves, result = text.rsplit(" ", 1)
+    text = "".join(moves) + (AUTHORS if read_text(text)[0].main_line() else " ") + result
+
+    def annotated(source: str, shots: bool) -> str:
+        options = Annotations(shots=shots, depth=1)
+        return annotate_game(check(read_text(source)[0]), options, Evaluations(1),
+                             None if shots else in_process)[0]
+
+    def without_nags(annotated: str) -> str:        # and without the line breaks, which move with them
+        return "".join(re.sub(r"\s\$\d+", " ", annotated).split())
+
+    shots, engine = annotated(text, True), annotated(text, False)
+    assert annotated(engine, True) == shots
+    assert without_nags(annotated(shots, False)) == without_nags(engine)
+    assert re.findall(r"\$\d+", annotated(shots, False)) == re.findall(r"\$\d+", shots)
+    for once in (shots, engine):
+        game = read_text(once)[0]
+        ours = [e for e in game.elements if isinstance(e, Variation) and is_ours(e)]
+        assert [e for e in game.elements if isinstance(e, Variation) and not is_ours(e)] == \
+            [e for e in read_text(text)[0].elements if isinstance(e, Variation)]           # the author's
+        assert all(line.elements[0].text.startswith("[%line]") for line in ours)

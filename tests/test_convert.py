@@ -66,7 +66,10 @@ def test_keep_invalid_passes_the_games_through_unchanged():
     result = invoke(["convert", "--captures", "full", "--keep-invalid", "-"], input=BAD + UNREADABLE)
     assert result.exit_code == 1
     assert result.stdout == BAD.replace("\n1.", "\n\n1.") + "\n" + UNREADABLE + "\n"
-    assert result.stderr.splitlines()[1] == "<stdin>:4:10: game 2: unexpected ')' (')' without '(') [syntax]"
+    assert result.stderr.splitlines()[1:] == [      # each kept game is said to be as read (leftovers)
+        "<stdin>:1: game 1: passed through as read (--keep-invalid), not rewritten by --captures full",
+        "<stdin>:4:10: game 2: unexpected ')' (')' without '(') [syntax]",
+        "<stdin>:4: game 2: passed through as read (--keep-invalid), not rewritten by --captures full"]
 
 
 def test_plain_pdn_needs_no_replay_but_an_unreadable_game_is_left_out():

@@ -161,7 +161,7 @@ class KeepingRuns:
     the regular expressions: `plain_run` None."""
 
     keeps_runs = True
-    moves_end = plain_run = None
+    moves_end = plain_run = fast_game = None
 
 
 def test_runs_kept_as_text_read_back_as_the_elements_the_reader_makes(monkeypatch):

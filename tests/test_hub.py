@@ -315,7 +315,6 @@ def test_the_games_before_a_failure_are_written_and_a_file_output_is_not(tmp_pat
     (["--engine", "'unclosed"], "No closing quotation"),
     (["--engine-depth", "3", "--fen"], "--engine-depth and --engine-time need --engine"),
     (["--engine", "x", "--engine-depth", "3", "--engine-time", "1"], "choose --engine-depth or --engine-time"),
-    (["--engine", "x", "--jobs", "2"], "--engine runs one engine: not with --jobs"),
 ])
 def test_engine_options_that_do_not_fit_are_usage_errors(args, message):
     result = annotate(*args)

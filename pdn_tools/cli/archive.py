@@ -21,6 +21,7 @@ if TYPE_CHECKING:      # a run imports them, not `pdn COMMAND --help` (docs/star
     from pdn_tools.commands import archive
     from pdn_tools.commands.archive import Criteria
     from pdn_tools.rules.variants import Variant
+    from pdn_tools.text.model import Game, ReadError
 
 
 @command("list", [
@@ -36,6 +37,7 @@ def list_command(fmt: str, writing: Writing, reading: Reading) -> None:
     Black, Result (else the terminator), Date, Event, Round, GameType.  Reads the tags only:
     games are neither parsed nor checked."""
     from pdn_tools.commands import archive
+    from pdn_tools.text.reader import parse_raw
 
     run = Run(reading)
     terminal = run.terminal
@@ -43,8 +45,10 @@ def list_command(fmt: str, writing: Writing, reading: Reading) -> None:
         rows = archive.ROWS[fmt]()
         for line in rows.header():
             terminal.out(line, end="")
-        for raw, index, _ in run.inputs.raw_games(run.engine):
+        for raw, index, notes in run.inputs.raw_games(run.engine):
             terminal.out(rows.row(archive.listing_row(raw, index)), end="")
+            if raw.too_large:       # listed by the tags read, reported as every command reports it
+                _failed(run, parse_raw(raw, index, False, notes, run.engine))
             terminal.game_done()
         terminal.close()
     terminal.tally(f"{games(terminal.games)} listed")
@@ -119,7 +123,7 @@ def filter_command(tags: tuple[tuple[str, re.Pattern[str]], ...], player: re.Pat
         else:
             matched = 0
             for _, text in run.reported(functools.partial(archive.filter_game, criteria=criteria)):
-                if text is not None:
+                if text:
                     matched += 1
                     run.terminal.out(text, end="")
             code = run.done()
@@ -130,8 +134,7 @@ def filter_command(tags: tuple[tuple[str, re.Pattern[str]], ...], player: re.Pat
 def _filter_by_tags(run: Run, criteria: Criteria) -> tuple[int, int]:
     """filter's fast path: tags decide, games are parsed only when they match, never replayed;
     the exit code and the games matched."""
-    from pdn_tools.commands import archive, report
-    from pdn_tools.play.check import check
+    from pdn_tools.commands import archive
     from pdn_tools.text.model import ReadError
     from pdn_tools.text.writer import game_text
 
@@ -140,15 +143,24 @@ def _filter_by_tags(run: Run, criteria: Criteria) -> tuple[int, int]:
     for raw, index, notes in run.inputs.raw_games(run.engine):
         game = archive.tag_filtered(raw, index, notes, criteria, run.engine, run.reading.strict)
         if isinstance(game, ReadError):
-            run.failed += 1
-            for line in report.text_lines(check(game).record, warnings=False):
-                terminal.note(line)
+            _failed(run, game)
         elif game is not None:
             matched += 1
             terminal.out(game_text(game), end="")
         terminal.game_done()
     terminal.close()
     return run.exit_code(), matched
+
+
+def _failed(run: Run, game: Game | ReadError) -> None:
+    """A game read but not replayed that could not be read: reported on stderr as validate reports it,
+    counted as failed."""
+    from pdn_tools.commands import report
+    from pdn_tools.play.check import check
+
+    run.failed += 1
+    for line in report.text_lines(check(game).record, warnings=False):
+        run.terminal.note(line)
 
 
 def _check_fen(fen: str, variant: Variant | None) -> None:
@@ -188,7 +200,7 @@ def dedupe(by: str, listing: bool, writing: Writing, reading: Reading) -> None:
             where = f"{printable(record.file)}:{record.line}: game {record.game}"
             if digest not in seen:
                 seen[digest] = where if listing else ""
-                if not listing:
+                if not listing and text:
                     run.terminal.out(text, end="")
             elif listing:
                 run.terminal.out(f"{where}: duplicate of {seen[digest]}")
@@ -243,7 +255,7 @@ STATS_FORMATS: dict[str, type[StatsFormat]] = {"text": StatsLines, "json": Stats
     "pdn stats --format html -o stats.html archive/"])
 @format_option(STATS_FORMATS, "text", "Lines, one JSON object, or a self-contained HTML page with charts.")
 @writing_options()
-@reading_options(rules=True, dask=True)
+@reading_options(dask=True)
 def stats(fmt: str, writing: Writing, reading: Reading) -> None:
     """Count the games of PATHS per variant, result and year, with validity and average length."""
     from pdn_tools.commands import archive
@@ -319,6 +331,8 @@ def split(folder: str, per: int, prefix: str, force: bool, reading: Reading) -> 
         run.terminal.out(printable(target))
 
     for _, text in run.reported(archive.pass_game):
+        if not text:                # not kept (reported): no game to write
+            continue
         texts.append(text)
         if len(texts) == per:
             flush()

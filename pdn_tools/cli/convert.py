@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Iterator, TextIO, TypeVar
 
 import click
 
-from pdn_tools.cli.options import (Reading, Writing, depth_with_shots, format_option, reading_options,
+from pdn_tools.cli.options import (OneLineError, Reading, Writing, depth_with_shots, format_option, reading_options,
                                   writing_options)
 from pdn_tools.cli.choices import CONVERT_FORMATS, ENGINE_DEPTH, SHOTS_DEPTH
 from pdn_tools.cli.run import Run, command, write_file
@@ -18,6 +18,7 @@ from pdn_tools.text.names import printable
 if TYPE_CHECKING:      # a run imports them, not `pdn convert --help` (docs/start-up.md)
     from pdn_tools.running import batch
     from pdn_tools.running.engine import HubEngine, Limits
+    from pdn_tools.running.per_worker import PerWorker
     from pdn_tools.running.terminal import Terminal
     from pdn_tools.running.writing import Tally
 
@@ -50,7 +51,7 @@ def _drop(ctx: click.Context, param: click.Parameter, value: str | None) -> froz
 @click.option("--keep-invalid", is_flag=True, help="Pass games that do not convert through unchanged.")
 @click.option("--in-place", is_flag=True, help="Rewrite each input file (atomically).")
 @writing_options(metavar="OUT", help="Output file, written atomically; - for stdout (default).")
-@reading_options(rules=True, dask=True)
+@reading_options(dask=True)
 def convert(to: str, captures: str | None, squares: str | None, separator: str | None, fix_results: bool,
             drop: frozenset[str], keep_invalid: bool, in_place: bool, writing: Writing, reading: Reading) -> None:
     """Convert every game of PATHS (files, folders of *.pdn, or - for stdin), game by game.
@@ -69,6 +70,12 @@ def convert(to: str, captures: str | None, squares: str | None, separator: str |
         raise click.UsageError("--in-place rewrites the PDN files named: not with -o, --to jsonl/fen or stdin")
     if keep_invalid and not pdn:
         raise click.UsageError("--keep-invalid passes games through as PDN: only with --to pdn")
+    unwritten = [name for name, value in (("--captures", captures), ("--squares", squares),
+                                          ("--separator", separator), ("--drop", drop)) if value]
+    unwritten = [name for name in unwritten if name not in conversion.WRITERS[to].writes]
+    if unwritten:               # the main line's positions, or its moves alone: nothing to apply them to
+        changes = "change" if len(unwritten) > 1 else "changes"
+        raise OneLineError(f"--to {to} does not write what {' and '.join(unwritten)} {changes}")
     if in_place and reading.dask:
         raise click.UsageError("--in-place rewrites files here: not with --dask")
     run = Run(reading, progress=False)
@@ -155,15 +162,16 @@ def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
 @click.option("--engine-timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
               metavar="SECONDS", help="The longest wait for an engine's answer to one position.")
 @writing_options()
-@reading_options(rules=True)
+@reading_options(dask=True)
 def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, ply_count: bool, result: bool,
              gametype: bool, everything: bool, shots: bool, depth: int | None, engine: str | None,
              engine_depth: int | None, engine_time: float | None, engine_timeout: float, writing: Writing,
              reading: Reading) -> None:
     """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
     Annotating an annotated game replaces the old annotations."""
-    from pdn_tools.commands.annotate import Options as Annotations, annotate_game
+    from pdn_tools.commands.annotate import Options as Annotations
     from pdn_tools.rules.search import Evaluations
+    from pdn_tools.running.per_worker import PerWorker, annotated
     from pdn_tools.running.terminal import validity
 
     depth_with_shots(depth, shots)
@@ -175,11 +183,11 @@ def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, 
                                "--ply-count, --result, --gametype, --shots, --engine or --all")
     if shots and engine is not None:
         raise click.UsageError("--shots and --engine both write [%eval]: choose one")
-    limits = _engine_limits(engine, engine_depth, engine_time, engine_timeout, reading.jobs)
+    limits = _engine_limits(engine, engine_depth, engine_time, engine_timeout)
     run = Run(reading)
     with run.output(writing), _hub_engine(engine, limits) as hub:
-        work = functools.partial(annotate_game, options=options, evaluate=Evaluations(depth) if shots else None,
-                                 engine=None if hub is None else hub.analyse)
+        searches = PerWorker(functools.partial(Evaluations, depth)) if shots else None
+        work = functools.partial(annotated, options=options, evaluate=searches, engine=hub)
         for _, (text, notes) in _engine_errors(run.reported(work), run.terminal):
             run.terminal.out(text, end="")
             for note in notes:
@@ -189,8 +197,7 @@ def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, 
     sys.exit(code)
 
 
-def _engine_limits(engine: str | None, depth: int | None, move_time: float | None, timeout: float,
-                   jobs: int) -> Limits:
+def _engine_limits(engine: str | None, depth: int | None, move_time: float | None, timeout: float) -> Limits:
     """annotate's engine options, checked."""
     from pdn_tools.running.engine import Limits
 
@@ -198,26 +205,30 @@ def _engine_limits(engine: str | None, depth: int | None, move_time: float | Non
         raise click.UsageError("--engine-depth and --engine-time need --engine")
     if depth is not None and move_time is not None:
         raise click.UsageError("choose --engine-depth or --engine-time, not both")
-    if engine is not None and jobs > 1:
-        raise click.UsageError("--engine runs one engine: not with --jobs")
     return Limits(depth, move_time, timeout)
 
 
 @contextlib.contextmanager
-def _hub_engine(command: str | None, limits: Limits) -> Iterator[HubEngine | None]:
-    """The engine of --engine, ended and reaped when the command ends (by an error or Ctrl-C too)."""
+def _hub_engine(command: str | None, limits: Limits) -> Iterator[PerWorker[HubEngine] | None]:
+    """The engine of --engine, one a process that annotates (this one, or each worker of --jobs and
+    --dask); this process's ended and reaped when the command ends (by an error or Ctrl-C too), the
+    workers' when they end."""
     from pdn_tools.play.hub import EngineError
     from pdn_tools.running.engine import HubEngine
+    from pdn_tools.running.per_worker import PerWorker
 
     if command is None:
         yield None
         return
     try:
-        engine = HubEngine(command, limits)
+        HubEngine(command, limits)          # the command checked before anything is read
     except EngineError as error:
         raise click.UsageError(str(error)) from None
-    with engine:
-        yield engine
+    engines = PerWorker(functools.partial(HubEngine, command, limits))
+    try:
+        yield engines
+    finally:
+        engines.close()
 
 
 def _engine_errors(results: Iterator[T], terminal: Terminal) -> Iterator[T]:

@@ -49,14 +49,14 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, size: int 
     if form.binary and output is None:
         not_to_terminal(writing)
     engine = engine_from_environment()
-    inputs = batch.Inputs((path,), encoding=reading.encoding)
+    inputs = batch.Inputs((path,), encoding=reading.encoding, max_game_bytes=reading.max_game_bytes)
     found = next(itertools.islice(inputs.raw_games(engine), number - 1, None), None)
     if found is None:
         if inputs.unreadable:
             sys.exit(EXIT_USAGE)
         raise click.BadParameter(f"{printable(path)} has fewer than {number} games", param_hint="--game")
     game = parse_raw(found[0], found[1], reading.strict, found[2], engine)
-    checked = check(game, reading.variant, reading.strict, engine=engine)
+    checked = check(game, reading.variant, reading.strict, reading.rules, engine=engine)
     record, replayed = checked.record, checked.replay
     for line in report.text_lines(record, warnings=False):
         click.echo(line, err=True)

@@ -125,10 +125,11 @@ dask_option = click.option("--dask", metavar="ADDRESS", callback=_dask_address,
 paths_options: list[Option] = [
     click.argument("paths", nargs=-1, type=click.Path()),
     click.option("--glob", "globs", multiple=True, metavar="PATTERN",
-                 help="Files of a folder to read (repeatable)  [default: *.pdn and *.pdn.gz/.bz2/.xz/.zst]."),
-    click.option("--max-game-bytes", type=click.IntRange(1), default=MAX_GAME_BYTES, show_default=True,
-                 metavar="N", help="A game longer than N characters is reported as too large (game-too-large) "
-                                   "and not read; memory stays bounded.")]
+                 help="Files of a folder to read (repeatable)  [default: *.pdn and *.pdn.gz/.bz2/.xz/.zst].")]
+ceiling_option = click.option(
+    "--max-game-bytes", type=click.IntRange(1), default=MAX_GAME_BYTES, show_default=True, metavar="N",
+    help="A game longer than N characters is reported as too large (game-too-large) and not read; memory stays "
+         "bounded.")
 _READING_FIELDS = ("paths", "globs", "max_game_bytes", "strict", "encoding", "variant", "rules", "jobs", "dask",
                    "quiet")
 
@@ -149,13 +150,15 @@ def _grouped(options: Sequence[Option], name: str, make: Callable[..., object],
     return decorate
 
 
-def reading_options(paths: bool = True, replay: bool = True, rules: bool = False, jobs: bool = True,
+def reading_options(paths: bool = True, replay: bool = True, jobs: bool = True,
                     dask: bool = False, quiet: str | None = QUIET_HELP) -> Decorator:
     """The reading options a command has, always in this order, delivered as `reading: Reading`:
-    PATHS, --glob and --max-game-bytes (`paths`), --strict (`replay`), --encoding, --variant (`replay`),
-    --rules, --jobs, --dask, and --quiet with its help text (None: no --quiet)."""
-    options: list[Option] = [*(paths_options if paths else []), *([strict_option] if replay else []), encoding_option,
-               *([variant_option] if replay else []), *([rules_option] if rules else []),
+    PATHS and --glob (`paths`), --max-game-bytes, --strict (`replay`), --encoding, --variant and --rules
+    (`replay`: a command that replays games checks their results, by rules it is given), --jobs, --dask,
+    and --quiet with its help text (None: no --quiet)."""
+    options: list[Option] = [*(paths_options if paths else []), ceiling_option,
+               *([strict_option] if replay else []), encoding_option,
+               *([variant_option, rules_option] if replay else []),
                *([jobs_option] if jobs else []), *([dask_option] if dask else []),
                *([click.option("--quiet", "-q", is_flag=True, help=quiet)] if quiet else [])]
     return _grouped(options, "reading", Reading, _READING_FIELDS)

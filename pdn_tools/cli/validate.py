@@ -6,7 +6,7 @@ import functools
 import sys
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Callable, ClassVar
 
 import click
 
@@ -18,6 +18,9 @@ from pdn_tools.text.codes import Code, Severity
 
 if TYPE_CHECKING:      # a run imports them, not `pdn validate --help` (docs/start-up.md)
     from pdn_tools.commands import report
+    from pdn_tools.play.check import Checked
+    from pdn_tools.rules.search import Evaluations
+    from pdn_tools.running.per_worker import PerWorker
 
 WARNING_CODES = [code.value for code in Code if code.severity == Severity.WARNING]
 
@@ -30,7 +33,16 @@ class Options:
     ignore: frozenset[str] = frozenset()
     summary: bool = False
     show_board: bool = False
-    shots: int | None = None            # --shots' search depth, in JSON lines (None: no --shots)
+    shots: int | None = None            # --shots' search depth, in JSON lines or the page (None: no --shots)
+
+    def searches(self) -> PerWorker[Evaluations] | None:
+        """The searches of --shots: a cache per worker process."""
+        if self.shots is None:
+            return None
+        from pdn_tools.rules.search import Evaluations
+        from pdn_tools.running.per_worker import PerWorker
+
+        return PerWorker(functools.partial(Evaluations, self.shots))
 
 
 class Format(ABC):
@@ -116,16 +128,19 @@ class TextLines(Lines):
 class JsonLines(Lines):
     """One JSON object per game, every warning in it; --summary: one more with the counts."""
 
-    def each(self, run: Run) -> None:
+    def lines(self) -> Callable[[Checked], str]:
+        """The work: a game's JSON line, with its shots when asked."""
         from pdn_tools.commands import report
 
-        depth = self.options.shots
-        if depth is not None:
-            from pdn_tools.commands.annotate import shots_json_line
-            from pdn_tools.rules.search import Evaluations
-        lines = (report.checked_json_line if depth is None else
-                 functools.partial(shots_json_line, evaluate=Evaluations(depth)))
-        for record, json_line in run.checked(lines):
+        searches = self.options.searches()
+        if searches is None:
+            return report.checked_json_line
+        from pdn_tools.running.per_worker import shots_line
+
+        return functools.partial(shots_line, evaluate=searches)
+
+    def each(self, run: Run) -> None:
+        for record, json_line in run.checked(self.lines()):
             self.totals.add(record)
             run.terminal.out(json_line)
             run.terminal.game_done()
@@ -133,7 +148,7 @@ class JsonLines(Lines):
     def folded(self, run: Run) -> None:
         from pdn_tools.commands import report
 
-        for lines in run.folded(report.checked_json_line, report.json_part):
+        for lines in run.folded(self.lines(), report.json_part):
             run.terminal.out(lines.text, end="")
             self.totals.merge(lines.summary)
 
@@ -150,10 +165,12 @@ class AuditPageFormat(Format):
 
     def validate(self, run: Run, writing: Writing) -> report.Summary:
         from pdn_tools.commands import html_report
+        from pdn_tools.running.per_worker import audited
 
-        page = html_report.AuditPage()
-        for record, game in run.checked(html_report.audit_game):
+        page = html_report.AuditPage(depth=self.options.shots)
+        for record, (game, looks) in run.checked(functools.partial(audited, evaluate=self.options.searches())):
             page.add(record, game)
+            page.add_looks(looks)
             run.terminal.game_done()
         run.terminal.close()
         write_page(run, writing, page.write)
@@ -179,10 +196,11 @@ FORMATS: dict[str, type[Format]] = {"text": TextLines, "jsonl": JsonLines, "html
 @click.option("--show-board", is_flag=True,
               help="Under each move error, the board before the move and the legal moves there.")
 @click.option("--shots", is_flag=True, help="With --format jsonl: the moves a search judges shots, missed shots "
-              "or moves into a shot, in a \"shots\" field (docs/analysis.md).")
+              "or moves into a shot, in a \"shots\" field (docs/analysis.md); with --format html: the moves "
+              "worth a second look (docs/second-look.md).")
 @click.option("--depth", type=click.IntRange(0, 40), help=f"--shots' search depth in quiet plies  [default: {SHOTS_DEPTH}]")
 @writing_options()
-@reading_options(rules=True, dask=True, quiet="Only errors: --warnings none, and no progress line or closing tally.")
+@reading_options(dask=True, quiet="Only errors: --warnings none, and no progress line or closing tally.")
 def validate(fmt: str, warning_mode: str, ignore: tuple[str, ...], summary: bool, show_board: bool, shots: bool,
              depth: int | None, writing: Writing, reading: Reading) -> None:
     """Check every game of PATHS (files, folders, or - for stdin): each move legal, the result right.
@@ -192,8 +210,8 @@ def validate(fmt: str, warning_mode: str, ignore: tuple[str, ...], summary: bool
     """
     if show_board and fmt != "text":
         raise click.UsageError("--show-board goes with --format text")
-    if shots and (fmt != "jsonl" or reading.dask or reading.jobs > 1):
-        raise click.UsageError("--shots goes with --format jsonl, in one process (no --jobs, no --dask)")
+    if shots and fmt == "text":
+        raise click.UsageError("--shots goes with --format jsonl or html")
     depth_with_shots(depth, shots)
     searched = (SHOTS_DEPTH if depth is None else depth) if shots else None
     form = FORMATS[fmt](Options(warning_mode, frozenset(ignore), summary, show_board, searched), reading.quiet)

@@ -4,9 +4,9 @@ the engine's best line where it differs from the move played.
 The evaluation `[%eval +0.25]` is in men from White's view, for the position after the move;
 a forced end of the game is `[%eval #+N]` (White wins) or `[%eval #-N]` (Black wins) within N
 plies; a won endgame an engine scores 89.xx is written as it gives it.  The best line is a
-variation after the move, opening with the evaluation of the position before it:
-`32-28 {[%eval +0.10]} ({[%eval +0.30]} 1. 33-29 19-23) 19-23`.  A final position without a
-legal move gets no evaluation.
+variation after the move, opening with pdn's mark (`LINE`) and the evaluation of the position
+before it: `32-28 {[%eval +0.10]} ({[%line] [%eval +0.30]} 1. 33-29 19-23) 19-23`.  A final
+position without a legal move gets no evaluation.
 """
 from __future__ import annotations
 
@@ -21,16 +21,9 @@ from pdn_tools.text.model import Comment, Element, Game, NotatedMove as Notated,
 from pdn_tools.text.names import printable
 
 Analyse = Callable[[Position, str], Analysis]      # (position, the protocol's variant name) -> analysis
-_EVAL = re.compile(r"\s*\[%eval [^\]]*\]\s*\Z")
+LINE = "[%line]"        # opens the first comment of every variation pdn writes (--shots, --engine)
 _SEPARATORS = re.compile(r"[-x:]")
 _GAMETYPE = re.compile(r"\s*(\d{1,9})")
-
-
-def is_engine_line(element: Element) -> bool:
-    """A variation this module wrote: one opening with a comment holding only an evaluation."""
-    return (isinstance(element, Variation) and bool(element.elements)
-            and isinstance(first := element.elements[0], Comment) and first.kind == "{"
-            and bool(_EVAL.match(first.text)))
 
 
 def engine_notes(result: Replay, analyse: Analyse) -> tuple[dict[int, str], dict[int, Variation]]:
@@ -72,7 +65,7 @@ def _white(score: Score, turn: str) -> Score:
 def _variation(position: Position, line: tuple[Move, ...], number: int, score: Score | None
                ) -> Variation:
     """The line as a variation from `position`, its first move the number-th ply of the game."""
-    elements: list[Element] = [] if score is None else [Comment(f"[%eval {score.text()}]")]
+    elements: list[Element] = [Comment(LINE if score is None else f"{LINE} [%eval {score.text()}]")]
     for offset, move in enumerate(line):
         ply = number + offset
         if offset == 0 or ply % 2 == 0:

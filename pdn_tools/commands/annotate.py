@@ -6,7 +6,8 @@ comment made only of these commands is recognised as ours and replaced on the ne
 annotating an annotated game changes nothing; the author's comments are never touched.
 With `shots`, the search (`rules.search`) judges each move: a shot `$1`, a missed shot `$2`,
 a move walking into a shot `$4`, each with its line as a variation that opens with the
-comment `{[%line]}` (which marks it as ours).
+comment `{[%line]}`.  Every variation pdn writes (--shots, --engine) opens with a comment that
+starts with `[%line]` and holds only annotation commands: that is how it is recognised as ours.
 """
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
-from pdn_tools.commands.analysis import Analyse, engine_notes, is_engine_line
+from pdn_tools.commands.analysis import LINE, Analyse, engine_notes
 from pdn_tools.commands.report import json_text
 from pdn_tools.play.check import Checked, line_text, with_shots
+from pdn_tools.play.notation import Style, variant_tags
 from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
@@ -30,7 +32,6 @@ from pdn_tools.play.replay import Replay
 
 FORCED = 7                      # NAG $7: the only move
 _OURS = re.compile(r"\s*(?:\[%(?:fen|moves|captured|draw|eval) [^\]]*\]\s*)+\Z")
-LINE = "[%line]"                # the comment opening a variation that --shots wrote
 SHOT_NAGS = {SHOT: 1, MISSED: 2, WALKED_INTO: 4}
 
 
@@ -54,10 +55,14 @@ class Options:
 
 
 def is_ours(element: Element) -> bool:
-    """A comment holding nothing but annotation commands, or a variation --shots wrote."""
+    """A comment holding nothing but annotation commands, or a variation pdn wrote (--shots,
+    --engine): one opening with such a comment that starts with `[%line]`."""
     if isinstance(element, Variation):
         first = element.elements[0] if element.elements else None
-        return isinstance(first, Comment) and first.text.strip() == LINE
+        if not isinstance(first, Comment) or first.kind != "{":
+            return False
+        text = first.text.strip()
+        return text.startswith(LINE) and (text == LINE or bool(_OURS.match(text[len(LINE):])))
     return isinstance(element, Comment) and element.kind == "{" and bool(_OURS.match(element.text))
 
 
@@ -141,7 +146,7 @@ def _place(elements: list[Element], commands: dict[int, list[str]], added: dict[
            lines: dict[int, Variation]) -> list[Element]:
     """The main line with our old comments and variations dropped and the new ones after each move
     and its NAGs (`added`: the NAGs to add to each ply, unless it has them)."""
-    kept = [e for e in elements if not is_ours(e) and not is_engine_line(e)]
+    kept = [e for e in elements if not is_ours(e)]
     out: list[Element] = []
     ply = i = 0
     while i < len(kept):
@@ -203,10 +208,11 @@ def _tags(game: Game, result: Replay, options: Options) -> list[str]:
             game.result = computed
         change = f"Result {stated!r} set to {computed!r}" if stated else f"Result {computed!r} added"
         notes.append(f"{change}: the rules decide the game")
-    if options.gametype and game.tag("GameType") is None:
+    if options.gametype and game.tag("GameType") is None:     # the full one, as convert writes it
         variant = _replayed(result)[1]
-        game.set_tag("GameType", str(variant.gametype))
-        notes.append(f"GameType {variant.gametype!r} added ({variant.name})")
+        full = dict(variant_tags(game, [], result, Style()))["GameType"]
+        game.set_tag("GameType", full)
+        notes.append(f"GameType {full} added ({variant.name})")
     return notes
 
 

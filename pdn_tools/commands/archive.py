@@ -196,9 +196,9 @@ def reaches(result: Replay, fen: str) -> bool:
     return result.start == wanted or any(ply.after == wanted for ply in result.plies)
 
 
-def filter_game(checked: Checked, criteria: Criteria) -> str | None:
-    """The game's text when it meets `criteria`."""
-    return game_text(checked.game) if matches(checked, criteria) else None
+def filter_game(checked: Checked, criteria: Criteria) -> str:
+    """The game's text when it meets `criteria` ('' when not, or when its text was not kept)."""
+    return game_text(checked.game) if matches(checked, criteria) else ""
 
 
 # ---- dedupe ---------------------------------------------------------------------------------------
@@ -206,8 +206,8 @@ def filter_game(checked: Checked, criteria: Criteria) -> str | None:
 def moves_key(game: Game | ReadError, result: Replay | None) -> str:
     """The game's moves in a canonical form: variant, start position, then each move as
     resolved by the replay (start and landing squares), else as written."""
-    if isinstance(game, ReadError):
-        return "unreadable\n" + " ".join(game.text.split())
+    if isinstance(game, ReadError):       # one not kept (too large, cut) is like no other game
+        return "unreadable\n" + (" ".join(game.text.split()) or f"{game.file}\n{game.index}")
     plies = result.plies if result is not None else []
     variant = result.variant.name if result is not None and result.variant else "?"
     start = to_fen(result.start, False) if result is not None and result.start else game.tag("FEN", "")
@@ -334,5 +334,5 @@ def earlier_parts(folder: str, prefix: str) -> list[str]:
 
 
 def pass_game(checked: Checked) -> str:
-    """The game's text, for passing it on unchanged."""
+    """The game's text, for passing it on unchanged ('' when it was not kept: see `game_text`)."""
     return game_text(checked.game)

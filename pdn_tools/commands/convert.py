@@ -70,7 +70,11 @@ def convert(checked: Checked, options: Options) -> Converted:
     if isinstance(game, ReadError) or replayed is None or (needs_replay and not replays):
         if not options.keep_invalid:
             return Converted("", problems, False)
-        return Converted(writer.game_text(game), problems, False)
+        text = writer.game_text(game)
+        asked = style_options(style)
+        kept = (f"{printable(game.file)}:{game.line}: game {game.index}: passed through as read (--keep-invalid), "
+                f"not rewritten by {' '.join(asked)}",) if text and asked else ()
+        return Converted(text, problems + kept, False)
     notes = problems
     if style.fix_results:
         fixes = fix_notes(game, result_fixes(game, replayed)) + kept_notes(game, replayed)
@@ -81,10 +85,21 @@ def convert(checked: Checked, options: Options) -> Converted:
     return Converted(text, notes, not record.errors, len(replayed.plies))
 
 
+def style_options(style: Style) -> list[str]:
+    """The convert options `style` stands for, as written on the command line: what a game passed
+    through unchanged does not get."""
+    given = [f"--captures {style.captures}" if style.captures else "",
+             f"--squares {style.squares}" if style.squares else "",
+             f"--separator {style.separator}" if style.separator else "",
+             f"--drop {','.join(sorted(style.drop))}" if style.drop else "", "--fix-results" if style.fix_results else ""]
+    return [option for option in given if option]
+
+
 class GameWriter(ABC):
     """One output format of `pdn convert --to` (a new format is one subclass and its line in WRITERS)."""
 
     pdn: ClassVar[bool] = False         # writes PDN: games can pass through unchanged, files be rewritten
+    writes: ClassVar[frozenset[str]] = frozenset({"--captures", "--squares", "--separator"})   # style options it shows
 
     @abstractmethod
     def text(self, game: Game, replayed: Replay, errors: tuple[Problem, ...], alpha: bool | None) -> str:
@@ -96,6 +111,7 @@ class PdnWriter(GameWriter):
     """Canonical PDN."""
 
     pdn = True
+    writes = frozenset({"--captures", "--squares", "--separator", "--drop"})
 
     def text(self, game: Game, replayed: Replay, errors: tuple[Problem, ...], alpha: bool | None) -> str:
         return writer.write_game(game)
@@ -110,6 +126,8 @@ class JsonWriter(GameWriter):
 
 class FenWriter(GameWriter):
     """One `file:game<TAB>ply<TAB>FEN` line per ply (`fen_lines`)."""
+
+    writes = frozenset({"--squares"})
 
     def text(self, game: Game, replayed: Replay, errors: tuple[Problem, ...], alpha: bool | None) -> str:
         return fen_lines(game, replayed, alpha)

@@ -5,7 +5,9 @@ Each page is one self-contained file: inline CSS, SVG and a few lines of script,
 fetched; with script off, it shows the same.  The audit report starts with the answer: the
 totals and the run, the files with problems (most errors first; a click on a heading sorts
 the table), the invalid games grouped by the code of their first error (each bar of the
-chart links to its group), and a block of `file:line: code` references to copy.
+chart links to its group), with --shots the moves worth a second look (commands/second_look.py:
+the biggest material swings, each with its board), and a block of `file:line: code`
+references to copy.
 
 The report streams: the worker processes send back, for each invalid game, only the strings
 its section needs (`audit_game`); the main process writes each group's sections and the
@@ -17,7 +19,6 @@ its end tag) that a few lines of script draw when their game is opened.
 """
 from __future__ import annotations
 
-import os
 import shlex
 import sys
 import tempfile
@@ -29,9 +30,12 @@ from typing import IO, Any, Iterable, Sequence
 import pdn_tools
 from pdn_tools.commands import archive, report
 from pdn_tools.play import board_svg
-from pdn_tools.play.board import board_after, caption_lines
+from pdn_tools.play.board import Board, board_after, caption_lines
 from pdn_tools.play.error_boards import ErrorBoard, error_boards, moves_text
+from pdn_tools.commands.second_look import PLIES_AFTER, Biggest, SecondLook, players
 from pdn_tools.play.check import Checked, Record
+from pdn_tools.rules.fen import parse_fen
+from pdn_tools.rules.search import MAN
 from pdn_tools.rules.variants import variant_by_name
 from pdn_tools.text.model import Game, ReadError
 from pdn_tools.text.names import markup
@@ -157,6 +161,8 @@ class AuditPage:
     defined: set[str] = field(default_factory=set)
     sections: dict[str, IO[str]] = field(default_factory=dict)  # code -> its games' sections, a line each
     references: IO[str] = field(default_factory=_spool)         # `file:line: code`, a line per error
+    depth: int | None = None                                    # --shots' search depth (None: no --shots)
+    looks: Biggest = field(default_factory=Biggest)             # the moves worth a second look so far
 
     def add(self, record: Record, game: InvalidGame | None) -> None:
         """Count a game; an invalid one gets its references and, while its group has room, its section."""
@@ -175,16 +181,25 @@ class AuditPage:
             section = self._definitions(game) + _game_section(self.invalid, record, game, first)
             spool.write(section.replace("\n", " ") + "\n")
 
+    def add_looks(self, looks: Iterable[SecondLook]) -> None:
+        """A game's moves worth a second look (--shots): the biggest kept."""
+        for look in looks:
+            self.looks.add(look)
+
     def _definitions(self, game: InvalidGame) -> str:
         """The squares of a board kind the first time a game needs them."""
-        variant = variant_by_name(game.variant)
-        if variant is None or not (game.boards or game.final):
+        if not (game.boards or game.final):
             return ""
-        key = f"{variant.name}-{game.alpha}"
-        if key in self.defined:
+        return self._squares(game.variant, game.alpha)
+
+    def _squares(self, name: str, alpha: bool) -> str:
+        """The squares of a board kind, the first time the page needs them."""
+        variant = variant_by_name(name)
+        key = f"{name}-{alpha}"
+        if variant is None or key in self.defined:
             return ""
         self.defined.add(key)
-        return board_svg.defs([(variant, game.alpha, False)], pieces=False)
+        return board_svg.defs([(variant, alpha, False)], pieces=False)
 
     def write(self, out: IO[str]) -> None:
         """The whole page: totals, files with problems, invalid games by code, references, counts."""
@@ -193,6 +208,8 @@ class AuditPage:
         out.write(_audit_top(self))
         out.write(_files_section(self.files))
         self._write_invalid(out)
+        if self.depth is not None:
+            self._write_second_look(out, self.depth)
         self._write_references(out)
         out.write(_counts_section(self.summary))
         out.write("</body>\n</html>\n")
@@ -217,6 +234,34 @@ class AuditPage:
                 out.write(f'<p class="more">and {_count(count - PER_CODE, "more game")} with {markup(code)}, '
                           f'not shown: <a href="#references">the references</a> name every one.</p>\n')
             out.write("</section>\n")
+        out.write("</section>\n")
+
+    def _write_second_look(self, out: IO[str], depth: int) -> None:
+        """The moves worth a second look: the rule, a table of them (each row links to its move),
+        and each move with the board before it."""
+        looks = self.looks.ordered()
+        out.write(f'<section id="second-look"><h2>Moves worth a second look ({len(looks):,} of '
+                  f'{_count(self.looks.added, "move")})</h2>\n<p class="rule">The moves a search of depth {depth} judges '
+                  f'walked into a shot ($4), in valid games that went on at least {PLIES_AFTER} plies after '
+                  f'the move, by the rules its moves are checked by: the {self.looks.size} with the biggest swing '
+                  f'(the men the move keeps less than the best move), biggest first; a move whose scores are a '
+                  f'forced end of the game (no count of men) comes after them. Players seldom play on long after losing material: such a '
+                  f'move is more often a transcription error than a blunder, above all in a game the side '
+                  f'that moved won or drew.</p>\n')
+        if not looks:
+            out.write('<p class="none">No move qualifies.</p>\n</section>\n')
+            return
+        heads = "".join(f"<th>{name}</th>" for name in ("", "swing", "game", "place", "move", "result"))
+        rows = "".join(f'<tr><td class="num"><a href="#look-{number}">{number}</a></td>'
+                       f'<td class="num swing">{_swing(look)}</td>'
+                       f'<td class="players">{markup(look.name())}</td>'
+                       f'<td class="place">{markup(f"{look.file}:{look.line}")}</td>'
+                       f'<td class="move">{markup(look.move)}</td><td class="result">{_result(look)}</td></tr>'
+                       for number, look in enumerate(looks, 1))
+        out.write(f'<div class="scroll"><table class="looks"><thead><tr>{heads}</tr></thead>'
+                  f'<tbody>{rows}</tbody></table></div>\n')
+        for number, look in enumerate(looks, 1):
+            out.write(self._squares(look.variant, look.alpha) + _look_section(number, look) + "\n")
         out.write("</section>\n")
 
     def _write_references(self, out: IO[str]) -> None:
@@ -250,6 +295,7 @@ def _audit_top(page: AuditPage) -> str:
     totals = (f'<p class="totals">{_count(len(page.files), "file", "files")}{_DOT}{_validity(summary)}{_DOT}'
               f'{_count(sum(summary.warnings.values()), "warning", "warnings")}</p>')
     links = [("files", "Files with problems"), ("invalid", "Invalid games")]
+    links += [("second-look", "Moves worth a second look")] if page.depth is not None else []
     links += [("references", "References")] if summary.errors else []
     links += [("counts", "Counts by variant and code")]
     nav = _DOT.join(f'<a href="#{anchor}">{name}</a>' for anchor, name in links)
@@ -318,9 +364,38 @@ def _game_section(number: int, record: Record, game: InvalidGame, first: bool) -
 
 def game_name(record: Record, game: InvalidGame) -> str:
     """`White – Black` (`?` for a missing one), or `OCA.pdn, game 17` when neither player is named."""
-    if game.white or game.black:
-        return f"{game.white or '?'} \u2013 {game.black or '?'}"
-    return f"{os.path.basename(record.file)}, game {record.game}"
+    return players(game.white, game.black, record.file, record.game)
+
+
+def _swing(look: SecondLook) -> str:
+    """`2.50 men`, or `a forced end` when a score is a win (no count of men)."""
+    return "a forced end" if look.forced else f"{look.swing / MAN:.2f} men"
+
+
+def _result(look: SecondLook) -> str:
+    """`0-1, the side that moved won`, or `no result`."""
+    said = f", the side that moved {look.mover_outcome}" if look.mover_outcome else ""
+    return markup(look.result) + said if look.result else "no result"
+
+
+def _look_section(number: int, look: SecondLook) -> str:
+    """A move worth a second look: what and where it is, the board before it (the move tinted),
+    and the line that wins the material."""
+    variant = variant_by_name(look.variant)
+    assert variant is not None                  # a name the worker's replay gave
+    board = Board(parse_fen(variant, look.fen), alpha=look.alpha, attempt=look.squares)
+    label = f"before {look.move}"
+    place = f"{look.file}:{look.line}:{look.column}"
+    about = [f"game {look.game} of {markup(look.file)}", markup(look.variant),
+             f"ply {look.ply} of {look.plies}", f"result {_result(look)}",
+             f"the search's score after the move: {markup(look.eval)}"]
+    return (f'<div class="look" id="look-{number}"><h3><span class="number">{number}</span> '
+            f'<span class="swing">{_swing(look)}</span> \u00b7 <span class="players">'
+            f'{markup(look.name())}</span> \u00b7 <span class="move">{markup(look.move)}</span> \u00b7 '
+            f'<code class="place">{markup(place)}</code></h3><p class="about">{_DOT.join(about)}</p>'
+            f'<div class="position"><figure class="board">{board_svg.svg(board, label, shared=True)}'
+            f'<figcaption>{markup(label)}</figcaption></figure><div class="moves-box"><p>The move and the '
+            f'shot it walks into:</p><p class="moves line">{markup(" ".join(look.line_moves))}</p></div></div></div>')
 
 
 _DOT = " \u00b7 "
@@ -515,6 +590,8 @@ th[aria-sort=descending]::after{content:" \\25be"}th[aria-sort=ascending]::after
 details.clean{margin:.5em 0}details.clean>summary{cursor:pointer}details.clean li{font-family:monospace}
 figure{margin:0}figcaption{font-weight:bold;font-size:.9em;padding:.2em 0}
 svg a:hover rect{fill:#2a5d93}section.group:target>h3{background:#fff1a8}
+div.look{border-top:1px solid #ddd;margin:.6em 0}div.look:target>h3{background:#fff1a8}
+table.looks td.place{font-family:monospace;font-size:.9em}.rule{max-width:50em}
 details.game{border:1px solid #ddd;border-radius:4px;margin:.3em 0;padding:.2em .6em}
 details.game>summary{cursor:pointer;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 details.game .number{color:#777;display:inline-block;min-width:3em}

@@ -359,7 +359,9 @@ class _Line:
         expanded = 0                     # what a run's items add to the index in game.elements
         on_core = steps.runs_text(self.position)     # else steps.run plays nothing: not called per element
         while index < len(elements):
-            if on_core:     # the compiled core plays the common moves of a run; what it leaves comes here
+            # the compiled core plays the common moves of the elements; what it leaves comes here (it
+            # leaves a run kept as text at once: _text plays it)
+            if on_core and type(elements[index]) is not MoveRun:
                 index, played = steps.run(self.position, elements, index, self.known, _CORE_KINDS)
                 for notated, move, after, king in played:
                     self._played(notated, move, after, king)
@@ -398,9 +400,10 @@ class _Line:
                 self.count += count
                 self.previous, self.position = before, after
                 self.last = after
-            item, offset = run.item_at(offset)
-            if isinstance(item, Notated):
-                self._play(item)
+            if offset < len(text):              # a move the core left
+                item, offset = run.item_at(offset)
+                if isinstance(item, Notated):
+                    self._play(item)
 
     def _play(self, notated: Notated) -> None:
         """One notated move: resolved (a located _Failure when it is not legal), played, counted."""

@@ -22,7 +22,7 @@ from pdn_tools.rules.laws import Law
 if TYPE_CHECKING:
     from pdn_tools.rules._core import Rules as CompiledRules
     from pdn_tools.rules.movegen import Move, Position
-    from pdn_tools.text.grammar import MovesEnd, PlainRun
+    from pdn_tools.text.grammar import FastGame, MovesEnd, PlainRun
 
 # How the compiled core makes and reads the objects it answers with (movegen hands it these with
 # the tables): a position like another with given (turn, white, black, kings), a position's
@@ -92,6 +92,12 @@ class Engine:
         """The compiled test of a run that may stay text (None: the regular expression)."""
         scanner = compiled_scanner() if self.compiled else None
         return None if scanner is None else scanner.plain_run
+
+    @property
+    def fast_game(self) -> FastGame | None:
+        """The compiled reading of a common game at once for the scanner (None: token by token)."""
+        scanner = compiled_scanner() if self.compiled else None
+        return None if scanner is None else scanner.fast_game
 
 
 PURE = Engine(False)

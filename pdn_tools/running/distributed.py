@@ -38,12 +38,13 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, TypeVar
 
 from pdn_tools.play.check import Record, record_of
 from pdn_tools.rules.core import Engine, engine_from_environment
-from pdn_tools.rules.variants import Variant
+from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.running.inputs import Inputs
 from pdn_tools.running.tasks import (Fold, Options, PartResults, Place, Range, Read, Task, Work, do_task, read_part,
                                      read_whole)
 from pdn_tools.text import ranges
 from pdn_tools.text.names import printable
+from pdn_tools.text.reader import MAX_GAME_BYTES
 from pdn_tools.text.source import NotPdn, reason, stored_as
 
 if TYPE_CHECKING:
@@ -396,10 +397,13 @@ def _local_workers(address: str) -> int:
 
 def validate(client: Client, paths: Iterable[str], variant: Variant | None = None, strict: bool = False,
              range_bytes: int = RANGE_BYTES, in_flight: int | None = None,
-             engine: Engine | None = None) -> Iterator[Record]:
+             engine: Engine | None = None, rules: RuleSet | None = None,
+             max_game_bytes: int = MAX_GAME_BYTES) -> Iterator[Record]:
     """The validation record of every game of `paths` (files or folders of *.pdn), in order, computed on
     the workers of the Dask `client` (the records of `pdn validate --format jsonl`), on `engine` (by
-    default the environment's, as the library's other entry points)."""
+    default the environment's, as the library's other entry points); draws by `rules` (`--rules`),
+    games over `max_game_bytes` reported too large (`--max-game-bytes`)."""
     engine = engine or engine_from_environment()
-    work = functools.partial(record_of, variant=variant, strict=strict, engine=engine)
-    return run(client, Inputs(tuple(paths)), work, strict, range_bytes, in_flight, engine=engine)
+    work = functools.partial(record_of, variant=variant, strict=strict, rules=rules, engine=engine)
+    return run(client, Inputs(tuple(paths), max_game_bytes=max_game_bytes), work, strict, range_bytes, in_flight,
+               engine=engine)

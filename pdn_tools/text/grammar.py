@@ -165,6 +165,33 @@ def _scanned(kind: str, value: str, start: int, line: int, column: int, blank_be
     return token
 
 
+class FastTags(ScanToken):
+    """The TAGS token of a game read at once (see PdnParser.tokens): its tag pairs read, the game's
+    other tokens (its runs of moves and comments, then its RESULT or STAR), which the scanner gives
+    with it and not after it, and how many tokens the game has."""
+
+    __slots__ = ("pairs", "rest", "size")
+    pairs: list[tuple[str, str]]
+    rest: list[ScanToken]
+    size: int
+
+    def __reduce__(self) -> tuple[Callable[..., FastTags], tuple[Any, ...]]:
+        """Pickled whole (the games of stdin travel to --jobs workers split, not parsed): Lark's
+        Token pickles its type, text and place alone."""
+        return _fast_tags, (str(self), self.start_pos, self.line, self.column, self.blank_before, self.pairs,
+                            self.rest, self.size)
+
+
+def _fast_tags(text: str, start: int, line: int, column: int, blank: bool, pairs: list[tuple[str, str]],
+               rest: list[ScanToken], size: int) -> FastTags:
+    """A FastTags as pickled (FastTags.__reduce__)."""
+    tags = str.__new__(FastTags, text)
+    tags.type, tags.start_pos, tags.line, tags.column = "TAGS", start, line, column
+    tags.end_line = tags.end_column = None
+    tags.blank_before, tags.pairs, tags.rest, tags.size = blank, pairs, rest, size
+    return tags
+
+
 class _TokenList(Lexer):
     """A 'lexer' that hands Lark the tokens the scanner already made."""
 
@@ -178,6 +205,10 @@ class _TokenList(Lexer):
 
 MovesEnd = Callable[[str, int, int], int]
 PlainRun = Callable[[str], bool]
+# The compiled reading of a common game at once (see PdnParser.tokens): its tag pairs and where its
+# tokens end: TAGS; each MOVES and COMMENT (start, end); RESULT or STAR (start, end); or None.
+FastRead = tuple[list[tuple[str, str]], int, tuple[tuple[int, int], ...], int, int]
+FastGame = Callable[[str, int, int, bool], Union[FastRead, None]]
 
 
 class Reading(Protocol):
@@ -187,7 +218,8 @@ class Reading(Protocol):
     which decide where they are None.  `moves_end(text, pos, endpos)` finds where a run ends
     while scanning (the end the MOVES terminal's regular expression matches at `pos`, or -1
     when it matches nothing); `plain_run(text)` tells whether a run may stay text
-    (`_PLAIN_RUN` matches all of it).  The games read are the same either way."""
+    (`_PLAIN_RUN` matches all of it); `fast_game(text, pos, endpos, last)` reads a common game at
+    once (see PdnParser.tokens).  The games read are the same either way."""
 
     @property
     def keeps_runs(self) -> bool: ...
@@ -197,6 +229,9 @@ class Reading(Protocol):
 
     @property
     def plain_run(self) -> PlainRun | None: ...
+
+    @property
+    def fast_game(self) -> FastGame | None: ...
 
 
 @dataclass(slots=True)
@@ -680,7 +715,7 @@ class PdnParser:
 
     def tokens(self, text: str, line: int = 1, column: int = 1, end: int | None = None,
                more: bool = False, hold: bool = False, blank: bool = False,
-               moves_end: MovesEnd | None = None) -> Scanned:
+               moves_end: MovesEnd | None = None, fast_game: FastGame | None = None) -> Scanned:
         """Scan `text[:end]` (line ends already '\\n'), which starts at (line, column).
 
         `more`: more text follows, so the scan stops before a token that reaches `end`
@@ -693,6 +728,10 @@ class PdnParser:
         A comment or setup that meets a blank line followed by a tag pair is not open:
         it was never closed, and its opening character is read as text (ERROR).
         `moves_end`: the compiled core's (see Reading), else the regular expression finds runs.
+        `fast_game`: the compiled scanner's (see Reading): where white space ends at a '[', the common
+        game there (plain tag pairs, runs of plain moves and comments, a result, a line end: nothing
+        else, so nothing to warn about) is read at once, its tokens the very ones scanning makes; they come
+        as one, its FastTags, which holds the others (reader.split_games takes them at once).
         """
         stop = len(text) if end is None else end
         out: list[ScanToken] = []
@@ -707,6 +746,11 @@ class PdnParser:
         main, comment_free = (self.scanner, self.comment_free) if moves_end is None else \
             (self._scanner_runs_apart, self._comment_free_runs_apart)
         scanner, segment_end, pos = main, stop, 0
+        if fast_game is not None and text[:1] == "[":
+            game = fast_game(text, 0, stop, not more)
+            if game is not None:
+                pos, line, line_start = _fast_tokens(game, text, 0, line, line_start, blank_before, out)
+                blank_before = False
         while pos < stop:
             resume = stop
             for match in scanner.finditer(text, pos, segment_end):
@@ -741,6 +785,12 @@ class PdnParser:
                         line += newlines
                         line_start = value.rfind("\n") + start + 1
                         blank_before = blank_before or newlines > 1
+                    if fast_game is not None and end < segment_end and text[end] == "[" and scanner is main:
+                        game = fast_game(text, end, segment_end, not more)
+                        if game is not None:
+                            pos, line, line_start = _fast_tokens(game, text, end, line, line_start, blank_before, out)
+                            blank_before = False
+                            break
                     continue
                 if kind == ERROR and value in _OPENERS and scanner is main:
                     if value == "[":          # open while no ']' follows (found once per ']')
@@ -789,6 +839,9 @@ class PdnParser:
         into the model (a long game's tokens weigh several times its model).  `reading`: how runs
         of plain moves are read (see Reading; None: each as model elements).
         """
+        first = tokens[0] if tokens else None
+        if type(first) is FastTags and len(tokens) == first.size:
+            return _fast_built(first, tokens, reading)
         context = _Context([], strict, reading is not None and reading.keeps_runs,
                            None if reading is None else reading.plain_run)
         self._builder.context = context
@@ -873,6 +926,50 @@ class PdnParser:
                     token = _comment_token(text.replace("}", ")"), opening)
             out.append(token)
         return out
+
+
+def _fast_tokens(game: FastRead, text: str, start: int, line: int, line_start: int, blank: bool,
+                 out: list[ScanToken]) -> tuple[int, int, int]:
+    """The tokens of a game `fast_game` read at `start` (line `line`, which starts at offset
+    `line_start`; `blank`: a blank line came before it), located as the scanner locates them: its
+    FastTags added to `out`, holding the others; the offset after them, and the line and its start
+    there."""
+    pairs, tags_end, pieces, term, term_end = game
+    tags = _fast_tags(text[start:tags_end], start, line, start - line_start + 1, blank, pairs, [], len(pieces) + 2)
+    out.append(tags)
+    line += len(pairs) - 1
+    counted = previous_end = tags_end          # newlines counted up to `counted`
+    spans = [(begin, end, "COMMENT" if text[begin] == "{" else "MOVES") for begin, end in pieces]
+    for begin, end, kind in spans + [(term, term_end, "STAR" if text[term] == "*" else "RESULT")]:
+        newlines = text.count("\n", counted, begin)
+        if newlines:
+            line += newlines
+            line_start = text.rfind("\n", counted, begin) + 1
+        blank_before = newlines > 1 and text.count("\n", previous_end, begin) > 1
+        tags.rest.append(_scanned(kind, text[begin:end], begin, line, begin - line_start + 1, blank_before))
+        counted, previous_end = begin, end
+    return term_end, line, line_start
+
+
+def _fast_built(tags: FastTags, tokens: list[ScanToken], reading: Reading | None) -> Game:
+    """The Game of a game's tokens `fast_game` made, as the builder would make it: the tags, the
+    runs of moves (kept as text when `reading` keeps runs) and comments, the terminator; no warning."""
+    game = Game(tags.pairs, result=_Terminator(tokens[-1]), warnings=[])
+    game.tag_positions = [(tags.line, tags.column)] + [(line, 1) for line in range(tags.line + 1,
+                                                                                    tags.line + len(tags.pairs))]
+    movetext: list[Element | MoveRun] = [MoveRun(str(token), token.line, token.column) if token.type == "MOVES"
+                                         else Comment(token[1:-1]) for token in tokens[1:-1]]
+    runs = any(type(element) is MoveRun for element in movetext)
+    if runs and reading is not None and reading.keeps_runs:
+        keep_runs(game, movetext)
+    elif runs:
+        expanded: list[Element] = []
+        for element in movetext:
+            expanded += element.expand() if isinstance(element, MoveRun) else [element]
+        game.elements = expanded
+    elif movetext:
+        game.elements = cast(list[Element], movetext)
+    return game
 
 
 def _drained(tokens: list[ScanToken]) -> Iterator[ScanToken]:

@@ -22,7 +22,8 @@ from typing import BinaryIO, Iterable, Iterator, Sequence, Union
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.decoding import Decoder
-from pdn_tools.text.grammar import ESCAPE, HOLD, WHITE_SPACE as _WHITE_SPACE, Reading, ScanToken, parser, unreadable
+from pdn_tools.text.grammar import (ESCAPE, HOLD, WHITE_SPACE as _WHITE_SPACE, FastTags, Reading, ScanToken, parser,
+                                    unreadable)
 from pdn_tools.text.model import Comment, Diagnostic, Game, ReadError
 from pdn_tools.text.source import NotPdn, cut_of, input_bytes, watched
 
@@ -84,6 +85,7 @@ def scan(blocks: Iterable[str], line: int = 1, engine: Reading | None = None) ->
     """
     pdn = parser()
     moves_end = None if engine is None else engine.moves_end
+    fast_game = None if engine is None else engine.fast_game
     pending: list[str] = []       # text not scanned yet
     size = 0
     column = 1
@@ -92,7 +94,8 @@ def scan(blocks: Iterable[str], line: int = 1, engine: Reading | None = None) ->
     blank = False                 # a blank line came after the last token
     for block, last in _with_last(blocks):
         if last:
-            yield from pdn.tokens("".join(pending) + block, line, column, blank=blank, moves_end=moves_end).tokens
+            yield from pdn.tokens("".join(pending) + block, line, column, blank=blank, moves_end=moves_end,
+                                  fast_game=fast_game).tokens
             return
         closing = False           # the block may close the construct that waits
         if waiting is not None:
@@ -106,7 +109,8 @@ def scan(blocks: Iterable[str], line: int = 1, engine: Reading | None = None) ->
         text = "".join(pending) + block if pending else block
         hold = not (multiline and len(text) > HOLD)
         end = len(text) if closing and waiting is not _WHITE_SPACE else _scan_end(text, len(text) - len(block))
-        scanned = pdn.tokens(text, line, column, end, more=True, hold=hold, blank=blank, moves_end=moves_end)
+        scanned = pdn.tokens(text, line, column, end, more=True, hold=hold, blank=blank, moves_end=moves_end,
+                             fast_game=fast_game)
         yield from scanned.tokens
         rest = text[scanned.consumed:]
         pending, size = ([rest], len(rest)) if rest else ([], 0)
@@ -202,7 +206,33 @@ class _Cutter:
         return done
 
     def take(self, token: ScanToken) -> RawGame | None:
-        """Add `token`; a game now complete, if one is (one at most a token)."""
+        """Add `token`; a game now complete, if one is (one at most a token).  A FastTags brings the
+        rest of its game with it: they are taken as each would be taken after it."""
+        if type(token) is FastTags:
+            return self._take_game(token)
+        return self._take_one(token)
+
+    def _take_game(self, tags: FastTags) -> RawGame | None:
+        """Take a game's FastTags and its other tokens: after the tags, which may end the game before,
+        its runs of moves and comments and its terminator; they change nothing but what they are seen to
+        (the game is not too large, and its terminator is outside variations: tags start no variation)."""
+        rest = tags.rest
+        size = len(tags) + sum([len(token) for token in rest])
+        if self.size + size > self.limit:
+            done = self._take_one(tags)
+            for token in rest:
+                done = self._take_one(token) or done
+            return done
+        done = self._take(tags)
+        self.size += size
+        terminator = rest[-1]
+        self.game.tokens += rest
+        self.has_moves = self.has_moves or any(token.type == "MOVES" for token in rest)
+        self.tail_line = terminator.line          # _tail_line: a result or '*' holds no line end
+        self.previous = terminator
+        return done
+
+    def _take_one(self, token: ScanToken) -> RawGame | None:
         done = self._take(token)
         game = self.game
         self.size += len(token)

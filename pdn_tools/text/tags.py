@@ -50,17 +50,13 @@ def game_name(tags: Sequence[tuple[str, str]]) -> str:
     found: dict[str, str] = {}
     for name, value in tags:            # one pass, no dict of every tag: reports name each game
         if name in _NAMING and name not in found:
-            found[name] = value
-    white, black, event, round_ = [_known(found.get(name, "")) for name in _NAMING]
+            value = value.strip()
+            found[name] = "" if value in _UNKNOWN else value
+    get = found.get
+    white, black, event, round_ = get("White", ""), get("Black", ""), get("Event", ""), get("Round", "")
     players = f"{white or '?'} – {black or '?'}" if white or black else ""
-    occasion = " ".join(filter(None, (event, f"round {round_}" if round_ else "")))
-    return ", ".join(filter(None, (players, occasion)))
+    occasion = f"{event} round {round_}" if event and round_ else event or (f"round {round_}" if round_ else "")
+    return f"{players}, {occasion}" if players and occasion else players or occasion
 
 
-_NAMING = ("White", "Black", "Event", "Round")
-
-
-def _known(value: str) -> str:
-    """A tag value stripped, '' when it says it is unknown."""
-    value = value.strip()
-    return "" if value in _UNKNOWN else value
+_NAMING = frozenset(("White", "Black", "Event", "Round"))

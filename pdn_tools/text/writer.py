@@ -116,9 +116,10 @@ def write_game(game: Game, width: int = WIDTH) -> str:
 
 
 def game_text(game: Game | ReadError) -> str:
-    """PDN for a game passed on: written from the model, or as read when it could not be read."""
+    """PDN for a game passed on: written from the model, or as read when it could not be read
+    ('' when its text was not kept: a game over --max-game-bytes, cut or binary input)."""
     if isinstance(game, ReadError):
-        return game.text.rstrip("\n") + "\n\n"
+        return game.text.rstrip("\n") + "\n\n" if game.text else ""
     return write_game(game)
 
 

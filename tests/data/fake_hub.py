@@ -7,8 +7,10 @@ MODE: ok, dead (ends at once), dies (ends at the third search), silent (never an
 search), silent-start (never answers `hub`), garbage, unknown, illegal, ambiguous (a capture
 as `from x to` only), shuffled (captured squares in reverse order), bad-pv, chatty (5,000
 info lines first), stale (a second done after each), error, long-line, bad-score, init-error, normal-only (declares only international), no-score.
-PIDFILE gets the process id, so that a test can see the process is gone.
+PIDFILE gets the process id, so that a test can see the process is gone (a folder: a file named by
+the process id is made in it, one for each engine started).
 """
+import os
 import sys
 import time
 
@@ -16,8 +18,9 @@ from pdn_tools.commands.hub_engine import Session
 
 MODE = sys.argv[1]
 if len(sys.argv) > 2:
-    with open(sys.argv[2], "w") as pidfile:
-        pidfile.write(f"{__import__('os').getpid()}\n")
+    named = os.path.join(sys.argv[2], str(os.getpid())) if os.path.isdir(sys.argv[2]) else sys.argv[2]
+    with open(named, "w") as pidfile:
+        pidfile.write(f"{os.getpid()}\n")
 if MODE == "dead":
     sys.stderr.write("fake: cannot find its data folder\n")
     sys.exit(3)

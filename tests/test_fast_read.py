@@ -1,0 +1,188 @@
+"""The compiled reading of the common game against the Lark grammar's.
+
+The compiled scanner reads a common game at once (`fast_game`: plain tag pairs, runs of plain
+moves and comments, a result, a line end) and builds it without Lark; every other game goes through Lark
+(grammar.PdnParser.tokens, parse_game).  Both readings must give the same games, warnings
+(codes, messages, lines and columns), records and positions, whatever the text: random games of
+every variant in every writing style, games at the edges of what the fast reading takes, and the
+fuzz inputs of test_robustness and test_round_trip (mutated and hostile text).
+
+The fast reading exists on the compiled core only (the pure engine reads every game through
+Lark); these tests load the compiled module directly, so they also run under PDN_TOOLS_PURE=1.
+"""
+
+from __future__ import annotations
+
+import io
+import pickle
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdn_tools.play.check import check
+from pdn_tools.rules import core
+from pdn_tools.text import decoding, grammar
+from pdn_tools.text.model import Game, ReadError
+from pdn_tools.text.reader import parse_raw, read_games, read_raw, read_text
+from test_robustness import FUZZ, damaged
+from test_round_trip import pdn_soup, random_games
+
+COMPILED = core.Engine(True)
+
+
+@dataclass(frozen=True)
+class LarkOnly:
+    """The compiled engine's reading (runs kept as text, found by the core) without `fast_game`:
+    every game through Lark."""
+
+    keeps_runs: bool = True
+    moves_end: Any = COMPILED.moves_end
+    plain_run: Any = COMPILED.plain_run
+    fast_game: Any = None
+
+
+def seen(games: list[Game | ReadError]) -> list[tuple[object, ...]]:
+    """What a reading gives, in full: each game (or error), its warnings, where its tags and moves
+    stand, its record and the positions its replay goes through."""
+    out: list[tuple[object, ...]] = []
+    for game in games:
+        checked = check(game, engine=COMPILED)
+        if isinstance(game, ReadError):
+            out.append((game, checked.record))
+            continue
+        replay = checked.replay
+        assert replay is not None
+        where = [(e.line, e.column) for e in game.elements if hasattr(e, "line")]
+        positions = [(ply.before, ply.after) for ply in replay.plies]
+        out.append((game, game.line, game.warnings, game.tag_positions, where, checked.record, positions,
+                    replay.final))
+    return out
+
+
+def both(text: str, strict: bool = False) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    """The fast reading's and Lark's of `text`."""
+    return (seen(read_text(text, strict, engine=COMPILED)),
+            seen(read_text(text, strict, engine=LarkOnly())))
+
+
+def fast_count(text: str) -> int:
+    """How many games the fast reading took at once in `text`."""
+    taken = 0
+    original = grammar._fast_built
+
+    def counted(*args: Any) -> Game:
+        nonlocal taken
+        taken += 1
+        return original(*args)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(grammar, "_fast_built", counted)
+        read_text(text, engine=COMPILED)
+    return taken
+
+
+# Games at the edges of what the fast reading takes: each piece may or may not keep it common.
+TAG_LINES = st.sampled_from(['[Event "x"]\n', '[Site "a]b {c}"]\n', '[Result "1-0"]\n', '[White "Ann"]\n',
+                             '[GameType "20"]\n', '[Event "x"]  \n', '[round "1"]\n', '[Event  "x"]\n',
+                             '[Round 17]\n', '[A "x\\"y"]\n', '[Black "½"]\n', '[Date "2004-??-??"]\n'])
+GAPS = st.sampled_from(["", " ", "\n", "\n\n", "\t", "\f", "\\r", " \n \n", "\n  \n"])
+RUNS = st.sampled_from(["", "1. 11-15 23-19 2. 8-11", "1. 11-15\n23-19 2.", "32-28 19-23", "1. 32-28 (1. 33-29) *",
+                        "1. 11-15 {good} 23-19", "1.11-15 2...23-19", "1. 07-12", "1. 11-15!", "1. 11-15*",
+                        "1. 28x19x10", "1. c3-d4 f6-g5", "1. 11-15 ; note\n22-18", "1. 11-15 $1 23-19",
+                        "1. 11-15 1-", "1. 11-15 1-01. 22-18", "1. 32-28 33 - 28"])
+RESULTS = st.sampled_from(["*", "1-0", "0-1", "1/2-1/2", "2-0", "1-1", "½-½", "0.5-0.5", "1:0", "", "1-0x"])
+TAILS = st.sampled_from(["\n", " \n", "\t\n", " {after}\n", " % line\n", "", "\n\n", "\n{next}\n", " *\n"])
+
+
+@st.composite
+def edge_games(draw: st.DrawFn) -> str:
+    """Several games written with the pieces that decide whether the fast reading takes one."""
+    out = []
+    for _ in range(draw(st.integers(1, 4))):
+        tags = "".join(draw(st.lists(TAG_LINES, min_size=0, max_size=4)))
+        out.append(tags + draw(GAPS) + draw(RUNS) + draw(GAPS) + draw(RESULTS) + draw(TAILS) + draw(GAPS))
+    return "".join(out)
+
+
+@settings(max_examples=400, deadline=None)
+@given(edge_games(), st.booleans())
+def test_games_at_the_edges_of_the_fast_reading_are_read_as_lark_reads_them(text: str, strict: bool) -> None:
+    fast, lark = both(text, strict)
+    assert fast == lark
+
+
+@settings(FUZZ, deadline=None)
+@given(st.lists(random_games(), min_size=1, max_size=4).map("\n".join))
+def test_random_games_of_every_variant_and_style_are_read_as_lark_reads_them(text: str) -> None:
+    fast, lark = both(text)
+    assert fast == lark
+
+
+@settings(FUZZ, deadline=None)
+@given(pdn_soup())
+def test_hostile_text_is_read_as_lark_reads_it(text: str) -> None:
+    fast, lark = both(text)
+    assert fast == lark
+
+
+@settings(FUZZ, deadline=None)
+@given(damaged())
+def test_damaged_real_games_are_read_as_lark_reads_them(sample: tuple[bytes, bytes]) -> None:
+    text = b"".join(sample).decode("utf-8", "replace")
+    fast, lark = both(text)
+    assert fast == lark
+
+
+def test_the_common_game_is_read_at_once_and_others_are_not() -> None:
+    """The property tests above compare nothing if the fast reading never takes a game: the common
+    game is taken, with its comments, and a game with anything more (a line comment, a variation, a
+    loose tag, a comment after its result) is not."""
+    common = '[Event "x"]\n[Result "1-0"]\n\n1. 11-15 23-19\n2. 8-11 1-0\n\n[Event "y"]\n*\n'
+    assert fast_count(common) == 2
+    assert fast_count(common.replace("23-19", "23-19 {c}")) == 2
+    assert fast_count(common.replace("23-19", "23-19 ; c\n")) == 1
+    assert fast_count(common.replace("23-19", "23-19 (23-18)")) == 1
+    assert fast_count(common.replace('[Event "y"]', "[Event y]")) == 1
+    assert fast_count(common.replace("1-0\n\n", "1-0 {after}\n\n")) == 1
+
+
+def test_a_game_cut_by_a_block_end_is_read_as_lark_reads_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Blocks of 64 bytes cut games anywhere: a game the fast reading meets cut is left to the scanner."""
+    monkeypatch.setattr(decoding, "BLOCK", 64)
+    game = '[Event "x"]\n[Result "1-0"]\n\n1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17x10 1-0\n\n'
+    text = "".join(game.replace('"x"', f'"{n}"') for n in range(40))
+
+    def read(engine: Any) -> list[Game | ReadError]:
+        return list(read_games(io.BytesIO(text.encode()), engine=engine))
+    assert seen(read(COMPILED)) == seen(read(LarkOnly()))
+
+
+def test_a_game_read_at_once_is_the_same_game_once_pickled() -> None:
+    """The games of stdin go to --jobs workers split, not parsed: pickled, a game read at once keeps
+    what makes it one (its tag pairs, its other tokens), and is parsed into the same game."""
+    text = '[Event "x"]\n[Result "1-0"]\n\n1. 11-15 {c} 23-19\n2. 8-11 1-0\n\n[Event "y"]\n*\n'
+    raws = [raw for raw, _ in read_raw(io.BytesIO(text.encode()), engine=COMPILED)]
+    again = [pickle.loads(pickle.dumps(raw)) for raw in raws]
+    assert [type(raw.tokens[0]) for raw in again] == [grammar.FastTags, grammar.FastTags]
+    assert [parse_raw(raw, 1, engine=COMPILED) for raw in again] == [parse_raw(raw, 1, engine=COMPILED) for raw in raws]
+
+
+def test_what_fast_game_reads_is_what_the_scanner_scans() -> None:
+    """fast_game's tokens are the scanner's, at the same places: the tags, the run, the result."""
+    module = core.compiled_scanner()
+    assert module is not None
+    text = '[Event "x"]\n[Result "1-0"]\n\n1. 11-15 23-19\n1-0\n'
+    assert module.fast_game(text, 0, len(text), False) == ([("Event", "x"), ("Result", "1-0")], 26, ((28, 42),), 43, 46)
+    assert module.fast_game(text, 0, len(text) - 1, False) is None      # no line end before the end
+    assert module.fast_game(text, 0, len(text) - 1, True) == module.fast_game(text, 0, len(text), False)  # last
+    assert module.fast_game('[Event "x"]\n*\n', 0, 14, False) == ([("Event", "x")], 11, (), 12, 13)
+    commented = '[Event "x"]\n{a\nb} 1. 11-15 {c}\n1-0\n'
+    assert module.fast_game(commented, 0, len(commented), False) == ([("Event", "x")], 11, ((12, 17), (18, 26),
+                                                                                           (27, 30)), 31, 34)
+    assert module.fast_game(commented.replace("{a\n", "{a\n\n"), 0, len(commented) + 1, False) is None
+    with pytest.raises(ValueError):
+        module.fast_game(text, 0, len(text) + 1, False)
+    with pytest.raises(TypeError):
+        module.fast_game(b"[", 0, 1, False)
