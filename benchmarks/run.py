@@ -320,12 +320,14 @@ def measure_others(tree: Tree, oca: Archive, one_game: str, repeat: int) -> list
         'python -c "import lark"': lambda: tree.python("import lark"),
         "pdn --version": lambda: tree.pdn(["--version"]),
         "pdn --help": lambda: tree.pdn(["--help"]),
+        "pdn validate --help": lambda: tree.pdn(["validate", "--help"]),
         "pdn validate ONE-GAME.pdn": lambda: tree.pdn(["validate", one_game]),
     }
     best = rounds(starts, max(repeat, 1) * 4)
     figures = []
     for label, base, most in (("pdn --version", 'python -c "import click"', 1.3),
                               ("pdn --help", 'python -c "import click"', 1.3),
+                              ("pdn validate --help", 'python -c "import click"', 1.3),
                               ("pdn validate ONE-GAME.pdn", 'python -c "import lark"', 1.5)):
         value = ratio(best[label], best[base])
         figures.append(Figure(f"`{label}` ÷ `{base}`, CPU",

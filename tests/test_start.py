@@ -30,7 +30,8 @@ NOT_FOR_VALIDATE = ["pdn_tools.cli.convert", "pdn_tools.cli.archive", "pdn_tools
                     "pdn_tools.cli.perft", "pdn_tools.cli.hub", "pdn_tools.commands.annotate",
                     "pdn_tools.commands.analysis", "pdn_tools.commands.archive", "pdn_tools.commands.convert",
                     "pdn_tools.commands.html_report", "pdn_tools.commands.hub_engine", "pdn_tools.play.board",
-                    "pdn_tools.play.hub", "pdn_tools.running.engine", "pdn_tools.running.distributed",
+                    "pdn_tools.play.hub", "pdn_tools.play.notation", "pdn_tools.rules.search",
+                    "pdn_tools.running.engine", "pdn_tools.running.distributed", "pdn_tools.running.workers",
                     "pdn_tools.running.writing", "importlib.metadata", "importlib.resources", "multiprocessing",
                     "concurrent.futures.process", "ctypes", "secrets", "csv", "html", "dask", "distributed",
                     "resvg_py"]
@@ -60,6 +61,7 @@ def test_validating_one_game_imports_only_what_validate_needs(args):
     modules = imported("validate", *args, str(DATA / "variants" / "20-international.pdn"))
     assert {"lark", "pdn_tools.cli.validate", "pdn_tools.play.check"} <= modules
     wanted = ["pdn_tools.play.board"] if "--show-board" in args else []     # boards only when asked for
+    wanted += ["pdn_tools.play.notation"] if "--show-board" in args else []  # (their legal moves written)
     wanted += ["html"] if "--show-board" in args else []                    # (board.py imports it)
     assert loaded(modules, NOT_FOR_VALIDATE) == wanted
 
@@ -68,6 +70,44 @@ def test_a_command_s_help_imports_no_other_command():
     modules = imported("validate", "--help")
     assert "pdn_tools.cli.validate" in modules
     assert loaded(modules, [name for name in NOT_FOR_VALIDATE if name != "importlib.resources"]) == []
+
+
+# What no `pdn COMMAND --help` needs: the parser, the rules, the replay, the report and writers, the runner.
+NOT_FOR_HELP = ["lark", "pdn_tools.text.grammar", "pdn_tools.text.reader", "pdn_tools.text.model",
+                "pdn_tools.rules", "pdn_tools.play", "pdn_tools.commands", "pdn_tools.running.batch",
+                "importlib.metadata", "json", "multiprocessing", "concurrent.futures.process", "ctypes", "dask",
+                "distributed", "html"]
+
+
+@pytest.mark.parametrize("name", ["validate", "convert", "annotate", "diagram", "list", "filter", "dedupe",
+                                  "stats", "split", "hub", "perft", "variants"])
+def test_a_command_s_help_imports_neither_parser_nor_rules_nor_report(name):
+    from pdn_tools.cli.main import COMMANDS
+
+    assert name in COMMANDS
+    modules = imported(name, "--help")
+    assert f"pdn_tools.cli.{COMMANDS[name][0]}" in modules
+    others = {f"pdn_tools.cli.{module}" for module, _, _ in COMMANDS.values()} - {f"pdn_tools.cli.{COMMANDS[name][0]}"}
+    assert loaded(modules, [*NOT_FOR_HELP, *sorted(others)]) == []
+
+
+def test_the_help_s_choices_and_defaults_are_their_sources():
+    """cli/choices.py holds, as plain data, what the options show: each is what it stands for."""
+    from pdn_tools.cli import choices
+    from pdn_tools.commands.archive import ROWS
+    from pdn_tools.commands.convert import WRITERS
+    from pdn_tools.commands.hub_engine import MAX_DEPTH
+    from pdn_tools.play.pictures import PICTURES
+    from pdn_tools.rules.search import SHOTS_DEPTH
+    from pdn_tools.rules.variants import DEFAULT_RULES, RULE_SETS
+    from pdn_tools.running.engine import DEFAULT_DEPTH
+    from pdn_tools.text.reader import MAX_GAME_BYTES
+
+    assert choices.MAX_GAME_BYTES == MAX_GAME_BYTES and choices.SHOTS_DEPTH == SHOTS_DEPTH
+    assert choices.ENGINE_DEPTH == DEFAULT_DEPTH and choices.HUB_MAX_DEPTH == MAX_DEPTH
+    assert list(choices.CONVERT_FORMATS) == list(WRITERS) and list(choices.LIST_FORMATS) == list(ROWS)
+    assert list(choices.PICTURE_FORMATS) == list(PICTURES) and choices.DEFAULT_RULES == DEFAULT_RULES.name
+    assert choices.RULE_SETS == {name: rule_set.description for name, rule_set in RULE_SETS.items()}
 
 
 def test_the_group_lists_every_command_without_importing_it():

@@ -6,30 +6,29 @@ import os
 import re
 import sys
 from abc import ABC, abstractmethod
-from typing import ClassVar, TextIO
+from typing import TYPE_CHECKING, ClassVar, TextIO
 
 import click
 
 from pdn_tools.cli.options import VARIANT, Reading, Writing, format_option, reading_options, writing_options
+from pdn_tools.cli.choices import LIST_FORMATS
 from pdn_tools.cli.run import Run, cannot_write, command, not_to_terminal, write_file, write_page
-from pdn_tools.commands import archive, report
-from pdn_tools.commands.archive import Criteria
-from pdn_tools.play.check import check
-from pdn_tools.rules.fen import FenError, read_fen
-from pdn_tools.rules.variants import VARIANTS, Variant
 from pdn_tools.running.terminal import games, validity
-from pdn_tools.text.model import Game, ReadError
 from pdn_tools.text.names import printable
-from pdn_tools.text.reader import parse_raw
 from pdn_tools.text.results import RESULTS, Outcome
-from pdn_tools.text.writer import game_text
+
+if TYPE_CHECKING:      # a run imports them, not `pdn COMMAND --help` (docs/start-up.md)
+    from pdn_tools.commands import archive
+    from pdn_tools.commands.archive import Criteria
+    from pdn_tools.rules.variants import Variant
+    from pdn_tools.text.model import Game, ReadError
 
 
 @command("list", [
     "pdn list OCA_2.0.pdn | sort -t$'\\t' -k4 | less -S     # by White",
     "pdn list --format csv archive/ -o games.csv",
     "pdn list --format jsonl games.pdn.gz | jq -r .Event | sort | uniq -c"])
-@format_option(archive.ROWS, "tsv",
+@format_option(LIST_FORMATS, "tsv",
                "Tab-separated with a header row, CSV with a header row, or one JSON object per game.")
 @writing_options()
 @reading_options(replay=False, jobs=False)
@@ -37,6 +36,9 @@ def list_command(fmt: str, writing: Writing, reading: Reading) -> None:
     """List the games of PATHS, one row each: file, line, game (its index in the file), White,
     Black, Result (else the terminator), Date, Event, Round, GameType.  Reads the tags only:
     games are neither parsed nor checked."""
+    from pdn_tools.commands import archive
+    from pdn_tools.text.reader import parse_raw
+
     run = Run(reading)
     terminal = run.terminal
     with run.output(writing):
@@ -108,6 +110,9 @@ def filter_command(tags: tuple[tuple[str, re.Pattern[str]], ...], player: re.Pat
     are parsed, none is replayed or checked.  The others (--replayed-as, --valid/--invalid,
     --min/max-plies, --position) replay every game and report invalid ones on stderr.
     """
+    from pdn_tools.commands import archive
+    from pdn_tools.commands.archive import Criteria
+
     if position is not None:
         _check_fen(position, reading.variant or wanted)
     criteria = Criteria(tags, player, result, wanted, valid, min_plies, max_plies, position)
@@ -129,6 +134,10 @@ def filter_command(tags: tuple[tuple[str, re.Pattern[str]], ...], player: re.Pat
 def _filter_by_tags(run: Run, criteria: Criteria) -> tuple[int, int]:
     """filter's fast path: tags decide, games are parsed only when they match, never replayed;
     the exit code and the games matched."""
+    from pdn_tools.commands import archive
+    from pdn_tools.text.model import ReadError
+    from pdn_tools.text.writer import game_text
+
     terminal = run.terminal
     matched = 0
     for raw, index, notes in run.inputs.raw_games(run.engine):
@@ -146,6 +155,9 @@ def _filter_by_tags(run: Run, criteria: Criteria) -> tuple[int, int]:
 def _failed(run: Run, game: Game | ReadError) -> None:
     """A game read but not replayed that could not be read: reported on stderr as validate reports it,
     counted as failed."""
+    from pdn_tools.commands import report
+    from pdn_tools.play.check import check
+
     run.failed += 1
     for line in report.text_lines(check(game).record, warnings=False):
         run.terminal.note(line)
@@ -154,6 +166,9 @@ def _failed(run: Run, game: Game | ReadError) -> None:
 def _check_fen(fen: str, variant: Variant | None) -> None:
     """A usage error unless `fen` is a position of `variant` (of some variant when None); read, not set up
     on an engine: the run's is not chosen yet."""
+    from pdn_tools.rules.fen import FenError, read_fen
+    from pdn_tools.rules.variants import VARIANTS
+
     errors = []
     for candidate in [variant] if variant else VARIANTS.values():
         try:
@@ -175,6 +190,8 @@ def _check_fen(fen: str, variant: Variant | None) -> None:
 @reading_options()
 def dedupe(by: str, listing: bool, writing: Writing, reading: Reading) -> None:
     """Write the games of PATHS without repeats (the first of each kept), or list the repeats."""
+    from pdn_tools.commands import archive
+
     seen: dict[bytes, str] = {}         # hash -> the first game's place (kept for --report only)
     work = functools.partial(archive.dedupe_game, with_tags=by == "moves+tags")
     run = Run(reading)
@@ -213,6 +230,8 @@ class StatsJson(StatsFormat):
     """One JSON object."""
 
     def write(self, stats: archive.Stats, out: TextIO) -> None:
+        from pdn_tools.commands import report
+
         out.write(report.json_line(stats.as_dict()) + "\n")
 
 
@@ -239,6 +258,8 @@ STATS_FORMATS: dict[str, type[StatsFormat]] = {"text": StatsLines, "json": Stats
 @reading_options(dask=True)
 def stats(fmt: str, writing: Writing, reading: Reading) -> None:
     """Count the games of PATHS per variant, result and year, with validity and average length."""
+    from pdn_tools.commands import archive
+
     form = STATS_FORMATS[fmt]()
     if form.page:
         not_to_terminal(writing)
@@ -286,6 +307,8 @@ def split(folder: str, per: int, prefix: str, force: bool, reading: Reading) -> 
 
     A folder that holds parts of an earlier split (PREFIX-NNNNN.pdn) is refused unless --force:
     then the parts this split does not write again are removed at the end."""
+    from pdn_tools.commands import archive
+
     earlier = archive.earlier_parts(folder, prefix)
     if earlier and not force:
         shown = ", ".join(os.path.basename(name) for name in earlier[:3]) + (", ..." if len(earlier) > 3 else "")

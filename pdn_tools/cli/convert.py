@@ -10,21 +10,16 @@ import click
 
 from pdn_tools.cli.options import (OneLineError, Reading, Writing, depth_with_shots, format_option, reading_options,
                                   writing_options)
+from pdn_tools.cli.choices import CONVERT_FORMATS, ENGINE_DEPTH, SHOTS_DEPTH
 from pdn_tools.cli.run import Run, command, write_file
-from pdn_tools.commands.annotate import SHOTS_DEPTH, Options as Annotations
-from pdn_tools.commands.convert import WRITERS
-from pdn_tools.play.hub import EngineError
-from pdn_tools.rules.search import Evaluations
-from pdn_tools.running import batch
-from pdn_tools.running.batch import EXIT_USAGE
-from pdn_tools.running.engine import DEFAULT_DEPTH, HubEngine, Limits
-from pdn_tools.running.per_worker import PerWorker, annotated
-from pdn_tools.running.terminal import Terminal
-from pdn_tools.running.terminal import games, validity
+from pdn_tools.running.output import EXIT_USAGE
 from pdn_tools.text.names import printable
-from pdn_tools.text.source import compressed
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:      # a run imports them, not `pdn convert --help` (docs/start-up.md)
+    from pdn_tools.running import batch
+    from pdn_tools.running.engine import HubEngine, Limits
+    from pdn_tools.running.per_worker import PerWorker
+    from pdn_tools.running.terminal import Terminal
     from pdn_tools.running.writing import Tally
 
 T = TypeVar("T")
@@ -43,7 +38,7 @@ def _drop(ctx: click.Context, param: click.Parameter, value: str | None) -> froz
     "pdn convert games.pdn -o clean.pdn                 # canonical PDN 3.0",
     "pdn convert --to jsonl --jobs 2 folder/ > games.jsonl",
     "pdn convert --fix-results games.pdn -o fixed.pdn"])
-@format_option(WRITERS, "pdn",
+@format_option(CONVERT_FORMATS, "pdn",
                "Canonical PDN, one JSON object per game, or one `file:game<TAB>ply<TAB>FEN` line per ply.",
                ("--format", "--to", "to"))
 @click.option("--captures", type=click.Choice(["short", "full"]),
@@ -67,16 +62,17 @@ def convert(to: str, captures: str | None, squares: str | None, separator: str |
     """
     from pdn_tools.commands import convert as conversion
     from pdn_tools.play.notation import Style
+    from pdn_tools.running.terminal import games
     from pdn_tools.running.writing import Tally, rewrite_files
 
-    pdn = WRITERS[to].pdn
+    pdn = conversion.WRITERS[to].pdn
     if in_place and (writing.output is not None or not pdn or not reading.paths or "-" in reading.paths):
         raise click.UsageError("--in-place rewrites the PDN files named: not with -o, --to jsonl/fen or stdin")
     if keep_invalid and not pdn:
         raise click.UsageError("--keep-invalid passes games through as PDN: only with --to pdn")
     unwritten = [name for name, value in (("--captures", captures), ("--squares", squares),
                                           ("--separator", separator), ("--drop", drop)) if value]
-    unwritten = [name for name in unwritten if name not in WRITERS[to].writes]
+    unwritten = [name for name in unwritten if name not in conversion.WRITERS[to].writes]
     if unwritten:               # the main line's positions, or its moves alone: nothing to apply them to
         changes = "change" if len(unwritten) > 1 else "changes"
         raise OneLineError(f"--to {to} does not write what {' and '.join(unwritten)} {changes}")
@@ -116,6 +112,7 @@ def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
     the games read and those left with an error."""
     from pdn_tools.commands.fix_results import fix_file
     from pdn_tools.running.writing import Tally
+    from pdn_tools.text.source import compressed
 
     reading, terminal = run.reading, run.terminal
     failed = count = 0
@@ -159,7 +156,7 @@ def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
               help="[%eval] after each move and the best line where it differs, from a Hub engine "
                    "(e.g. 'scan hub' or 'pdn hub'); CMD is split into words and run without a shell.")
 @click.option("--engine-depth", type=click.IntRange(1), metavar="N",
-              help=f"Plies the engine searches  [default: {DEFAULT_DEPTH}].")
+              help=f"Plies the engine searches  [default: {ENGINE_DEPTH}].")
 @click.option("--engine-time", type=click.FloatRange(0, min_open=True), metavar="SECONDS",
               help="Seconds the engine searches a position instead of a depth (not reproducible).")
 @click.option("--engine-timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
@@ -172,6 +169,11 @@ def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, 
              reading: Reading) -> None:
     """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
     Annotating an annotated game replaces the old annotations."""
+    from pdn_tools.commands.annotate import Options as Annotations
+    from pdn_tools.rules.search import Evaluations
+    from pdn_tools.running.per_worker import PerWorker, annotated
+    from pdn_tools.running.terminal import validity
+
     depth_with_shots(depth, shots)
     depth = SHOTS_DEPTH if depth is None else depth
     options = Annotations(fen or everything, moves or everything, forced or everything, captures or everything,
@@ -197,6 +199,8 @@ def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, 
 
 def _engine_limits(engine: str | None, depth: int | None, move_time: float | None, timeout: float) -> Limits:
     """annotate's engine options, checked."""
+    from pdn_tools.running.engine import Limits
+
     if engine is None and (depth is not None or move_time is not None):
         raise click.UsageError("--engine-depth and --engine-time need --engine")
     if depth is not None and move_time is not None:
@@ -209,6 +213,10 @@ def _hub_engine(command: str | None, limits: Limits) -> Iterator[PerWorker[HubEn
     """The engine of --engine, one a process that annotates (this one, or each worker of --jobs and
     --dask); this process's ended and reaped when the command ends (by an error or Ctrl-C too), the
     workers' when they end."""
+    from pdn_tools.play.hub import EngineError
+    from pdn_tools.running.engine import HubEngine
+    from pdn_tools.running.per_worker import PerWorker
+
     if command is None:
         yield None
         return
@@ -226,6 +234,8 @@ def _hub_engine(command: str | None, limits: Limits) -> Iterator[PerWorker[HubEn
 def _engine_errors(results: Iterator[T], terminal: Terminal) -> Iterator[T]:
     """`results`, ending the command (exit 2) with one line on an engine's failure (the progress
     line erased first)."""
+    from pdn_tools.play.hub import EngineError
+
     try:
         yield from results
     except EngineError as error:

@@ -7,17 +7,11 @@ import sys
 
 import click
 
+from pdn_tools.cli.choices import PICTURE_FORMATS
 from pdn_tools.cli.options import Reading, Writing, format_option, reading_options, writing_options
 from pdn_tools.cli.run import command, not_to_terminal, write_file
-from pdn_tools.commands import report
-from pdn_tools.play.board import DiagramError, board_after
-from pdn_tools.play.check import check
-from pdn_tools.play.pictures import PICTURES, MissingExtra, format_for
-from pdn_tools.rules.core import engine_from_environment
-from pdn_tools.running import batch
-from pdn_tools.running.batch import EXIT_INVALID, EXIT_OK, EXIT_USAGE
+from pdn_tools.running.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from pdn_tools.text.names import printable
-from pdn_tools.text.reader import parse_raw
 
 
 @command("diagram", [
@@ -26,7 +20,7 @@ from pdn_tools.text.reader import parse_raw
 @click.argument("path", default="-")
 @click.option("--game", "number", type=click.IntRange(1), default=1, show_default=True, help="Game of PATH.")
 @click.option("--ply", type=click.IntRange(0), help="Plies played: 0 is the start  [default: the last].")
-@format_option(PICTURES, None,
+@format_option(PICTURE_FORMATS, None,
                "Text board or picture  [default: from the suffix of -o FILE (.svg, .png), else text].")
 @click.option("--size", type=click.IntRange(64, 8192), metavar="PIXELS",
               help="Width of the picture  [default: 50 pixels a square].")
@@ -38,6 +32,14 @@ from pdn_tools.text.reader import parse_raw
 def diagram(path: str, number: int, ply: int | None, fmt: str | None, size: int | None, labels: str | None,
             flip: bool, writing: Writing, reading: Reading) -> None:
     """Draw the position after a ply of one game of PATH (a file or - for stdin)."""
+    from pdn_tools.commands import report
+    from pdn_tools.play.board import DiagramError, board_after
+    from pdn_tools.play.check import check
+    from pdn_tools.play.pictures import PICTURES, MissingExtra, format_for
+    from pdn_tools.rules.core import engine_from_environment
+    from pdn_tools.running import batch
+    from pdn_tools.text.reader import parse_raw
+
     output = writing.output
     if os.path.isdir(path):
         raise click.BadParameter(f"{printable(path)} is a folder: name one file", param_hint="PATH")

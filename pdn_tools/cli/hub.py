@@ -6,20 +6,22 @@ import sys
 import click
 
 from pdn_tools import __version__
+from pdn_tools.cli.choices import HUB_MAX_DEPTH
 from pdn_tools.cli.run import command
-from pdn_tools.commands import hub_engine
 
 
 @command("hub", [
     "pdn hub                                 # the built-in search as a Hub engine on stdin/stdout",
     "pdn hub --depth 8 < commands.txt         # searches 8 plies unless a level sets the depth"])
-@click.option("--depth", type=click.IntRange(1, hub_engine.MAX_DEPTH), default=6, show_default=True,
+@click.option("--depth", type=click.IntRange(1, HUB_MAX_DEPTH), default=6, show_default=True,
               help="Plies searched when the GUI gives no depth (`level depth=N` does).")
 def hub(depth: int) -> None:
     """Run the built-in search as a Hub engine on stdin and stdout.
 
     The protocol is the one of Scan and lidraughts: a Hub GUI, or `annotate --engine 'pdn hub'`,
     can use the built-in search through it."""
+    from pdn_tools.commands import hub_engine
+
     session = hub_engine.Session(depth, __version__)
     for line in sys.stdin:
         for answer in session.answer(line.rstrip("\r\n")):

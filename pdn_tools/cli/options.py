@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, Callable, Mapping, Sequence
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 import click
 
-from pdn_tools.rules.variants import DEFAULT_RULES, RULE_SETS, VARIANTS, RuleSet, Variant, variant_by_name
-from pdn_tools.running.batch import EXIT_USAGE
-from pdn_tools.text.reader import MAX_GAME_BYTES
+from pdn_tools.cli.choices import DEFAULT_RULES, MAX_GAME_BYTES, RULE_SETS
+from pdn_tools.running.output import EXIT_USAGE
 
 if TYPE_CHECKING:
+    from pdn_tools.rules.variants import RuleSet, Variant
     _ParamType = click.ParamType[Variant]
 else:
     _ParamType = click.ParamType        # generic for type checkers only before click 8.2
@@ -29,6 +29,8 @@ class VariantType(_ParamType):
     name = "variant"
 
     def convert(self, value: str | Variant, param: click.Parameter | None, ctx: click.Context | None) -> Variant:
+        from pdn_tools.rules.variants import VARIANTS, Variant, variant_by_name
+
         if isinstance(value, Variant):
             return value
         variant = variant_by_name(value)
@@ -77,6 +79,12 @@ class Writing:
         return self.output in (None, "-")
 
 
+def _rule_set(ctx: click.Context, param: click.Parameter, value: str) -> RuleSet:
+    from pdn_tools.rules.variants import RULE_SETS as rule_sets
+
+    return rule_sets[value]
+
+
 def _encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     if value is None:
         return None
@@ -106,9 +114,8 @@ encoding_option = click.option("--encoding", callback=_encoding, metavar="NAME",
 variant_option = click.option("--variant", type=VARIANT, metavar="NAME",
                               help="Rules to use instead of the GameType tag (name or GameType number).")
 rules_option = click.option(
-    "--rules", type=click.Choice(list(RULE_SETS)), default=DEFAULT_RULES.name, show_default=True,
-    callback=lambda ctx, param, value: RULE_SETS[value],
-    help="Draw rules to check results by: " + "; ".join(f"{r.name}: {r.description}" for r in RULE_SETS.values())
+    "--rules", type=click.Choice(list(RULE_SETS)), default=DEFAULT_RULES, show_default=True, callback=_rule_set,
+    help="Draw rules to check results by: " + "; ".join(f"{name}: {line}" for name, line in RULE_SETS.items())
          + " (docs/rules.md).")
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
                            help="Worker processes; output keeps the input order.")
@@ -169,9 +176,9 @@ def writing_options(partial: bool = True, metavar: str = "FILE",
     return _grouped(options, "writing", Writing, ("output", "partial"))
 
 
-def format_option(registry: Mapping[str, type], default: str | None, help: str,
+def format_option(registry: Iterable[str], default: str | None, help: str,
                   names: tuple[str, ...] = ("--format", "fmt")) -> Option:
-    """--format: the name of a writer class in `registry` (adding a format adds a choice); with no
+    """--format: the name of a writer class in `registry` (its names; adding a format adds a choice); with no
     `default`, the command chooses (its help says how)."""
     return click.option(*names, type=click.Choice(list(registry)), default=default,
                         show_default=default is not None, help=help)

@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
 
 import click
 
 from pdn_tools.cli.options import VARIANT, Writing, format_option, writing_options
 from pdn_tools.cli.run import command, output
-from pdn_tools.commands import report
-from pdn_tools.rules.fen import FenError, parse_fen
-from pdn_tools.rules.movegen import Position, divide, perft as count_leaves
-from pdn_tools.rules.variants import VARIANTS, Variant
+
+if TYPE_CHECKING:      # a run imports it, not `pdn perft --help` (docs/start-up.md)
+    from pdn_tools.rules.variants import Variant
 
 
 @command("perft", [
@@ -26,6 +26,9 @@ from pdn_tools.rules.variants import VARIANTS, Variant
 def perft(variant: Variant, depth: int, fen: str | None, split: bool, keep_duplicates: bool,
           writing: Writing) -> None:
     """Count the leaf nodes of the move tree, one line per depth: `depth <d> <count>`."""
+    from pdn_tools.rules.fen import FenError, parse_fen
+    from pdn_tools.rules.movegen import Position, divide, perft as count_leaves
+
     try:
         position = parse_fen(variant, fen) if fen else Position.initial(variant)
     except FenError as error:
@@ -52,6 +55,8 @@ class VariantTable(VariantList):
     """An aligned table."""
 
     def lines(self, variants: list[Variant]) -> list[str]:
+        from pdn_tools.commands import report
+
         rows = [(variant.name, variant.gametype, _board(variant), _notation(variant), ", ".join(variant.aliases))
                 for variant in variants]
         return [line.rstrip() for line in report.table(("variant", "GameType", "board", "notation", "also"), rows)]
@@ -61,6 +66,8 @@ class VariantJson(VariantList):
     """One JSON object per variant."""
 
     def lines(self, variants: list[Variant]) -> list[str]:
+        from pdn_tools.commands import report
+
         return [report.json_line({"name": variant.name, "gametype": variant.gametype, "board": _board(variant),
                                   "notation": _notation(variant), "aliases": list(variant.aliases)})
                 for variant in variants]
@@ -86,5 +93,7 @@ def variants(fmt: str) -> None:
 
     Any of the names, or the GameType number, goes after --variant.
     """
+    from pdn_tools.rules.variants import VARIANTS
+
     for line in VARIANT_FORMATS[fmt]().lines(list(VARIANTS.values())):
         click.echo(line)

@@ -10,19 +10,17 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Protocol, S
 
 import click
 
-from pdn_tools.commands import report
-from pdn_tools.rules.core import Engine, engine_from_environment
-from pdn_tools.running import batch
 from pdn_tools.running import output as streams
-from pdn_tools.running.batch import EXIT_USAGE
-from pdn_tools.running.output import atomic_output
-from pdn_tools.running.terminal import Terminal
+from pdn_tools.running.output import EXIT_USAGE, atomic_output
 from pdn_tools.text.names import printable
 from pdn_tools.cli.main import SUMMARIES
 from pdn_tools.cli.options import OneLineError, Reading, Writing
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:      # a run imports them (its module's imports are paid by every `pdn COMMAND --help`)
+    from pdn_tools.commands import report
     from pdn_tools.play.check import Checked, Record
+    from pdn_tools.rules.core import Engine
+    from pdn_tools.running import batch
 
 T = TypeVar("T")
 
@@ -45,6 +43,10 @@ class Run:
 
     def __init__(self, reading: Reading, out: TextIO | None = None, progress: bool | None = None,
                  summary: bool = False, engine: Engine | None = None) -> None:
+        from pdn_tools.rules.core import engine_from_environment
+        from pdn_tools.running import batch
+        from pdn_tools.running.terminal import Terminal
+
         if not reading.paths and sys.stdin.isatty():
             raise click.UsageError("name the files or folders to read (or - for stdin)")
         self.reading = reading
@@ -58,6 +60,8 @@ class Run:
     def results(self, work: batch.Work[Any], fold: Callable[[list[Any]], Any] | None = None) -> Iterator[Any]:
         """The backend: `work` over the inputs by `batch.run`, or on the Dask cluster --dask names (with
         `fold`, one `fold(results)` a part of a file instead, folded on the workers)."""
+        from pdn_tools.running import batch
+
         reading = self.reading
         if reading.dask is None:
             return batch.run(self.inputs, work, reading.jobs, reading.strict, fold=fold, engine=self.engine)
@@ -86,6 +90,8 @@ class Run:
             sys.exit(EXIT_USAGE)
 
     def _checked_work(self, work: Callable[[Checked], T]) -> batch.Work[tuple[Record, T]]:
+        from pdn_tools.running import batch
+
         reading = self.reading
         return functools.partial(batch.checked_work, work=work, variant=reading.variant, strict=reading.strict,
                                  rules=reading.rules, engine=self.engine)
@@ -101,6 +107,8 @@ class Run:
     def reported(self, work: Callable[[Checked], T]) -> Iterator[tuple[Record, T]]:
         """`checked`, with validate's reporting: errors on stderr (in file order, games named), the
         progress line counting."""
+        from pdn_tools.commands import report
+
         for record, value in self.checked(work):
             for line in report.text_lines(record, warnings=False):
                 self.terminal.note(line)
@@ -117,6 +125,8 @@ class Run:
             self.terminal.game_done(part.summary.games)
 
     def exit_code(self) -> int:
+        from pdn_tools.running import batch
+
         return batch.exit_code(self.inputs.unreadable, self.failed)
 
     def done(self) -> int:
@@ -186,6 +196,8 @@ def not_to_terminal(writing: Writing) -> None:
 def _refuse_overwriting_inputs(params: dict[str, Any]) -> None:
     """End the command (exit 2) before it reads anything when a file it would write (-o FILE, a part
     `split` writes in its folder) is one of its inputs, by whatever path."""
+    from pdn_tools.running import batch
+
     if params.get("folder") is not None:
         from pdn_tools.commands import archive
 

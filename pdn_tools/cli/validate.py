@@ -12,14 +12,12 @@ import click
 
 from pdn_tools.cli.options import (Reading, Writing, depth_with_shots, format_option, reading_options,
                                   writing_options)
+from pdn_tools.cli.choices import SHOTS_DEPTH
 from pdn_tools.cli.run import Run, command, not_to_terminal, write_page
-from pdn_tools.commands import report
-from pdn_tools.rules.search import SHOTS_DEPTH
-from pdn_tools.running import batch
-from pdn_tools.running.terminal import validity
 from pdn_tools.text.codes import Code, Severity
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:      # a run imports them, not `pdn validate --help` (docs/start-up.md)
+    from pdn_tools.commands import report
     from pdn_tools.play.check import Checked
     from pdn_tools.rules.search import Evaluations
     from pdn_tools.running.per_worker import PerWorker
@@ -54,6 +52,8 @@ class Format(ABC):
     page: ClassVar[bool] = False        # a whole page: never to a terminal, said before any work
 
     def __init__(self, options: Options, quiet: bool) -> None:
+        from pdn_tools.commands import report
+
         self.options, self.quiet = options, quiet
         self.totals = report.Summary()
 
@@ -94,6 +94,9 @@ class TextLines(Lines):
     """One line per problem, in file order; warnings grouped per file and code, one by one, or none."""
 
     def __init__(self, options: Options, quiet: bool) -> None:
+        from pdn_tools.commands import report
+        from pdn_tools.running import batch
+
         super().__init__(options, quiet)
         if options.show_board:
             from pdn_tools.play.error_boards import boards_at_errors
@@ -101,6 +104,8 @@ class TextLines(Lines):
         self.work = boards_at_errors if options.show_board else batch.no_work
 
     def each(self, run: Run) -> None:
+        from pdn_tools.commands import report
+
         for record, boards in run.checked(self.work):
             self.totals.add(record)
             for line in self.text.lines(record, functools.partial(report.lines_with_boards, boards=boards or [])):
@@ -108,6 +113,8 @@ class TextLines(Lines):
             run.terminal.game_done()
 
     def folded(self, run: Run) -> None:
+        from pdn_tools.commands import report
+
         fold = functools.partial(report.text_part, warnings=self.text.mode, ignore=self.text.ignore,
                                  render=report.lines_with_boards)
         for part in run.folded(self.work, fold):
@@ -123,6 +130,8 @@ class JsonLines(Lines):
 
     def lines(self) -> Callable[[Checked], str]:
         """The work: a game's JSON line, with its shots when asked."""
+        from pdn_tools.commands import report
+
         searches = self.options.searches()
         if searches is None:
             return report.checked_json_line
@@ -137,11 +146,15 @@ class JsonLines(Lines):
             run.terminal.game_done()
 
     def folded(self, run: Run) -> None:
+        from pdn_tools.commands import report
+
         for lines in run.folded(self.lines(), report.json_part):
             run.terminal.out(lines.text, end="")
             self.totals.merge(lines.summary)
 
     def closing(self) -> list[str]:
+        from pdn_tools.commands import report
+
         return [report.json_line({"summary": self.totals.as_dict()})] if self.options.summary else []
 
 
@@ -204,6 +217,8 @@ def validate(fmt: str, warning_mode: str, ignore: tuple[str, ...], summary: bool
     form = FORMATS[fmt](Options(warning_mode, frozenset(ignore), summary, show_board, searched), reading.quiet)
     if form.page:
         not_to_terminal(writing)
+    from pdn_tools.running.terminal import validity
+
     run = Run(reading, summary=summary)
     totals = form.validate(run, writing)
     run.terminal.tally(validity(totals.games, totals.games - totals.valid, len(totals.invalid_files),

@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from pdn_tools.play.replay import Replay, replay
-from pdn_tools.play.notation import move_text
 from pdn_tools.rules.movegen import Move, Position
-from pdn_tools.rules.search import Evaluations, eval_text, judge
 from pdn_tools.rules.core import Engine
 from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.results import read_result, stated_result
 from pdn_tools.text.tags import game_name, tag_pairs
+
+if TYPE_CHECKING:      # --shots imports the search; validating does not (docs/start-up.md)
+    from pdn_tools.rules.search import Evaluations
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +130,8 @@ def check(game: Game | ReadError, variant: Variant | None = None, strict: bool =
 def with_shots(checked: Checked, evaluate: Evaluations) -> Record:
     """The record with the moves of a valid game's main line the search judges (no field for
     a game that is not valid)."""
+    from pdn_tools.rules.search import eval_text, judge
+
     result = checked.replay
     if result is None or not result.ok:
         return checked.record
@@ -140,6 +144,8 @@ def with_shots(checked: Checked, evaluate: Evaluations) -> Record:
 
 def line_text(before: Position, line: tuple[Move, ...]) -> tuple[str, ...]:
     """The moves of `line` from `before` as PDN writes them (captures disambiguated)."""
+    from pdn_tools.play.notation import move_text
+
     texts = []
     for move in line:
         texts.append(move_text(before, move))

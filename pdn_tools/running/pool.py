@@ -17,7 +17,6 @@ from pdn_tools.rules.core import Engine
 from pdn_tools.running.inputs import Inputs
 from pdn_tools.running.tasks import (Counts, Fold, Options, PartResults, Place, Range, Read, Task, Work, do_task,
                                      stamp)
-from pdn_tools.running.workers import start_worker
 from pdn_tools.text import ranges
 from pdn_tools.text.grammar import parser
 from pdn_tools.text.reader import parse_raw
@@ -54,6 +53,7 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
             yield result if fold is None else fold([result])
         return
     from concurrent.futures import ProcessPoolExecutor     # processes: only for more than one job
+    from pdn_tools.running.workers import start_worker
 
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=start_worker, initargs=(os.getpid(), Counts.shared()))
     pending: deque[tuple[Future[list[PartResults]], _Planned]] = deque()
