@@ -27,11 +27,11 @@ if TYPE_CHECKING:
     from pdn_tools.text.codes import Code
     from pdn_tools.text.model import (Comment, Game, MoveNumber, Nag, NotatedMove, NotatedMove as Move, Placeholder,
                                       ReadError, Setup, Variation)
-    from pdn_tools.text.reader import read_games, read_text
+    from pdn_tools.play.reading import read_games, read_text
 
 _HOMES = {"Comment": "text.model", "Game": "text.model", "NotatedMove": "text.model", "MoveNumber": "text.model", "Nag": "text.model",
           "Placeholder": "text.model", "ReadError": "text.model", "Setup": "text.model", "Variation": "text.model",
-          "read_games": "text.reader", "read_text": "text.reader", "Code": "text.codes",
+          "read_games": "play.reading", "read_text": "play.reading", "Code": "text.codes",
           "Variant": "rules.variants", "VARIANTS": "rules.variants", "variant_by_name": "rules.variants",
           "Position": "rules.movegen", "perft": "rules.movegen",
           "FenError": "rules.fen", "parse_fen": "rules.fen", "to_fen": "rules.fen",
