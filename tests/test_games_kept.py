@@ -89,3 +89,54 @@ def test_result_glued_to_letters_converts_to_the_same_games():
 def test_a_result_then_a_move_number_is_still_two_games():
     games = read("1. 32-28 1-01. 33-29 *")
     assert [g.result for g in games] == ["1-0", "*"]
+
+
+# Games of every kind a real file holds, none with a GameType tag: a legal game, a game with an
+# illegal move, a game of placeholders (`- -`, as a file that lost its moves), a game cut short by
+# an unclosed comment, an empty game, then a legal game again (a command that stopped early loses it).
+MIXED = ('[Event "legal"]\n1. c3-d4 f6-g5 2. b2-c3 g5-h4 1-0\n\n'
+         '[Event "illegal"]\n1. c3-d4 f6-g5 2. d4-h8 1-0\n\n'
+         '[Event "placeholders"]\n[Result "1/2-1/2"]\n1. - - 2. - - 1/2-1/2\n\n'
+         '[Event "unclosed"]\n1. c3-d4 {never closed 1-0\n\n'
+         '[Event "empty"]\n*\n\n'
+         '[Event "last"]\n1. c3-d4 f6-g5 *\n')
+ANNOTATIONS = ["--fen", "--moves", "--forced", "--captures", "--draws", "--ply-count", "--result", "--gametype",
+               "--all", "--shots"]
+
+
+def events(text: str) -> list[str]:
+    return [line[len('[Event "'):-2] for line in text.splitlines() if line.startswith('[Event "')]
+
+
+@pytest.mark.parametrize("option", ANNOTATIONS)
+def test_annotate_writes_back_every_game_of_every_kind(option):
+    """Each annotation over games that do not replay, or hold no moves, and have no GameType: every
+    game written in its place, no traceback (--gametype once raised on an invalid game and the
+    run lost every game after it)."""
+    done = CliRunner().invoke(cli, ["annotate", option, "-"], input=MIXED.encode())
+    assert done.exception is None or isinstance(done.exception, SystemExit), done.exception
+    assert done.exit_code in (0, 1) and "Traceback" not in done.output
+    assert events(done.stdout) == ["legal", "illegal", "placeholders", "unclosed", "empty", "last"]
+
+
+ALL = ["legal", "illegal", "placeholders", "unclosed", "empty", "last"]
+
+
+@pytest.mark.parametrize("args, written", [
+    (["convert"], ALL), (["convert", "--keep-invalid"], ALL), (["convert", "--fix-results"], ALL),
+    (["convert", "--to", "jsonl"], [name for name in ALL if name != "illegal"])])
+def test_every_command_accounts_for_every_game_of_every_kind(args, written):
+    """Games in = games reported: each game of MIXED is written, or named by an error line."""
+    done = CliRunner().invoke(cli, [*args, "-"], input=MIXED.encode())
+    assert done.exception is None or isinstance(done.exception, SystemExit), done.exception
+    assert done.exit_code in (0, 1) and "Traceback" not in done.output
+    names = ([json.loads(line)["tags"]["Event"] for line in done.stdout.splitlines()] if "jsonl" in args
+             else events(done.stdout))
+    assert names == written
+    assert "game 2 (illegal), ply 3 (move 2. d4-h8)" in done.stderr
+
+
+def test_validate_reports_every_game_of_every_kind():
+    done = CliRunner().invoke(cli, ["validate", "--format", "jsonl", "-"], input=MIXED.encode())
+    assert done.exit_code == 1 and "Traceback" not in done.output
+    assert [json.loads(line)["game"] for line in done.stdout.splitlines()] == [1, 2, 3, 4, 5, 6]

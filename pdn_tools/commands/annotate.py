@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pdn_tools.commands.analysis import LINE, Analyse, engine_notes
 from pdn_tools.commands.report import json_text
 from pdn_tools.play.check import Checked, line_text, with_shots
-from pdn_tools.play.notation import Style, variant_tags
+from pdn_tools.play.notation import Style, variant_tags, written_alpha
 from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
@@ -210,7 +210,8 @@ def _tags(game: Game, result: Replay, options: Options) -> list[str]:
         notes.append(f"{change}: the rules decide the game")
     if options.gametype and game.tag("GameType") is None:     # the full one, as convert writes it
         variant = _replayed(result)[1]
-        full = dict(variant_tags(game, [], result, Style()))["GameType"]
+        full = (dict(variant_tags(game, [], result, Style())).get("GameType")      # none when moves fail
+                or variant.gametype_text(written_alpha(game, variant, Style())))
         game.set_tag("GameType", full)
         notes.append(f"GameType {full} added ({variant.name})")
     return notes

@@ -199,7 +199,7 @@ def variant_tags(game: Game, tags: list[tuple[str, str]], result: Replay, style:
     variant, start = result.variant, result.start
     if variant is None or start is None or not result.complete:
         return tags                     # moves that do not replay say nothing sure of the variant
-    alpha = _written_alpha(game, variant, style)
+    alpha = written_alpha(game, variant, style)
     gametype = game.tag("GameType") or ""
     declared = _NOTATION.search(gametype)
     number = _NUMBER.match(gametype)
@@ -217,7 +217,7 @@ _NOTATION = re.compile(r",\s*([ANS])[0-3]")     # the notation field of a full G
 _NUMBER = re.compile(r"\s*([0-9]+)")              # its type number
 
 
-def _written_alpha(game: Game, variant: Variant, style: Style) -> bool:
+def written_alpha(game: Game, variant: Variant, style: Style) -> bool:
     """Whether the canonical game's moves are in algebraic notation: as the style rewrites
     them, else as the game's first move is written."""
     if style.rewrites_moves:
