@@ -1,7 +1,8 @@
 /* The search of rules.search in C: Zobrist hashes and alpha-beta with capture quiescence.
  *
  * Every step mirrors the pure-Python reference (pdn_tools/rules/search.py): the same keys,
- * move order, transposition table (2**TT_BITS slots, always replaced), node counting and
+ * forcing-move extension, move order (history included, cleared for each search),
+ * transposition table (2**TT_BITS slots, always replaced), node counting and
  * node limit, so both engines give the same scores, lines and node counts.  The search holds
  * the GIL: its table and buffers are module-level and reused from one search to the next (a
  * table slot counts only when written by the current search, as a fresh table would).
@@ -23,7 +24,7 @@ typedef struct {
     uint32_t search;                    /* the search that wrote it; others' entries are empty */
     int32_t score;
     int16_t depth, move;
-    int8_t flag;
+    int8_t flag, ext;
 } Entry;
 
 typedef struct {
@@ -34,6 +35,7 @@ typedef struct {
     int abortable, aborted, king;
     Records recs[MAX_PLY];
     Record pv[MAX_PLY + 1][MAX_PLY + 1];
+    long long history[2][MAX_SQ + 1][MAX_SQ + 1];  /* quiet cutoffs by colour, start and end number */
     int pvlen[MAX_PLY + 1];
 } Search;
 
@@ -141,8 +143,24 @@ static void quiet_record(const Rules *r, int ci, u128 kings, const Step *step, R
     out->capm = 0;
 }
 
+/* The history score of the quiet move of base rank `i`. */
+static long long history_of(const Search *s, int ci, const Step *steps, const int *order, int i) {
+    const Step *step = &steps[order[i]];
+    return s->history[ci][s->r->number[(int)step->from]][s->r->number[(int)step->to]];
+}
+
+/* Whether the side owning `own` has exactly one capture (the search's records at `ply` are used). */
+static int forced_capture(Search *s, int ci, u128 own, u128 opp, u128 kings, int ply) {
+    if (!has_capture(s->r, ci, own, opp, kings))
+        return 0;
+    Records *recs = &s->recs[ply];
+    legal_records(s->r, ci, own, opp, kings, recs);
+    drop_duplicates(recs);
+    return recs->count == 1;
+}
+
 static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, int c_opp, uint64_t h,
-                int depth, int alpha, int beta, int ply) {
+                int depth, int alpha, int beta, int ply, int ext) {
     const Rules *r = s->r;
     s->nodes++;
     if (s->abortable && s->nodes > s->limit) {
@@ -156,7 +174,7 @@ static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, in
     Records *recs = &s->recs[ply];
     Step steps[MAX_QUIET];
     int n;
-    static int order_buf[MAX_PLY][MAX_QUIET], step_keys[MAX_PLY][MAX_QUIET][3];
+    static int order_buf[MAX_PLY][MAX_QUIET], step_keys[MAX_PLY][MAX_QUIET][3], rank_buf[MAX_PLY][MAX_QUIET];
     int *order = order_buf[ply];
     if (capture) {
         legal_records(r, ci, own, opp, kings, recs);
@@ -213,17 +231,30 @@ static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, in
     int first = -1;
     if (entry->search == searches && entry->key == h) {
         first = entry->move;
-        if (entry->depth >= depth) {
+        if (entry->depth >= depth && entry->ext >= ext) {
             int stored = from_table(entry->score, ply);
             if ((entry->flag == LOWER && stored >= beta) || (entry->flag == UPPER && stored <= alpha))
                 return stored;
         }
     }
-    int next_depth = capture ? depth : depth - 1;
+    /* the table's move first, then quiet moves by their history (stable: ties keep the order) */
+    int *ranks = rank_buf[ply], m = 0;
+    if (first >= 0 && first < n)
+        ranks[m++] = first;
+    for (int i = 0; i < n; i++) {
+        if (i == first)
+            continue;
+        int j = m++;
+        if (!capture) {
+            long long score = history_of(s, ci, steps, order, i);
+            for (; j > (first >= 0 && first < n) && history_of(s, ci, steps, order, ranks[j - 1]) < score; j--)
+                ranks[j] = ranks[j - 1];
+        }
+        ranks[j] = i;
+    }
     int best = -INF, best_index = 0, start_alpha = alpha;
     for (int t = 0; t < n; t++) {
-        /* the table's move first, then the others in order */
-        int i = (first > 0 && first < n) ? (t == 0 ? first : t <= first ? t - 1 : t) : t;
+        int i = ranks[t];
         int score;
         Record move;
         if (capture) {
@@ -234,18 +265,19 @@ static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, in
             uint64_t nh = h ^ s->side ^ s->keys[base + king][(int)move.start]
                           ^ s->keys[base + (king || move.promotes)][(int)move.path[move.len - 1]];
             nh ^= set_hash(s->keys[other], move.capm & ~kings) ^ set_hash(s->keys[other + 1], move.capm & kings);
-            score = -node(s, ci ^ 1, p, o, k, c_opp, 0, nh, next_depth, -beta, -alpha, ply + 1);
+            score = -node(s, ci ^ 1, p, o, k, c_opp, 0, nh, depth, -beta, -alpha, ply + 1, ext);
         } else {
             const Step *step = &steps[order[i]];
             quiet_record(r, ci, kings, step, &move);
             int from = step->from, to = step->to, king = HAS(kings, from), base = 2 * ci;
-            u128 k = kings;
+            u128 k = kings, p = (own & ~BIT(from)) | BIT(to);
             if (king || move.promotes)
                 k = (k & ~BIT(from)) | BIT(to);
+            int forcing = ext > 0 && forced_capture(s, ci ^ 1, opp, p, k, ply + 1);
             uint64_t nh = h ^ s->side ^ s->keys[base + king][from] ^ s->keys[base + (king || move.promotes)][to];
             int ctr = r->limit ? next_counter(r, c_own, from, to, king) : 0;
-            score = -node(s, ci ^ 1, opp, (own & ~BIT(from)) | BIT(to), k, c_opp, ctr, nh, next_depth, -beta,
-                          -alpha, ply + 1);
+            score = -node(s, ci ^ 1, opp, p, k, c_opp, ctr, nh, forcing ? depth : depth - 1, -beta, -alpha,
+                          ply + 1, forcing ? ext - 1 : 0);
         }
         if (s->aborted)
             return 0;
@@ -257,14 +289,19 @@ static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, in
                 s->pv[ply][0] = move;
                 memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)s->pvlen[ply + 1] * sizeof(Record));
                 s->pvlen[ply] = 1 + s->pvlen[ply + 1];
-                if (alpha >= beta)
+                if (alpha >= beta) {
+                    if (!capture)
+                        s->history[ci][r->number[(int)move.start]][r->number[(int)move.path[0]]]
+                            += (long long)depth * depth;
                     break;
+                }
             }
         }
     }
     entry->key = h;
     entry->search = searches;
     entry->depth = (int16_t)depth;
+    entry->ext = (int8_t)ext;
     entry->flag = (int8_t)(best >= beta ? LOWER : best <= start_alpha ? UPPER : EXACT);
     entry->score = to_table(best, ply);
     entry->move = (int16_t)best_index;
@@ -299,20 +336,20 @@ static PyObject *line_list(const Rules *r, const Record *line, int len) {
     return out;
 }
 
-/* search(ci, own, opp, kings, counter, opponent counter, depth, nodes or -1, king value)
+/* search(ci, own, opp, kings, counter, opponent counter, depth, nodes or -1, king value, extensions)
  *   -> (score, line, nodes), as rules.search._Search.run */
 PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     int ci;
     u128 own, opp, kings;
-    if (side_args(self, args, nargs, 9, &ci, &own, &opp, &kings) < 0)
+    if (side_args(self, args, nargs, 10, &ci, &own, &opp, &kings) < 0)
         return NULL;
     long c_own = PyLong_AsLong(args[4]), c_opp = PyLong_AsLong(args[5]), depth = PyLong_AsLong(args[6]);
     long long limit = PyLong_AsLongLong(args[7]);
-    long king = PyLong_AsLong(args[8]);
+    long king = PyLong_AsLong(args[8]), extensions = PyLong_AsLong(args[9]);
     if (PyErr_Occurred())
         return NULL;
-    if (depth < 0 || depth > 1000) {
-        PyErr_SetString(PyExc_ValueError, "search depth must be 0 to 1000");
+    if (depth < 0 || depth > 1000 || extensions < 0 || extensions > MAX_PLY) {
+        PyErr_SetString(PyExc_ValueError, "search depth must be 0 to 1000, extensions 0 to 64");
         return NULL;
     }
     Search *s = &state;
@@ -320,6 +357,7 @@ PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     s->nodes = 0;
     s->limit = limit;
     s->abortable = s->aborted = 0;
+    memset(s->history, 0, sizeof s->history);
     s->king = (int)king;
     s->keys = zobrist_keys(self);
     s->side = zobrist_key(512);
@@ -330,7 +368,7 @@ PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     static Record line[MAX_PLY + 1];
     int line_len = 0, score = 0;
     for (long d = depth < 1 ? depth : 1; d <= depth; d++) {
-        int value = node(s, ci, own, opp, kings, cw, cb, h, (int)d, -INF, INF, 0);
+        int value = node(s, ci, own, opp, kings, cw, cb, h, (int)d, -INF, INF, 0, (int)extensions);
         if (s->aborted == 2)
             return PyErr_NoMemory();
         if (s->aborted)

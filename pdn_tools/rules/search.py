@@ -11,10 +11,17 @@ are compulsory, so a forced capture is not a choice the horizon should cut), and
 side that must capture plays every lawful capture to the end (quiescence, never standing pat);
 a side with nothing to take is scored by material.  A side with no legal move has lost.
 
+Forcing moves: a quiet move after which the opponent has exactly one capture (a man given
+away, or an exchange offered, that must be taken) uses no depth either, while the line from the
+root holds only such moves and captures, up to EXTENSIONS of them a line.  A shot is a chain of
+such sacrifices ending in a bigger capture, so it is seen whole; the first other quiet move ends
+the free line, so the cost stays near that of a plain search of the same depth.
+
 Move order, which also breaks ties (the first move reaching the best score is kept): the
 transposition table's move first, then captures by more pieces taken, then by start square,
-end square, captured squares (sorted) and crowning; quiet moves by start square, then end
-square.  Captures with the same start, end, captured set and crowning lead to the same
+end square, captured squares (sorted) and crowning; quiet moves by their history (the sum of
+depth**2 over the cutoffs the same colour's move from the same start to the same end made so
+far in this search), then by start square, then end square.  Captures with the same start, end, captured set and crowning lead to the same
 position: only the first the generator gives is searched.
 """
 
@@ -36,6 +43,7 @@ __all__ = ["SearchResult", "search", "king_value", "WIN", "MAN", "Evaluations", 
 
 WIN = 100_000                   # a side with no legal move has lost: -(WIN - plies from the root)
 MAN = 100                       # a man's worth: scores are in hundredths of a man
+EXTENSIONS = 2                  # forcing moves a line from the root plays without using depth
 TT_BITS = 16                    # the transposition table holds 2**TT_BITS entries
 MAX_PLY = 64                    # a line this long is scored by material (never reached in practice)
 _INF = WIN + 1
@@ -83,7 +91,7 @@ def _compiled_search(position: Position, depth: int, nodes: int | None) -> Searc
     core = rl.core
     assert core is not None
     score, line, count = core.search(ci, own, opp, position._kings, position._ctr[ci], position._ctr[ci ^ 1],
-                                     depth, -1 if nodes is None else nodes, king_value(rl.variant))
+                                     depth, -1 if nodes is None else nodes, king_value(rl.variant), EXTENSIONS)
     moves = tuple(Move(start, path, caps, promotes) for start, path, caps, promotes in line)
     return SearchResult(score, moves[0] if moves else None, moves, count)
 
@@ -103,8 +111,9 @@ class _Search:
         self.nodes = 0
         self.king = king_value(rl.variant)
         self.keys = zobrist_keys(rl)
-        self.table: dict[int, tuple[int, int, int, int, int]] = {}    # slot: key, depth, flag, score, move
+        self.table: dict[int, tuple[int, int, int, int, int, int]] = {}  # slot: key, depth, flag, score, move, ext
         self.pv: list[list[Move]] = []
+        self.history: tuple[dict[tuple[int, ...], int], ...] = ({}, {})  # (start, end): sum of depth**2
 
     def run(self, depth: int) -> SearchResult:
         """Iterative deepening to `depth`."""
@@ -114,7 +123,7 @@ class _Search:
         score, line = 0, tuple[Move, ...]()
         for d in range(min(depth, 1), depth + 1):
             try:
-                score = self.node(*args, d, -_INF, _INF, 0)
+                score = self.node(*args, d, -_INF, _INF, 0, EXTENSIONS)
             except _Abort:
                 break
             line = tuple(self.pv[0])
@@ -122,8 +131,9 @@ class _Search:
         return SearchResult(score, line[0] if line else None, line, self.nodes)
 
     def node(self, ci: int, own: int, opp: int, kings: int, c_own: int, c_opp: int, h: int,
-             depth: int, alpha: int, beta: int, ply: int) -> int:
-        """Negamax score of the side owning `own` (colour `ci`, hash `h`)."""
+             depth: int, alpha: int, beta: int, ply: int, ext: int) -> int:
+        """Negamax score of the side owning `own` (colour `ci`, hash `h`), with `ext` forcing
+        moves left that use no depth."""
         self.nodes += 1
         if self.abortable and self.nodes > self.limit:      # type: ignore[operator]
             raise _Abort
@@ -151,14 +161,16 @@ class _Search:
         first = -1
         if entry is not None and entry[0] == h:
             first = entry[4]
-            if entry[1] >= depth:
+            if entry[1] >= depth and entry[5] >= ext:
                 stored = _from_table(entry[3], ply)
                 if entry[2] == _LOWER and stored >= beta or entry[2] == _UPPER and stored <= alpha:
                     return stored
         order: Sequence[int] = range(len(moves))
-        if 0 < first < len(moves):
-            order = [first, *range(first), *range(first + 1, len(moves))]
-        next_depth = depth if capture else depth - 1
+        if not capture:                 # by history, ties in order (a stable sort)
+            history = self.history[ci]
+            order = sorted(order, key=lambda i: -history.get(moves[i][:2], 0))
+        if 0 <= first < len(moves):
+            order = [first, *(i for i in order if i != first)]
         best, best_index, start_alpha = -_INF, 0, alpha
         for i in order:
             item = moves[i]
@@ -166,14 +178,16 @@ class _Search:
                 record = records[item[-1]]
                 o, p, k = _after_capture(record, own, opp, kings)
                 nh = self.capture_hash(h, ci, record, kings)
-                score = -self.node(ci ^ 1, p, o, k, c_opp, 0, nh, next_depth, -beta, -alpha, ply + 1)
+                score = -self.node(ci ^ 1, p, o, k, c_opp, 0, nh, depth, -beta, -alpha, ply + 1, ext)
             else:
                 e = entries[item[-1]]
+                p, k = own ^ e[1], kings ^ e[2]
+                forcing = ext > 0 and self.forced_capture(ci ^ 1, opp, p, k)
                 frm = (e[1] ^ 1 << e[3]).bit_length() - 1
                 nh = self.quiet_hash(h, ci, frm, e[3], bool(kings >> frm & 1), bool(e[2]))
                 ctr = _next_counter(rl, c_own, e) if rl.limit else 0
-                score = -self.node(ci ^ 1, opp, own ^ e[1], kings ^ e[2], c_opp, ctr, nh, next_depth,
-                                   -beta, -alpha, ply + 1)
+                score = -self.node(ci ^ 1, opp, p, k, c_opp, ctr, nh, depth if forcing else depth - 1,
+                                   -beta, -alpha, ply + 1, ext - 1 if forcing else 0)
             if score > best:
                 best = score
                 best_index = i
@@ -182,10 +196,19 @@ class _Search:
                     move = self.record_move(records[item[-1]]) if capture else entries[item[-1]][0]
                     self.pv[ply] = [move, *self.pv[ply + 1]]
                     if alpha >= beta:
+                        if not capture:
+                            history[item[:2]] = history.get(item[:2], 0) + depth * depth
                         break
         flag = _LOWER if best >= beta else _UPPER if best <= start_alpha else _EXACT
-        self.table[slot] = (h, depth, flag, _to_table(best, ply), best_index)
+        self.table[slot] = (h, depth, flag, _to_table(best, ply), best_index, ext)
         return best
+
+    def forced_capture(self, ci: int, own: int, opp: int, kings: int) -> bool:
+        """Whether the side owning `own` has exactly one capture."""
+        rl = self.rl
+        return (_pure_has_capture(rl, ci, own, opp, kings)
+                and len(_capture_order(rl, laws.lawful(rl.law, _pure_capture_records(rl, ci, own, opp, kings),
+                                                       kings))) == 1)
 
     def material(self, own: int, opp: int, kings: int) -> int:
         """Material of `own` minus `opp`."""
