@@ -121,7 +121,7 @@ def test_captures_are_searched_to_the_end_at_depth_0():
 
 def test_no_legal_move_is_a_loss_and_a_win_counts_plies():
     lost = parse_fen(ENGLISH, "W:W:B1")
-    assert search(lost, 3) == SearchResult(-WIN, None, (), 3)         # one node an iteration
+    assert search(lost, 3) == SearchResult(-WIN, None, (), 3, 3)      # one node an iteration
     won = parse_fen(ENGLISH, "W:W18:B14")               # 18x9 takes the last piece
     result = search(won, 1)
     assert result.score == WIN - 1 and result.best == Move(18, (9,), (14,))
@@ -139,7 +139,7 @@ def test_node_limit_keeps_the_last_complete_iteration():
     full = search(pos, 4)
     one = search(pos, 1)
     cut = search(pos, 4, nodes=one.nodes + 1)
-    assert (cut.score, cut.line) == (one.score, one.line)
+    assert (cut.score, cut.line, cut.depth) == (one.score, one.line, 1)
     assert one.nodes < cut.nodes < full.nodes
     assert search(pos, 4, nodes=10 ** 9) == full
 

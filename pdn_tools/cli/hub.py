@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import sys
+import threading
 
 import click
 
@@ -20,10 +21,17 @@ def hub(depth: int) -> None:
 
     The protocol is the one of Scan and lidraughts: a Hub GUI, or `annotate --engine 'pdn hub'`,
     can use the built-in search through it."""
-    session = hub_engine.Session(depth, importlib.metadata.version("pdn-tools"))
+    lock = threading.Lock()
+
+    def send(lines: list[str]) -> None:
+        with lock:                      # the search's worker thread sends too
+            for answer in lines:
+                sys.stdout.write(answer + "\n")
+            sys.stdout.flush()
+
+    session = hub_engine.Session(depth, importlib.metadata.version("pdn-tools"), send)
     for line in sys.stdin:
-        for answer in session.answer(line.rstrip("\r\n")):
-            sys.stdout.write(answer + "\n")
-        sys.stdout.flush()
+        send(session.answer(line.rstrip("\r\n")))
         if session.quit:
             break
+    session.wait()

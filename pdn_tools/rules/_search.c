@@ -16,6 +16,7 @@
 #define TT_BITS 16
 #define MAX_PLY 64
 #define MAX_QUIET 2048
+#define STOP_EVERY 1024                 /* nodes between two looks at the stop flag */
 #define SEED 0x70646E2D746F6F6CULL
 enum { EXACT, LOWER, UPPER };
 
@@ -33,6 +34,8 @@ typedef struct {
     uint64_t side;
     long long nodes, limit;
     int abortable, aborted, king;
+    PyObject *stop;                     /* an object whose is_set() asks the search to stop, or NULL */
+    int complete;                       /* an iteration is complete: a stop may cut the next */
     Records recs[MAX_PLY];
     Record pv[MAX_PLY + 1][MAX_PLY + 1];
     long long history[2][MAX_SQ + 1][MAX_SQ + 1];  /* quiet cutoffs by colour, start and end number */
@@ -159,6 +162,19 @@ static int forced_capture(Search *s, int ci, u128 own, u128 opp, u128 kings, int
     return recs->count == 1;
 }
 
+/* Whether the stop flag is set; other threads run meanwhile (the GIL is let go for a moment).
+ * -1 with an exception set when is_set() fails. */
+static int stop_asked(Search *s) {
+    Py_BEGIN_ALLOW_THREADS
+    Py_END_ALLOW_THREADS
+    PyObject *value = PyObject_CallMethod(s->stop, "is_set", NULL);
+    if (value == NULL)
+        return -1;
+    int set = PyObject_IsTrue(value);
+    Py_DECREF(value);
+    return set;
+}
+
 static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, int c_opp, uint64_t h,
                 int depth, int alpha, int beta, int ply, int ext) {
     const Rules *r = s->r;
@@ -166,6 +182,13 @@ static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, in
     if (s->abortable && s->nodes > s->limit) {
         s->aborted = 1;
         return 0;
+    }
+    if (s->stop != NULL && s->complete && s->nodes % STOP_EVERY == 0) {
+        int set = stop_asked(s);
+        if (set) {
+            s->aborted = set < 0 ? 3 : 1;
+            return 0;
+        }
     }
     s->pvlen[ply] = 0;
     if (ply >= MAX_PLY)
@@ -336,12 +359,14 @@ static PyObject *line_list(const Rules *r, const Record *line, int len) {
     return out;
 }
 
-/* search(ci, own, opp, kings, counter, opponent counter, depth, nodes or -1, king value, extensions)
- *   -> (score, line, nodes), as rules.search._Search.run */
+/* search(ci, own, opp, kings, counter, opponent counter, depth, nodes or -1, king value, extensions,
+ *        stop or None) -> (score, line, nodes, depth done), as rules.search._Search.run.  One search at a time
+ * (the table is shared): a call while another thread's search runs is a RuntimeError. */
 PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     int ci;
     u128 own, opp, kings;
-    if (side_args(self, args, nargs, 10, &ci, &own, &opp, &kings) < 0)
+    static int busy;
+    if (side_args(self, args, nargs, 11, &ci, &own, &opp, &kings) < 0)
         return NULL;
     long c_own = PyLong_AsLong(args[4]), c_opp = PyLong_AsLong(args[5]), depth = PyLong_AsLong(args[6]);
     long long limit = PyLong_AsLongLong(args[7]);
@@ -352,7 +377,13 @@ PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         PyErr_SetString(PyExc_ValueError, "search depth must be 0 to 1000, extensions 0 to 64");
         return NULL;
     }
+    if (busy) {
+        PyErr_SetString(PyExc_RuntimeError, "a search is already running");
+        return NULL;
+    }
     Search *s = &state;
+    s->stop = args[10] == Py_None ? NULL : args[10];
+    s->complete = 0;
     s->r = self;
     s->nodes = 0;
     s->limit = limit;
@@ -366,17 +397,23 @@ PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     uint64_t h = position_hash(s->keys, white, black, kings) ^ (ci ? s->side : 0);
     int cw = counter_in(self, c_own), cb = counter_in(self, c_opp);
     static Record line[MAX_PLY + 1];
-    int line_len = 0, score = 0;
+    int line_len = 0, score = 0, done = 0;
     for (long d = depth < 1 ? depth : 1; d <= depth; d++) {
+        busy = 1;
         int value = node(s, ci, own, opp, kings, cw, cb, h, (int)d, -INF, INF, 0, (int)extensions);
+        busy = 0;
         if (s->aborted == 2)
             return PyErr_NoMemory();
+        if (s->aborted == 3)
+            return NULL;
         if (s->aborted)
             break;
         score = value;
         line_len = s->pvlen[0];
         memcpy(line, s->pv[0], (size_t)line_len * sizeof(Record));
         s->abortable = limit >= 0;
+        s->complete = 1;
+        done = (int)d;
     }
-    return Py_BuildValue("(iNL)", score, line_list(self, line, line_len), s->nodes);
+    return Py_BuildValue("(iNLi)", score, line_list(self, line, line_len), s->nodes, done);
 }

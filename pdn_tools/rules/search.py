@@ -27,6 +27,7 @@ position: only the first the generator gives is searched.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -45,6 +46,7 @@ WIN = 100_000                   # a side with no legal move has lost: -(WIN - pl
 MAN = 100                       # a man's worth: scores are in hundredths of a man
 EXTENSIONS = 2                  # forcing moves a line from the root plays without using depth
 TT_BITS = 16                    # the transposition table holds 2**TT_BITS entries
+STOP_EVERY = 1024               # nodes between two looks at a search's stop flag
 MAX_PLY = 64                    # a line this long is scored by material (never reached in practice)
 _INF = WIN + 1
 _EXACT, _LOWER, _UPPER = 0, 1, 2
@@ -60,6 +62,7 @@ class SearchResult:
     best: Move | None           # None when the side to move has no legal move
     line: tuple[Move, ...]      # the principal variation, starting with `best`
     nodes: int                  # positions visited, quiescence included
+    depth: int = 0              # the depth of the last complete iteration (less than asked when cut)
 
 
 def king_value(variant: Variant) -> int:
@@ -70,30 +73,33 @@ def king_value(variant: Variant) -> int:
 
 
 def search(position: Position, depth: int, nodes: int | None = None, *,
-           compiled: bool | None = None) -> SearchResult:
+           compiled: bool | None = None, stop: threading.Event | None = None) -> SearchResult:
     """Search `position` to `depth` quiet plies (0: quiescence only), iterating from depth 1;
     with `nodes`, an iteration that goes past that many nodes (counted from the start) is
     abandoned and the last complete one answers (the first always completes).
     `compiled`: None runs the position's engine, True the compiled core (which must be built:
-    else ValueError), False the pure engine."""
+    else ValueError), False the pure engine.  `stop`, set by another thread, ends the search as a
+    node limit does (looked at every STOP_EVERY nodes once an iteration is complete): the last
+    complete iteration answers, so the answer is not reproducible; one search runs at a time."""
     if depth < 0:
         raise ValueError("search depth must be 0 or more")
     position = position.on(position.engine if compiled is None else Engine(compiled))
     if position._rl.core is not None:           # (a law the core does not know runs on the pure engine)
-        return _compiled_search(position, depth, nodes)
-    return _Search(position, nodes).run(depth)
+        return _compiled_search(position, depth, nodes, stop)
+    return _Search(position, nodes, stop).run(depth)
 
 
-def _compiled_search(position: Position, depth: int, nodes: int | None) -> SearchResult:
+def _compiled_search(position: Position, depth: int, nodes: int | None, stop: threading.Event | None
+                     ) -> SearchResult:
     """search() on the compiled core."""
     rl = position._rl
     ci, own, opp = position._sides()
     core = rl.core
     assert core is not None
-    score, line, count = core.search(ci, own, opp, position._kings, position._ctr[ci], position._ctr[ci ^ 1],
-                                     depth, -1 if nodes is None else nodes, king_value(rl.variant), EXTENSIONS)
+    score, line, count, done = core.search(ci, own, opp, position._kings, position._ctr[ci], position._ctr[ci ^ 1],
+                                     depth, -1 if nodes is None else nodes, king_value(rl.variant), EXTENSIONS, stop)
     moves = tuple(Move(start, path, caps, promotes) for start, path, caps, promotes in line)
-    return SearchResult(score, moves[0] if moves else None, moves, count)
+    return SearchResult(score, moves[0] if moves else None, moves, count, done)
 
 
 class _Abort(Exception):
@@ -103,11 +109,13 @@ class _Abort(Exception):
 class _Search:
     """One search: its transposition table, node count and principal variations."""
 
-    def __init__(self, position: Position, limit: int | None) -> None:
+    def __init__(self, position: Position, limit: int | None, stop: threading.Event | None = None) -> None:
         self.rl = rl = position._rl
         self.root = position
         self.limit = limit
         self.abortable = False
+        self.stop = stop
+        self.complete = False           # an iteration is complete: a stop may cut the next
         self.nodes = 0
         self.king = king_value(rl.variant)
         self.keys = zobrist_keys(rl)
@@ -120,7 +128,7 @@ class _Search:
         position = self.root
         ci, own, opp = position._sides()
         args = (ci, own, opp, position._kings, position._ctr[ci], position._ctr[ci ^ 1], position.hash())
-        score, line = 0, tuple[Move, ...]()
+        score, line, done = 0, tuple[Move, ...](), 0
         for d in range(min(depth, 1), depth + 1):
             try:
                 score = self.node(*args, d, -_INF, _INF, 0, EXTENSIONS)
@@ -128,7 +136,9 @@ class _Search:
                 break
             line = tuple(self.pv[0])
             self.abortable = self.limit is not None
-        return SearchResult(score, line[0] if line else None, line, self.nodes)
+            self.complete = True
+            done = d
+        return SearchResult(score, line[0] if line else None, line, self.nodes, done)
 
     def node(self, ci: int, own: int, opp: int, kings: int, c_own: int, c_opp: int, h: int,
              depth: int, alpha: int, beta: int, ply: int, ext: int) -> int:
@@ -136,6 +146,8 @@ class _Search:
         moves left that use no depth."""
         self.nodes += 1
         if self.abortable and self.nodes > self.limit:      # type: ignore[operator]
+            raise _Abort
+        if self.stop is not None and self.complete and self.nodes % STOP_EVERY == 0 and self.stop.is_set():
             raise _Abort
         while len(self.pv) <= ply + 1:
             self.pv.append([])
