@@ -398,7 +398,8 @@ PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     int cw = counter_in(self, c_own), cb = counter_in(self, c_opp);
     static Record line[MAX_PLY + 1];
     int line_len = 0, score = 0, done = 0;
-    for (long d = depth < 1 ? depth : 1; d <= depth; d++) {
+    long first = limit < 0 && s->stop == NULL ? depth : depth < 1 ? depth : 1;   /* as _Search.run */
+    for (long d = first; d <= depth; d++) {
         busy = 1;
         int value = node(s, ci, own, opp, kings, cw, cb, h, (int)d, -INF, INF, 0, (int)extensions);
         busy = 0;

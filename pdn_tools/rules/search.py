@@ -1,10 +1,11 @@
 """A small reproducible search: alpha-beta with capture quiescence over material.
 
-The search is negamax alpha-beta on the move generator's bitboards, with iterative deepening
-from depth 1, a transposition table keyed by the Zobrist hash (`Position.hash`) and limits by depth
-and nodes only, never by time, so a result (score, best move, line and node count) is the same
-on every run and on both engines.  The pure functions here are the reference; the compiled core
-(`_search.c`) does exactly the same steps in C.
+The search is negamax alpha-beta on the move generator's bitboards (by iterative deepening from
+depth 1 when a node limit or a stop flag may cut it), a transposition table keyed by the Zobrist
+hash (`Position.hash`) and limits by depth and nodes only, never by time, so a result (score,
+best move, line and node count) is the same on every run and on both engines.  The pure
+functions here are the reference; the compiled core (`_search.c`) does exactly the same steps
+in C.
 
 Depth counts quiet plies: a ply where the side to move must capture does not use depth (captures
 are compulsory, so a forced capture is not a choice the horizon should cut), and at depth 0 a
@@ -21,8 +22,9 @@ Move order, which also breaks ties (the first move reaching the best score is ke
 transposition table's move first, then captures by more pieces taken, then by start square,
 end square, captured squares (sorted) and crowning; quiet moves by their history (the sum of
 depth**2 over the cutoffs the same colour's move from the same start to the same end made so
-far in this search), then by start square, then end square.  Captures with the same start, end, captured set and crowning lead to the same
-position: only the first the generator gives is searched.
+far in this search), then by start square, then end square.  Captures with the same start,
+end, captured set and crowning lead to the same position: only the first the generator gives
+is searched.
 """
 
 from __future__ import annotations
@@ -74,9 +76,9 @@ def king_value(variant: Variant) -> int:
 
 def search(position: Position, depth: int, nodes: int | None = None, *,
            compiled: bool | None = None, stop: threading.Event | None = None) -> SearchResult:
-    """Search `position` to `depth` quiet plies (0: quiescence only), iterating from depth 1;
-    with `nodes`, an iteration that goes past that many nodes (counted from the start) is
-    abandoned and the last complete one answers (the first always completes).
+    """Search `position` to `depth` quiet plies (0: quiescence only).  With `nodes`, the search
+    iterates from depth 1 and an iteration that goes past that many nodes (counted from the start)
+    is abandoned: the last complete one answers (the first always completes).
     `compiled`: None runs the position's engine, True the compiled core (which must be built:
     else ValueError), False the pure engine.  `stop`, set by another thread, ends the search as a
     node limit does (looked at every STOP_EVERY nodes once an iteration is complete): the last
@@ -124,12 +126,14 @@ class _Search:
         self.history: tuple[dict[tuple[int, ...], int], ...] = ({}, {})  # (start, end): sum of depth**2
 
     def run(self, depth: int) -> SearchResult:
-        """Iterative deepening to `depth`."""
+        """The search to `depth`: by iterative deepening from depth 1 when it may be cut (a node
+        limit or a stop flag), so that a complete iteration answers; else at once."""
         position = self.root
         ci, own, opp = position._sides()
         args = (ci, own, opp, position._kings, position._ctr[ci], position._ctr[ci ^ 1], position.hash())
         score, line, done = 0, tuple[Move, ...](), 0
-        for d in range(min(depth, 1), depth + 1):
+        first = depth if self.limit is None and self.stop is None else min(depth, 1)
+        for d in range(first, depth + 1):
             try:
                 score = self.node(*args, d, -_INF, _INF, 0, EXTENSIONS)
             except _Abort:
