@@ -1,18 +1,23 @@
 """Search benchmark: the shots of the "Tricks, traps and shots" file, and --shots on OCA.
 
     python benchmarks/bench_search.py                   # both parts at --shots' default depth
-    python benchmarks/bench_search.py --depth 4 --deep 8 --games 500
+    python benchmarks/bench_search.py --depth 3 5 --deep 10 --games 500
     python benchmarks/bench_search.py --part tts        # or --part oca
 
-TTS part: for every game of english/wiegerw-succeed-Tricks_traps_and_shots.pdn, the moves a
-deeper search (--deep) judges shots are the targets; it prints how many of them the default
-search (--depth) judges shots too, how many of the games' first moves are targets and are found
-(the 18 "TTS Example" positions start with their shot; the "TTS Game" entries are whole games
-from the start, their shot later), and the CPU time per position.  OCA part: `annotate --shots`'
-work (judge every ply, write the game) on the first --games games of OCA_2.0.pdn in this
-process (one core): games/s, search nodes/s and the evaluation cache's hit rate.  Times are CPU
-times of this process (time.process_time), so a busy machine does not count against them.  The corpus
-folder is $PDN_CORPUS (default /work/shared/corpus).
+TTS part, first moves: the file's positions are its games with a [FEN] tag ("TTS Example N",
+18 of 90; the "TTS Game" entries are whole games from the start, their shot later).  A position
+qualifies when a deep search (--deep plies, default 10) judges its first move a shot (`judge`:
+it wins at least a man, or the game, by force, and no other move keeps a man more); it is found
+when the search at --depth judges the same.  It prints each position (qualifying or not, with
+the deep score of the move), how many qualify and are found, and the CPU time per position of
+the judgement (two searches: before and after the move, a fresh cache for each position).
+TTS part, all plies: the moves of every replayed game that the deep search judges shots, and how
+many the search at --depth judges shots too.  OCA part: `annotate --shots`' work (judge every
+ply, write the game) on the first --games games of OCA_2.0.pdn in this process (one core):
+games/s, search nodes/s and the evaluation cache's hit rate.  Times are CPU times of this
+process (time.process_time), so a busy machine does not count against them.  Every count is
+reproducible: searches are limited by depth only.  The corpus folder is $PDN_CORPUS (default
+/work/shared/corpus).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 from pdn_tools.commands.annotate import SHOTS_DEPTH, Options, annotate_game  # noqa: E402
 from pdn_tools.play.check import check  # noqa: E402
 from pdn_tools.rules import core  # noqa: E402
-from pdn_tools.rules.search import SHOT, Evaluations, judge  # noqa: E402
+from pdn_tools.rules.search import SHOT, Evaluations, eval_text, judge  # noqa: E402
 from pdn_tools.text.reader import read_games  # noqa: E402
 
 CORPUS = Path(os.environ.get("PDN_CORPUS", "/work/shared/corpus"))
@@ -39,32 +44,47 @@ OCA = CORPUS / "english" / "OCA_2.0.pdn"
 
 
 def tts(depths: list[int], deep: int) -> None:
-    """Targets (shots by the deep search) found at each of `depths`, overall and first moves."""
-    thorough = Evaluations(deep)
-    targets = firsts = games = positions = 0
-    found, firsts_found, seconds = dict.fromkeys(depths, 0), dict.fromkeys(depths, 0), dict.fromkeys(depths, 0.0)
+    """The positions' first moves, then every ply: shots of the deep search found at `depths`."""
+    games = []
     for game in read_games(str(TTS)):
         replay = check(game).replay
         if replay is None or not replay.ok or not replay.plies:
             print(f"game {game.index}: not replayed, left out")
             continue
-        games += 1
-        plies = [(ply.before, ply.move, ply.after) for ply in replay.plies]
-        positions += len(plies)
-        shots = [i for i, slow in enumerate(judge(plies, thorough)) if slow.kind == SHOT]
-        targets += len(shots)
-        firsts += 0 in shots
+        games.append((game, [(ply.before, ply.move, ply.after) for ply in replay.plies]))
+    positions = [(game, plies[0]) for game, plies in games if game.tag("FEN") is not None]
+    print(f"TTS positions ([FEN] games): {len(positions)} (engine: {core.engine_from_environment().name}); "
+          f"first move judged at depth {deep} (deep) and {', '.join(map(str, depths))}:")
+    qualifying, found, seconds = 0, dict.fromkeys(depths, 0), dict.fromkeys(depths, 0.0)
+    for game, ply in positions:
+        verdict = judge([ply], Evaluations(deep))[0]
+        shot = verdict.kind == SHOT
+        qualifying += shot
+        marks = []
         for depth in depths:
             start = time.process_time()
-            quick = judge(plies, Evaluations(depth))
+            quick = judge([ply], Evaluations(depth))[0]
             seconds[depth] += time.process_time() - start
-            found[depth] += sum(quick[i].kind == SHOT for i in shots)
-            firsts_found[depth] += 0 in shots and quick[0].kind == SHOT
-    print(f"TTS: {games} games replayed, {positions} positions; {targets} shots by the depth-{deep} search, "
-          f"{firsts} of them first moves (engine: {core.ENGINE})")
+            found[depth] += shot and quick.kind == SHOT
+            marks.append(f"d{depth} {'shot' if quick.kind == SHOT else '-'}")
+        print(f"  {game.tag('Event')}: {ply[1]} deep {verdict.kind or '-'} ({eval_text(verdict.score)} for White); "
+              + ", ".join(marks))
+    print(f"  {qualifying} of {len(positions)} first moves qualify (a shot at depth {deep})")
     for depth in depths:
-        print(f"  depth {depth}: found {found[depth]} ({100 * found[depth] / max(targets, 1):.0f}%), first moves "
-              f"{firsts_found[depth]}; {1000 * seconds[depth] / max(positions, 1):.2f} ms per position")
+        print(f"  depth {depth}: found {found[depth]} of {qualifying} ({100 * found[depth] / max(qualifying, 1):.0f}%);"
+              f" {1000 * seconds[depth] / max(len(positions), 1):.2f} ms of CPU per position")
+    thorough = Evaluations(deep)
+    targets, plies_found, count = 0, dict.fromkeys(depths, 0), 0
+    for _, plies in games:
+        count += len(plies)
+        shots = [i for i, slow in enumerate(judge(plies, thorough)) if slow.kind == SHOT]
+        targets += len(shots)
+        for depth in depths:
+            quick = judge(plies, Evaluations(depth))
+            plies_found[depth] += sum(quick[i].kind == SHOT for i in shots)
+    print(f"TTS plies: {len(games)} games replayed, {count} plies; {targets} shots by the depth-{deep} search")
+    for depth in depths:
+        print(f"  depth {depth}: found {plies_found[depth]} ({100 * plies_found[depth] / max(targets, 1):.0f}%)")
 
 
 def oca(depth: int, games: int) -> None:
@@ -78,7 +98,8 @@ def oca(depth: int, games: int) -> None:
     seconds, wall = time.process_time() - start, time.perf_counter() - wall
     lookups = evaluate.hits + evaluate.misses
     print(f"OCA: {len(checked)} games at depth {depth} in {seconds:.2f} s of CPU ({wall:.2f} s wall): "
-          f"{len(checked) / seconds:.1f} games/s per core (engine: {core.ENGINE}; reading and replaying not counted)")
+          f"{len(checked) / seconds:.1f} games/s per core (engine: {core.engine_from_environment().name}; "
+          "reading and replaying not counted)")
     print(f"  search nodes: {evaluate.searched} ({evaluate.searched / seconds:,.0f} nodes/s of annotating CPU time); "
           f"cache hits {evaluate.hits} of {lookups} lookups ({100 * evaluate.hits / max(lookups, 1):.1f}%)")
 

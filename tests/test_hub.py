@@ -1,12 +1,14 @@
 """Hub engines: the protocol, `pdn hub` (the built-in search as an engine) and `annotate --engine`,
 end to end on `pdn hub` and on every error path with a scripted fake engine (data/fake_hub.py)."""
 import os
+import queue
 import random
 import shlex
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -22,7 +24,7 @@ from pdn_tools.commands.annotate import Options as Annotations, annotate_game
 from pdn_tools.commands.hub_engine import Session
 from pdn_tools.play.check import check
 from pdn_tools.play.hub import (Analysis, HubError, Score, format_line, hub_variant, hub_move_text, parse_line, position_text,
-                                read_move, read_position, read_score, score_text)
+                                read_line_of_moves, read_move, read_position, read_score, score_text)
 from pdn_tools.rules.fen import parse_fen
 from pdn_tools.rules.movegen import Position
 from pdn_tools.rules.search import WIN, search
@@ -157,6 +159,46 @@ def test_pdn_hub_speaks_the_protocol():
     assert info["pv"] == " ".join(hub_move_text(move) for move in expected.line)
     assert out[6] == format_line("done", move=hub_move_text(expected.best), ponder=hub_move_text(expected.line[1]))
     assert out[7:] == ["pong"]          # nothing after quit
+
+
+@pytest.mark.parametrize("pure", ["0", "1"])
+def test_stop_ends_a_deep_search_with_the_last_complete_iteration_s_move(pure):
+    """`go analyze` to depth 40 (hours on the start position), `stop` half a second later: `info`
+    and `done` come within seconds, the move legal and the line's depth below 40; `ping` sent
+    with `stop` is answered after `done`, and the engine goes on."""
+    start = Position.initial(VARIANTS["international"])
+    process = subprocess.Popen(shlex.split(PDN_HUB), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                               env={**os.environ, "PDN_TOOLS_PURE": pure})
+    answers = queue.Queue()
+    threading.Thread(target=lambda: [answers.put(line.rstrip("\n")) for line in process.stdout], daemon=True).start()
+
+    def send(*lines):
+        process.stdin.write("".join(line + "\n" for line in lines))
+        process.stdin.flush()
+
+    def read():     # a depth-40 search never ends within this wait: an answer at all is the stop's
+        return answers.get(timeout=20)
+
+    try:
+        send("init")
+        assert read() == "ready"
+        send(f"pos pos={position_text(start)}", "level depth=40", "go analyze")
+        time.sleep(0.5)
+        assert answers.empty()                          # still searching
+        stopped = time.monotonic()
+        send("stop", "ping")
+        command, info = parse_line(read())
+        done = read()
+        assert command == "info" and 1 <= int(info["depth"]) < 40
+        assert parse_line(done)[0] == "done" and read() == "pong"
+        assert read_move(start, parse_line(done)[1]["move"]) in start.legal_moves()
+        assert read_line_of_moves(start, info["pv"])[0] == read_move(start, parse_line(done)[1]["move"])
+        send("level depth=1", "go analyze", "quit")
+        assert parse_line(read())[0] == "info" and parse_line(read())[0] == "done"
+        assert process.wait(10) == 0
+    finally:
+        process.kill()
+        process.wait()
 
 
 @pytest.mark.parametrize("lines, error", [

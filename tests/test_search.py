@@ -8,7 +8,8 @@ from pdn_tools.rules.fen import parse_fen
 from pdn_tools.rules.bitboards import _pure_capture_records, _quiet_entries
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.tables import _Rules
-from pdn_tools.rules.search import WIN, SearchResult, _Search, king_value, search
+from pdn_tools.rules import search as search_module
+from pdn_tools.rules.search import SHOT, WIN, Evaluations, SearchResult, _Search, judge, king_value, search
 from pdn_tools.rules.variants import VARIANTS
 
 ENGLISH = VARIANTS["english"]
@@ -96,6 +97,22 @@ def test_a_shot_is_found():
     assert search(pos, 2).score == 0                    # too shallow to see it
 
 
+@pytest.mark.parametrize("compiled", [False, True] if COMPILED else [False])
+def test_a_sacrifice_that_forces_the_capture_uses_no_depth(monkeypatch, compiled):
+    """TTS Example 17: 22-18 gives a man, 13x22 is the only capture (seed 001: "Si tiene la
+    oportunidad de saltar una selección de fichas del oponente, puede elegir cuál, pero debe
+    capturar una de ellas"), 32-27 gives another (31x24 forced), 23-19 a third, and 18x2
+    crowns.  The two forcing moves cost no depth, so the default depth 3 sees the shot; without
+    the extension it does not."""
+    pos = parse_fen(ENGLISH, "W:W17,22,23,30,32:B6,7,10,13,K31")
+    move = Move(22, (18,))
+    shot = judge([(pos, move, pos.play(move))], Evaluations(3, compiled=compiled))[0]
+    assert shot.kind == SHOT and shot.score == 50            # 5 men v 4 men and a king: now a king v a man
+    assert [str(m) for m in shot.line[:7]] == ["22-18", "13x22", "32-27", "31x24", "23-19", "24x15", "18x2"]
+    monkeypatch.setattr(search_module, "EXTENSIONS", 0)
+    assert judge([(pos, move, pos.play(move))], Evaluations(3, compiled=compiled))[0].kind is None
+
+
 def test_captures_are_searched_to_the_end_at_depth_0():
     """Quiescence: the side to move must take (20x27 here, then 32x23 back), never stands pat."""
     pos = parse_fen(ENGLISH, "B:W32,24,28:B20,1")
@@ -106,7 +123,8 @@ def test_captures_are_searched_to_the_end_at_depth_0():
 
 def test_no_legal_move_is_a_loss_and_a_win_counts_plies():
     lost = parse_fen(ENGLISH, "W:W:B1")
-    assert search(lost, 3) == SearchResult(-WIN, None, (), 3)         # one node an iteration
+    assert search(lost, 3) == SearchResult(-WIN, None, (), 1, 3)      # no iterations: one node
+    assert search(lost, 3, nodes=100).nodes == 3                        # one node an iteration
     won = parse_fen(ENGLISH, "W:W18:B14")               # 18x9 takes the last piece
     result = search(won, 1)
     assert result.score == WIN - 1 and result.best == Move(18, (9,), (14,))
@@ -121,12 +139,13 @@ def test_king_values_per_variant():
 
 def test_node_limit_keeps_the_last_complete_iteration():
     pos = Position.initial(VARIANTS["international"])
-    full = search(pos, 4)
+    full = search(pos, 4, nodes=10 ** 9)               # iterates from depth 1, never cut
     one = search(pos, 1)
     cut = search(pos, 4, nodes=one.nodes + 1)
-    assert (cut.score, cut.line) == (one.score, one.line)
-    assert one.nodes < cut.nodes < full.nodes
-    assert search(pos, 4, nodes=10 ** 9) == full
+    assert (cut.score, cut.line, cut.depth) == (one.score, one.line, 1)
+    assert one.nodes < cut.nodes < full.nodes and full.depth == 4
+    direct = search(pos, 4)                            # nothing can cut it: no iterations
+    assert direct.score == full.score and direct.depth == 4 and direct.nodes < full.nodes
 
 
 def test_search_rejects_a_negative_depth():
@@ -135,9 +154,9 @@ def test_search_rejects_a_negative_depth():
 
 
 # Node counts of the start positions at depth 4, on every engine: perft-style exactness.
-NODES = {"international": 877, "english": 634, "italian": 538, "pool": 629, "spanish": 596, "russian": 492,
-         "brazilian": 491, "canadian": 1090, "portuguese": 596, "czech": 481, "turkish": 835, "thai": 293,
-         "frisian": 2097}
+NODES = {"international": 552, "english": 477, "italian": 335, "pool": 436, "spanish": 429, "russian": 350,
+         "brazilian": 349, "canadian": 785, "portuguese": 429, "czech": 335, "turkish": 695, "thai": 181,
+         "frisian": 2454}
 
 
 @pytest.mark.parametrize("name", sorted(NODES))

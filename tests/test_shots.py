@@ -115,7 +115,7 @@ def test_validate_jsonl_shots_field():
     assert result.exit_code == 0, result.output
     first, second = (json.loads(line) for line in result.stdout.splitlines())
     assert first["shots"] == [{"ply": 1, "move": "1... 27-23", "kind": "shot", "eval": "+1.00",
-                               "line": ["27-23", "20x27", "23-18", "7-11", "32x23", "10-14", "18x9", "11-16"]}]
+                               "line": ["27-23", "20x27", "23-18", "7-11", "32x23", "11-16", "18x11", "10-14"]}]
     assert second["shots"][0]["kind"] == "missed" and second["shots"][0]["line"][0] == "27-23"
     plain = json.loads(run("validate", "--format", "jsonl", "-", input=GAME).stdout)
     assert "shots" not in plain

@@ -151,7 +151,8 @@ def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
 @click.option("--shots", is_flag=True, help="$1 a shot, $2 a missed shot, $4 a move into a shot, each with "
               "its line as a variation, and [%eval ...] after each move, from a search (docs/analysis.md).")
 @click.option("--depth", type=click.IntRange(0, 40),
-              help=f"--shots' search depth in quiet plies (captures are searched to the end)  [default: {SHOTS_DEPTH}]")
+              help=f"--shots' search depth in quiet plies (captures, and up to 2 sacrifices the opponent must "
+                   f"take, are free)  [default: {SHOTS_DEPTH}]")
 @click.option("--engine", metavar="CMD",
               help="[%eval] after each move and the best line where it differs, from a Hub engine "
                    "(e.g. 'scan hub' or 'pdn hub'); CMD is split into words and run without a shell.")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 
 import click
 
@@ -22,10 +23,17 @@ def hub(depth: int) -> None:
     can use the built-in search through it."""
     from pdn_tools.commands import hub_engine
 
-    session = hub_engine.Session(depth, __version__)
+    lock = threading.Lock()
+
+    def send(lines: list[str]) -> None:
+        with lock:                      # the search's worker thread sends too
+            for answer in lines:
+                sys.stdout.write(answer + "\n")
+            sys.stdout.flush()
+
+    session = hub_engine.Session(depth, __version__, send)
     for line in sys.stdin:
-        for answer in session.answer(line.rstrip("\r\n")):
-            sys.stdout.write(answer + "\n")
-        sys.stdout.flush()
+        send(session.answer(line.rstrip("\r\n")))
         if session.quit:
             break
+    session.wait()

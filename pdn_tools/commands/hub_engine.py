@@ -2,11 +2,19 @@
 can use it.
 
 A `Session` answers the protocol's lines one at a time.  Searches are by depth only (`level
-depth=N`, else the session's depth for every other level), so answers are reproducible; a
-search runs to its end before the next line is read, so `stop` and `ponder-hit` have nothing
-to stop.  Lines it does not know are ignored, as the protocol asks.
+depth=N`, else the session's depth for every other level), so answers are reproducible unless
+stopped.  Given a `send` function, a session searches in a worker thread and sends `info` and
+`done` when the search ends, so that `stop` ends it early: the engine then answers with the best
+move of the last complete iteration, as Hub engines do.  Any other line waits for the search's
+answer first (`ping` after `go` gets `pong` after `done`, and `quit` quits after it: a script
+piping `go` and `quit` gets the whole search; send `stop` first to cut it).  Without `send` a
+search runs to its end before `go` returns.  `ponder-hit` and the lines it does not know are
+ignored, as the protocol asks.
 """
 from __future__ import annotations
+
+import threading
+from collections.abc import Callable
 
 from pdn_tools.play.hub import HubError, format_line, hub_variant, hub_move_text, parse_line, read_move, \
     read_position, score_text
@@ -21,19 +29,26 @@ _PLAYED = {hub_variant(variant): variant for variant in VARIANTS.values()}
 class Session:
     """The state of one engine session: its variant, position and search depth."""
 
-    def __init__(self, depth: int, version: str) -> None:
+    def __init__(self, depth: int, version: str, send: Callable[[list[str]], None] | None = None) -> None:
         self.default_depth = self.depth = depth
         self.version = version
         self.variant: Variant = VARIANTS["international"]
         self.position: Position | None = None
         self.quit = False
+        self.send = send
+        self.stop = threading.Event()
+        self.worker: threading.Thread | None = None
 
     def answer(self, line: str) -> list[str]:
-        """The lines to send back for `line`."""
+        """The lines to send back for `line` now (a search's answer comes later, through `send`)."""
         if not line.strip():
             return []
         try:
             command, args = parse_line(line)
+            if command == "stop":
+                self.stop.set()
+                return []
+            self.wait()
             handlers = {"hub": self._hub, "set-param": self._set_param, "init": self._init, "ping": self._ping,
                         "quit": self._quit, "pos": self._pos, "level": self._level, "go": self._go}
             return handlers.get(command, self._unknown)(args)
@@ -80,14 +95,31 @@ class Session:
         self.depth = _depth(args["depth"]) if "depth" in args else self.default_depth
         return []
 
+    def wait(self) -> None:
+        """Wait for the running search's answer to be sent."""
+        if self.worker is not None:
+            self.worker.join()
+            self.worker = None
+
     def _go(self, args: dict[str, str]) -> list[str]:
         if self.position is None:
             raise HubError("no position: send pos first")
-        result = search(self.position, self.depth)
-        if result.best is None:
+        if not self.position.legal_moves():
             return [format_line("error", message="the side to move has no legal move"), "done"]
+        self.stop.clear()
+        if self.send is None:
+            return self._search(self.position, self.depth)
+        send, position, depth = self.send, self.position, self.depth
+        self.worker = threading.Thread(target=lambda: send(self._search(position, depth)), daemon=True)
+        self.worker.start()
+        return []
+
+    def _search(self, position: Position, depth: int) -> list[str]:
+        """The `info` and `done` lines of a search of `position` to `depth` (or until stopped)."""
+        result = search(position, depth, stop=self.stop)
+        assert result.best is not None
         line = " ".join(hub_move_text(move) for move in result.line)
-        info = format_line("info", depth=str(self.depth), score=score_text(result.score, WIN),
+        info = format_line("info", depth=str(result.depth), score=score_text(result.score, WIN),
                            nodes=str(result.nodes), pv=line)
         ponder = {"ponder": hub_move_text(result.line[1])} if len(result.line) > 1 else {}
         return [info, format_line("done", move=hub_move_text(result.best), **ponder)]

@@ -1,5 +1,6 @@
 """Types of the compiled move core (pdn_tools/rules/_*.c); see pdn_tools.rules.core."""
 
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable
 
@@ -36,8 +37,8 @@ class Rules:
     def fen(self, white: int, black: int, kings: int, black_to_move: bool, /) -> str: ...
     def zobrist(self, white: int, black: int, kings: int, black_to_move: bool, /) -> int: ...
     def search(self, ci: int, own: int, opp: int, kings: int, counter: int, opp_counter: int, depth: int,
-               nodes: int, king_value: int, /
-               ) -> tuple[int, list[tuple[int, tuple[int, ...], tuple[int, ...], bool]], int]: ...
+               nodes: int, king_value: int, extensions: int, stop: threading.Event | None, /
+               ) -> tuple[int, list[tuple[int, tuple[int, ...], tuple[int, ...], bool]], int, int]: ...
 
 def moves_hint(text: str, wanted: int, /) -> tuple[int, int]: ...
 

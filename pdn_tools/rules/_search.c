@@ -1,7 +1,8 @@
 /* The search of rules.search in C: Zobrist hashes and alpha-beta with capture quiescence.
  *
  * Every step mirrors the pure-Python reference (pdn_tools/rules/search.py): the same keys,
- * move order, transposition table (2**TT_BITS slots, always replaced), node counting and
+ * forcing-move extension, move order (history included, cleared for each search),
+ * transposition table (2**TT_BITS slots, always replaced), node counting and
  * node limit, so both engines give the same scores, lines and node counts.  The search holds
  * the GIL: its table and buffers are module-level and reused from one search to the next (a
  * table slot counts only when written by the current search, as a fresh table would).
@@ -15,6 +16,7 @@
 #define TT_BITS 16
 #define MAX_PLY 64
 #define MAX_QUIET 2048
+#define STOP_EVERY 1024                 /* nodes between two looks at the stop flag */
 #define SEED 0x70646E2D746F6F6CULL
 enum { EXACT, LOWER, UPPER };
 
@@ -23,7 +25,7 @@ typedef struct {
     uint32_t search;                    /* the search that wrote it; others' entries are empty */
     int32_t score;
     int16_t depth, move;
-    int8_t flag;
+    int8_t flag, ext;
 } Entry;
 
 typedef struct {
@@ -32,8 +34,11 @@ typedef struct {
     uint64_t side;
     long long nodes, limit;
     int abortable, aborted, king;
+    PyObject *stop;                     /* an object whose is_set() asks the search to stop, or NULL */
+    int complete;                       /* an iteration is complete: a stop may cut the next */
     Records recs[MAX_PLY];
     Record pv[MAX_PLY + 1][MAX_PLY + 1];
+    long long history[2][MAX_SQ + 1][MAX_SQ + 1];  /* quiet cutoffs by colour, start and end number */
     int pvlen[MAX_PLY + 1];
 } Search;
 
@@ -141,13 +146,55 @@ static void quiet_record(const Rules *r, int ci, u128 kings, const Step *step, R
     out->capm = 0;
 }
 
+/* The history score of the quiet move of base rank `i`. */
+static long long history_of(const Search *s, int ci, const Step *steps, const int *order, int i) {
+    const Step *step = &steps[order[i]];
+    return s->history[ci][s->r->number[(int)step->from]][s->r->number[(int)step->to]];
+}
+
+/* Whether the side owning `own` has exactly one capture (the search's records at `ply` are used). */
+static int forced_capture(Search *s, int ci, u128 own, u128 opp, u128 kings, int ply) {
+    if (!has_capture(s->r, ci, own, opp, kings))
+        return 0;
+    Records *recs = &s->recs[ply];
+    legal_records(s->r, ci, own, opp, kings, recs);
+    drop_duplicates(recs);
+    return recs->count == 1;
+}
+
+/* Whether the stop flag is set; -1 with an exception set when is_set() fails.  Every YIELD_EVERY
+ * nodes the GIL is let go for a moment, so that the thread that would set the flag runs.  Not more
+ * often: a thread waiting for the GIL asks for it only after waiting the switch interval (5 ms)
+ * without being woken, and each release wakes it, so releases every 0.3 ms starved it (a Hub
+ * `stop` waited seconds). */
+#define YIELD_EVERY (STOP_EVERY * 64)
+static int stop_asked(Search *s) {
+    if (s->nodes % YIELD_EVERY == 0) {
+        Py_BEGIN_ALLOW_THREADS
+        Py_END_ALLOW_THREADS
+    }
+    PyObject *value = PyObject_CallMethod(s->stop, "is_set", NULL);
+    if (value == NULL)
+        return -1;
+    int set = PyObject_IsTrue(value);
+    Py_DECREF(value);
+    return set;
+}
+
 static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, int c_opp, uint64_t h,
-                int depth, int alpha, int beta, int ply) {
+                int depth, int alpha, int beta, int ply, int ext) {
     const Rules *r = s->r;
     s->nodes++;
     if (s->abortable && s->nodes > s->limit) {
         s->aborted = 1;
         return 0;
+    }
+    if (s->stop != NULL && s->complete && s->nodes % STOP_EVERY == 0) {
+        int set = stop_asked(s);
+        if (set) {
+            s->aborted = set < 0 ? 3 : 1;
+            return 0;
+        }
     }
     s->pvlen[ply] = 0;
     if (ply >= MAX_PLY)
@@ -156,7 +203,7 @@ static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, in
     Records *recs = &s->recs[ply];
     Step steps[MAX_QUIET];
     int n;
-    static int order_buf[MAX_PLY][MAX_QUIET], step_keys[MAX_PLY][MAX_QUIET][3];
+    static int order_buf[MAX_PLY][MAX_QUIET], step_keys[MAX_PLY][MAX_QUIET][3], rank_buf[MAX_PLY][MAX_QUIET];
     int *order = order_buf[ply];
     if (capture) {
         legal_records(r, ci, own, opp, kings, recs);
@@ -213,17 +260,30 @@ static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, in
     int first = -1;
     if (entry->search == searches && entry->key == h) {
         first = entry->move;
-        if (entry->depth >= depth) {
+        if (entry->depth >= depth && entry->ext >= ext) {
             int stored = from_table(entry->score, ply);
             if ((entry->flag == LOWER && stored >= beta) || (entry->flag == UPPER && stored <= alpha))
                 return stored;
         }
     }
-    int next_depth = capture ? depth : depth - 1;
+    /* the table's move first, then quiet moves by their history (stable: ties keep the order) */
+    int *ranks = rank_buf[ply], m = 0;
+    if (first >= 0 && first < n)
+        ranks[m++] = first;
+    for (int i = 0; i < n; i++) {
+        if (i == first)
+            continue;
+        int j = m++;
+        if (!capture) {
+            long long score = history_of(s, ci, steps, order, i);
+            for (; j > (first >= 0 && first < n) && history_of(s, ci, steps, order, ranks[j - 1]) < score; j--)
+                ranks[j] = ranks[j - 1];
+        }
+        ranks[j] = i;
+    }
     int best = -INF, best_index = 0, start_alpha = alpha;
     for (int t = 0; t < n; t++) {
-        /* the table's move first, then the others in order */
-        int i = (first > 0 && first < n) ? (t == 0 ? first : t <= first ? t - 1 : t) : t;
+        int i = ranks[t];
         int score;
         Record move;
         if (capture) {
@@ -234,18 +294,19 @@ static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, in
             uint64_t nh = h ^ s->side ^ s->keys[base + king][(int)move.start]
                           ^ s->keys[base + (king || move.promotes)][(int)move.path[move.len - 1]];
             nh ^= set_hash(s->keys[other], move.capm & ~kings) ^ set_hash(s->keys[other + 1], move.capm & kings);
-            score = -node(s, ci ^ 1, p, o, k, c_opp, 0, nh, next_depth, -beta, -alpha, ply + 1);
+            score = -node(s, ci ^ 1, p, o, k, c_opp, 0, nh, depth, -beta, -alpha, ply + 1, ext);
         } else {
             const Step *step = &steps[order[i]];
             quiet_record(r, ci, kings, step, &move);
             int from = step->from, to = step->to, king = HAS(kings, from), base = 2 * ci;
-            u128 k = kings;
+            u128 k = kings, p = (own & ~BIT(from)) | BIT(to);
             if (king || move.promotes)
                 k = (k & ~BIT(from)) | BIT(to);
+            int forcing = ext > 0 && forced_capture(s, ci ^ 1, opp, p, k, ply + 1);
             uint64_t nh = h ^ s->side ^ s->keys[base + king][from] ^ s->keys[base + (king || move.promotes)][to];
             int ctr = r->limit ? next_counter(r, c_own, from, to, king) : 0;
-            score = -node(s, ci ^ 1, opp, (own & ~BIT(from)) | BIT(to), k, c_opp, ctr, nh, next_depth, -beta,
-                          -alpha, ply + 1);
+            score = -node(s, ci ^ 1, opp, p, k, c_opp, ctr, nh, forcing ? depth : depth - 1, -beta, -alpha,
+                          ply + 1, forcing ? ext - 1 : 0);
         }
         if (s->aborted)
             return 0;
@@ -257,14 +318,19 @@ static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, in
                 s->pv[ply][0] = move;
                 memcpy(&s->pv[ply][1], s->pv[ply + 1], (size_t)s->pvlen[ply + 1] * sizeof(Record));
                 s->pvlen[ply] = 1 + s->pvlen[ply + 1];
-                if (alpha >= beta)
+                if (alpha >= beta) {
+                    if (!capture)
+                        s->history[ci][r->number[(int)move.start]][r->number[(int)move.path[0]]]
+                            += (long long)depth * depth;
                     break;
+                }
             }
         }
     }
     entry->key = h;
     entry->search = searches;
     entry->depth = (int16_t)depth;
+    entry->ext = (int8_t)ext;
     entry->flag = (int8_t)(best >= beta ? LOWER : best <= start_alpha ? UPPER : EXACT);
     entry->score = to_table(best, ply);
     entry->move = (int16_t)best_index;
@@ -299,27 +365,36 @@ static PyObject *line_list(const Rules *r, const Record *line, int len) {
     return out;
 }
 
-/* search(ci, own, opp, kings, counter, opponent counter, depth, nodes or -1, king value)
- *   -> (score, line, nodes), as rules.search._Search.run */
+/* search(ci, own, opp, kings, counter, opponent counter, depth, nodes or -1, king value, extensions,
+ *        stop or None) -> (score, line, nodes, depth done), as rules.search._Search.run.  One search at a time
+ * (the table is shared): a call while another thread's search runs is a RuntimeError. */
 PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     int ci;
     u128 own, opp, kings;
-    if (side_args(self, args, nargs, 9, &ci, &own, &opp, &kings) < 0)
+    static int busy;
+    if (side_args(self, args, nargs, 11, &ci, &own, &opp, &kings) < 0)
         return NULL;
     long c_own = PyLong_AsLong(args[4]), c_opp = PyLong_AsLong(args[5]), depth = PyLong_AsLong(args[6]);
     long long limit = PyLong_AsLongLong(args[7]);
-    long king = PyLong_AsLong(args[8]);
+    long king = PyLong_AsLong(args[8]), extensions = PyLong_AsLong(args[9]);
     if (PyErr_Occurred())
         return NULL;
-    if (depth < 0 || depth > 1000) {
-        PyErr_SetString(PyExc_ValueError, "search depth must be 0 to 1000");
+    if (depth < 0 || depth > 1000 || extensions < 0 || extensions > MAX_PLY) {
+        PyErr_SetString(PyExc_ValueError, "search depth must be 0 to 1000, extensions 0 to 64");
+        return NULL;
+    }
+    if (busy) {
+        PyErr_SetString(PyExc_RuntimeError, "a search is already running");
         return NULL;
     }
     Search *s = &state;
+    s->stop = args[10] == Py_None ? NULL : args[10];
+    s->complete = 0;
     s->r = self;
     s->nodes = 0;
     s->limit = limit;
     s->abortable = s->aborted = 0;
+    memset(s->history, 0, sizeof s->history);
     s->king = (int)king;
     s->keys = zobrist_keys(self);
     s->side = zobrist_key(512);
@@ -328,17 +403,24 @@ PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     uint64_t h = position_hash(s->keys, white, black, kings) ^ (ci ? s->side : 0);
     int cw = counter_in(self, c_own), cb = counter_in(self, c_opp);
     static Record line[MAX_PLY + 1];
-    int line_len = 0, score = 0;
-    for (long d = depth < 1 ? depth : 1; d <= depth; d++) {
-        int value = node(s, ci, own, opp, kings, cw, cb, h, (int)d, -INF, INF, 0);
+    int line_len = 0, score = 0, done = 0;
+    long first = limit < 0 && s->stop == NULL ? depth : depth < 1 ? depth : 1;   /* as _Search.run */
+    for (long d = first; d <= depth; d++) {
+        busy = 1;
+        int value = node(s, ci, own, opp, kings, cw, cb, h, (int)d, -INF, INF, 0, (int)extensions);
+        busy = 0;
         if (s->aborted == 2)
             return PyErr_NoMemory();
+        if (s->aborted == 3)
+            return NULL;
         if (s->aborted)
             break;
         score = value;
         line_len = s->pvlen[0];
         memcpy(line, s->pv[0], (size_t)line_len * sizeof(Record));
         s->abortable = limit >= 0;
+        s->complete = 1;
+        done = (int)d;
     }
-    return Py_BuildValue("(iNL)", score, line_list(self, line, line_len), s->nodes);
+    return Py_BuildValue("(iNLi)", score, line_list(self, line, line_len), s->nodes, done);
 }

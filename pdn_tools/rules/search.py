@@ -1,25 +1,35 @@
 """A small reproducible search: alpha-beta with capture quiescence over material.
 
-The search is negamax alpha-beta on the move generator's bitboards, with iterative deepening
-from depth 1, a transposition table keyed by the Zobrist hash (`Position.hash`) and limits by depth
-and nodes only, never by time, so a result (score, best move, line and node count) is the same
-on every run and on both engines.  The pure functions here are the reference; the compiled core
-(`_search.c`) does exactly the same steps in C.
+The search is negamax alpha-beta on the move generator's bitboards (by iterative deepening from
+depth 1 when a node limit or a stop flag may cut it), a transposition table keyed by the Zobrist
+hash (`Position.hash`) and limits by depth and nodes only, never by time, so a result (score,
+best move, line and node count) is the same on every run and on both engines.  The pure
+functions here are the reference; the compiled core (`_search.c`) does exactly the same steps
+in C.
 
 Depth counts quiet plies: a ply where the side to move must capture does not use depth (captures
 are compulsory, so a forced capture is not a choice the horizon should cut), and at depth 0 a
 side that must capture plays every lawful capture to the end (quiescence, never standing pat);
 a side with nothing to take is scored by material.  A side with no legal move has lost.
 
+Forcing moves: a quiet move after which the opponent has exactly one capture (a man given
+away, or an exchange offered, that must be taken) uses no depth either, while the line from the
+root holds only such moves and captures, up to EXTENSIONS of them a line.  A shot is a chain of
+such sacrifices ending in a bigger capture, so it is seen whole; the first other quiet move ends
+the free line, so the cost stays near that of a plain search of the same depth.
+
 Move order, which also breaks ties (the first move reaching the best score is kept): the
 transposition table's move first, then captures by more pieces taken, then by start square,
-end square, captured squares (sorted) and crowning; quiet moves by start square, then end
-square.  Captures with the same start, end, captured set and crowning lead to the same
-position: only the first the generator gives is searched.
+end square, captured squares (sorted) and crowning; quiet moves by their history (the sum of
+depth**2 over the cutoffs the same colour's move from the same start to the same end made so
+far in this search), then by start square, then end square.  Captures with the same start,
+end, captured set and crowning lead to the same position: only the first the generator gives
+is searched.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -38,7 +48,9 @@ __all__ = ["SearchResult", "search", "king_value", "WIN", "MAN", "Evaluations", 
 
 WIN = 100_000                   # a side with no legal move has lost: -(WIN - plies from the root)
 MAN = 100                       # a man's worth: scores are in hundredths of a man
+EXTENSIONS = 2                  # forcing moves a line from the root plays without using depth
 TT_BITS = 16                    # the transposition table holds 2**TT_BITS entries
+STOP_EVERY = 1024               # nodes between two looks at a search's stop flag
 MAX_PLY = 64                    # a line this long is scored by material (never reached in practice)
 _INF = WIN + 1
 _EXACT, _LOWER, _UPPER = 0, 1, 2
@@ -54,6 +66,7 @@ class SearchResult:
     best: Move | None           # None when the side to move has no legal move
     line: tuple[Move, ...]      # the principal variation, starting with `best`
     nodes: int                  # positions visited, quiescence included
+    depth: int = 0              # the depth of the last complete iteration (less than asked when cut)
 
 
 def king_value(variant: Variant) -> int:
@@ -64,30 +77,33 @@ def king_value(variant: Variant) -> int:
 
 
 def search(position: Position, depth: int, nodes: int | None = None, *,
-           compiled: bool | None = None) -> SearchResult:
-    """Search `position` to `depth` quiet plies (0: quiescence only), iterating from depth 1;
-    with `nodes`, an iteration that goes past that many nodes (counted from the start) is
-    abandoned and the last complete one answers (the first always completes).
+           compiled: bool | None = None, stop: threading.Event | None = None) -> SearchResult:
+    """Search `position` to `depth` quiet plies (0: quiescence only).  With `nodes`, the search
+    iterates from depth 1 and an iteration that goes past that many nodes (counted from the start)
+    is abandoned: the last complete one answers (the first always completes).
     `compiled`: None runs the position's engine, True the compiled core (which must be built:
-    else ValueError), False the pure engine."""
+    else ValueError), False the pure engine.  `stop`, set by another thread, ends the search as a
+    node limit does (looked at every STOP_EVERY nodes once an iteration is complete): the last
+    complete iteration answers, so the answer is not reproducible; one search runs at a time."""
     if depth < 0:
         raise ValueError("search depth must be 0 or more")
     position = position.on(position.engine if compiled is None else Engine(compiled))
     if position._rl.core is not None:           # (a law the core does not know runs on the pure engine)
-        return _compiled_search(position, depth, nodes)
-    return _Search(position, nodes).run(depth)
+        return _compiled_search(position, depth, nodes, stop)
+    return _Search(position, nodes, stop).run(depth)
 
 
-def _compiled_search(position: Position, depth: int, nodes: int | None) -> SearchResult:
+def _compiled_search(position: Position, depth: int, nodes: int | None, stop: threading.Event | None
+                     ) -> SearchResult:
     """search() on the compiled core."""
     rl = position._rl
     ci, own, opp = position._sides()
     core = rl.core
     assert core is not None
-    score, line, count = core.search(ci, own, opp, position._kings, position._ctr[ci], position._ctr[ci ^ 1],
-                                     depth, -1 if nodes is None else nodes, king_value(rl.variant))
+    score, line, count, done = core.search(ci, own, opp, position._kings, position._ctr[ci], position._ctr[ci ^ 1],
+                                     depth, -1 if nodes is None else nodes, king_value(rl.variant), EXTENSIONS, stop)
     moves = tuple(Move(start, path, caps, promotes) for start, path, caps, promotes in line)
-    return SearchResult(score, moves[0] if moves else None, moves, count)
+    return SearchResult(score, moves[0] if moves else None, moves, count, done)
 
 
 class _Abort(Exception):
@@ -97,37 +113,47 @@ class _Abort(Exception):
 class _Search:
     """One search: its transposition table, node count and principal variations."""
 
-    def __init__(self, position: Position, limit: int | None) -> None:
+    def __init__(self, position: Position, limit: int | None, stop: threading.Event | None = None) -> None:
         self.rl = rl = position._rl
         self.root = position
         self.limit = limit
         self.abortable = False
+        self.stop = stop
+        self.complete = False           # an iteration is complete: a stop may cut the next
         self.nodes = 0
         self.king = king_value(rl.variant)
         self.keys = zobrist_keys(rl)
-        self.table: dict[int, tuple[int, int, int, int, int]] = {}    # slot: key, depth, flag, score, move
+        self.table: dict[int, tuple[int, int, int, int, int, int]] = {}  # slot: key, depth, flag, score, move, ext
         self.pv: list[list[Move]] = []
+        self.history: tuple[dict[tuple[int, ...], int], ...] = ({}, {})  # (start, end): sum of depth**2
 
     def run(self, depth: int) -> SearchResult:
-        """Iterative deepening to `depth`."""
+        """The search to `depth`: by iterative deepening from depth 1 when it may be cut (a node
+        limit or a stop flag), so that a complete iteration answers; else at once."""
         position = self.root
         ci, own, opp = position._sides()
         args = (ci, own, opp, position._kings, position._ctr[ci], position._ctr[ci ^ 1], position.hash())
-        score, line = 0, tuple[Move, ...]()
-        for d in range(min(depth, 1), depth + 1):
+        score, line, done = 0, tuple[Move, ...](), 0
+        first = depth if self.limit is None and self.stop is None else min(depth, 1)
+        for d in range(first, depth + 1):
             try:
-                score = self.node(*args, d, -_INF, _INF, 0)
+                score = self.node(*args, d, -_INF, _INF, 0, EXTENSIONS)
             except _Abort:
                 break
             line = tuple(self.pv[0])
             self.abortable = self.limit is not None
-        return SearchResult(score, line[0] if line else None, line, self.nodes)
+            self.complete = True
+            done = d
+        return SearchResult(score, line[0] if line else None, line, self.nodes, done)
 
     def node(self, ci: int, own: int, opp: int, kings: int, c_own: int, c_opp: int, h: int,
-             depth: int, alpha: int, beta: int, ply: int) -> int:
-        """Negamax score of the side owning `own` (colour `ci`, hash `h`)."""
+             depth: int, alpha: int, beta: int, ply: int, ext: int) -> int:
+        """Negamax score of the side owning `own` (colour `ci`, hash `h`), with `ext` forcing
+        moves left that use no depth."""
         self.nodes += 1
         if self.abortable and self.nodes > self.limit:      # type: ignore[operator]
+            raise _Abort
+        if self.stop is not None and self.complete and self.nodes % STOP_EVERY == 0 and self.stop.is_set():
             raise _Abort
         while len(self.pv) <= ply + 1:
             self.pv.append([])
@@ -153,14 +179,16 @@ class _Search:
         first = -1
         if entry is not None and entry[0] == h:
             first = entry[4]
-            if entry[1] >= depth:
+            if entry[1] >= depth and entry[5] >= ext:
                 stored = _from_table(entry[3], ply)
                 if entry[2] == _LOWER and stored >= beta or entry[2] == _UPPER and stored <= alpha:
                     return stored
         order: Sequence[int] = range(len(moves))
-        if 0 < first < len(moves):
-            order = [first, *range(first), *range(first + 1, len(moves))]
-        next_depth = depth if capture else depth - 1
+        if not capture:                 # by history, ties in order (a stable sort)
+            history = self.history[ci]
+            order = sorted(order, key=lambda i: -history.get(moves[i][:2], 0))
+        if 0 <= first < len(moves):
+            order = [first, *(i for i in order if i != first)]
         best, best_index, start_alpha = -_INF, 0, alpha
         for i in order:
             item = moves[i]
@@ -168,14 +196,16 @@ class _Search:
                 record = records[item[-1]]
                 o, p, k = _after_capture(record, own, opp, kings)
                 nh = self.capture_hash(h, ci, record, kings)
-                score = -self.node(ci ^ 1, p, o, k, c_opp, 0, nh, next_depth, -beta, -alpha, ply + 1)
+                score = -self.node(ci ^ 1, p, o, k, c_opp, 0, nh, depth, -beta, -alpha, ply + 1, ext)
             else:
                 e = entries[item[-1]]
+                p, k = own ^ e[1], kings ^ e[2]
+                forcing = ext > 0 and self.forced_capture(ci ^ 1, opp, p, k)
                 frm = (e[1] ^ 1 << e[3]).bit_length() - 1
                 nh = self.quiet_hash(h, ci, frm, e[3], bool(kings >> frm & 1), bool(e[2]))
                 ctr = _next_counter(rl, c_own, e) if rl.limit else 0
-                score = -self.node(ci ^ 1, opp, own ^ e[1], kings ^ e[2], c_opp, ctr, nh, next_depth,
-                                   -beta, -alpha, ply + 1)
+                score = -self.node(ci ^ 1, opp, p, k, c_opp, ctr, nh, depth if forcing else depth - 1,
+                                   -beta, -alpha, ply + 1, ext - 1 if forcing else 0)
             if score > best:
                 best = score
                 best_index = i
@@ -184,10 +214,19 @@ class _Search:
                     move = self.record_move(records[item[-1]]) if capture else entries[item[-1]][0]
                     self.pv[ply] = [move, *self.pv[ply + 1]]
                     if alpha >= beta:
+                        if not capture:
+                            history[item[:2]] = history.get(item[:2], 0) + depth * depth
                         break
         flag = _LOWER if best >= beta else _UPPER if best <= start_alpha else _EXACT
-        self.table[slot] = (h, depth, flag, _to_table(best, ply), best_index)
+        self.table[slot] = (h, depth, flag, _to_table(best, ply), best_index, ext)
         return best
+
+    def forced_capture(self, ci: int, own: int, opp: int, kings: int) -> bool:
+        """Whether the side owning `own` has exactly one capture."""
+        rl = self.rl
+        return (_pure_has_capture(rl, ci, own, opp, kings)
+                and len(_capture_order(rl, laws.lawful(rl.law, _pure_capture_records(rl, ci, own, opp, kings),
+                                                       kings))) == 1)
 
     def material(self, own: int, opp: int, kings: int) -> int:
         """Material of `own` minus `opp`."""
