@@ -187,3 +187,20 @@ def test_compiled_search_is_the_pure_search_in_games(name, choices):
             break
         pos = pos.play(moves[choice % len(moves)])
     assert search(pos, 2, compiled=True) == search(pos, 2, compiled=False)
+
+
+def test_the_evaluation_cache_is_bounded_and_gives_the_same_answers():
+    """Memory flat over a run of any length: at most two generations of `keep` results; a result
+    dropped is searched again to the same answer (each search starts from a fresh table)."""
+    position, walk = Position.initial(ENGLISH), []
+    for _ in range(40):
+        moves = position.legal_moves()
+        if not moves:
+            break
+        walk.append(position)
+        position = position.play(moves[len(walk) * 7 % len(moves)])
+    bounded, unbounded = Evaluations(2, keep=5), Evaluations(2, keep=10**9)
+    for position in walk + walk[::-1] + walk:
+        assert bounded(position) == unbounded(position)
+        assert len(bounded.results) <= 5 and len(bounded.older) <= 5
+    assert bounded.misses > unbounded.misses and unbounded.hits == 2 * len(walk)

@@ -294,11 +294,16 @@ SHOTS_DEPTH = 3                 # --shots' default depth, in quiet plies (docs/a
 
 class Evaluations:
     """Search results by (variant, position hash, depth), shared by the games of a run
-    (openings repeat); `hits` and `misses` count the lookups."""
+    (openings repeat); `hits` and `misses` count the lookups.  Memory is bounded: the results
+    are kept in two generations of at most `keep` each; when the newer is full the older is
+    dropped, and a result found in the older moves to the newer (so the positions met again and
+    again stay).  A result dropped is searched again, to the same answer."""
 
-    def __init__(self, depth: int, nodes: int | None = None, compiled: bool | None = None) -> None:
-        self.depth, self.nodes, self.compiled = depth, nodes, compiled
+    def __init__(self, depth: int, nodes: int | None = None, compiled: bool | None = None,
+                 keep: int = 50_000) -> None:
+        self.depth, self.nodes, self.compiled, self.keep = depth, nodes, compiled, keep
         self.results: dict[tuple[str, int, int], SearchResult] = {}
+        self.older: dict[tuple[str, int, int], SearchResult] = {}
         self.hits = self.misses = 0
         self.searched = 0               # nodes of the searches made
 
@@ -306,13 +311,17 @@ class Evaluations:
         """search() of `position` to `depth` (the cache's own by default), remembered."""
         depth = self.depth if depth is None else depth
         key = (position.variant.name, position.hash(), depth)
-        result = self.results.get(key)
+        result = self.results.get(key) or self.older.pop(key, None)
         if result is None:
             self.misses += 1
-            result = self.results[key] = search(position, depth, self.nodes, compiled=self.compiled)
+            result = search(position, depth, self.nodes, compiled=self.compiled)
             self.searched += result.nodes
         else:
             self.hits += 1
+        if key not in self.results:
+            if len(self.results) >= self.keep:
+                self.older, self.results = self.results, {}
+            self.results[key] = result
         return result
 
     def base(self, position: Position) -> int:
