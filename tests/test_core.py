@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdn_tools.play.check import check
-from pdn_tools.play.replay import run_hint
+from pdn_tools.play.variant_choice import run_hint
 from pdn_tools.rules import core, movegen, steps
 from pdn_tools.rules._core import Rules as CompiledRules
 from pdn_tools.rules.draws import INTERNATIONAL, DrawTracker, ending_materials, long_diagonal

@@ -240,7 +240,7 @@ def test_a_run_kept_as_text_expands_as_the_reader_reads_it(text, line, column):
     element reading (`_moves`) makes of the same run, at the same lines
     and columns (a tab is one column), with no diagnostic; the compiled core's reading of the
     run (moves_hint) finds the same moves."""
-    from pdn_tools.play.replay import run_hint
+    from pdn_tools.play.variant_choice import run_hint
     from pdn_tools.rules import core
     from pdn_tools.text import grammar
     from pdn_tools.text.model import MoveRun

@@ -18,7 +18,8 @@ from pdn_tools.commands.annotate import Options as Annotations, annotate, annota
 from pdn_tools.commands.convert import Options as ConvertOptions, convert, convert_game
 from pdn_tools.play.notation import Style, move_text, result_fixes
 from pdn_tools.play.check import check
-from pdn_tools.play.replay import Replay, choose_variant, replay
+from pdn_tools.play.replay import Replay, replay
+from pdn_tools.play.variant_choice import choose_variant
 from pdn_tools.rules.fen import parse_fen, to_fen
 from pdn_tools.rules.movegen import Position
 from pdn_tools.rules.variants import VARIANTS, Variant, variant_by_name

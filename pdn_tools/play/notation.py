@@ -13,7 +13,9 @@ from pdn_tools.text.codes import Code
 from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, NotatedMove, MoveNumber, MoveRun, Nag,
                                   Placeholder, Variation, movetext_runs)
 from pdn_tools.rules.movegen import Move, Position
-from pdn_tools.play.replay import Replay, board_verdict, choose_variant, meaning
+from pdn_tools.play.replay import Replay
+from pdn_tools.play.result_check import board_verdict, meaning
+from pdn_tools.play.variant_choice import choose_variant
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.variants import Variant
 from pdn_tools.text.results import off_board, outcome, stated_result

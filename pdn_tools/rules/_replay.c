@@ -3,7 +3,7 @@
 #include "../text/_scan.h"
 
 /* ---- a run of the main line as text ------------------------------------------------------ */
-/* twin: pdn_tools.rules.steps.run_text, pdn_tools.play.replay._Line._text */
+/* twin: pdn_tools.rules.steps.run_text, pdn_tools.play.main_line._Line._text */
 
 /* name_squares(numbers): numbers[k] is the square number the text of k names in this variant
  * (variant.parse_square(str(k))), or None; at most MAX_NAMED entries. */
@@ -127,7 +127,7 @@ static const Record *landing_capture(const Rules *r, int ci, u128 own, u128 opp,
 }
 
 /* The plies run_text records when asked (its last five arguments): each made by the ply maker it
- * is given (twin: pdn_tools.play.replay.Ply.made) and appended to `list`. */
+ * is given (twin: pdn_tools.play.main_line.Ply.made) and appended to `list`. */
 typedef struct {
     PyObject *list, *quiet, *maker, *run; /* borrowed: the record, quiet_move_of, the maker, the MoveRun */
     PyObject *last;                      /* the position before the next ply (a new reference) */
@@ -320,7 +320,7 @@ done:
 }
 
 /* moves_hint(text, wanted) -> (moves, highest square number or -1) over the first `wanted`
- * moves of a MoveRun's text (twin: pdn_tools.play.replay.run_hint). */
+ * moves of a MoveRun's text (twin: pdn_tools.play.variant_choice.run_hint). */
 PyObject *moves_hint(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
     if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyUnicode_IS_ASCII(args[0])) {

@@ -124,7 +124,7 @@ int play_capture_step(const Rules *r, int ci, u128 *own, u128 *opp, u128 *kings,
 }
 
 /* ---- a run of the main line -------------------------------------------------------------- */
-/* twin: pdn_tools.rules.steps.run, pdn_tools.play.replay._Line.follow */
+/* twin: pdn_tools.rules.steps.run, pdn_tools.play.main_line._Line.follow */
 
 /* The square number of a square text from the replayer's cache, else 0 (not cached yet, or
  * not a square): the caller then resolves the move itself. */

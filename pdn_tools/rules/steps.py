@@ -90,7 +90,7 @@ def run(position: Position, elements: Sequence[object], index: int, known: Mappi
     return core.run(elements, index, position, known, kinds, rl.quiet_move_of)
 
 
-# Where run_text records the plies it plays: the list, the ply maker (play.replay.Ply.made, called
+# Where run_text records the plies it plays: the list, the ply maker (play.main_line.Ply.made, called
 # with number, move, before, after, run, start, end), the MoveRun played, the number of the ply
 # before the first.
 Record = tuple[list[Any], Callable[..., Any], object, int]
