@@ -2,8 +2,8 @@
 
 The compiled scanner reads a common game at once (`fast_game`: plain tag pairs, runs of plain
 moves and comments, a result, a line end) and builds it without Lark; every other game goes through Lark
-(grammar.PdnParser.tokens, parse_game).  Both readings must give the same games, warnings
-(codes, messages, lines and columns), records and positions, whatever the text: random games of
+(scanner.Scanner.tokens, grammar.PdnParser.parse_game).  Both readings must give the same games,
+warnings (codes, messages, lines and columns), records and positions, whatever the text: random games of
 every variant in every writing style, games at the edges of what the fast reading takes, and the
 fuzz inputs of test_robustness and test_round_trip (mutated and hostile text).
 
@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from pdn_tools.play.check import check
 from pdn_tools.rules import core
-from pdn_tools.text import decoding, grammar
+from pdn_tools.text import decoding, grammar, tokens
 from pdn_tools.text.model import Game, ReadError
 from pdn_tools.text.reader import parse_raw, read_games, read_raw, read_text
 from test_robustness import FUZZ, damaged
@@ -165,7 +165,7 @@ def test_a_game_read_at_once_is_the_same_game_once_pickled() -> None:
     text = '[Event "x"]\n[Result "1-0"]\n\n1. 11-15 {c} 23-19\n2. 8-11 1-0\n\n[Event "y"]\n*\n'
     raws = [raw for raw, _ in read_raw(io.BytesIO(text.encode()), engine=COMPILED)]
     again = [pickle.loads(pickle.dumps(raw)) for raw in raws]
-    assert [type(raw.tokens[0]) for raw in again] == [grammar.FastTags, grammar.FastTags]
+    assert [type(raw.tokens[0]) for raw in again] == [tokens.FastTags, tokens.FastTags]
     assert [parse_raw(raw, 1, engine=COMPILED) for raw in again] == [parse_raw(raw, 1, engine=COMPILED) for raw in raws]
 
 

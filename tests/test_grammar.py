@@ -170,14 +170,14 @@ def test_runs_kept_as_text_read_back_as_the_elements_the_reader_makes(monkeypatc
     read: the same elements, located the same, and the same warnings (a dangling number
     at the end of a run) as the reader's element by element reading.  Plain tag pairs one a
     line are read at once: the same tags at the same places."""
-    from pdn_tools.text import grammar
+    from pdn_tools.text import builder, grammar
     from pdn_tools.text.model import MoveRun, movetext_runs
 
     lazy = [expanded_now(text, KeepingRuns()) for text in RUNS]
     assert any(type(e) is MoveRun for e in movetext_runs(read_text(RUNS[0], engine=KeepingRuns())[0]))
     assert not any(type(e) is MoveRun for e in movetext_runs(one(RUNS[0])))     # none kept unless asked
-    monkeypatch.setattr(grammar, "_PADDED_RUN", __import__("re").compile(r"(?!)"))
-    monkeypatch.setattr(grammar, "_PLAIN_TAGS", __import__("re").compile(r"(?!)"))
+    monkeypatch.setattr(builder, "_PADDED_RUN", __import__("re").compile(r"(?!)"))
+    monkeypatch.setattr(builder, "_PLAIN_TAGS", __import__("re").compile(r"(?!)"))
     grammar.parser.cache_clear()
     try:
         assert [expanded_now(text) for text in RUNS] == lazy
@@ -242,16 +242,16 @@ def test_a_run_kept_as_text_expands_as_the_reader_reads_it(text, line, column):
     run (moves_hint) finds the same moves."""
     from pdn_tools.play.variant_choice import run_hint
     from pdn_tools.rules import core
-    from pdn_tools.text import grammar
+    from pdn_tools.text import builder, grammar, tokens
     from pdn_tools.text.model import MoveRun
 
-    assert grammar._PLAIN_RUN.fullmatch(text)
+    assert builder._PLAIN_RUN.fullmatch(text)
     # what the scanner reads as one run (`1-1` alone is a result, never part of a run)
     assume([(token.type, str(token)) for token in grammar.parser().tokens(text).tokens] == [("MOVES", text)])
     builder = grammar.parser()._builder
-    builder.context = grammar._Context([], False)
+    builder.context = builder._Context([], False)
     slow: list = []
-    builder._moves(grammar.ScanToken("MOVES", text, 0, line, column), slow)
+    builder._moves(tokens.ScanToken("MOVES", text, 0, line, column), slow)
     assert builder.context.warnings == []
     run = MoveRun(text, line, column)
     expanded = run.expand()
@@ -278,20 +278,20 @@ def test_a_zero_padded_run_kept_as_text_warns_and_expands_as_the_reader_reads_it
     """A run whose only quirk is zero padding (`01.31-27 07-12`) is kept as text when runs are:
     the same zero-padding warnings, in the same order and places, as the reader's element by
     element reading (`_moves`), and MoveRun.expand() gives its elements."""
-    from pdn_tools.text import grammar
+    from pdn_tools.text import builder, grammar, tokens
     from pdn_tools.text.codes import Code
     from pdn_tools.text.model import MoveRun
 
-    assert grammar._PADDED_RUN.fullmatch(text)
+    assert builder._PADDED_RUN.fullmatch(text)
     assume([(token.type, str(token)) for token in grammar.parser().tokens(text).tokens] == [("MOVES", text)])
     builder = grammar.parser()._builder
-    token = grammar.ScanToken("MOVES", text, 0, line, column)
-    builder.context = grammar._Context([], False)
+    token = tokens.ScanToken("MOVES", text, 0, line, column)
+    builder.context = builder._Context([], False)
     slow: list = []
     builder._moves(token, slow)
     builder._dangling_numbers(slow)
     warned = builder.context.warnings
-    builder.context = grammar._Context([], False)
+    builder.context = builder._Context([], False)
     kept = builder._elements([token], runs=True)
     assert {w.code for w in warned} <= {Code.ZERO_PADDED, Code.DANGLING_NUMBER}
     assert builder.context.warnings == warned
@@ -302,7 +302,7 @@ def test_runs_that_call_for_a_diagnostic_are_not_kept_as_text():
     # zero padding, upper case, a separator before two spaces or a line end, a mark, a NAG:
     # the reader's element by element reading says what it has to say about them.  One space
     # after a separator (`1- 7`, `33.17x 28`) calls for nothing: such runs are kept.
-    from pdn_tools.text.grammar import _PLAIN_RUN
+    from pdn_tools.text.builder import _PLAIN_RUN
 
     for text in ("1.05-10", "01.32-28", "1. 33-29 2.35-", "1-  7", "1-\n7", "33.17x\t28", "11-15X", "1.33-29!",
                  "1.33-29 $1", "1..33-29", "1.\f33-29", "33-2918-23", "1.33-29 2", "1- 7 x 9", "12- 5. 6-1"):
@@ -322,14 +322,14 @@ MOVETEXT_PIECES = st.sampled_from(
 def test_a_run_cut_at_its_spaces_reads_as_the_whole_run_does(text: str) -> None:
     """_plain_moves (pieces between spaces, a separator and one space read with the next piece)
     gives the elements, locations and warnings of the fine scanner over the whole run."""
-    from pdn_tools.text import grammar
+    from pdn_tools.text import builder, grammar
     pdn = grammar.parser()
     runs = [t for t in pdn.tokens(text).tokens if t.type == "MOVES"]
     for run in runs:
-        assume(run == run.lower() and "-  " not in run and grammar._ZERO_PADDED.search(run) is None)
+        assume(run == run.lower() and "-  " not in run and builder._ZERO_PADDED.search(run) is None)
         read = []
         for cut in (True, False):
-            pdn._builder.context = grammar._Context([], False)
+            pdn._builder.context = builder._Context([], False)
             out: list = []
             if cut:
                 pdn._builder._plain_moves(run, out, True)
@@ -384,7 +384,7 @@ def test_the_scanner_makes_its_tokens_as_lark_makes_them():
     follow from the text and start)."""
     from lark import Token
 
-    from pdn_tools.text.grammar import ScanToken, _scanned
+    from pdn_tools.text.tokens import ScanToken, _scanned
 
     made = _scanned("MOVES", "1. 11-15", 3, 4, 5, True)
     lark = ScanToken("MOVES", "1. 11-15", 3, 4, 5, None, None, 11)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from corpus import DATA
-from pdn_tools.text import grammar
+from pdn_tools.text import builder, grammar
 
 GAMES = sorted((DATA / "variants").glob("*.pdn"))[:6]
 
@@ -172,7 +172,7 @@ def test_a_reader_never_sees_a_file_half_written(cache):
     reads = 0
     while any(writer.poll() is None for writer in writers) or reads < 20:
         saved = grammar._cached(str(cache), key)
-        assert saved is not None and grammar._loaded(saved, grammar._Builder(grammar.TAG_PAIR)) is not None
+        assert saved is not None and grammar._loaded(saved, builder._Builder(builder.TAG_PAIR)) is not None
         reads += 1
     assert [writer.wait() for writer in writers] == [0, 0, 0]
     assert sorted(os.listdir(cache.parent)) == [cache.name]              # no temporary file left

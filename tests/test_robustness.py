@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from corpus import AVAILABLE, CORPUS, DATA, needs_corpus
 from pdn_tools import ReadError, read_games
 from pdn_tools.cli import cli
-from pdn_tools.text.grammar import HOLD
+from pdn_tools.text.scanner import HOLD
 from pdn_tools.text.model import Game
 from pdn_tools.play.check import Problem, check
 from pdn_tools.text.writer import terminator, write_game

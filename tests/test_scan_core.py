@@ -21,7 +21,7 @@ from lark import Lark
 
 from corpus import CORPUS, needs_corpus
 from pdn_tools.rules import core
-from pdn_tools.text import grammar, reader
+from pdn_tools.text import builder, grammar, reader, scanner, tokens
 from pdn_tools.text.reader import read_text
 
 COMPILED = core.compiled_scanner()
@@ -37,9 +37,9 @@ FRAGMENTS = st.sampled_from(
 TEXTS = st.lists(FRAGMENTS, max_size=24).map("".join)
 
 
-def moves_end() -> grammar.MovesEnd:
+def moves_end() -> tokens.MovesEnd:
     assert COMPILED is not None, "the compiled scanner (pdn_tools/text/_scan.c) was not built"
-    found: grammar.MovesEnd = COMPILED.moves_end
+    found: tokens.MovesEnd = COMPILED.moves_end
     return found
 
 
@@ -49,7 +49,7 @@ def moves_regex() -> re.Pattern[str]:
     text = grammar.grammar_text()
     probe = Lark(text, parser="lalr", lexer="basic", start=["start", "tags", "moves"])
     terminals = {t.name: t.pattern.to_regexp() for t in probe.terminals}
-    return re.compile(grammar._possessive(terminals["MOVES"]))
+    return re.compile(scanner._possessive(terminals["MOVES"]))
 
 
 @pytest.mark.slow
@@ -104,7 +104,7 @@ RUN_PIECES = st.sampled_from(
 
 
 def plain_by_regex(text: str) -> bool:
-    return grammar._PLAIN_RUN.fullmatch(text) is not None
+    return builder._PLAIN_RUN.fullmatch(text) is not None
 
 
 @pytest.mark.slow
@@ -123,7 +123,7 @@ def test_real_runs_are_plain_or_not_as_the_regular_expression_says() -> None:
 
 
 def scanned(text: str, more: bool, hold: bool, end: int | None,
-            moves_end: grammar.MovesEnd | None = None) -> list[tuple[object, ...]]:
+            moves_end: tokens.MovesEnd | None = None) -> list[tuple[object, ...]]:
     result = grammar.parser().tokens(text, end=end, more=more, hold=hold, moves_end=moves_end)
     tokens = [(t.type, str(t), t.start_pos, t.line, t.column, t.end_pos, t.blank_before) for t in result.tokens]
     return tokens + [(result.consumed, result.line, result.column, result.waiting)]

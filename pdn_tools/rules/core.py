@@ -22,7 +22,7 @@ from pdn_tools.rules.laws import Law
 if TYPE_CHECKING:
     from pdn_tools.rules._core import Rules as CompiledRules
     from pdn_tools.rules.movegen import Move, Position
-    from pdn_tools.text.grammar import FastGame, MovesEnd, PlainRun
+    from pdn_tools.text.tokens import FastGame, MovesEnd, PlainRun
 
 # How the compiled core makes and reads the objects it answers with (movegen hands it these with
 # the tables): a position like another with given (turn, white, black, kings), a position's

@@ -1,4 +1,4 @@
-/* The compiled scanner of pdn_tools.text.grammar: where a run of moves ends, and whether a run
+/* The compiled scanner of pdn_tools.text.scanner: where a run of moves ends, and whether a run
  * may be kept as text (pdn_tools.rules.core's compiled Engine hands both to the reader). */
 #include "_scan.h"
 
@@ -8,7 +8,7 @@
  * does.  The regular expression tries each alternative in order and keeps the first that
  * matches; nothing after an item can fail, so no choice is ever taken back, and these
  * functions make the same first choices.  tests/test_scan_core.py compares the two.
- * twin: pdn_tools.text.grammar.PdnParser.tokens (its MOVES alternative, with no moves_end) */
+ * twin: pdn_tools.text.scanner.Scanner.tokens (its MOVES alternative, with no moves_end) */
 typedef struct {
     int kind;
     const void *data;
@@ -194,8 +194,8 @@ static Py_ssize_t run_item_end(const Text *t, Py_ssize_t i) {
     return run_move_end(t, i);
 }
 
-/* plain_run(text) -> whether grammar._PLAIN_RUN matches the whole text (twin:
- * pdn_tools.text.grammar._plain_by_regex): items one white space
+/* plain_run(text) -> whether builder._PLAIN_RUN matches the whole text (twin:
+ * pdn_tools.text.builder._plain_by_regex): items one white space
  * or more (' ', '\t', '\n') apart, nothing before or after. */
 static PyObject *plain_run(PyObject *module, PyObject *text) {
     (void)module;
@@ -220,10 +220,10 @@ static PyObject *plain_run(PyObject *module, PyObject *text) {
 }
 
 /* ---- the common game, read at once --------------------------------------------------------
- * fast_game(text, pos, endpos, last) -> the tokens the scanner (grammar.PdnParser.tokens) makes of
+ * fast_game(text, pos, endpos, last) -> the tokens the scanner (scanner.Scanner.tokens) makes of
  * the common game starting at `pos` (a '['), or None when the game there is not one:
- *   plain tag pairs, one a line (`[Name "value"]`, as grammar._PLAIN_TAGS reads them); runs of plain
- *   moves (grammar._PLAIN_RUN, each ending with a move) and block comments (with no blank line in
+ *   plain tag pairs, one a line (`[Name "value"]`, as builder._PLAIN_TAGS reads them); runs of plain
+ *   moves (builder._PLAIN_RUN, each ending with a move) and block comments (with no blank line in
  *   them), white space between; a result or '*', then spaces or tabs and a line end before `endpos`,
  *   or `endpos` itself when `last` (no more text follows it).
  * Returns (pairs, tags_end, pieces, terminator_start, terminator_end), `pieces` the (start, end) of
@@ -242,7 +242,7 @@ static Py_ssize_t tag_name_end(const Text *t, Py_ssize_t i) {
     }
 }
 
-/* The result (grammar's RESULT) ending at white space or a line end, else -1. */
+/* The result (the grammar's RESULT) ending at white space or a line end, else -1. */
 static Py_ssize_t result_end(const Text *t, Py_ssize_t i) {
     static const char *const RESULTS[] = {"2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "\xbd-\xbd",
                                           "0.5-0.5", "1:0", "0:1", "1/2:1/2", NULL};
@@ -268,7 +268,7 @@ static Py_ssize_t blank_end(const Text *t, Py_ssize_t i) {
     return i;
 }
 
-/* Whether text[start:end] is a plain run (grammar._PLAIN_RUN) whose last item is a move. */
+/* Whether text[start:end] is a plain run (builder._PLAIN_RUN) whose last item is a move. */
 static int plain_moves(const Text *t, Py_ssize_t start, Py_ssize_t end) {
     Text run = {t->kind, t->data, end};
     Py_ssize_t i = start;
@@ -286,7 +286,7 @@ static int plain_moves(const Text *t, Py_ssize_t start, Py_ssize_t end) {
     }
 }
 
-/* The end of the comment (grammar's COMMENT) at `i`, a '{', when it closes with no blank line in it
+/* The end of the comment (the grammar's COMMENT) at `i`, a '{', when it closes with no blank line in it
  * (one followed by a tag pair would not be a comment), else -1. */
 static Py_ssize_t comment_end(const Text *t, Py_ssize_t i) {
     for (Py_ssize_t j = i + 1;; j++) {
@@ -418,12 +418,12 @@ static PyMethodDef scan_functions[] = {
     {"moves_end", (PyCFunction)(void (*)(void))moves_end, METH_FASTCALL,
      "moves_end(text, pos, endpos): the end of the scanner's MOVES token at pos, or -1"},
     {"plain_run", (PyCFunction)plain_run, METH_O,
-     "plain_run(text): whether a MOVES token may be kept as text (grammar._PLAIN_RUN matches it all)"},
+     "plain_run(text): whether a MOVES token may be kept as text (builder._PLAIN_RUN matches it all)"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef scan_module = {
-    PyModuleDef_HEAD_INIT, "_scan", "Compiled scanner of pdn_tools.text.grammar.", -1, scan_functions,
+    PyModuleDef_HEAD_INIT, "_scan", "Compiled scanner of pdn_tools.text.scanner.", -1, scan_functions,
 };
 
 PyMODINIT_FUNC PyInit__scan(void) {

@@ -6,7 +6,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
-/* White space between a run's items (grammar._PLAIN_RUN). */
+/* White space between a run's items (builder._PLAIN_RUN). */
 static inline int run_space(Py_UCS4 ch) {
     return ch == ' ' || ch == '\n' || ch == '\t';
 }

@@ -86,7 +86,7 @@ class MoveRun:
     (spaces, tabs, line ends); squares and numbers may be zero-padded (`07-12`, `01.`), which
     the reader warns about as it keeps the text.
 
-    A reader asked to (see grammar.Reading) leaves the common runs as text, kept inside the
+    A reader asked to (see tokens.Reading) leaves the common runs as text, kept inside the
     Game (`keep_runs`), and `Game.elements` expands them when first asked for, so checking a
     game builds no object per move: the compiled core reads the text.  `expand()` gives exactly the elements the reader would have made, at the
     same lines and columns (a tab is one column, as the reader counts)."""

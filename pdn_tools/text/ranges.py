@@ -32,7 +32,7 @@ from typing import Any, BinaryIO, cast
 from lark import Token
 
 from pdn_tools.text.model import Diagnostic
-from pdn_tools.text.grammar import Reading
+from pdn_tools.text.tokens import Reading
 from pdn_tools.text.reader import MAX_GAME_BYTES, RawGame, read_raw
 
 # A line end, a blank line, then a complete tag pair at the start of the next line.  Every repeat is

@@ -5,7 +5,7 @@ scanned into tokens block by block, split into games at terminators and tag
 sections, and each game is parsed on its own.  Memory is bounded by the longest
 game, never by the longest line.  A game that cannot be
 read becomes a `ReadError` and reading goes on, so games in = games reported.
-`engine` (a rules.core.Engine, see grammar.Reading) says how runs of plain moves are read:
+`engine` (a rules.core.Engine, see tokens.Reading) says how runs of plain moves are read:
 found by the compiled core's scanner and kept as text for it to play, or as model elements
 (None); the games read are the same.
 """
@@ -22,8 +22,9 @@ from typing import BinaryIO, Iterable, Iterator, Sequence, Union
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.decoding import Decoder
-from pdn_tools.text.grammar import (ESCAPE, HOLD, WHITE_SPACE as _WHITE_SPACE, FastTags, Reading, ScanToken, parser,
-                                    unreadable)
+from pdn_tools.text.grammar import parser, unreadable
+from pdn_tools.text.scanner import HOLD, WHITE_SPACE as _WHITE_SPACE
+from pdn_tools.text.tokens import ESCAPE, FastTags, Reading, ScanToken
 from pdn_tools.text.model import Comment, Diagnostic, Game, ReadError
 from pdn_tools.text.source import NotPdn, cut_of, input_bytes, watched
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pdn_tools.text.grammar import TAG_PAIR, unescape
+from pdn_tools.text.builder import TAG_PAIR, unescape
 from pdn_tools.text.reader import RawGame
 
 _UNKNOWN = ("", "?", "-")
