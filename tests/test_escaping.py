@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings, strategies as st
 
 from pdn_tools.cli import cli
-from pdn_tools.commands import archive, html_report, report
+from pdn_tools.commands import archive, html_games, html_report, html_stats, report
 from pdn_tools.play import board as diagram
 from pdn_tools.play.error_boards import error_boards
 from pdn_tools.play.pictures import PICTURES
@@ -323,10 +323,10 @@ def test_svg_and_html_pages_are_well_formed_xml_for_any_tags(white, black, event
     assert ElementTree.fromstring(picture).find("{http://www.w3.org/2000/svg}title").text == \
         names.printable(diagram.caption(checked.replay, 2))
     audit, summary, stats, page = io.StringIO(), io.StringIO(), archive.Stats(), html_report.AuditPage()
-    page.add(checked.record, html_report.audit_game(checked))
+    page.add(checked.record, html_games.audit_game(checked))
     page.write(audit)
     stats.add(checked.record, "unknown")
-    html_report.stats_page(stats, summary)
+    html_stats.stats_page(stats, summary)
     for text in (audit.getvalue(), summary.getvalue()):
         ElementTree.fromstring(text.removeprefix("<!DOCTYPE html>\n"))
 

@@ -17,7 +17,7 @@ import pdn_tools
 from browser import browser_page
 from corpus import DATA
 from pdn_tools.cli import cli
-from pdn_tools.commands import archive, html_report
+from pdn_tools.commands import archive, html_games, html_page, html_report, html_stats
 from pdn_tools.play.check import check
 from pdn_tools.text.names import printable
 from pdn_tools.text.reader import read_games, read_text
@@ -307,7 +307,7 @@ def test_report_sections_wait_in_files_not_in_memory(tmp_path):
     source.write_text('[GameType "20"]\n1. 32-26 *\n')
     [game] = read_games(str(source))
     checked = check(game)
-    page.add(checked.record, html_report.audit_game(checked))
+    page.add(checked.record, html_games.audit_game(checked))
     [spool] = page.sections.values()
     assert spool.tell() > 1000 and spool.fileno() >= 0 and page.references.tell() > 0   # written out as it came
     assert not [value for value in vars(page).values() if isinstance(value, list)]
@@ -380,14 +380,14 @@ def test_every_field_the_pages_print_shows_escaped(white, black, name, arguments
     file = "f" + name                                  # a name (without one, the reader names it '<stream>')
     checked = game_with(white if named else "", black if named else "", "", "*", file)      # bad-square
     [clean] = read_text('[GameType "20"]\n1. 32-28 *\n', name=file + "2")
-    run = html_report.this_run(arguments)
+    run = html_page.this_run(arguments)
     page, stats = html_report.AuditPage(run=run), archive.Stats()
-    page.add(checked.record, html_report.audit_game(checked))
+    page.add(checked.record, html_games.audit_game(checked))
     page.add(check(clean).record, None)
     stats.add(checked.record, "")
     audit, summary = io.StringIO(), io.StringIO()
     page.write(audit)
-    html_report.stats_page(stats, summary, run=run)
+    html_stats.stats_page(stats, summary, run=run)
     for text in (audit.getvalue(), summary.getvalue()):
         assert xml_forbidden(text) == set() and raw_controls(text) == set()
         root = ElementTree.fromstring(text.removeprefix("<!DOCTYPE html>\n"))
@@ -424,7 +424,7 @@ def test_an_unwritable_report_is_a_usage_error(tmp_path):
 def test_stats_page_counts_with_thousands_separators():
     stats = archive.Stats()
     stats.years.update({"1999": 1200, "": 10624})
-    chart = html_report._years(stats.years)
+    chart = html_stats._years(stats.years)
     assert "Games per year (10,624 without a year)" in chart and "highest: 1,200 games" in chart
 
 

@@ -15,11 +15,11 @@ SHARED = {
     "run": "the process pool's and Dask's backends, one job; rules/steps.py's: a run of moves (not renamed: in work elsewhere)",
     "Options": "each command's own frozen options, and the tasks' (issue 27's ReplayOptions would unite some)",
     "Reading": "the command line's reading options, and text/tokens.py's engine protocol (not renamed: in work elsewhere)",
-    "Run": "a command's run, and html_report.py's stamp of the run that made a page (not renamed: in work elsewhere)",
+    "Run": "a command's run, and html_page.py's stamp of the run that made a page (not renamed: in work elsewhere)",
     "cannot_write": "cli/run.py's exit (2) and running/output.py's error value, for the same failure",
     "read_games": "the reader's, and the library's (play/reading.py): the same, read for the environment's engine",
     "read_text": "the reader's, and the library's (play/reading.py): the same, read for the environment's engine",
-    "game_name": "a game's name from its tags, and html_report.py's from a record (not renamed: in work elsewhere)",
+    "game_name": "a game's name from its tags, and html_games.py's from a record (not renamed: in work elsewhere)",
 }
 
 

@@ -30,6 +30,8 @@ NOT_FOR_VALIDATE = ["pdn_tools.cli.convert", "pdn_tools.cli.archive", "pdn_tools
                     "pdn_tools.cli.perft", "pdn_tools.cli.hub", "pdn_tools.commands.annotate",
                     "pdn_tools.commands.analysis", "pdn_tools.commands.archive", "pdn_tools.commands.convert",
                     "pdn_tools.commands.html_report", "pdn_tools.commands.hub_engine", "pdn_tools.play.board",
+                    "pdn_tools.commands.html_page", "pdn_tools.commands.html_games",
+                    "pdn_tools.commands.html_second_look", "pdn_tools.commands.html_stats",
                     "pdn_tools.play.hub", "pdn_tools.play.notation", "pdn_tools.rules.search",
                     "pdn_tools.running.engine", "pdn_tools.running.distributed", "pdn_tools.running.workers",
                     "pdn_tools.running.writing", "importlib.metadata", "importlib.resources", "multiprocessing",

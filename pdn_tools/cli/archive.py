@@ -241,9 +241,9 @@ class StatsPage(StatsFormat):
     page = True
 
     def write(self, stats: archive.Stats, out: TextIO) -> None:
-        from pdn_tools.commands import html_report
+        from pdn_tools.commands import html_stats
 
-        html_report.stats_page(stats, out)
+        html_stats.stats_page(stats, out)
 
 
 STATS_FORMATS: dict[str, type[StatsFormat]] = {"text": StatsLines, "json": StatsJson, "html": StatsPage}

@@ -16,7 +16,7 @@ import uuid
 from multiprocessing import util
 from typing import Any, Callable, Generic, TypeVar
 
-from pdn_tools.commands import html_report
+from pdn_tools.commands import html_games
 from pdn_tools.commands.annotate import Options, annotate_game, shots_json_line
 from pdn_tools.commands.second_look import SecondLook, second_looks
 from pdn_tools.play.check import Checked
@@ -95,7 +95,7 @@ def shots_line(checked: Checked, evaluate: PerWorker[Evaluations]) -> str:
 
 
 def audited(checked: Checked, evaluate: PerWorker[Evaluations] | None
-            ) -> tuple[html_report.InvalidGame | None, tuple[SecondLook, ...]]:
+            ) -> tuple[html_games.InvalidGame | None, tuple[SecondLook, ...]]:
     """`validate --format html`'s work: what the page shows of an invalid game, and with --shots
     (`evaluate`) the game's moves worth a second look."""
-    return html_report.audit_game(checked), () if evaluate is None else second_looks(checked, evaluate())
+    return html_games.audit_game(checked), () if evaluate is None else second_looks(checked, evaluate())
