@@ -248,11 +248,11 @@ def test_a_run_kept_as_text_expands_as_the_reader_reads_it(text, line, column):
     assert builder._PLAIN_RUN.fullmatch(text)
     # what the scanner reads as one run (`1-1` alone is a result, never part of a run)
     assume([(token.type, str(token)) for token in grammar.parser().tokens(text).tokens] == [("MOVES", text)])
-    builder = grammar.parser()._builder
-    builder.context = builder._Context([], False)
+    made = grammar.parser()._builder
+    made.context = builder._Context([], False)
     slow: list = []
-    builder._moves(tokens.ScanToken("MOVES", text, 0, line, column), slow)
-    assert builder.context.warnings == []
+    made._moves(tokens.ScanToken("MOVES", text, 0, line, column), slow)
+    assert made.context.warnings == []
     run = MoveRun(text, line, column)
     expanded = run.expand()
     assert located(expanded) == located(slow)
@@ -284,17 +284,17 @@ def test_a_zero_padded_run_kept_as_text_warns_and_expands_as_the_reader_reads_it
 
     assert builder._PADDED_RUN.fullmatch(text)
     assume([(token.type, str(token)) for token in grammar.parser().tokens(text).tokens] == [("MOVES", text)])
-    builder = grammar.parser()._builder
+    made = grammar.parser()._builder
     token = tokens.ScanToken("MOVES", text, 0, line, column)
-    builder.context = builder._Context([], False)
+    made.context = builder._Context([], False)
     slow: list = []
-    builder._moves(token, slow)
-    builder._dangling_numbers(slow)
-    warned = builder.context.warnings
-    builder.context = builder._Context([], False)
-    kept = builder._elements([token], runs=True)
+    made._moves(token, slow)
+    made._dangling_numbers(slow)
+    warned = made.context.warnings
+    made.context = builder._Context([], False)
+    kept = made._elements([token], runs=True)
     assert {w.code for w in warned} <= {Code.ZERO_PADDED, Code.DANGLING_NUMBER}
-    assert builder.context.warnings == warned
+    assert made.context.warnings == warned
     assert [type(e) for e in kept] == [MoveRun] and located(kept[0].expand()) == located(slow)
 
 
