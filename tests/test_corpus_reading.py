@@ -67,6 +67,7 @@ def test_every_standard_fail_file_is_covered():
     assert {p.name for p in corpus_files() if "-fail-" in p.name} == covered
 
 
+@pytest.mark.slow          # corpus-wide: out of the fast subset; CI runs it
 @needs_corpus
 @pytest.mark.parametrize("path", [p for p in corpus_files() if p.name != "OCA_2.0.pdn"
                                   and "game-records" not in str(p)], ids=lambda p: p.name)

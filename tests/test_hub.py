@@ -306,7 +306,9 @@ ERRORS = [
 ]
 
 
-@pytest.mark.parametrize("mode, message", ERRORS, ids=[mode for mode, _ in ERRORS])
+@pytest.mark.parametrize("mode, message", [
+    pytest.param(mode, message, id=mode, marks=[pytest.mark.slow] if mode.startswith("silent") else [])
+    for mode, message in ERRORS])                  # the silent ones wait out the 2 s timeout: slow
 def test_an_engine_that_fails_is_one_line_naming_it_and_the_ply_exit_2_and_reaped(tmp_path, mode, message):
     pidfile = tmp_path / "pid"
     command = fake(mode, pidfile)

@@ -227,6 +227,7 @@ def test_damaged_compressed_data_gives_the_games_before_the_damage(tmp_path):
     assert len(events) <= 6000 and events[:2900] == [f"g{number}" for number in range(2900)]
 
 
+@pytest.mark.slow          # out of the fast subset (a subprocess per command); CI runs it
 @pytest.mark.parametrize("command", [["convert"], ["convert", "--to", "jsonl"], ["validate"], ["list"],
                                      ["dedupe"], ["stats"], ["filter", "--player", "."], ["annotate", "--all"]])
 @pytest.mark.parametrize("kind", ["gzip", "zstd"])

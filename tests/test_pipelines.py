@@ -38,6 +38,7 @@ def big(tmp_path):
     return path
 
 
+@pytest.mark.slow          # out of the fast subset (a subprocess per command); CI runs it
 @pytest.mark.parametrize("command", [
     ["convert"], ["convert", "--to", "jsonl"], ["convert", "--jobs", "2"], ["validate", "--format", "jsonl"],
     ["filter"], ["dedupe", "--by", "moves+tags"], ["annotate", "--ply-count"], ["split", "-o", "{tmp}"],
@@ -68,6 +69,7 @@ def test_a_stdout_closed_before_anything_is_written_never_gives_1_or_2(valid, co
 
 # ---- a full disk -----------------------------------------------------------------------------------
 
+@pytest.mark.slow          # out of the fast subset (a subprocess per command); CI runs it
 @pytest.mark.parametrize("command", [
     ["validate", "--format", "jsonl", "{samples}"], ["validate", "--summary", "{samples}"],
     ["stats", "{samples}"], ["stats", "--format", "json", "{samples}"], ["convert", "{samples}"],

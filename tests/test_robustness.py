@@ -403,6 +403,7 @@ def _pdn(args: list[str], stream: str, **extra):
     return subprocess.run(PDN + args, timeout=120, **started, **extra)
 
 
+@pytest.mark.slow          # out of the fast subset (a subprocess per command); CI runs it
 @pytest.mark.parametrize("stream", ["stderr", "full"])
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_closed_or_full_stderr_loses_messages_not_output_nor_the_exit_code(tmp_path, stream, jobs):

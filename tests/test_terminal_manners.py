@@ -81,6 +81,7 @@ def test_split_tallies_games_and_files(tmp_path):
     assert code == 0 and re.fullmatch("12 games in 3 files" + ELAPSED, last_line(err))
 
 
+@pytest.mark.slow          # out of the fast subset (a subprocess per command); CI runs it
 @pytest.mark.parametrize("args", list(TALLIES), ids=" ".join)
 def test_no_tally_when_stderr_is_not_a_terminal(args):
     result = subprocess.run([sys.executable, "-m", "pdn_tools", *args, QUIRKS], capture_output=True, text=True)
@@ -96,6 +97,7 @@ def test_summary_gives_the_tally_when_piped_without_the_time():
     assert once.stderr == again.stderr and once.exit_code == 1
 
 
+@pytest.mark.slow          # out of the fast subset (a subprocess per command); CI runs it
 @pytest.mark.parametrize("args", [*TALLIES, ("validate", "--summary")], ids=" ".join)
 def test_quiet_leaves_out_the_tally_and_the_progress_line(args):
     code, err, _ = run_on_pty([*args, "-q", QUIRKS])
