@@ -26,6 +26,7 @@ from pdn_tools.running import batch, distributed as on_dask, writing  # noqa: E4
 from pdn_tools.commands import archive, convert, report  # noqa: E402
 from pdn_tools.play.error_boards import boards_at_errors  # noqa: E402
 from pdn_tools.play.check import record_of  # noqa: E402
+from pdn_tools.play.checking import Checking  # noqa: E402
 from pdn_tools.rules.core import engine_from_environment  # noqa: E402
 
 ENGINE = engine_from_environment()      # the tests' edge: PDN_TOOLS_PURE picks the engine they run
@@ -174,7 +175,7 @@ def test_progress_follows_the_files_and_bytes_collected(local_client):
 
 
 def test_the_folded_ranges_of_validate_add_up_to_the_records_one_by_one():
-    records = list(batch.run(batch.Inputs(tuple(OWN)), functools.partial(record_of, engine=ENGINE), engine=ENGINE))
+    records = list(batch.run(batch.Inputs(tuple(OWN)), functools.partial(record_of, checking=Checking(engine=ENGINE)), engine=ENGINE))
     assert 0 < sum(record.ok for record in records) < len(records)
     whole = report.Summary()
     for record in records:

@@ -159,7 +159,7 @@ def _failed(run: Run, game: Game | ReadError) -> None:
     from pdn_tools.play.check import check
 
     run.failed += 1
-    for line in report.text_lines(check(game).record, warnings=False):
+    for line in report.text_lines(check(game, engine=run.engine).record, warnings=False):
         run.terminal.note(line)
 
 

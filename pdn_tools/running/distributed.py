@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, TypeVar
 
 from pdn_tools.play.check import Record, record_of
+from pdn_tools.play.checking import Checking
 from pdn_tools.rules.core import Engine, engine_from_environment
 from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.running.inputs import Inputs
@@ -403,7 +404,7 @@ def validate(client: Client, paths: Iterable[str], variant: Variant | None = Non
     the workers of the Dask `client` (the records of `pdn validate --format jsonl`), on `engine` (by
     default the environment's, as the library's other entry points); draws by `rules` (`--rules`),
     games over `max_game_bytes` reported too large (`--max-game-bytes`)."""
-    engine = engine or engine_from_environment()
-    work = functools.partial(record_of, variant=variant, strict=strict, rules=rules, engine=engine)
+    checking = Checking(strict, variant, rules, engine or engine_from_environment())
+    work = functools.partial(record_of, checking=checking)
     return run(client, Inputs(tuple(paths), max_game_bytes=max_game_bytes), work, strict, range_bytes, in_flight,
-               engine=engine)
+               engine=checking.engine)
