@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from pdn_tools.running import batch  # noqa: E402
 from pdn_tools.commands.convert import Options, convert  # noqa: E402
-from pdn_tools.rules.core import engine_from_environment  # noqa: E402
+from pdn_tools.play.checking import Checking  # noqa: E402
 from pdn_tools.text.reader import read_raw  # noqa: E402
 
 OCA = ROOT.parent / "shared" / "corpus" / "english" / "OCA_2.0.pdn"
@@ -33,7 +33,7 @@ def measure(path: Path, jobs: int) -> tuple[int, int, int, float]:
     work = functools.partial(convert, options=Options(to="jsonl"))
     games = converted = plies = 0
     start = time.perf_counter()
-    for result in batch.run(batch.Inputs((str(path),)), work, jobs, engine=engine_from_environment()):
+    for result in batch.run(batch.Inputs((str(path),)), work, jobs, checking=Checking()):
         games += 1
         converted += result.ok
         plies += result.plies

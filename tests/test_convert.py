@@ -13,7 +13,7 @@ from pdn_tools.cli import cli
 from pdn_tools.running.output import atomic_output
 from pdn_tools.play.notation import Style, canonical_game, canonical_tags, move_text
 from pdn_tools.rules.movegen import Position
-from pdn_tools.rules.core import engine_from_environment
+from pdn_tools.play.checking import Checking
 from pdn_tools.rules.variants import VARIANTS
 from pdn_tools.text.writer import terminator, write_game
 
@@ -177,7 +177,7 @@ def test_canonical_text_reads_back_as_the_same_game_for_the_whole_corpus(tmp_pat
     games = itertools.islice(read_games(CORPUS / "english" / "OCA_2.0.pdn"), 500)
     sample.write_text("".join(write_game(g) for g in games if not isinstance(g, ReadError)))
     paths = [str(p) for p in corpus_files() if p.name != "OCA_2.0.pdn"] + [str(sample)]
-    problems = [p for p in run(Inputs(tuple(paths)), _round_trip, jobs=2, engine=engine_from_environment()) if p]
+    problems = [p for p in run(Inputs(tuple(paths)), _round_trip, jobs=2, checking=Checking()) if p]
     assert problems[:5] == [] and len(problems) == 0
 
 

@@ -26,9 +26,9 @@ from pdn_tools.running import batch, distributed as on_dask, writing  # noqa: E4
 from pdn_tools.commands import archive, convert, report  # noqa: E402
 from pdn_tools.play.error_boards import boards_at_errors  # noqa: E402
 from pdn_tools.play.check import record_of  # noqa: E402
-from pdn_tools.rules.core import engine_from_environment  # noqa: E402
+from pdn_tools.play.checking import Checking  # noqa: E402
 
-ENGINE = engine_from_environment()      # the tests' edge: PDN_TOOLS_PURE picks the engine they run
+CHECKING = Checking()      # the tests' edge: PDN_TOOLS_PURE picks the engine they run
 OWN = [str(DATA / "faults.pdn"), str(DATA / "legacy-cp1252-crlf.pdn"), str(DATA / "quirks.pdn")]
 # Real files with errors, several warning codes and warnings repeated (grouped per file in the text report).
 REAL = [str(CORPUS / "international" / "bruno-BrunoVsScan31.pdn"),
@@ -166,7 +166,7 @@ def test_progress_follows_the_files_and_bytes_collected(local_client):
     progress = on_dask.Progress(inputs)
     seen = [(progress.current, progress.bytes_read()) for _ in on_dask.run(local_client, inputs, record_of,
                                                                             range_bytes=2000, progress=progress,
-                                                                            engine=ENGINE)]
+                                                                            checking=CHECKING)]
     assert [name for name, _ in seen] == [r["file"] for r in jsonl(invoke("validate", "--format", "jsonl", *OWN))]
     done = [count for _, count in seen]
     assert done == sorted(done) and progress.bytes_read() == progress.total_bytes() == \
@@ -174,7 +174,8 @@ def test_progress_follows_the_files_and_bytes_collected(local_client):
 
 
 def test_the_folded_ranges_of_validate_add_up_to_the_records_one_by_one():
-    records = list(batch.run(batch.Inputs(tuple(OWN)), functools.partial(record_of, engine=ENGINE), engine=ENGINE))
+    records = list(batch.run(batch.Inputs(tuple(OWN)), functools.partial(record_of, checking=CHECKING),
+                             checking=CHECKING))
     assert 0 < sum(record.ok for record in records) < len(records)
     whole = report.Summary()
     for record in records:
@@ -249,7 +250,7 @@ def test_the_folded_ranges_of_stats_give_the_stats_one_by_one():
 def test_the_folded_ranges_of_convert_give_the_games_one_by_one(to):
     expected = invoke("convert", "--to", to, *OWN, *REAL)
     work = functools.partial(convert.convert_game, options=convert.Options(to))
-    results = list(batch.run(batch.Inputs((*OWN, *REAL)), work, engine=ENGINE))
+    results = list(batch.run(batch.Inputs((*OWN, *REAL)), work, checking=CHECKING))
     assert expected.exit_code == 1 and expected.stderr
     for cut in range(0, len(results) + 1, 7):
         out, notes = io.StringIO(), []
@@ -263,7 +264,7 @@ def test_the_folded_ranges_of_convert_give_the_games_one_by_one(to):
 def test_a_missing_file_is_reported_and_the_rest_goes_on(local_client, tmp_path, capsys):
     gone = str(tmp_path / "gone.pdn")
     inputs = batch.Inputs((gone, OWN[0]))
-    records = dicts(on_dask.run(local_client, inputs, record_of, engine=ENGINE))
+    records = dicts(on_dask.run(local_client, inputs, record_of, checking=CHECKING))
     assert records == jsonl(invoke("validate", "--format", "jsonl", OWN[0]))
     assert inputs.unreadable == 1
     assert f"pdn: cannot read {gone}: no such file" in capsys.readouterr().err
@@ -292,7 +293,7 @@ def test_compressed_binary_and_legacy_files_are_read_whole_by_one_worker(local_c
     inputs = batch.Inputs((str(tmp_path),))
     notes = []
     inputs.note = notes.append
-    records = list(on_dask.run(local_client, inputs, record_of, range_bytes=3000, engine=ENGINE))
+    records = list(on_dask.run(local_client, inputs, record_of, range_bytes=3000, checking=CHECKING))
     assert [report.json_line(r) + "\n" for r in records] == expected.stdout.splitlines(keepends=True)
     assert len(records) >= 400 * 3
     assert "\n".join(notes) + "\n" == expected.stderr
@@ -514,4 +515,4 @@ def test_workers_that_die_on_a_task_are_one_error_naming_the_cluster():
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
             pytest.raises(on_dask.DaskError, match=r"^the Dask workers of local:1 died on one task \(.+\)$"):
         with on_dask.connect("local:1") as client:
-            list(on_dask.run(client, batch.Inputs((OWN[0],)), _dies, engine=ENGINE))
+            list(on_dask.run(client, batch.Inputs((OWN[0],)), _dies, checking=CHECKING))

@@ -45,10 +45,10 @@ def list_command(fmt: str, writing: Writing, reading: Reading) -> None:
         rows = archive.ROWS[fmt]()
         for line in rows.header():
             terminal.out(line, end="")
-        for raw, index, notes in run.inputs.raw_games(run.engine):
+        for raw, index, notes in run.inputs.raw_games(run.checking.engine):
             terminal.out(rows.row(archive.listing_row(raw, index)), end="")
             if raw.too_large:       # listed by the tags read, reported as every command reports it
-                _failed(run, parse_raw(raw, index, False, notes, run.engine))
+                _failed(run, parse_raw(raw, index, False, notes, run.checking.engine))
             terminal.game_done()
         terminal.close()
     terminal.tally(f"{games(terminal.games)} listed")
@@ -140,8 +140,8 @@ def _filter_by_tags(run: Run, criteria: Criteria) -> tuple[int, int]:
 
     terminal = run.terminal
     matched = 0
-    for raw, index, notes in run.inputs.raw_games(run.engine):
-        game = archive.tag_filtered(raw, index, notes, criteria, run.engine, run.reading.strict)
+    for raw, index, notes in run.inputs.raw_games(run.checking.engine):
+        game = archive.tag_filtered(raw, index, notes, criteria, run.checking)
         if isinstance(game, ReadError):
             _failed(run, game)
         elif game is not None:
@@ -156,10 +156,10 @@ def _failed(run: Run, game: Game | ReadError) -> None:
     """A game read but not replayed that could not be read: reported on stderr as validate reports it,
     counted as failed."""
     from pdn_tools.commands import report
-    from pdn_tools.play.check import check
+    from pdn_tools.play.check import check_by
 
     run.failed += 1
-    for line in report.text_lines(check(game).record, warnings=False):
+    for line in report.text_lines(check_by(game, run.checking).record, warnings=False):
         run.terminal.note(line)
 
 

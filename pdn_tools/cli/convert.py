@@ -80,14 +80,14 @@ def convert(to: str, captures: str | None, squares: str | None, separator: str |
         raise click.UsageError("--in-place rewrites files here: not with --dask")
     run = Run(reading, progress=False)
     options = conversion.Options(to, Style(captures, squares, separator, drop, fix_results), keep_invalid,
-                                 reading.variant, reading.strict, reading.rules, run.engine)
+                                 run.checking)
     work = functools.partial(conversion.convert_game, options=options)
     if fix_results and pdn and not (captures or squares or separator or drop):
         if reading.dask:
             raise click.UsageError("--fix-results alone rewrites the bytes of each file here: not with --dask")
         tally = _fix_results_only(run, writing, in_place)
     elif in_place:
-        tally = Tally(rewrite_files(run.inputs, work, reading.jobs, reading.strict, run.terminal.note, run.engine))
+        tally = Tally(rewrite_files(run.inputs, work, reading.jobs, run.terminal.note, run.checking))
     else:
         with run.output(writing) as out:
             tally = _write_converted(run, work, out)
@@ -118,8 +118,7 @@ def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
     failed = count = 0
     with run.output(Writing() if in_place else writing) as out:
         for path, data in run.inputs.contents(streams=not in_place):
-            fixed = fix_file(data, "<stdin>" if path == "-" else path, reading.variant, reading.strict,
-                             reading.encoding, reading.rules, run.engine)
+            fixed = fix_file(data, "<stdin>" if path == "-" else path, run.checking, reading.encoding)
             for line in fixed.report_lines():
                 terminal.note(line)
             failed += fixed.failed

@@ -34,9 +34,8 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, size: int 
     """Draw the position after a ply of one game of PATH (a file or - for stdin)."""
     from pdn_tools.commands import report
     from pdn_tools.play.board import DiagramError, board_after
-    from pdn_tools.play.check import check
+    from pdn_tools.play.check import check_by
     from pdn_tools.play.pictures import PICTURES, MissingExtra, format_for
-    from pdn_tools.rules.core import engine_from_environment
     from pdn_tools.running import batch
     from pdn_tools.text.reader import parse_raw
 
@@ -48,15 +47,15 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, size: int 
     form = PICTURES[fmt or format_for(output)]()
     if form.binary and output is None:
         not_to_terminal(writing)
-    engine = engine_from_environment()
+    checking = reading.checking()
     inputs = batch.Inputs((path,), encoding=reading.encoding, max_game_bytes=reading.max_game_bytes)
-    found = next(itertools.islice(inputs.raw_games(engine), number - 1, None), None)
+    found = next(itertools.islice(inputs.raw_games(checking.engine), number - 1, None), None)
     if found is None:
         if inputs.unreadable:
             sys.exit(EXIT_USAGE)
         raise click.BadParameter(f"{printable(path)} has fewer than {number} games", param_hint="--game")
-    game = parse_raw(found[0], found[1], reading.strict, found[2], engine)
-    checked = check(game, reading.variant, reading.strict, reading.rules, engine=engine)
+    game = parse_raw(found[0], found[1], checking.strict, found[2], checking.engine)
+    checked = check_by(game, checking)
     record, replayed = checked.record, checked.replay
     for line in report.text_lines(record, warnings=False):
         click.echo(line, err=True)

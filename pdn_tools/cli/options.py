@@ -13,6 +13,8 @@ from pdn_tools.cli.choices import DEFAULT_RULES, MAX_GAME_BYTES, RULE_SETS
 from pdn_tools.running.output import EXIT_USAGE
 
 if TYPE_CHECKING:
+    from pdn_tools.play.checking import Checking
+    from pdn_tools.rules.core import Engine
     from pdn_tools.rules.variants import RuleSet, Variant
     _ParamType = click.ParamType[Variant]
 else:
@@ -66,6 +68,14 @@ class Reading:
     jobs: int = 1
     dask: str | None = None
     quiet: bool = False
+
+    def checking(self, engine: Engine | None = None) -> Checking:
+        """How the games read are checked: --strict, --variant and --rules, on `engine` (None: the
+        environment's, PDN_TOOLS_PURE); made once a command and passed down."""
+        from pdn_tools.play.checking import Checking
+        from pdn_tools.rules.core import engine_from_environment
+
+        return Checking(self.strict, self.variant, self.rules, engine or engine_from_environment())
 
 
 @dataclass(frozen=True)

@@ -38,12 +38,12 @@ P = TypeVar("P", bound=_Part)
 class Run:
     """A command's work over the inputs `reading` names: the inputs, the terminal (reports to `out`,
     else stdout; a progress line and a closing tally on a terminal unless quiet), the backend and the
-    exit code; the engine every game is read and replayed on (the environment's unless given: chosen here,
-    once, and handed down).  No path while stdin is a terminal is a usage error: nothing would come."""
+    exit code; how every game is checked (`checking`, made here once from `reading`, on `engine`, else the
+    environment's: chosen here and handed down).  No path while stdin is a terminal is a usage error:
+    nothing would come."""
 
     def __init__(self, reading: Reading, out: TextIO | None = None, progress: bool | None = None,
                  summary: bool = False, engine: Engine | None = None) -> None:
-        from pdn_tools.rules.core import engine_from_environment
         from pdn_tools.running import batch
         from pdn_tools.running.terminal import Terminal
 
@@ -54,7 +54,7 @@ class Run:
                                    max_game_bytes=reading.max_game_bytes)
         self.terminal = Terminal(self.inputs, progress, out, quiet=reading.quiet, summary=summary)
         self.inputs.note = self.terminal.note
-        self.engine = engine or engine_from_environment()
+        self.checking = reading.checking(engine)
         self.games = self.failed = 0
 
     def results(self, work: batch.Work[Any], fold: Callable[[list[Any]], Any] | None = None) -> Iterator[Any]:
@@ -64,7 +64,7 @@ class Run:
 
         reading = self.reading
         if reading.dask is None:
-            return batch.run(self.inputs, work, reading.jobs, reading.strict, fold=fold, engine=self.engine)
+            return batch.run(self.inputs, work, reading.jobs, fold=fold, checking=self.checking)
         return self._on_dask(reading.dask, work, fold)
 
     def _on_dask(self, address: str, work: batch.Work[Any], fold: Callable[[list[Any]], Any] | None
@@ -77,14 +77,13 @@ class Run:
             raise click.UsageError("--dask: the workers read files by name, not standard input")
         progress = distributed.Progress(self.inputs)
         self.terminal.source = progress             # the progress line follows the ranges that came back
-        strict = self.reading.strict
         try:
             with distributed.connect(address) as client:
                 if fold is None:
-                    yield from distributed.run(client, self.inputs, work, strict, progress=progress, engine=self.engine)
+                    yield from distributed.run(client, self.inputs, work, progress=progress, checking=self.checking)
                 else:
-                    yield from distributed.run_folded(client, self.inputs, work, fold, strict, progress=progress,
-                                                        engine=self.engine)
+                    yield from distributed.run_folded(client, self.inputs, work, fold, progress=progress,
+                                                        checking=self.checking)
         except distributed.DaskError as error:
             click.echo(printable(f"pdn: {error}"), err=True)
             sys.exit(EXIT_USAGE)
@@ -92,9 +91,7 @@ class Run:
     def _checked_work(self, work: Callable[[Checked], T]) -> batch.Work[tuple[Record, T]]:
         from pdn_tools.running import batch
 
-        reading = self.reading
-        return functools.partial(batch.checked_work, work=work, variant=reading.variant, strict=reading.strict,
-                                 rules=reading.rules, engine=self.engine)
+        return functools.partial(batch.checked_work, work=work, checking=self.checking)
 
     def checked(self, work: Callable[[Checked], T]) -> Iterator[tuple[Record, T]]:
         """(record, work(checked)) for each game, checked as `validate` does, in input order; an invalid

@@ -21,7 +21,7 @@ from pdn_tools.play.check import Checked, Record
 from pdn_tools.rules.fen import FenError, parse_fen, to_fen
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.names import printable
-from pdn_tools.rules.core import Engine
+from pdn_tools.play.checking import Checking
 from pdn_tools.text.reader import RawGame, parse_raw
 from pdn_tools.text.results import LABELS, NO_RESULT, Outcome, outcome, read_result, stated_result
 from pdn_tools.text.tags import raw_tags, raw_terminator
@@ -100,13 +100,13 @@ def result_matches(wanted: str, result: str) -> bool:
     return outcome(result) == goal if goal is not None else read_result(result) == read_result(wanted)
 
 
-def tag_filtered(raw: RawGame, index: int, notes: list[Diagnostic], criteria: Criteria, engine: Engine,
-                 strict: bool = False) -> Game | ReadError | None:
-    """The game, parsed (for `engine`) but not replayed, when its tags meet `criteria` (None when they
-    do not: then it is not parsed at all)."""
+def tag_filtered(raw: RawGame, index: int, notes: list[Diagnostic], criteria: Criteria,
+                 checking: Checking) -> Game | ReadError | None:
+    """The game, parsed (by `checking`: strictly or not, for its engine) but not replayed, when its tags
+    meet `criteria` (None when they do not: then it is not parsed at all)."""
     if not tags_match(raw_tags(raw), raw_terminator(raw), criteria):
         return None
-    return parse_raw(raw, index, strict, notes, engine)
+    return parse_raw(raw, index, checking.strict, notes, checking.engine)
 
 
 def listing_row(raw: RawGame, index: int) -> dict[str, str | int]:

@@ -2,19 +2,18 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from pdn_tools.commands import report
-from pdn_tools.play.check import Checked, Problem, check, problem
+from pdn_tools.play.check import Checked, Problem, check_by, problem
+from pdn_tools.play.checking import Checking
 from pdn_tools.text import writer
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Game, ReadError
 from pdn_tools.play.notation import Style, canonical_game, canonical_head, canonical_text, fix_notes, kept_notes, result_fixes
 from pdn_tools.text.names import printable
-from pdn_tools.rules.core import Engine
 from pdn_tools.rules.fen import to_fen
-from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.play.replay import Replay
 
 
@@ -23,10 +22,7 @@ class Options:
     to: str = "pdn"                         # a name in WRITERS
     style: Style = Style()
     keep_invalid: bool = False
-    variant: Variant | None = None
-    strict: bool = False
-    rules: RuleSet | None = None            # the draws by these rules, else each variant's own
-    engine: Engine | None = None            # the engine to replay on, else the environment's (see check)
+    checking: Checking = field(default_factory=Checking)     # how games are checked (on the environment's engine)
 
 
 @dataclass(frozen=True)
@@ -50,7 +46,7 @@ RESULT_ERRORS = frozenset({Code.WRONG_RESULT})      # errors about the Result: t
 def convert_game(game: Game | ReadError, options: Options) -> Converted:
     """Check and convert one game (the work `pdn convert` hands to `batch.run`)."""
     try:
-        return convert(check(game, options.variant, options.strict, options.rules, options.engine), options)
+        return convert(check_by(game, options.checking), options)
     except Exception as error:           # a bug must not end the batch: say which game
         where = f"{game.file}:{game.line}: game {game.index}"
         return Converted("", (f"{where}: cannot convert ({type(error).__name__}: {error}) [internal]",), False)

@@ -12,10 +12,9 @@ import re
 from dataclasses import dataclass, replace
 
 from pdn_tools.commands import report
-from pdn_tools.play.check import Record, check, problem
+from pdn_tools.play.check import Record, check_by, problem
+from pdn_tools.play.checking import Checking
 from pdn_tools.play.notation import fix_notes, kept_notes, result_fixes
-from pdn_tools.rules.core import Engine
-from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic, Game
 from pdn_tools.text.reader import RawGame, parse_raw, read_raw
@@ -61,14 +60,13 @@ def in_style(result: str, game: Game) -> str:
     return result
 
 
-def fix_game(raw: RawGame, index: int, notes: list[Diagnostic], variant: Variant | None,
-             strict: bool, rules: RuleSet | None = None, engine: Engine | None = None) -> Fixed:
+def fix_game(raw: RawGame, index: int, notes: list[Diagnostic], checking: Checking) -> Fixed:
     """The edits that give one game the Result tag and terminator its position settles (none for
     a game with another error, or whose result is right); a missing tag or terminator stays so.
-    `engine`: see check."""
+    `checking`: how it is read and checked."""
     terminator = next((t for t in reversed(raw.tokens) if t.type in ("RESULT", "STAR")), None)
-    game = parse_raw(raw, index, strict, notes, engine)       # takes the tokens
-    checked = check(game, variant, strict, rules, engine)
+    game = parse_raw(raw, index, checking.strict, notes, checking.engine)       # takes the tokens
+    checked = check_by(game, checking)
     record, replayed = checked.record, checked.replay
     wrong_result_only = all(error.code == Code.WRONG_RESULT for error in record.errors)
     if not isinstance(game, Game) or replayed is None or not wrong_result_only:
@@ -140,12 +138,12 @@ class FileFix:
         return sum(1 for game in self.games if not game.record.ok and not game.notes) + len(self.missed)
 
 
-def fix_file(data: bytes, name: str, variant: Variant | None = None, strict: bool = False,
-             encoding: str | None = None, rules: RuleSet | None = None, engine: Engine | None = None) -> FileFix:
-    """The bytes of a PDN file with only the wrong results changed (see the module's note), the
-    draws by `rules` (else each variant's own), read and replayed on `engine` (see check)."""
-    games = read_raw(io.BytesIO(data), name=name, encoding=encoding, engine=engine)
-    fixed = tuple(fix_game(raw, index, notes, variant, strict, rules, engine)
+def fix_file(data: bytes, name: str, checking: Checking | None = None, encoding: str | None = None) -> FileFix:
+    """The bytes of a PDN file with only the wrong results changed (see the module's note), read
+    and checked by `checking` (None: the defaults, on the environment's engine)."""
+    checking = checking or Checking()
+    games = read_raw(io.BytesIO(data), name=name, encoding=encoding, engine=checking.engine)
+    fixed = tuple(fix_game(raw, index, notes, checking)
                   for index, (raw, notes) in enumerate(games, 1))
     codec = games.codec
     text, missed = apply(data.decode(codec, "surrogateescape"), [edit for game in fixed for edit in game.edits])

@@ -10,9 +10,10 @@ import itertools
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from pdn_tools.play.replay import Replay, replay
+from pdn_tools.play.checking import Checking
+from pdn_tools.play.replay import Replay, replay_by
 from pdn_tools.rules.movegen import Move, Position
-from pdn_tools.rules.core import Engine
+from pdn_tools.rules.core import Engine, engine_from_environment
 from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic, Game, ReadError
@@ -110,13 +111,18 @@ def check(game: Game | ReadError, variant: Variant | None = None, strict: bool =
           rules: RuleSet | None = None, engine: Engine | None = None) -> Checked:
     """Replay `game` (with `variant`'s rules, else those its tags or moves name; its draws by
     `rules`, else by its variant's own; on `engine`, see replay) and report on it."""
+    return check_by(game, Checking(strict, variant, rules, engine or engine_from_environment()))
+
+
+def check_by(game: Game | ReadError, checking: Checking) -> Checked:
+    """`check` by the choices of `checking`."""
     if isinstance(game, ReadError):
         error = Problem(game.code, game.message, game.line, game.column)
         name = game_name(tag_pairs(game.text))
         record = Record(game.file, game.index, name, game.line, "unknown", False, 0, "", (error,),
                         tuple(problem(w) for w in game.warnings))
         return Checked(game, None, record)
-    result = replay(game, variant, strict, rules, engine)
+    result = replay_by(game, checking)
     tag = game.tag("Result")
     spaced = [] if tag is None or read_result(tag) == tag else [_spaced_result(game, tag)]
     record = Record(
@@ -159,10 +165,10 @@ def _spaced_result(game: Game, tag: str) -> Diagnostic:
                       f"{read_result(tag)!r}", *game.tag_position("Result"))
 
 
-def record_of(game: Game | ReadError, variant: Variant | None = None, strict: bool = False,
-              rules: RuleSet | None = None, engine: Engine | None = None) -> Record:
-    """The record alone (work whose result travels between processes or machines)."""
-    return check(game, variant, strict, rules, engine).record
+def record_of(game: Game | ReadError, checking: Checking | None = None) -> Record:
+    """The record alone (work whose result travels between processes or machines), checked by
+    `checking` (None: the defaults, on the environment's engine)."""
+    return check_by(game, checking or Checking()).record
 
 
 def problem(diagnostic: Diagnostic, result: Replay | None = None) -> Problem:

@@ -12,6 +12,7 @@ from pdn_tools.text.walk import Path, walk
 from pdn_tools.text.model import (Comment, Diagnostic, Element, NotatedMove as Notated, MoveNumber, MoveRun, Nag,
                                   Placeholder, Setup, Variation, movetext_runs)
 from pdn_tools.rules.movegen import Move, Position
+from pdn_tools.play.checking import Checking
 from pdn_tools.play.resolving import _SQUARES, _Failure, _square, resolve
 
 if TYPE_CHECKING:
@@ -85,11 +86,11 @@ class _Line:
     core hands back each ply it plays).
     """
 
-    __slots__ = ("result", "tracker", "strict", "position", "previous", "last", "count", "plies", "known", "record")
+    __slots__ = ("result", "tracker", "checking", "position", "previous", "last", "count", "plies", "known", "record")
 
-    def __init__(self, result: Replay, tracker: DrawTracker | None, strict: bool, record: bool = False) -> None:
+    def __init__(self, result: Replay, tracker: DrawTracker | None, checking: Checking, record: bool = False) -> None:
         assert result.start is not None and result.variant is not None
-        self.result, self.tracker, self.strict, self.record = result, tracker, strict, record
+        self.result, self.tracker, self.checking, self.record = result, tracker, checking, record
         self.position = self.previous = result.start
         self.last: Position | None = None       # after the last ply
         self.count = 0
@@ -128,7 +129,7 @@ class _Line:
                     expanded += sum(run.items() - 1 for run in runs)
                     runs.clear()
                     start = _variation_start(element, self.previous, self.position, result.warnings)
-                    _variation(element, Path(None, index - 1 + expanded), start, self.count, result, self.strict)
+                    _variation(element, Path(None, index - 1 + expanded), start, self.count, result, self.checking)
             elif isinstance(element, Setup):
                 self.position = self.previous = _setup(element, self.position)
             elif isinstance(element, Placeholder):
@@ -165,7 +166,7 @@ class _Line:
                 step = steps.capture_step(position, start, end) if notated.capture else \
                     steps.quiet_step(position, start, end)
         if step is None:
-            move = resolve(position, notated, ply, self.result.warnings, self.strict)
+            move = resolve(position, notated, ply, self.result.warnings, self.checking)
             after = position.play(move)
             king = _is_king(position, move.start)
         else:
@@ -194,7 +195,7 @@ def _made_plies(result: Replay) -> list[Ply]:
     to the plies the replay resolved."""
     if result.start is None or result.variant is None or not result.ply_count:
         return []
-    line = _Line(result, None, False, record=True)
+    line = _Line(result, None, Checking(engine=result.start.engine), record=True)
     warnings, result.warnings = result.warnings, []     # said once, by the replay itself
     try:
         line.follow(movetext_runs(result.game), variations=False)
@@ -235,7 +236,7 @@ def _mover_owns(position: Position, notated: Notated) -> bool:
 
 
 def _variation(variation: Variation, path: Path, position: Position, ply: int, result: Replay,
-               strict: bool) -> None:
+               checking: Checking) -> None:
     """Check the variation at `path`: it replaces the move played from `position` (`ply`
     main-line plies were played before it).  A failure ends the line it happens in."""
     result.starts[path] = position
@@ -246,7 +247,7 @@ def _variation(variation: Variation, path: Path, position: Position, ply: int, r
         current, previous = positions[-1]
         try:
             if isinstance(element, Notated):
-                move = resolve(current, element, None, result.warnings, strict)
+                move = resolve(current, element, None, result.warnings, checking)
                 result.resolved[frame.path] = current, move
                 positions[-1] = current.play(move), current
             elif isinstance(element, Variation):

@@ -13,6 +13,7 @@ from pdn_tools.text.codes import Code
 from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, NotatedMove, MoveNumber, MoveRun, Nag,
                                   Placeholder, Variation, movetext_runs)
 from pdn_tools.rules.movegen import Move, Position
+from pdn_tools.play.checking import Checking
 from pdn_tools.play.replay import Replay
 from pdn_tools.play.result_check import board_verdict, meaning
 from pdn_tools.play.variant_choice import choose_variant
@@ -205,7 +206,7 @@ def variant_tags(game: Game, tags: list[tuple[str, str]], result: Replay, style:
     gametype = game.tag("GameType") or ""
     declared = _NOTATION.search(gametype)
     number = _NUMBER.match(gametype)
-    if number is not None and choose_variant(game, engine=start.engine).candidates != [variant]:
+    if number is not None and choose_variant(game, Checking(engine=start.engine)).candidates != [variant]:
         number = None
     if number is None or (variant.alpha if declared is None else declared.group(1) != "N") != alpha:
         full = variant.gametype_text(alpha)         # a number naming the variant stays (lidraughts' 96)

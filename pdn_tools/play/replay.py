@@ -22,6 +22,7 @@ from pdn_tools.text.results import Outcome
 from pdn_tools.text.model import Diagnostic, Game, NotatedMove as Notated, movetext_runs
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.variants import RuleSet, Variant
+from pdn_tools.play.checking import Checking
 from pdn_tools.play.variant_choice import choose_variant
 from pdn_tools.play.resolving import _Failure, full_path
 from pdn_tools.play.main_line import Ply, _Line, _made_plies, _Stop
@@ -116,8 +117,12 @@ def replay(game: Game, override: Variant | None = None, strict: bool = False, ru
     the one `engine_from_environment()` gives); with no GameType, the first inferred variant that
     replays wins, and when none does, the one that got furthest is reported with the list of
     rule sets tried."""
-    engine = engine or engine_from_environment()
-    candidates, notes, check_results = choose_variant(game, override, engine)
+    return replay_by(game, Checking(strict, override, rules, engine or engine_from_environment()))
+
+
+def replay_by(game: Game, checking: Checking) -> Replay:
+    """`replay` by the choices of `checking`."""
+    candidates, notes, check_results = choose_variant(game, checking)
     if not candidates:
         failed = Replay(game, None)
         failed.errors = notes
@@ -125,8 +130,8 @@ def replay(game: Game, override: Variant | None = None, strict: bool = False, ru
     inferred = len(candidates) > 1
     failures: list[tuple[Replay, Variant]] = []
     for variant in candidates:
-        draws = variant.draws if rules is None else rules.draws_of(variant)
-        attempt = _replay(game, variant, strict, check_results, draws, engine)
+        draws = variant.draws if checking.rules is None else checking.rules.draws_of(variant)
+        attempt = _replay(game, variant, checking, check_results, draws)
         attempt.warnings[:0] = notes
         if inferred:
             attempt.warnings.insert(0, Diagnostic(Code.INFERRED_VARIANT, f"no GameType tag; replayed as "
@@ -148,16 +153,15 @@ def _progress(attempt: Replay) -> tuple[int, bool]:
     return attempt.ply_count, attempt.complete
 
 
-def _replay(game: Game, variant: Variant, strict: bool, check_results: bool, draws: DrawRules,
-            engine: Engine) -> Replay:
+def _replay(game: Game, variant: Variant, checking: Checking, check_results: bool, draws: DrawRules) -> Replay:
     result = Replay(game, variant, draw_rules=draws)
     try:
-        result.start = _start_position(game, variant, engine)
+        result.start = _start_position(game, variant, checking.engine)
     except _Failure as failure:
         result.errors.append(failure.diagnostic)
         return result
     tracker = DrawTracker(result.start, draws)
-    line = _Line(result, tracker, strict)
+    line = _Line(result, tracker, checking)
     try:
         line.follow(movetext_runs(game))
         result.complete = True

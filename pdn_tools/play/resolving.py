@@ -2,12 +2,15 @@
 saying why none is."""
 from __future__ import annotations
 
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic, NotatedMove as Notated
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.variants import Variant
+
+if TYPE_CHECKING:
+    from pdn_tools.play.checking import Checking
 
 
 class _Failure(Exception):
@@ -19,7 +22,7 @@ Fail = Callable[[Code, str], _Failure]          # a located _Failure for the mov
 
 
 def resolve(position: Position, notated: Notated, ply: int | None, warnings: list[Diagnostic],
-            strict: bool = False) -> Move:
+            checking: Checking) -> Move:
     """The one legal move `notated` stands for, else a _Failure with a located diagnostic."""
     variant = position.variant
 
@@ -49,7 +52,7 @@ def resolve(position: Position, notated: Notated, ply: int | None, warnings: lis
                    f"{', '.join(paths)}; write the squares in between")
     if matches:
         move = matches[0]
-        _check_separator(notated, move, ply, warnings, strict)
+        _check_separator(notated, move, ply, warnings, checking)
         return move
     raise _explain(position, notated, numbers, position.legal_moves(), fail)
 
@@ -117,14 +120,14 @@ def _resolve_short(position: Position, notated: Notated, fail: Fail) -> Move:
 
 
 def _check_separator(notated: Notated, move: Move, ply: int | None, warnings: list[Diagnostic],
-                     strict: bool) -> None:
+                     checking: Checking) -> None:
     """A capture written with '-' or a quiet move written with 'x' is flagged (a warning in
     strict mode too: the PDN 3.0 reading grammar does not tell the separators apart)."""
     if notated.capture == bool(move.captured):
         return
     what = "capture written as a quiet move" if move.captured else "quiet move written as a capture"
     diagnostic = Diagnostic(Code.CAPTURE_NOTATION, f"{notated.text}: {what}", notated.line, notated.column, ply)
-    if strict and diagnostic.code.strict_fatal:
+    if checking.strict and diagnostic.code.strict_fatal:
         raise _Failure(diagnostic)
     warnings.append(diagnostic)
 

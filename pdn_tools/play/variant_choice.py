@@ -3,14 +3,16 @@ its squares fit (inferred)."""
 from __future__ import annotations
 
 import re
-from typing import Callable, Iterable, NamedTuple
+from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
 
-from pdn_tools.rules.core import Engine
 from pdn_tools.text.codes import Code
 from pdn_tools.text.numbers import number as read_number
 from pdn_tools.text.model import Diagnostic, Element, Game, NotatedMove as Notated, MoveRun, movetext_runs
 from pdn_tools.rules.variants import (Hint, Variant, algebraic_variants, inferred_variants, lidraughts_variant,
                                       variant_by_gametype, variant_by_name)
+
+if TYPE_CHECKING:
+    from pdn_tools.play.checking import Checking
 
 _GAMETYPE = re.compile(r"\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS][0-3])\s*(?:,\s*([01]))?)?\s*\Z")
 _GAMETYPE_NUMBER = re.compile(r"\s*(\d+)")
@@ -26,11 +28,12 @@ class Choice(NamedTuple):
     check_results: bool = True
 
 
-def choose_variant(game: Game, override: Variant | None = None, engine: Engine | None = None) -> Choice:
-    """The variants `game` may be replayed as, from an override, its tags or its moves (the
-    compiled core of `engine` reads runs of moves kept as text faster; the choice is the same)."""
-    if override is not None:
-        return Choice([override], [])
+def choose_variant(game: Game, checking: Checking | None = None) -> Choice:
+    """The variants `game` may be replayed as, from `checking`'s variant, its tags or its moves (the
+    compiled core of `checking`'s engine reads runs of moves kept as text faster; the choice is the same;
+    None: no variant given, no core)."""
+    if checking is not None and checking.variant is not None:
+        return Choice([checking.variant], [])
     gametype = game.tag("GameType")
     if gametype is not None:
         line, column = game.tag_position("GameType")
@@ -60,7 +63,7 @@ def choose_variant(game: Game, override: Variant | None = None, engine: Engine |
         variant = variant_by_name(named)     # lidraughts' and playstrategy's names are aliases
         if variant is not None:
             return Choice([variant], [])
-    core = None if engine is None else engine.core
+    core = None if checking is None else checking.engine.core
     return Choice(list(_inferred(game, run_hint if core is None else core.moves_hint)), [])
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 
-from pdn_tools.rules.core import Engine
 from pdn_tools.running.inputs import DEFAULT_GLOBS as DEFAULT_GLOBS, Inputs as Inputs
 from pdn_tools.running.output import EXIT_INVALID as EXIT_INVALID, EXIT_OK as EXIT_OK, EXIT_USAGE as EXIT_USAGE
 from pdn_tools.running.pool import run as run
@@ -16,7 +15,7 @@ from pdn_tools.text.model import Game, ReadError
 
 if TYPE_CHECKING:        # reading inputs does not load the rules: check is imported by the work
     from pdn_tools.play.check import Checked, Record
-    from pdn_tools.rules.variants import RuleSet, Variant
+    from pdn_tools.play.checking import Checking
 
 T = TypeVar("T")
 
@@ -27,12 +26,11 @@ def exit_code(unreadable: int, failed: int) -> int:
     return EXIT_USAGE if unreadable else EXIT_INVALID if failed else EXIT_OK
 
 
-def checked_work(game: Game | ReadError, work: Callable[[Checked], T], variant: Variant | None,
-                 strict: bool, rules: RuleSet | None = None, *, engine: Engine) -> tuple[Record, T]:
-    """Check one game (on `engine`) and run `work` on it; only the record and the work's result travel back."""
-    from pdn_tools.play.check import check
+def checked_work(game: Game | ReadError, work: Callable[[Checked], T], checking: Checking) -> tuple[Record, T]:
+    """Check one game (by `checking`) and run `work` on it; only the record and the work's result travel back."""
+    from pdn_tools.play.check import check_by
 
-    checked = check(game, variant, strict, rules, engine)
+    checked = check_by(game, checking)
     return checked.record, work(checked)
 
 

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, TypeVar
 
 from pdn_tools.play.check import Record, record_of
+from pdn_tools.play.checking import Checking
 from pdn_tools.rules.core import Engine, engine_from_environment
 from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.running.inputs import Inputs
@@ -210,24 +211,23 @@ class Progress:
         return self.inputs.total_bytes()
 
 
-def run(client: Client, inputs: Inputs, work: Work[T], strict: bool = False,
-        range_bytes: int = RANGE_BYTES, in_flight: int | None = None,
-        progress: Progress | None = None, *, engine: Engine) -> Iterator[T]:
+def run(client: Client, inputs: Inputs, work: Work[T], range_bytes: int = RANGE_BYTES,
+        in_flight: int | None = None, progress: Progress | None = None, *, checking: Checking) -> Iterator[T]:
     """`work(game)` for every game of `inputs`, in input order, computed on the workers of `client`;
     `progress` follows the ranges collected."""
-    for results in run_folded(client, inputs, work, list, strict, range_bytes, in_flight, progress, engine=engine):
+    for results in run_folded(client, inputs, work, list, range_bytes, in_flight, progress, checking=checking):
         yield from results
 
 
 def run_folded(client: Client, inputs: Inputs, work: Work[T], fold: Fold[T, C],
-               strict: bool = False, range_bytes: int = RANGE_BYTES, in_flight: int | None = None,
-               progress: Progress | None = None, *, engine: Engine) -> Iterator[C]:
+               range_bytes: int = RANGE_BYTES, in_flight: int | None = None,
+               progress: Progress | None = None, *, checking: Checking) -> Iterator[C]:
     """`fold` of the `work(game)` results of each file's games in a range, in input order, both computed on
     the workers: the client receives one value a range instead of one a game (say, the range's output as
     one text and its counts), so it has nothing to do per game."""
     limit = in_flight or 2 * max(1, len(client.nthreads()))
     shown = progress or Progress(inputs)
-    options = Options(strict, inputs.encoding, inputs.max_game_bytes, engine=engine)
+    options = Options(checking, inputs.encoding, inputs.max_game_bytes)
     pending: deque[tuple[list[_Span], Future[Any]]] = deque()
     failed: set[str] = set()
     places = _Places(client)
@@ -403,7 +403,7 @@ def validate(client: Client, paths: Iterable[str], variant: Variant | None = Non
     the workers of the Dask `client` (the records of `pdn validate --format jsonl`), on `engine` (by
     default the environment's, as the library's other entry points); draws by `rules` (`--rules`),
     games over `max_game_bytes` reported too large (`--max-game-bytes`)."""
-    engine = engine or engine_from_environment()
-    work = functools.partial(record_of, variant=variant, strict=strict, rules=rules, engine=engine)
-    return run(client, Inputs(tuple(paths), max_game_bytes=max_game_bytes), work, strict, range_bytes, in_flight,
-               engine=engine)
+    checking = Checking(strict, variant, rules, engine or engine_from_environment())
+    work = functools.partial(record_of, checking=checking)
+    return run(client, Inputs(tuple(paths), max_game_bytes=max_game_bytes), work, range_bytes, in_flight,
+               checking=checking)

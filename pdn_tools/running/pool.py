@@ -13,6 +13,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, TypeVar
 
+from pdn_tools.play.checking import Checking
 from pdn_tools.rules.core import Engine
 from pdn_tools.running.inputs import Inputs
 from pdn_tools.running.tasks import (Counts, Fold, Options, PartResults, Place, Range, Read, Task, Work, do_task,
@@ -33,8 +34,8 @@ _MOST_RANGE = 1 << 20           # the largest: a worker holds a task's games at 
 _WHOLE_FILE = 2 * _MOST_RANGE   # a file that cannot be cut is read whole by a worker up to this size
 
 
-def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
-        fold: Fold[T, Any] | None = None, *, engine: Engine) -> Iterator[Any]:
+def run(inputs: Inputs, work: Work[T], jobs: int = 1, fold: Fold[T, Any] | None = None, *,
+        checking: Checking) -> Iterator[Any]:
     """`work(game)` for every game of `inputs`, in input order; with `fold`, `fold(results)` of
     each part of one file that a worker took (a range, a whole file, a batch of games), folded
     there so that this process has nothing to do per game (one game a part when `jobs` is 1).
@@ -46,10 +47,10 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
     encoding or without sync points, are split here and sent to the workers in batches of games."""
     parser()            # built once here, so that workers started by fork inherit it
     gc.freeze()         # the modules and the parser live to the end: the collector need not look at them again
-    options = Options(strict, inputs.encoding, inputs.max_game_bytes, engine=engine)
+    options = Options(checking, inputs.encoding, inputs.max_game_bytes)
     if jobs <= 1:
-        for raw, index, notes in inputs.raw_games(engine):
-            result = work(parse_raw(raw, index, strict, notes, options.engine))
+        for raw, index, notes in inputs.raw_games(checking.engine):
+            result = work(parse_raw(raw, index, checking.strict, notes, checking.engine))
             yield result if fold is None else fold([result])
         return
     from concurrent.futures import ProcessPoolExecutor     # processes: only for more than one job
@@ -58,7 +59,7 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=start_worker, initargs=(os.getpid(), Counts.shared()))
     pending: deque[tuple[Future[list[PartResults]], _Planned]] = deque()
     try:
-        for planned in _tasks(inputs, jobs, engine):
+        for planned in _tasks(inputs, jobs, checking.engine):
             pending.append((pool.submit(do_task, planned.task, work, fold or list, options, planned.read,
                                         planned.before), planned))
             if len(pending) > 2 * jobs:

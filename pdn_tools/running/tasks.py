@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, TypeVar
 
-from pdn_tools.rules.core import Engine
+from pdn_tools.play.checking import Checking
 from pdn_tools.text import ranges
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.reader import MAX_GAME_BYTES, RawGame, parse_raw, read_raw
@@ -24,13 +24,12 @@ Read = tuple[ranges.Games, str | None]          # games read, and why reading st
 
 @dataclass(frozen=True)
 class Options:
-    """How every task reads and parses: --strict, --encoding (None: detected), --max-game-bytes, and
-    the engine the reader reads for (the run's: chosen where the program starts)."""
+    """How every task reads and parses: the run's `checking` (--strict, and the engine the reader
+    reads for: chosen where the program starts), --encoding (None: detected), --max-game-bytes."""
 
-    strict: bool = False
+    checking: Checking
     encoding: str | None = None
     max_game_bytes: int = MAX_GAME_BYTES
-    engine: Engine = field(kw_only=True)
 
 
 class Place(NamedTuple):
@@ -71,14 +70,14 @@ def do_task(task: Task, work: Work[T], fold: Fold[T, Any], options: Options, rea
         read, before = _read_counted(task.part, options)
     if read is not None:
         games, problem = read
-        results = [work(parse_raw(raw, before + index, options.strict, notes, options.engine))
+        results = [work(parse_raw(raw, before + index, options.checking.strict, notes, options.checking.engine))
                    for index, (raw, notes) in enumerate(games, 1)]
         return [(fold(results), problem, None)]
     outcomes: list[PartResults] = []
     for place in task.files:
         found: list[T] = []
         problem, codec = _read_file(place, options, lambda raw, index, notes: found.append(
-            work(parse_raw(raw, index, options.strict, notes, options.engine))))
+            work(parse_raw(raw, index, options.checking.strict, notes, options.checking.engine))))
         outcomes.append((fold(found), problem, codec))
     return outcomes
 
@@ -98,7 +97,7 @@ def _read_file(place: Place, options: Options, take: Callable[[RawGame, int, lis
     try:
         with ranges.open_binary(place.path) if "://" in place.path else watched(place.path) as raw:
             games = read_raw(input_bytes(raw), name=place.shown, encoding=options.encoding,
-                             max_game_bytes=options.max_game_bytes, engine=options.engine)
+                             max_game_bytes=options.max_game_bytes, engine=options.checking.engine)
             for index, (game, notes) in enumerate(games, 1):
                 take(game, index, notes)
         return (games.cut.message if games.cut is not None else None), games.codec
@@ -113,7 +112,7 @@ def read_part(part: Range, options: Options) -> Read:
     the range is read changed while read."""
     try:
         games = ranges.read_range(part.place.path, part.start, part.end, *part.lines, part.place.shown,
-                                  options.encoding, options.max_game_bytes, options.engine)
+                                  options.encoding, options.max_game_bytes, options.checking.engine)
     except OSError as error:
         return [], reason(error)
     now = stamp(part.place.path) if part.stamp is not None else None

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import IO, Callable, Iterable
 
 from pdn_tools.commands.convert import Converted
-from pdn_tools.rules.core import Engine
+from pdn_tools.play.checking import Checking
 from pdn_tools.running import batch
 from pdn_tools.running.output import CannotWrite, atomic_output
 from pdn_tools.text.names import printable
@@ -58,12 +58,12 @@ class _Unchanged(Exception):
     """A file to rewrite in place had a game left out, or could not be read through."""
 
 
-def rewrite_files(inputs: batch.Inputs, work: batch.Work[Converted], jobs: int, strict: bool, note: Note,
-                  engine: Engine) -> int:
+def rewrite_files(inputs: batch.Inputs, work: batch.Work[Converted], jobs: int, note: Note,
+                  checking: Checking) -> int:
     """Convert each input file into itself, atomically; a file with a game left out (one that
     cannot be read) is left unchanged (none is with `Options.keep_invalid`), and one that
     cannot be written is reported (the batch goes on, counted with the unreadable inputs).
-    The number of games that did not convert without a problem; each file read for `engine`."""
+    The number of games that did not convert without a problem; each file read by `checking`."""
     failed = 0
     for path in inputs.files():
         single = batch.Inputs((path,), encoding=inputs.encoding, max_game_bytes=inputs.max_game_bytes)
@@ -71,7 +71,7 @@ def rewrite_files(inputs: batch.Inputs, work: batch.Work[Converted], jobs: int, 
         links = _hard_links(path)
         try:
             with atomic_output(path) as out:
-                tally = write_parts(batch.run(single, work, jobs, strict, fold=written, engine=engine), out, note)
+                tally = write_parts(batch.run(single, work, jobs, fold=written, checking=checking), out, note)
                 if single.unreadable or tally.left_out:
                     raise _Unchanged
             if path in single.codecs:

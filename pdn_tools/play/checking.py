@@ -1,0 +1,25 @@
+"""How games are checked: one frozen value, chosen once where a program starts (the command line's
+`Reading.checking()`, or a library entry point from its keyword arguments) and passed down unchanged
+to the replay, the commands and the workers (it pickles)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from pdn_tools.rules.core import Engine, engine_from_environment
+
+if TYPE_CHECKING:      # a choice names them; reading alone does not load the variants
+    from pdn_tools.rules.variants import RuleSet, Variant
+
+
+@dataclass(frozen=True)
+class Checking:
+    """`strict`: tolerated quirks of real files are errors; `variant`: replay every game as this
+    variant instead of the one its tags name; `rules`: draws by these rules, else each variant's own;
+    `engine`: the one games are read for and replayed on (by default the environment's, read when
+    the value is made)."""
+
+    strict: bool = False
+    variant: Variant | None = None
+    rules: RuleSet | None = None
+    engine: Engine = field(default_factory=engine_from_environment)
