@@ -38,9 +38,9 @@ NOT_FOR_VALIDATE = ["pdn_tools.cli.convert", "pdn_tools.cli.archive", "pdn_tools
                     "pdn_tools.commands.html_second_look", "pdn_tools.commands.html_stats",
                     "pdn_tools.play.hub", "pdn_tools.play.notation", "pdn_tools.rules.search",
                     "pdn_tools.running.engine", "pdn_tools.running.distributed", "pdn_tools.running.workers",
-                    "pdn_tools.running.writing", "pdn_tools.running.tasks", "pdn_tools.text.ranges", "importlib.metadata", "importlib.resources", "multiprocessing",
-                    "concurrent.futures.process", "ctypes", "secrets", "csv", "html", "dask", "distributed",
-                    "resvg_py"]
+                    "pdn_tools.running.writing", "pdn_tools.running.tasks", "pdn_tools.text.ranges",
+                    "importlib.metadata", "importlib.resources", "multiprocessing", "concurrent.futures.process",
+                    "ctypes", "secrets", "csv", "html", "dask", "distributed", "resvg_py"]
 
 
 def imported(*args: str) -> set[str]:
