@@ -366,6 +366,8 @@ def load() -> str:
 
 
 def commit(path: Path) -> str:
+    """The commit `path` has checked out, and whether its pdn_tools differs from it: read when its pdn_tools is
+    copied to be measured, so that the page names the code measured, not the commit when the page is written."""
     found = subprocess.run(["git", "-C", str(path), "log", "-1", "--format=%h %cs"], capture_output=True, text=True)
     dirty = subprocess.run(["git", "-C", str(path), "status", "--porcelain", "pdn_tools"], capture_output=True,
                            text=True).stdout.strip()
@@ -390,10 +392,11 @@ def main() -> None:
     if not (CORPUS / "english" / "OCA_2.0.pdn").is_file():   # else every figure would be of 0 games
         sys.exit(f"no corpus at {CORPUS}: set PDN_CORPUS to the folder of the real PDN files")
     started, load_before = time.time(), load()
-    print(f"load average {load_before} ({os.cpu_count()} cores); pdn_tools of {args.tree} ({commit(args.tree)})")
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
+        measured = commit(args.tree)        # the code copied next is what every figure measures
         tree = Tree(args.tree.resolve(), folder / "tree")
+        print(f"load average {load_before} ({os.cpu_count()} cores); pdn_tools of {args.tree} ({measured})")
         oca = archive("OCA", [str(CORPUS / "english" / "OCA_2.0.pdn")],
                       "B:W20,21,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15",
                       folder, 3000 if args.quick else 0)
@@ -410,7 +413,7 @@ def main() -> None:
         others = measure_others(tree, oca, one_game, args.repeat)
     when = datetime.datetime.fromtimestamp(started, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     heading = (f"`python benchmarks/run.py{' --quick' if args.quick else ''}` on {when}, pdn_tools at "
-               f"{commit(args.tree)}; {os.cpu_count()} cores, load average {load_before} at the start and "
+               f"{measured}; {os.cpu_count()} cores, load average {load_before} at the start and "
                f"{load()} at the end ({(time.time() - started) / 60:.0f} min); the least CPU time of "
                f"{args.repeat} round{'s' if args.repeat != 1 else ''} ({CHEAP:.0f}+ s runs once). "
                f"OCA: {oca.games:,} games, international: {international.games:,} games.")

@@ -119,3 +119,30 @@ def test_the_benchmarks_page_holds_the_generated_tables_between_the_markers():
     names = [row[0] for row in check_table(found[0], run.ARCHIVE_HEADER)]
     assert [f"`{label}` ÷ `validate`, CPU" for label, _ in run.COMMANDS] == [n for n in names if "÷" in n]
     check_table(found[1], run.OTHER_HEADER)
+
+
+def test_the_page_names_the_commit_measured_not_the_one_checked_out_when_it_is_written(tmp_path, monkeypatch):
+    """A commit made while the benchmark runs (it takes half an hour) is not the code measured: the
+    heading names the commit read when the tree's pdn_tools was copied to be measured."""
+    checked_out = iter(["aaaaaaa 2026-12-05", "bbbbbbb 2026-12-05"])
+    page = tmp_path / "page.md"
+    page.write_text(f"{run.BEGIN}\n{run.END}\n", encoding="utf-8")
+    monkeypatch.setattr(run, "commit", lambda path: next(checked_out))
+
+    class Copied:
+        def __init__(self, checkout: Path, folder: Path) -> None:
+            run.commit(checkout)             # a commit lands while the run goes on
+
+        def pdn(self, args: list[str]) -> None:
+            pass
+    monkeypatch.setattr(run, "Tree", Copied)
+    monkeypatch.setattr(run, "CORPUS", tmp_path)
+    (tmp_path / "english").mkdir()
+    (tmp_path / "english" / "OCA_2.0.pdn").write_text("", encoding="utf-8")
+    monkeypatch.setattr(run, "archive", lambda name, paths, fen, folder, limit: run.Archive(name, paths, 1, fen, True))
+    monkeypatch.setattr(run, "measure_archives", lambda *args: [])
+    monkeypatch.setattr(run, "measure_others", lambda *args: [])
+    monkeypatch.setattr(sys, "argv", ["run.py", "--markdown", str(page)])
+    run.main()
+    written = page.read_text(encoding="utf-8")
+    assert "pdn_tools at aaaaaaa 2026-12-05;" in written and "bbbbbbb" not in written

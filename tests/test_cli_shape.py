@@ -1,7 +1,5 @@
 """One CLI shape: every command that reads games takes the reading options in one order, delivered
 as frozen objects; every --format is a writer class in its registry."""
-import dataclasses
-
 import click
 import pytest
 
@@ -32,7 +30,7 @@ def test_reading_and_writing_options_come_last_in_one_order(name):
 
 @pytest.mark.parametrize("made", [Reading(), Writing()])
 def test_option_objects_are_frozen(made):
-    with pytest.raises(dataclasses.FrozenInstanceError):
+    with pytest.raises(AttributeError):     # a frozen dataclass's FrozenInstanceError is one too
         made.strict = True
 
 

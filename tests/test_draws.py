@@ -1,6 +1,5 @@
 """Draw rules as the texts write them (seeds 000, 002, 003; FMJD-64; reference §4.3): each rule
 at its limit and one ply before it, positions built with tests/boards.py."""
-from dataclasses import replace
 
 import pytest
 
@@ -303,7 +302,7 @@ def test_claims_do_not_stop_the_count_of_an_automatic_rule():
     start = corner_kings("english")
     moves = shuffle(start, 8)
     moves += wander(played(start, moves), 80 - 8, lambda p: p != start)
-    rules = DrawRules(ENGLISH_TOURNAMENT.repetition, replace(ENGLISH_TOURNAMENT.quiet, how="automatic"))
+    rules = DrawRules(ENGLISH_TOURNAMENT.repetition, ENGLISH_TOURNAMENT.quiet._replace(how="automatic"))
     tracker = DrawTracker(start, rules)
     position = start
     for ply, move in enumerate(moves, 1):

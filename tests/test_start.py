@@ -1,10 +1,13 @@
 """A fast start, checked by what is imported, not by time (docs/start-up.md): `pdn --version` and
 `pdn --help` import no command, no parser and no rules; validating one game imports neither the
 other commands nor what only some options need (the search, boards, workers, Dask, metadata)."""
+import os
 import subprocess
 import sys
 
+import click
 import pytest
+from hypothesis import given, strategies as st
 
 from corpus import DATA
 
@@ -24,7 +27,8 @@ NO_WORK = ["lark", "pdn_tools.text.grammar", "pdn_tools.text.reader", "pdn_tools
            "pdn_tools.commands", "pdn_tools.running.batch", "pdn_tools.cli.validate", "pdn_tools.cli.convert",
            "pdn_tools.cli.archive", "pdn_tools.cli.diagram", "pdn_tools.cli.perft", "pdn_tools.cli.hub",
            "pdn_tools.cli.options", "pdn_tools.cli.run", "importlib.metadata", "json", "secrets", "ctypes",
-           "multiprocessing", "concurrent.futures.process", "dask", "distributed", "html"]
+           "multiprocessing", "concurrent.futures.process", "dask", "distributed", "html", "shutil", "bz2", "lzma",
+           "dataclasses"]
 # What validating a file (text report) does not need: other commands, the search, boards, workers, Dask.
 NOT_FOR_VALIDATE = ["pdn_tools.cli.convert", "pdn_tools.cli.archive", "pdn_tools.cli.diagram",
                     "pdn_tools.cli.perft", "pdn_tools.cli.hub", "pdn_tools.commands.annotate",
@@ -34,9 +38,9 @@ NOT_FOR_VALIDATE = ["pdn_tools.cli.convert", "pdn_tools.cli.archive", "pdn_tools
                     "pdn_tools.commands.html_second_look", "pdn_tools.commands.html_stats",
                     "pdn_tools.play.hub", "pdn_tools.play.notation", "pdn_tools.rules.search",
                     "pdn_tools.running.engine", "pdn_tools.running.distributed", "pdn_tools.running.workers",
-                    "pdn_tools.running.writing", "importlib.metadata", "importlib.resources", "multiprocessing",
-                    "concurrent.futures.process", "ctypes", "secrets", "csv", "html", "dask", "distributed",
-                    "resvg_py"]
+                    "pdn_tools.running.writing", "pdn_tools.running.tasks", "pdn_tools.text.ranges",
+                    "importlib.metadata", "importlib.resources", "multiprocessing", "concurrent.futures.process",
+                    "ctypes", "secrets", "csv", "html", "dask", "distributed", "resvg_py"]
 
 
 def imported(*args: str) -> set[str]:
@@ -72,13 +76,14 @@ def test_a_command_s_help_imports_no_other_command():
     modules = imported("validate", "--help")
     assert "pdn_tools.cli.validate" in modules
     assert loaded(modules, [name for name in NOT_FOR_VALIDATE if name != "importlib.resources"]) == []
+    assert loaded(modules, ["shutil", "bz2", "lzma", "dataclasses"]) == []      # the page's width; option objects
 
 
 # What no `pdn COMMAND --help` needs: the parser, the rules, the replay, the report and writers, the runner.
 NOT_FOR_HELP = ["lark", "pdn_tools.text.grammar", "pdn_tools.text.reader", "pdn_tools.text.model",
                 "pdn_tools.rules", "pdn_tools.play", "pdn_tools.commands", "pdn_tools.running.batch",
                 "importlib.metadata", "json", "multiprocessing", "concurrent.futures.process", "ctypes", "dask",
-                "distributed", "html"]
+                "distributed", "html", "pdn_tools.text.codes"]
 
 
 @pytest.mark.parametrize("name", ["validate", "convert", "annotate", "diagram", "list", "filter", "dedupe",
@@ -103,6 +108,7 @@ def test_the_help_s_choices_and_defaults_are_their_sources():
     from pdn_tools.rules.search import SHOTS_DEPTH
     from pdn_tools.rules.variants import DEFAULT_RULES, RULE_SETS
     from pdn_tools.running.engine import DEFAULT_DEPTH
+    from pdn_tools.text.codes import Code, Severity
     from pdn_tools.text.reader import MAX_GAME_BYTES
 
     assert choices.MAX_GAME_BYTES == MAX_GAME_BYTES and choices.SHOTS_DEPTH == SHOTS_DEPTH
@@ -110,6 +116,7 @@ def test_the_help_s_choices_and_defaults_are_their_sources():
     assert list(choices.CONVERT_FORMATS) == list(WRITERS) and list(choices.LIST_FORMATS) == list(ROWS)
     assert list(choices.PICTURE_FORMATS) == list(PICTURES) and choices.DEFAULT_RULES == DEFAULT_RULES.name
     assert choices.RULE_SETS == {name: rule_set.description for name, rule_set in RULE_SETS.items()}
+    assert list(choices.WARNING_CODES) == [code.value for code in Code if code.severity == Severity.WARNING]
 
 
 def test_the_group_lists_every_command_without_importing_it():
@@ -120,3 +127,20 @@ def test_the_group_lists_every_command_without_importing_it():
     assert set(COMMANDS) == set(cli.commands) == set(SUMMARIES)
     for name, command in cli.commands.items():
         assert command.name == name and command.summary == SUMMARIES[name]
+
+
+@given(columns=st.one_of(st.none(), st.integers(-5, 300).map(str), st.sampled_from(["", "x", "80.5", " 90"])),
+       terminal=st.one_of(st.none(), st.integers(0, 300)), max_width=st.integers(40, 200))
+def test_the_help_is_as_wide_as_click_makes_it(columns, terminal, max_width):
+    """`pdn` tells click the help's width (so that click does not import shutil to find it): the width click
+    finds itself, whatever COLUMNS holds and whether stdout is a terminal (None: it is not) of any width."""
+    from pdn_tools.cli.main import help_width
+
+    def terminal_size(descriptor: int) -> os.terminal_size:
+        if terminal is None:
+            raise OSError("not a terminal")
+        return os.terminal_size((terminal, 24))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.delenv("COLUMNS", raising=False) if columns is None else patch.setenv("COLUMNS", columns)
+        patch.setattr(os, "get_terminal_size", terminal_size)
+        assert help_width(max_width) == click.HelpFormatter(max_width=max_width).width

@@ -4,8 +4,7 @@ to check it, the same options in the same order for every command that reads gam
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
 
 import click
 
@@ -53,8 +52,7 @@ class OneLineError(click.ClickException):
         click.echo(f"pdn: {self.message}", err=True)
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(NamedTuple):
     """What a command reads and how: PATHS and --glob, --max-game-bytes, --strict, --encoding,
     --variant, --rules, --jobs, --dask and --quiet (an option a command does not have keeps its default)."""
 
@@ -78,8 +76,7 @@ class Reading:
         return Checking(self.strict, self.variant, self.rules, engine or engine_from_environment())
 
 
-@dataclass(frozen=True)
-class Writing:
+class Writing(NamedTuple):
     """Where a command writes: stdout, or -o FILE atomically (--partial: even when an input is cut)."""
 
     output: str | None = None

@@ -5,16 +5,14 @@ from __future__ import annotations
 import functools
 import sys
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, ClassVar
+from typing import TYPE_CHECKING, Callable, ClassVar, NamedTuple
 
 import click
 
 from pdn_tools.cli.options import (Reading, Writing, depth_with_shots, format_option, reading_options,
                                   writing_options)
-from pdn_tools.cli.choices import SHOTS_DEPTH
+from pdn_tools.cli.choices import SHOTS_DEPTH, WARNING_CODES
 from pdn_tools.cli.run import Run, command, not_to_terminal, write_page
-from pdn_tools.text.codes import Code, Severity
 
 if TYPE_CHECKING:      # a run imports them, not `pdn validate --help` (docs/start-up.md)
     from pdn_tools.commands import report
@@ -22,11 +20,8 @@ if TYPE_CHECKING:      # a run imports them, not `pdn validate --help` (docs/sta
     from pdn_tools.rules.search import Evaluations
     from pdn_tools.running.per_worker import PerWorker
 
-WARNING_CODES = [code.value for code in Code if code.severity == Severity.WARNING]
 
-
-@dataclass(frozen=True)
-class Options:
+class Options(NamedTuple):
     """validate's own options: how the text report shows warnings, and what it adds."""
 
     warnings: str = "grouped"
@@ -188,7 +183,7 @@ FORMATS: dict[str, type[Format]] = {"text": TextLines, "jsonl": JsonLines, "html
                                 "or a self-contained HTML audit page.")
 @click.option("--warnings", "warning_mode", type=click.Choice(["grouped", "each", "none"]), default="grouped",
               show_default=True, help="Text report: warnings counted per file and code, one by one, or none.")
-@click.option("--ignore", multiple=True, type=click.Choice(WARNING_CODES), metavar="CODE",
+@click.option("--ignore", multiple=True, type=click.Choice(list(WARNING_CODES)), metavar="CODE",
               help="Leave this warning code out of the text report (repeatable); errors always show.")
 @click.option("--summary", is_flag=True,
               help="End with a table of games per variant and problems per code, and the tally line on stderr "

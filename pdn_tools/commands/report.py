@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from pdn_tools.play.check import Checked, Problem, Record
 from pdn_tools.text.names import printable
@@ -102,8 +102,7 @@ class TextReport:
         return "".join(line + "\n" for line in closed) + part.text
 
 
-@dataclass(frozen=True)
-class TextPart:
+class TextPart(NamedTuple):          # not a dataclass: made at every start (see rules/draws.py)
     """validate's text report of one file's games in a range: their lines as one text, their warnings
     grouped (not yet written) and their summary; what a `--dask` worker sends back for a range, so that
     the client has nothing to do per game (`TextReport.add_part` writes it)."""
@@ -236,8 +235,7 @@ class Summary:
                 "warnings": dict(self.warnings)}
 
 
-@dataclass(frozen=True)
-class JsonPart:
+class JsonPart(NamedTuple):          # not a dataclass: made at every start (see rules/draws.py)
     """The JSON lines of a run of games as one text, and their summary: what a `--dask` worker sends back
     for a range, so that the client has nothing to do per game."""
 

@@ -13,9 +13,8 @@ an ending that gives way to another and comes back later counts afresh.  A ply-0
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Iterable, NamedTuple
 
 if TYPE_CHECKING:       # the variants hold their draw rules: no import of the move generator here
     from pdn_tools.rules.movegen import Position
@@ -32,8 +31,9 @@ Material = tuple[int, int]
 CoreLimits = tuple[int, bool, int, bool, bool, bytes | None]
 
 
-@dataclass(frozen=True)
-class Repetition:
+# The rules' records are NamedTuples: every start makes these classes, and a frozen dataclass takes some
+# 0.7 ms to make (it compiles its methods), a NamedTuple 0.15 (docs/start-up.md).
+class Repetition(NamedTuple):
     """The same pieces on the same squares with the same side to move, `times` times."""
 
     source: str
@@ -42,8 +42,7 @@ class Repetition:
     name: str = "3-fold repetition"
 
 
-@dataclass(frozen=True)
-class QuietLimit:
+class QuietLimit(NamedTuple):
     """`plies` in a row in which only kings move and nothing is taken."""
 
     name: str
@@ -52,8 +51,7 @@ class QuietLimit:
     how: str = AUTOMATIC
 
 
-@dataclass(frozen=True)
-class Endgame:
+class Endgame(NamedTuple):
     """An ending that must be won within `limit` from the ply it arose.
 
     `material` holds the (strong side, weak side) piece counts of the ending.  The ending
@@ -74,8 +72,7 @@ class Endgame:
     how: str = AUTOMATIC
 
 
-@dataclass(frozen=True)
-class DrawRules:
+class DrawRules(NamedTuple):
     repetition: Repetition
     quiet: QuietLimit | None = None
     endgames: tuple[Endgame, ...] = ()
@@ -207,8 +204,7 @@ FRISIAN = DrawRules(
 REPETITION_ONLY = DrawRules(Repetition("no rule text found (reference §4.3): a claim at most", CLAIMED))
 
 
-@dataclass(frozen=True)
-class DrawEvent:
+class DrawEvent(NamedTuple):
     rule: str
     ply: int              # the game could be drawn once this ply has been played
     how: str = AUTOMATIC
@@ -220,8 +216,7 @@ class DrawEvent:
         return self.how != AUTOMATIC
 
 
-@dataclass(frozen=True)
-class _Count:
+class _Count(NamedTuple):
     deadline: int                        # the ply after which the ending is drawn
     material: tuple[Material, Material]  # (White, Black) when it began
 

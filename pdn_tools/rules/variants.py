@@ -274,8 +274,7 @@ _VARIANT_LIST = [
 VARIANTS: dict[str, Variant] = {v.name: v for v in _VARIANT_LIST}
 
 
-@dataclass(frozen=True)
-class RuleSet:
+class RuleSet(NamedTuple):          # not a dataclass: made at every start (see rules/draws.py)
     """A named set of rules (`--rules NAME`): the draw rules it gives some variants instead of
     their own (the seed texts', else the reference's)."""
 

@@ -10,12 +10,12 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar
 from pdn_tools.running.inputs import DEFAULT_GLOBS as DEFAULT_GLOBS, Inputs as Inputs
 from pdn_tools.running.output import EXIT_INVALID as EXIT_INVALID, EXIT_OK as EXIT_OK, EXIT_USAGE as EXIT_USAGE
 from pdn_tools.running.pool import run as run
-from pdn_tools.running.tasks import Work as Work
 from pdn_tools.text.model import Game, ReadError
 
 if TYPE_CHECKING:        # reading inputs does not load the rules: check is imported by the work
     from pdn_tools.play.check import Checked, Record
     from pdn_tools.play.checking import Checking
+    from pdn_tools.running.tasks import Work as Work        # (the tasks: for more than one job only)
 
 T = TypeVar("T")
 

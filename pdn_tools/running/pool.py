@@ -10,21 +10,19 @@ import gc
 import os
 import stat
 from collections import deque
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, TypeVar
 
-from pdn_tools.play.checking import Checking
 from pdn_tools.rules.core import Engine
 from pdn_tools.running.inputs import Inputs
-from pdn_tools.running.tasks import (Counts, Fold, Options, PartResults, Place, Range, Read, Task, Work, do_task,
-                                     stamp)
-from pdn_tools.text import ranges
 from pdn_tools.text.grammar import parser
 from pdn_tools.text.reader import parse_raw
 from pdn_tools.text.source import NotPdn, stored_as
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:       # the tasks and the byte ranges are imported for more than one job only
     from concurrent.futures import Future
+
+    from pdn_tools.play.checking import Checking
+    from pdn_tools.running.tasks import Fold, PartResults, Read, Task, Work
 
 T = TypeVar("T")
 Item = TypeVar("Item")
@@ -47,15 +45,16 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, fold: Fold[T, Any] | None 
     encoding or without sync points, are split here and sent to the workers in batches of games."""
     parser()            # built once here, so that workers started by fork inherit it
     gc.freeze()         # the modules and the parser live to the end: the collector need not look at them again
-    options = Options(checking, inputs.encoding, inputs.max_game_bytes)
     if jobs <= 1:
         for raw, index, notes in inputs.raw_games(checking.engine):
             result = work(parse_raw(raw, index, checking.strict, notes, checking.engine))
             yield result if fold is None else fold([result])
         return
     from concurrent.futures import ProcessPoolExecutor     # processes: only for more than one job
+    from pdn_tools.running.tasks import Counts, Options, do_task
     from pdn_tools.running.workers import start_worker
 
+    options = Options(checking, inputs.encoding, inputs.max_game_bytes)
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=start_worker, initargs=(os.getpid(), Counts.shared()))
     pending: deque[tuple[Future[list[PartResults]], _Planned]] = deque()
     try:
@@ -72,8 +71,7 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, fold: Fold[T, Any] | None 
     pool.shutdown()
 
 
-@dataclass(frozen=True)
-class _Planned:
+class _Planned(NamedTuple):
     """A task for the pool, and the files (path, bytes) whose parts it reads, in the order of its
     outcomes; or games split here (`read`, numbered after `before`), of no file's bytes."""
 
@@ -87,6 +85,8 @@ def _tasks(inputs: Inputs, jobs: int, engine: Engine) -> Iterator[_Planned]:
     """The tasks for every input, in input order.  Each takes about a (2 * jobs)-th of the bytes
     not handed out yet, from _LEAST_RANGE to _MOST_RANGE (see shrinking_cuts): small files go
     several to a task, large plain UTF-8 files are cut into byte ranges."""
+    from pdn_tools.running.tasks import Place, Range, Task, stamp
+
     paths = [(path, _size(path)) for path in inputs.files(streams=True)]    # size None: not a regular file
     left = sum(size or 0 for _, size in paths)          # bytes not handed out yet
     sequence = 0                      # ranges numbered across files, for the shared counts
@@ -173,6 +173,8 @@ def _ranges_of(path: str, size: int, encoding: str | None, jobs: int, after: int
 def _plain_ranges(path: str, cuts: list[tuple[int, int]]) -> list[tuple[int, int, int, int]] | None:
     """The ranges of a file read as UTF-8 with their lines at start and end; None when a range is not
     plain UTF-8 or no game is anchored in it."""
+    from pdn_tools.text import ranges
+
     spans, line = [], 1
     for start, end in cuts:
         fact = ranges.facts(path, start, end)

@@ -107,8 +107,7 @@ class Scanner:
         # With moves_end, the scanners leave MOVES out: where one starts, theirs is the next
         # alternative that matches (LPAR or ERROR), and moves_end says whether and where the
         # MOVES token the full scanner would have matched ends.
-        main, comment_free = (self.scanner, self.comment_free) if moves_end is None else \
-            (self._scanner_runs_apart, self._comment_free_runs_apart)
+        main = self.scanner if moves_end is None else self._scanner_runs_apart    # (comment_free: made when needed)
         scanner, segment_end, pos = main, stop, 0
         if fast_game is not None and text[:1] == "[":
             game = fast_game(text, 0, stop, not more)
@@ -175,6 +174,7 @@ class Scanner:
                         resume = closer.start() if closer is not None else stop
                         out.append(_scanned(kind, value, start, line, start - line_start + 1, blank_before))
                         blank_before = False
+                        comment_free = self.comment_free if moves_end is None else self._comment_free_runs_apart
                         scanner, segment_end, pos = comment_free, resume, end
                         break
                 out.append(_scanned(kind, value, start, line, start - line_start + 1, blank_before))
