@@ -457,7 +457,7 @@ def test_the_docs_rules_table_cites_every_seed_rule_and_rule_set():
     """docs/rules.md, "Rules and their sources": each seed line a draw rule cites, each named rule set."""
     import re
     from pathlib import Path
-    rules_page = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    rules_page = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
     section = rules_page.split("# Rules and their sources")[1].split("\n## ")[0]
     for rule_set in RULE_SETS.values():
         draws = [rules for _, rules in rule_set.draws]

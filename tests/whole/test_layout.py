@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "pdn_tools"
+PACKAGE = Path(__file__).resolve().parents[2] / "pdn_tools"
 LAYERS = ["text", "rules", "play", "commands", "running", "cli"]
 # Within rules: variants hold their draw rules and laws; the FEN format (plain values) builds on
 # variants; a variant's move tables (tables) on the pure generator (bitboards, which reads them

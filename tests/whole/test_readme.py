@@ -4,7 +4,7 @@ Its examples (and those of docs/) are run by tests/test_docs.py."""
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 SET_UP = ("python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/pdn validate samples/",
           "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test,dask]' && .venv/bin/python -m pytest -q")
