@@ -122,6 +122,7 @@ def _wait(condition, seconds):
     return condition()
 
 
+@pytest.mark.slow          # a pdn process with workers, killed
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the workers in /proc")
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL])
 def test_workers_end_when_the_main_process_is_killed(signum):

@@ -73,6 +73,7 @@ def test_an_unreadable_subfolder_is_reported_like_an_unreadable_file(tmp_path):
     assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [str(tmp_path / "a.pdn")]
 
 
+@pytest.mark.slow          # the 990 levels are the point
 def test_a_folder_990_levels_deep_is_walked_without_recursion(tmp_path):
     deepest = str(tmp_path)
     for _ in range(990):
@@ -148,6 +149,7 @@ def test_dev_null_stays_a_device(tmp_path):
     assert stat.S_ISCHR(after.st_mode) and (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
 
 
+@pytest.mark.slow          # a pdn process per output
 def test_dev_stdout_writes_through_stdout_a_pipe_or_an_appended_file(tmp_path):
     (tmp_path / "a.pdn").write_text(GOOD)
     link = os.readlink("/dev/stdout")
