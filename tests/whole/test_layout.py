@@ -92,23 +92,25 @@ def test_every_test_file_sits_in_the_folder_of_a_layer_or_in_whole():
     assert sorted(set(names)) == sorted(names), "two test files of one name (pytest imports each by its name)"
 
 
-def _tested(source: str) -> set[str]:
-    """The pdn_tools modules a test file imports, in its code or in the programs it runs (Python code in
-    a string), each with the packages above it; a name of the package's top stands for its module."""
+# `from pdn_tools.X import a, b` or `import pdn_tools.X`: in a test's code or in a program it runs (Python in a
+# string), at any indent; in a module, at the top level (the first column) only.
+_IMPORT = r"(?:from (pdn_tools[\w.]*) import (\([^)]*\)|[^;\n]*)|import (pdn_tools[\w.]*))"
+TEST_IMPORT = re.compile(rf"(?:^[ \t]*|[;\"'] *){_IMPORT}", re.MULTILINE)
+TOP_IMPORT = re.compile(rf"^{_IMPORT}", re.MULTILINE)
+
+
+def _imported(source: str, pattern: re.Pattern[str]) -> set[str]:
+    """The pdn_tools modules `source` imports, each with the packages above it; a name of the package's
+    top stands for the module it comes from."""
     import pdn_tools
     homes = {name: f"pdn_tools.{home}" for name, home in pdn_tools._HOMES.items()}
     homes |= {name: f"pdn_tools.{home}" for name, (home, _) in pdn_tools._RENAMED.items()}
-    names: set[str] = set()
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and "pdn_tools" in node.value:
-            try:
-                names |= _tested(node.value)
-            except SyntaxError:
-                pass
-        elif isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("pdn_tools"):
-            names |= {node.module} | {homes.get(a.name, f"{node.module}.{a.name}") for a in node.names}
-        elif isinstance(node, ast.Import):
-            names |= {alias.name for alias in node.names}
+    names = set()
+    for module, imported, plain in pattern.findall(source):
+        names.add(module or plain)
+        for name in re.sub(r"#[^\n]*", "", imported).strip("()").split(","):
+            name = name.split(" as ")[0].strip()
+            names.add(homes.get(name, f"{module}.{name}") if name else module)
     return {".".join(name.split(".")[:n]) for name in names for n in range(1, name.count(".") + 2)}
 
 
@@ -118,9 +120,7 @@ def _loaded_with(module: str) -> set[str]:
     path = PACKAGE.parent / (module.replace(".", "/") + ".py")
     if not path.exists():
         path = path.with_suffix("") / "__init__.py"
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    top = [node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))]
-    names = _tested(ast.unparse(ast.Module(body=top, type_ignores=[])))
+    names = _imported(path.read_text(encoding="utf-8"), TOP_IMPORT)
     if module == "pdn_tools.cli.main":
         from pdn_tools.cli.main import COMMANDS
         names |= {f"pdn_tools.cli.{home}" for home, _, _ in COMMANDS.values()}
@@ -131,7 +131,8 @@ def test_every_module_is_imported_by_a_test():
     """The suite covers every module: a test imports it, or a module a test imports loads it."""
     modules = {".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
                for p in PACKAGE.rglob("*.py")}
-    tested = set().union(*(_tested(p.read_text(encoding="utf-8")) for p in TESTS.rglob("test_*.py"))) & modules
+    tested = set().union(*(_imported(p.read_text(encoding="utf-8"), TEST_IMPORT) for p in TESTS.rglob("test_*.py")))
+    tested &= modules
     todo = list(tested)
     while todo:
         found = _loaded_with(todo.pop()) & modules - tested
