@@ -126,6 +126,7 @@ def test_quiet_keeps_the_notes_of_changes_made():
     assert quiet.stderr == loud.stderr and quiet.stdout == loud.stdout
 
 
+@pytest.mark.slow          # a pdn process on a pseudo-terminal per command
 @pytest.mark.parametrize("args", [("diagram", "--format", "png"), ("validate", "--format", "html"),
                                   ("stats", "--format", "html")], ids=" ".join)
 def test_binary_and_page_formats_refuse_a_terminal_before_reading(args, tmp_path):
