@@ -1,5 +1,5 @@
 """Write docs/cli.md again from `pdn --help` and every `pdn COMMAND --help`:
-`python docs/make_cli_reference.py` (tests/test_docs.py fails when docs/cli.md is stale).
+`python docs/make_cli_reference.py` (tests/whole/test_docs.py fails when docs/cli.md is stale).
 
 The help is taken from the installed command line as a user sees it, 80 columns wide; the
 commands are those `pdn --help` lists, so a new command gets its section without an edit here.

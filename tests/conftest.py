@@ -1,4 +1,5 @@
-"""Test set-up: the tests' own helpers (tests/corpus.py) are importable; a PDN_CORPUS that
+"""Test set-up: the tests' own helpers (tests/corpus.py) and every test module (tests/FOLDER/test_*.py, for
+the few that borrow another's strategies) are importable by name; a PDN_CORPUS that
 names no folder stops the run (see tests/corpus.py); hypothesis draws repeatable examples."""
 import os
 import sys
@@ -8,7 +9,9 @@ import pytest
 from hypothesis import settings
 
 
-sys.path.insert(0, str(Path(__file__).parent))
+# Test files sit in folders named after the package's (tests/text, ..., tests/whole), their names unique across them.
+sys.path[:0] = [str(Path(__file__).parent), *sorted(str(folder) for folder in Path(__file__).parent.iterdir()
+                                                    if folder.is_dir() and any(folder.glob("test_*.py")))]
 
 from corpus import AVAILABLE, CORPUS, EXPLICIT  # noqa: E402
 

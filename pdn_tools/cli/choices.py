@@ -1,6 +1,6 @@
 """What the commands' options show in `pdn COMMAND --help` (choices, defaults, the draw rule sets'
 lines), as plain data: a command's help imports none of the modules they come from (the reader, the
-rules, the writers), which only a run needs (docs/start-up.md).  tests/test_start.py checks that each
+rules, the writers), which only a run needs (docs/start-up.md).  tests/cli/test_start.py checks that each
 is its source's."""
 from __future__ import annotations
 

@@ -7,7 +7,7 @@
  * re matches at `pos` in text[:endpos] (lookbehinds may read before `pos`), or -1 when none
  * does.  The regular expression tries each alternative in order and keeps the first that
  * matches; nothing after an item can fail, so no choice is ever taken back, and these
- * functions make the same first choices.  tests/test_scan_core.py compares the two.
+ * functions make the same first choices.  tests/text/test_scan_core.py compares the two.
  * twin: pdn_tools.text.scanner.Scanner.tokens (its MOVES alternative, with no moves_end) */
 typedef struct {
     int kind;
@@ -228,7 +228,7 @@ static PyObject *plain_run(PyObject *module, PyObject *text) {
  *   or `endpos` itself when `last` (no more text follows it).
  * Returns (pairs, tags_end, pieces, terminator_start, terminator_end), `pieces` the (start, end) of
  * each run and comment; every other text is left to the scanner, whose tokens for it these are
- * (tests/test_fast_read.py compares the two readings). */
+ * (tests/text/test_fast_read.py compares the two readings). */
 
 /* [A-Z][A-Za-z0-9_]* */
 static Py_ssize_t tag_name_end(const Text *t, Py_ssize_t i) {

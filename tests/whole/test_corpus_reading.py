@@ -13,6 +13,7 @@ def count(path) -> int:
     return sum(1 for p in Inputs((str(path),)).files() for _ in read_games(p))
 
 
+@pytest.mark.slow          # corpus-wide: every file of the manifest read
 @needs_corpus
 @pytest.mark.parametrize("entry", [e for e in ENTRIES if e.exact], ids=lambda e: e.path.name)
 def test_game_counts_match_the_manifest(entry):

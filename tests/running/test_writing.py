@@ -40,9 +40,8 @@ def wait_for(condition, seconds=30.0):
 def test_a_fifo_in_a_folder_is_reported_and_the_batch_goes_on(tmp_path):
     (tmp_path / "a.pdn").write_text(GOOD)
     os.mkfifo(tmp_path / "b.pdn")
-    done = subprocess.run(PDN + ["validate", "--format", "jsonl", str(tmp_path)], capture_output=True,
-                          timeout=60, text=True)
-    assert done.returncode == 2
+    done = invoke(["validate", "--format", "jsonl", str(tmp_path)])
+    assert done.exit_code == 2
     assert done.stderr == f"pdn: cannot read {tmp_path / 'b.pdn'}: not a regular file\n"
     assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [str(tmp_path / "a.pdn")]
 
@@ -73,6 +72,7 @@ def test_an_unreadable_subfolder_is_reported_like_an_unreadable_file(tmp_path):
     assert [json.loads(line)["file"] for line in done.stdout.splitlines()] == [str(tmp_path / "a.pdn")]
 
 
+@pytest.mark.slow          # the 990 levels are the point
 def test_a_folder_990_levels_deep_is_walked_without_recursion(tmp_path):
     deepest = str(tmp_path)
     for _ in range(990):
@@ -128,10 +128,9 @@ def test_a_fifo_given_as_output_is_written_straight_not_replaced(tmp_path):
     received = []
     reader = threading.Thread(target=lambda: received.append(fifo.read_text()), daemon=True)
     reader.start()
-    done = subprocess.run(PDN + ["convert", str(tmp_path / "a.pdn"), "-o", str(fifo)], capture_output=True,
-                          timeout=60, text=True)
+    done = invoke(["convert", str(tmp_path / "a.pdn"), "-o", str(fifo)])
     reader.join(timeout=30)
-    assert done.returncode == 0 and done.stderr == ""
+    assert done.exit_code == 0 and done.stderr == ""
     assert received == ["[Result \"*\"]\n[GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n\n"]
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".pdn-")] == []
@@ -141,13 +140,13 @@ def test_dev_null_stays_a_device(tmp_path):
     """Run as root, the rename used to put a regular file in place of /dev/null."""
     (tmp_path / "a.pdn").write_text(GOOD)
     before = os.lstat("/dev/null")
-    done = subprocess.run(PDN + ["convert", str(tmp_path / "a.pdn"), "-o", "/dev/null"], capture_output=True,
-                          timeout=60)
+    done = invoke(["convert", str(tmp_path / "a.pdn"), "-o", "/dev/null"])
     after = os.lstat("/dev/null")
-    assert done.returncode == 0 and done.stderr == b""
+    assert done.exit_code == 0 and done.stderr == ""
     assert stat.S_ISCHR(after.st_mode) and (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
 
 
+@pytest.mark.slow          # a pdn process per output
 def test_dev_stdout_writes_through_stdout_a_pipe_or_an_appended_file(tmp_path):
     (tmp_path / "a.pdn").write_text(GOOD)
     link = os.readlink("/dev/stdout")
@@ -241,9 +240,8 @@ def _owned_by_someone_else(path, real_stat):
 def test_a_write_error_names_the_users_path_not_the_temporary_file(tmp_path):
     (tmp_path / "a.pdn").write_text(GOOD)
     target = tmp_path / "missing-folder" / "out.pdn"
-    done = subprocess.run(PDN + ["convert", str(tmp_path / "a.pdn"), "-o", str(target)], capture_output=True,
-                          timeout=60, text=True)
-    assert done.returncode == 2
+    done = invoke(["convert", str(tmp_path / "a.pdn"), "-o", str(target)])
+    assert done.exit_code == 2
     assert done.stderr == f"pdn: cannot write {target}: No such file or directory\n"
 
 

@@ -163,6 +163,7 @@ for _ in range(times):
 """
 
 
+@pytest.mark.slow          # three writer processes raced for a few seconds
 def test_a_reader_never_sees_a_file_half_written(cache):
     """Three processes write the file again and again while this one reads it: each read finds a
     whole parser (the writers rename a finished temporary file over it)."""

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parent.parent / "pdn_tools"
+PACKAGE = Path(__file__).resolve().parents[2] / "pdn_tools"
 LAYERS = ["text", "rules", "play", "commands", "running", "cli"]
 # Within rules: variants hold their draw rules and laws; the FEN format (plain values) builds on
 # variants; a variant's move tables (tables) on the pure generator (bitboards, which reads them
@@ -70,3 +70,72 @@ def test_the_design_layout_table_names_every_module():
     assert not missing, f"not in the layout table of docs/design.md: {missing}"
     listed = set(re.findall(r"`(pdn_tools/[^`]+)`", table))
     assert all((PACKAGE.parent / name).exists() for name in listed), "the table names a file that is gone"
+
+
+# The tests are laid out like the package: tests/LAYER/ holds the tests of pdn_tools/LAYER/, tests/whole/
+# the suites that cut across the layers; tests/ itself holds only the helpers they share (and data/).
+TESTS = PACKAGE.parent / "tests"
+ACROSS = "whole"
+
+
+def test_the_layers_are_the_package_folders():
+    folders = {p.parent.name for p in PACKAGE.glob("*/__init__.py")}
+    assert sorted(folders) == sorted(LAYERS)
+
+
+def test_every_test_file_sits_in_the_folder_of_a_layer_or_in_whole():
+    files = sorted(TESTS.rglob("test_*.py"))
+    misplaced = [str(p.relative_to(TESTS)) for p in files if p.parent.parent != TESTS
+                 or p.parent.name not in {*LAYERS, ACROSS}]
+    assert not misplaced, f"not in tests/LAYER/ or tests/{ACROSS}/: {misplaced}"
+    names = [p.name for p in files]
+    assert sorted(set(names)) == sorted(names), "two test files of one name (pytest imports each by its name)"
+
+
+# `from pdn_tools.X import a, b` or `import pdn_tools.X`: in a test's code or in a program it runs (Python in a
+# string), at any indent; in a module, at the top level (the first column) only.
+_IMPORT = r"(?:from (pdn_tools[\w.]*) import (\([^)]*\)|[^;\n]*)|import (pdn_tools[\w.]*))"
+TEST_IMPORT = re.compile(rf"(?:^[ \t]*|[;\"'] *){_IMPORT}", re.MULTILINE)
+TOP_IMPORT = re.compile(rf"^{_IMPORT}", re.MULTILINE)
+
+
+def _imported(source: str, pattern: re.Pattern[str]) -> set[str]:
+    """The pdn_tools modules `source` imports, each with the packages above it; a name of the package's
+    top stands for the module it comes from."""
+    import pdn_tools
+    homes = {name: f"pdn_tools.{home}" for name, home in pdn_tools._HOMES.items()}
+    homes |= {name: f"pdn_tools.{home}" for name, (home, _) in pdn_tools._RENAMED.items()}
+    names = set()
+    for module, imported, plain in pattern.findall(source):
+        names.add(module or plain)
+        for name in re.sub(r"#[^\n]*", "", imported).strip("()").split(","):
+            name = name.split(" as ")[0].strip()
+            names.add(homes.get(name, f"{module}.{name}") if name else module)
+    return {".".join(name.split(".")[:n]) for name in names for n in range(1, name.count(".") + 2)}
+
+
+def _loaded_with(module: str) -> set[str]:
+    """The pdn_tools modules importing `module` imports (its top-level imports, not its functions');
+    the command line's commands are loaded when a test runs them (cli/main.py's COMMANDS)."""
+    path = PACKAGE.parent / (module.replace(".", "/") + ".py")
+    if not path.exists():
+        path = path.with_suffix("") / "__init__.py"
+    names = _imported(path.read_text(encoding="utf-8"), TOP_IMPORT)
+    if module == "pdn_tools.cli.main":
+        from pdn_tools.cli.main import COMMANDS
+        names |= {f"pdn_tools.cli.{home}" for home, _, _ in COMMANDS.values()}
+    return names
+
+
+def test_every_module_is_imported_by_a_test():
+    """The suite covers every module: a test imports it, or a module a test imports loads it."""
+    modules = {".".join(p.relative_to(PACKAGE.parent).with_suffix("").parts).removesuffix(".__init__")
+               for p in PACKAGE.rglob("*.py")}
+    tested = set().union(*(_imported(p.read_text(encoding="utf-8"), TEST_IMPORT) for p in TESTS.rglob("test_*.py")))
+    tested &= modules
+    todo = list(tested)
+    while todo:
+        found = _loaded_with(todo.pop()) & modules - tested
+        tested |= found
+        todo += found
+    assert sorted(modules - tested) == []

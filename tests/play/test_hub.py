@@ -372,6 +372,7 @@ def test_the_engine_command_is_not_run_by_a_shell(tmp_path):
     assert gone(pidfile)
 
 
+@pytest.mark.slow          # a pdn process and its engine process, interrupted
 def test_ctrl_c_ends_the_command_and_the_engine(tmp_path):
     pidfile = tmp_path / "pid"
     process = subprocess.Popen([sys.executable, "-m", "pdn_tools", "annotate", "--engine", fake("silent", pidfile),

@@ -27,7 +27,7 @@ from pdn_tools.text.model import Comment
 from pdn_tools.text.results import RESULTS
 from pdn_tools.text.writer import result as writer_result, terminator, write_game
 
-# `PDN_FUZZ_EXAMPLES=20000 pytest tests/test_round_trip.py tests/test_robustness.py` runs the long fuzz.
+# `PDN_FUZZ_EXAMPLES=20000 pytest tests/whole/test_round_trip.py tests/whole/test_robustness.py` runs the long fuzz.
 EXAMPLES = int(os.environ.get("PDN_FUZZ_EXAMPLES", "300"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, database=None, derandomize=EXAMPLES <= 300,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

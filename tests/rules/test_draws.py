@@ -313,7 +313,7 @@ def test_claims_do_not_stop_the_count_of_an_automatic_rule():
     assert (tracker.event.rule, tracker.event.ply) == ("40-move rule", 80)
 
 
-# ---- seed 000 (Canadian) and FMJD-64 limits not covered in tests/test_replay.py ----------------
+# ---- seed 000 (Canadian) and FMJD-64 limits not covered in tests/play/test_replay.py ----------------
 
 @pytest.mark.parametrize("white, black, plies, rule", [
     # Seed 000 line 43: "Se realizan 25 movimientos consecutivos de cada jugador sin
@@ -456,7 +456,7 @@ def test_the_docs_rules_table_cites_every_seed_rule_and_rule_set():
     """docs/rules.md, "Rules and their sources": each seed line a draw rule cites, each named rule set."""
     import re
     from pathlib import Path
-    rules_page = (Path(__file__).resolve().parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    rules_page = (Path(__file__).resolve().parents[2] / "docs" / "rules.md").read_text(encoding="utf-8")
     section = rules_page.split("# Rules and their sources")[1].split("\n## ")[0]
     for rule_set in RULE_SETS.values():
         draws = [rules for _, rules in rule_set.draws]

@@ -1,10 +1,10 @@
 """The README: task first, short, its two set-up commands at the top, and the test command CI runs.
 
-Its examples (and those of docs/) are run by tests/test_docs.py."""
+Its examples (and those of docs/) are run by tests/whole/test_docs.py."""
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 SET_UP = ("python3 -m venv .venv && .venv/bin/pip install -q -e . && .venv/bin/pdn validate samples/",
           "python3 -m venv .venv && .venv/bin/pip install -q -e '.[test,dask]' && .venv/bin/python -m pytest -q")

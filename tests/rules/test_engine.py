@@ -27,7 +27,7 @@ from pdn_tools.rules.variants import VARIANTS
 from pdn_tools.text.model import Game
 from pdn_tools.text.reader import read_games, read_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = sorted((ROOT / "samples").glob("*.pdn"))
 COMPILED = core.Engine(True)           # fails at once when the core was not built (CI has a compiler)
 ENGINES = (COMPILED, core.PURE)

@@ -116,7 +116,7 @@ def test_the_entry_point_and_the_value_check_alike(strict: bool, variant: str | 
         assert by_keywords == check_by(game, Checking(strict, override, RULE_SETS["wcdf"], core.PURE)).record
 
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FILES = [str(ROOT / "tests" / "data" / "quirks.pdn"), str(ROOT / "samples" / "english.pdn")]
 
 

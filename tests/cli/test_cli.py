@@ -106,6 +106,7 @@ def test_perft_prints_one_line_per_depth():
     assert invoke(["perft", "--variant", "english", "--depth", "1", "--fen", "B:W99:B1"]).exit_code == 2
 
 
+@pytest.mark.slow          # a pdn process reading a corpus file
 @needs_corpus
 def test_closed_pipe_ends_quietly():
     command = [sys.executable, "-c", "from pdn_tools.cli import main; main()", "validate", "--format",

@@ -5,7 +5,7 @@ import ast
 from collections import defaultdict
 from pathlib import Path
 
-PACKAGE = Path(__file__).resolve().parent.parent / "pdn_tools"
+PACKAGE = Path(__file__).resolve().parents[2] / "pdn_tools"
 
 # Defined in more than one module on purpose (command functions are click commands named after their work):
 SHARED = {

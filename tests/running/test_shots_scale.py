@@ -46,11 +46,13 @@ def without_run_line(page: str) -> str:
     return re.sub(r'<p class="run">.*?</p>', "", page, count=1)
 
 
+@pytest.mark.slow          # whole runs with a pool of workers, searching every position
 def test_validate_jsonl_shots_with_jobs_gives_the_same_lines(big):
     lines = same_output(["validate", "--format", "jsonl", "--shots"], big, *SAMPLES)
     assert lines.count('"walked into"') >= 760
 
 
+@pytest.mark.slow          # whole runs with a pool of workers, searching every position
 def test_validate_html_shots_with_jobs_gives_the_same_page(big, tmp_path):
     one, many = tmp_path / "one.html", tmp_path / "many.html"
     assert run("validate", "--format", "html", "--shots", "-o", one, big, *SAMPLES).exit_code == 0
@@ -60,6 +62,7 @@ def test_validate_html_shots_with_jobs_gives_the_same_page(big, tmp_path):
     assert "Moves worth a second look (20 of " in page
 
 
+@pytest.mark.slow          # whole runs with a pool of workers, searching every position
 def test_annotate_shots_with_jobs_gives_the_same_games(big):
     assert "$4" in same_output(["annotate", "--shots"], big)
 

@@ -34,7 +34,7 @@ SOURCES = [
     "international/horizon-bd-truus20090418-1.pdn", "russian/games-checkers-abatsiev.pdn",
     "frisian/py-draughts-lidraughts-frisian.pdn", "czech/wiegerw-succeed-mrcd2006.pdn",
 ]
-# The long fuzz: PDN_FUZZ_EXAMPLES=20000 pytest tests/test_robustness.py tests/test_round_trip.py (docs/testing.md).
+# The long fuzz: PDN_FUZZ_EXAMPLES=20000 pytest tests/whole/test_robustness.py tests/whole/test_round_trip.py (docs/testing.md).
 EXAMPLES = int(os.environ.get("PDN_FUZZ_EXAMPLES", "200"))
 FUZZ = settings(max_examples=EXAMPLES, derandomize=EXAMPLES <= 200, deadline=None, database=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -158,6 +158,7 @@ def test_unclosed_deep_nesting_is_a_located_error_and_the_next_game_is_read():
     assert isinstance(games[1], Game) and check(games[1]).ok
 
 
+@pytest.mark.slow          # the 50 MB are the point
 def test_a_50_megabyte_line_is_read_as_one_game():
     size = 50 * 1024 * 1024
     comment = "x" * size
@@ -187,6 +188,7 @@ INTERRUPTED = -signal.SIGINT        # ended by Ctrl-C as any program: killed by 
 COMMAND = [sys.executable, "-c", "from pdn_tools.cli import main; main()", "validate", "--format", "jsonl"]
 
 
+@pytest.mark.slow          # a pdn process reading a corpus file, with workers
 @needs_corpus
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_closed_pipe_ends_quietly_with_workers(jobs):
@@ -198,6 +200,7 @@ def test_closed_pipe_ends_quietly_with_workers(jobs):
     assert err == b"" and producer.returncode == 141            # as a process ended by SIGPIPE
 
 
+@pytest.mark.slow          # a pdn process reading a corpus file, with workers
 @needs_corpus
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_ctrl_c_ends_quietly_with_workers(jobs):
@@ -209,6 +212,7 @@ def test_ctrl_c_ends_quietly_with_workers(jobs):
     assert b"Traceback" not in err and err.strip() == b"" and producer.returncode == INTERRUPTED
 
 
+@pytest.mark.slow          # three pdn processes reading a corpus file
 @needs_corpus
 def test_ctrl_c_held_down_while_it_ends_still_ends_by_sigint():
     """Ctrl-C pressed again and again until the process is gone: the ones after the first land
@@ -307,6 +311,7 @@ def test_ctrl_c_while_a_class_is_made_during_loading_ends_quietly():
     assert (done.returncode, done.stderr) == (INTERRUPTED, b"")
 
 
+@pytest.mark.slow          # a pdn process
 @needs_corpus
 def test_ascii_stdout_gets_utf8_not_a_traceback():
     """A locale that cannot encode the games' names: the output is UTF-8, as click.echo wrote it."""
@@ -358,6 +363,7 @@ def test_a_fifo_named_on_the_command_line_is_read_as_a_stream(tmp_path, packed):
     assert error["message"] == "'51' is not a square of the international board"
 
 
+@pytest.mark.slow          # a pdn process per command
 def test_dev_stdin_and_process_substitution_are_read(tmp_path):
     source = tmp_path / "games.pdn.gz"
     source.write_bytes(gzip.compress((GOOD + BAD).encode()))
@@ -374,6 +380,7 @@ def test_dev_stdin_and_process_substitution_are_read(tmp_path):
         assert records[0]["file"].startswith("/dev/fd/") and records[2]["file"] == str(source)
 
 
+@pytest.mark.slow          # a pdn process per command
 def test_a_fifo_is_not_rewritten_in_place_nor_waited_for(tmp_path):
     """Rewriting needs a regular file: a FIFO named with --in-place is reported, never opened."""
     fifo = tmp_path / "games.fifo"
@@ -417,6 +424,7 @@ def test_a_closed_or_full_stderr_loses_messages_not_output_nor_the_exit_code(tmp
     assert validated.returncode == 1 and [r["ok"] for r in _records(validated.stdout.decode())] == [True, False, True]
 
 
+@pytest.mark.slow          # a pdn process per command
 @pytest.mark.parametrize("stream", ["stderr", "full"])
 def test_a_lost_message_makes_a_successful_run_exit_2_and_damages_nothing(tmp_path, stream):
     """--in-place says on stderr that a Latin-1 file was rewritten as UTF-8: the file is rewritten

@@ -242,7 +242,7 @@ def test_5_move_rule_two_kings_against_one():
 
 def test_repetition_draws_an_international_game():
     # Seed 002 line 20: the same pieces on the same squares, the same side to move, a third
-    # time: drawn (claimed-only variants: tests/test_draws.py).
+    # time: drawn (claimed-only variants: tests/rules/test_draws.py).
     fen = "W:WK46,K47:BK4,K5"
     there = _wander(fen, 2)
     back = ["-".join(reversed(m.split("-"))) for m in there]

@@ -127,6 +127,7 @@ def test_hostile_text_is_read_as_lark_reads_it(text: str) -> None:
     assert fast == lark
 
 
+@pytest.mark.slow          # 200 damaged samples of corpus files, as test_robustness's damaged-game properties
 @settings(FUZZ, deadline=None)
 @given(damaged())
 def test_damaged_real_games_are_read_as_lark_reads_them(sample: tuple[bytes, bytes]) -> None:

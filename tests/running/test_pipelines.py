@@ -55,6 +55,7 @@ def test_a_closed_stdout_ends_quietly_as_by_sigpipe(tmp_path, big, command):
     assert (producer.returncode, err) == (141, b"")
 
 
+@pytest.mark.slow          # a pdn process per command
 @pytest.mark.parametrize("command", [["validate"], ["validate", "--summary"], ["stats"]])
 def test_a_stdout_closed_before_anything_is_written_never_gives_1_or_2(valid, command):
     """Every game is valid: exit 0 when nothing had to be written, else 141."""
@@ -122,6 +123,7 @@ def _wait(condition, seconds):
     return condition()
 
 
+@pytest.mark.slow          # a pdn process with workers, killed
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the workers in /proc")
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGKILL])
 def test_workers_end_when_the_main_process_is_killed(signum):

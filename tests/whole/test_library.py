@@ -12,7 +12,7 @@ from pdn_tools.rules import movegen
 from pdn_tools.text import model
 from pdn_tools.text.model import NotatedMove, MoveRun
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_library_page_runs_as_written(monkeypatch):

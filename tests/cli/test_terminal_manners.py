@@ -61,6 +61,7 @@ def last_line(terminal_text):
     return terminal_text.rstrip("\r\n").split("\r\n")[-1].split("\r\x1b[K")[-1]
 
 
+@pytest.mark.slow          # a pdn process on a pseudo-terminal per reading command
 @pytest.mark.parametrize("args", list(TALLIES), ids=" ".join)
 def test_each_reading_command_ends_with_a_tally_on_a_terminal(args, tmp_path):
     code, err, _ = run_on_pty([*args, QUIRKS])
@@ -125,6 +126,7 @@ def test_quiet_keeps_the_notes_of_changes_made():
     assert quiet.stderr == loud.stderr and quiet.stdout == loud.stdout
 
 
+@pytest.mark.slow          # a pdn process on a pseudo-terminal per command
 @pytest.mark.parametrize("args", [("diagram", "--format", "png"), ("validate", "--format", "html"),
                                   ("stats", "--format", "html")], ids=" ".join)
 def test_binary_and_page_formats_refuse_a_terminal_before_reading(args, tmp_path):

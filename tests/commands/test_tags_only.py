@@ -66,6 +66,7 @@ def test_list_writes_a_file_with_o(tmp_path):
     assert len(target.read_text().splitlines()) == 14
 
 
+@pytest.mark.slow          # a pdn process
 def test_list_in_a_real_process():
     done = subprocess.run([sys.executable, "-m", "pdn_tools", "list", "--format", "jsonl", str(DATA / "variants")],
                           capture_output=True, text=True)

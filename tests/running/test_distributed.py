@@ -113,6 +113,7 @@ def test_local_cluster_gives_the_records_of_jobs_1_in_order(local_client):
     assert records == expected
 
 
+@pytest.mark.slow          # whole runs over corpus files, with and without Dask
 @needs_corpus
 def test_many_small_ranges_of_real_files(local_client):
     expected = jsonl(invoke("validate", "--format", "jsonl", *CORPUS_PATHS))
@@ -120,6 +121,7 @@ def test_many_small_ranges_of_real_files(local_client):
     assert dicts(on_dask.validate(local_client, CORPUS_PATHS, range_bytes=5000, in_flight=4)) == expected
 
 
+@pytest.mark.slow          # whole runs over a corpus folder, with and without Dask
 @needs_corpus
 def test_strict_and_folders(local_client):
     folder = str(CORPUS / "czech")
@@ -228,6 +230,7 @@ def test_the_folded_ranges_of_the_text_report_give_the_report_one_by_one(options
         assert out == expected.stdout, cut
 
 
+@pytest.mark.slow          # whole runs over corpus files, then every cut of their records
 @needs_corpus
 def test_the_folded_ranges_of_stats_give_the_stats_one_by_one():
     expected = [invoke("stats", *OWN, *REAL), invoke("stats", "--format", "json", *OWN, *REAL)]

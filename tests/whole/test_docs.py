@@ -26,7 +26,7 @@ from types import ModuleType
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 PAGES = [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]
 _BLOCK = re.compile(r"^```(console|pycon|python)\n(.*?)^```", re.S | re.M)

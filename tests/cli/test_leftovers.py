@@ -153,7 +153,7 @@ def test_the_dask_entry_point_takes_the_rules_and_the_ceiling(tmp_path):
 
 # ---- annotate --gametype writes the GameType convert writes -----------------------------------------
 
-SAMPLES = Path(__file__).parent.parent / "samples"
+SAMPLES = Path(__file__).parents[2] / "samples"
 
 
 @pytest.mark.parametrize("variant", sorted(p.stem for p in SAMPLES.glob("*.pdn")))

@@ -89,6 +89,7 @@ def test_filter_passes_unreadable_games_only_when_no_criterion_looks_inside():
 
 # ---- dedupe --------------------------------------------------------------------------------------
 
+@pytest.mark.slow          # a whole corpus archive twice, as the other dedupe tests on it
 @needs_corpus
 def test_dedupe_finds_the_same_games_in_two_formattings_of_an_archive():
     result = invoke("dedupe", "--report", TINSLEY, TINSLEY_COPY)

@@ -9,7 +9,7 @@ from pdn_tools.text.codes import Code, Severity
 from pdn_tools.text.results import RESULTS, Outcome, outcome
 from pdn_tools.text.writer import write_game
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _row(code: Code) -> str:
