@@ -1,6 +1,7 @@
 """Properties every reading command keeps: a game over --max-game-bytes is accounted for (games in =
 games reported), and --rules reaches every command that replays games."""
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -221,3 +222,45 @@ def test_a_style_option_the_output_shows_changes_it(to, options):
     plain = invoke("convert", "--to", to, "-", input=text)
     styled = invoke("convert", "--to", to, *options, "-", input=text)
     assert styled.exit_code == plain.exit_code == 1 and styled.stdout != plain.stdout
+
+
+# ---- convert --fix-results honours --jobs -------------------------------------------------------------------
+
+_FIXABLE = '[GameType "20"]\n[FEN "W:W28:B23"]\n[Result "0-2"]\n\n1. 28x19 0-2\n\n'       # Black has nothing left
+_RIGHT = '[GameType "20"]\n[FEN "W:W28:B23"]\n[Result "2-0"]\n\n1. 28x19 2-0\n\n'
+_ILLEGAL = '[GameType "20"]\n[Result "*"]\n\n1. 32-28 32-27 *\n\n'
+
+
+@pytest.mark.parametrize("where", ["stdout", "-o", "--in-place"])
+def test_fix_results_on_workers_writes_what_one_job_writes(tmp_path, monkeypatch, where):
+    """--fix-results used to run in this process whatever --jobs said: the games of a file are fixed on
+    the workers now, in batches, and the bytes written, the notes and the exit code are one job's."""
+    from pdn_tools.commands import fix_results
+
+    text = "".join((_FIXABLE, _RIGHT, _ILLEGAL)[i % 3] for i in range(450))      # three batches of 200 games
+    pids = tmp_path / "pids"
+    fix_game = fix_results.fix_game
+
+    def recorded(*args, **kwargs):
+        with open(pids, "a") as out:
+            out.write(f"{os.getpid()}\n")
+        return fix_game(*args, **kwargs)
+
+    monkeypatch.setattr(fix_results, "fix_game", recorded)
+    outcomes = []
+    for jobs in ("1", "2"):
+        path = tmp_path / f"games-{jobs}.pdn"
+        path.write_text(text)
+        out = tmp_path / f"out-{jobs}.pdn"
+        args = {"stdout": [], "-o": ["-o", out], "--in-place": ["--in-place"]}[where]
+        pids.write_text("")
+        result = invoke("convert", "--fix-results", "--jobs", jobs, *args, path)
+        written = {"stdout": lambda: result.stdout, "-o": out.read_text, "--in-place": path.read_text}[where]()
+        outcomes.append((result.exit_code, written, result.stderr.replace(str(path), "PATH")))
+        workers = set(pids.read_text().split())
+        assert len(pids.read_text().split()) == 450
+        assert workers == {str(os.getpid())} if jobs == "1" else str(os.getpid()) not in workers
+    assert outcomes[0] == outcomes[1]
+    code, written, notes = outcomes[0]
+    assert code == 1 and written.count('[Result "2-0"]') == 300 and written.count("0-2") == 0
+    assert notes.count("[illegal-move]") == 150

@@ -109,18 +109,19 @@ def _write_converted(run: Run, work: batch.Work[Any], out: TextIO) -> Tally:
 
 def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
     """convert --fix-results with no other change: each file's bytes with only its wrong results
-    rewritten, to stdout, -o FILE or (--in-place, only when something changed) the file itself;
-    the games read and those left with an error."""
+    rewritten, to stdout, -o FILE or (--in-place, only when something changed) the file itself (with
+    --jobs, each file's games fixed on the workers); the games read and those left with an error."""
     from pdn_tools.commands.fix_results import fix_file
+    from pdn_tools.running.pool import ordered_map
     from pdn_tools.running.writing import Tally
     from pdn_tools.text.source import compressed
 
     reading, terminal = run.reading, run.terminal
     failed = count = 0
-    with run.output(Writing() if in_place else writing) as out:
+    with run.output(Writing() if in_place else writing) as out, ordered_map(reading.jobs) as mapper:
         for path, data in run.inputs.contents(streams=not in_place):
             fixed = fix_file(data, "<stdin>" if path == "-" else path, reading.variant, reading.strict,
-                             reading.encoding, reading.rules, run.engine)
+                             reading.encoding, reading.rules, run.engine, mapper)
             for line in fixed.report_lines():
                 terminal.note(line)
             failed += fixed.failed

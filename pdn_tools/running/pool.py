@@ -6,12 +6,13 @@ order, and at most a few tasks are in flight, so memory stays bounded.
 """
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import stat
 from collections import deque
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TypeVar
 
 from pdn_tools.rules.core import Engine
 from pdn_tools.running.inputs import Inputs
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 Item = TypeVar("Item")
+Mapper = Callable[[Callable[[Item], T], Iterable[Item]], Iterable[T]]
 _BATCH = 200                    # games sent to a worker at a time
 _LEAST_RANGE = 1 << 16          # the least task: the last ones take a worker some 10 ms
 _MOST_RANGE = 1 << 20           # the largest: a worker holds a task's games at once (some 15 MB for 1 MB)
@@ -67,6 +69,36 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, strict: bool = False,
             yield from _results(*pending.popleft(), inputs, fold is None)
     except BaseException:           # a closed pipe, Ctrl-C, or the caller stopped early:
         pool.shutdown(wait=False, cancel_futures=True)      # workers end after their task
+        raise
+    pool.shutdown()
+
+
+@contextlib.contextmanager
+def ordered_map(jobs: int) -> Iterator[Mapper[Any, Any]]:
+    """`map`, or with `jobs` > 1 a map on a pool of that many workers that keeps the order, at most
+    2 * jobs items in flight (memory stays bounded), for work `run` does not fit (a whole file's games at
+    once); the workers end with the block, at once on an error or Ctrl-C."""
+    if jobs <= 1:
+        yield map
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    from pdn_tools.running.workers import start_worker
+
+    parser()            # built once here, so that workers started by fork inherit it
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=start_worker, initargs=(os.getpid(),))
+
+    def mapped(work: Callable[[Item], T], items: Iterable[Item]) -> Iterator[T]:
+        pending: deque[Future[T]] = deque()
+        for item in items:
+            pending.append(pool.submit(work, item))
+            if len(pending) > 2 * jobs:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    try:
+        yield mapped
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
 
