@@ -2,10 +2,16 @@
 games reported), and --rules reaches every command that replays games."""
 import json
 import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from signals import ctrl_c_heard
 
 from pdn_tools import read_text
 from pdn_tools.cli import cli
@@ -264,3 +270,80 @@ def test_fix_results_on_workers_writes_what_one_job_writes(tmp_path, monkeypatch
     code, written, notes = outcomes[0]
     assert code == 1 and written.count('[Result "2-0"]') == 300 and written.count("0-2") == 0
     assert notes.count("[illegal-move]") == 150
+
+
+# ---- no Hub engine outlives the run that started it ----------------------------------------------------------
+
+FAKE_HUB = Path(__file__).parent / "data" / "fake_hub.py"
+
+
+def ended(pid: int) -> bool:
+    """Whether process `pid` has ended: gone, or a zombie (an orphan waits there for init to reap it)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return any(line.split() == ["State:", "Z", "(zombie)"] for line in status)
+    except FileNotFoundError:
+        return True
+
+
+def engines_started(folder: Path, process: subprocess.Popen) -> list[int]:
+    """The ids of the fake engines started so far, once there is one (the fake writes its id in `folder`)."""
+    deadline = time.monotonic() + 30
+    while not any(folder.iterdir()):
+        assert time.monotonic() < deadline and process.poll() is None, process.stderr.read()
+        time.sleep(0.05)
+    time.sleep(0.3)                     # the engine is in its search: the fake never answers one
+    return [int(path.name) for path in folder.iterdir()]
+
+
+def annotating_with_a_silent_engine(tmp_path: Path, jobs: str) -> tuple[subprocess.Popen, Path]:
+    folder = tmp_path / "engines"
+    folder.mkdir()
+    games = tmp_path / "games.pdn"
+    games.write_text('[GameType "20"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n\n' * 4)
+    engine = shlex.join([sys.executable, str(FAKE_HUB), "silent", str(folder)])
+    process = subprocess.Popen([sys.executable, "-m", "pdn_tools", "annotate", "--jobs", jobs, "--engine", engine,
+                                str(games)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=ctrl_c_heard)
+    return process, folder
+
+
+def outlived(pids: list[int]) -> list[int]:
+    """Those of `pids` still running 5 s on (killed then, so that a failing test leaves none)."""
+    deadline = time.monotonic() + 5
+    while not all(map(ended, pids)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [pid for pid in pids if not ended(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    return left
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_the_engines_end_with_the_run_when_it_is_interrupted(tmp_path, jobs, signum):
+    """Ctrl-C or SIGTERM while a worker's engine searches: the run ends by that signal, and so does the
+    engine (a worker's used to be left running: the worker waited for its answer, then was killed)."""
+    process, folder = annotating_with_a_silent_engine(tmp_path, jobs)
+    engines = engines_started(folder, process)
+    process.send_signal(signum)
+    assert process.wait(30) == -signum
+    assert b"Traceback" not in process.stderr.read()
+    assert outlived(engines) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_killed_worker_ends_the_run_in_one_line_and_its_engine_with_it(tmp_path):
+    """A worker killed (by the kernel when memory runs out, by a user) while its engine searches: the
+    run says so in one line, exit 2 (it was a traceback, exit 1), and the engine ends with it."""
+    process, folder = annotating_with_a_silent_engine(tmp_path, "2")
+    engines = engines_started(folder, process)
+    with open(f"/proc/{engines[0]}/stat") as stat:
+        worker = int(stat.read().rsplit(")", 1)[1].split()[1])
+    assert worker != process.pid
+    os.kill(worker, signal.SIGKILL)
+    assert process.wait(30) == 2
+    assert process.stderr.read().decode() == (
+        "pdn: a worker process ended in the middle of its work (killed, or out of memory): the output is not "
+        "complete\n")
+    assert outlived(engines) == []

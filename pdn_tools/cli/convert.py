@@ -220,9 +220,10 @@ def _engine_limits(depth: int | None, move_time: float | None, timeout: float) -
 def _hub_engine(command: str | None, limits: Limits) -> Iterator[PerWorker[HubEngine] | None]:
     """The engine of --engine, one a process that annotates (this one, or each worker of --jobs and
     --dask); this process's ended and reaped when the command ends (by an error or Ctrl-C too), the
-    workers' when they end."""
+    workers' when they end, and any left (its worker killed, or busy as the run ends) killed then."""
+    import tempfile
     from pdn_tools.play.hub import EngineError
-    from pdn_tools.running.engine import HubEngine
+    from pdn_tools.running.engine import HubEngine, end_engines_left
     from pdn_tools.running.per_worker import PerWorker
 
     if command is None:
@@ -232,11 +233,13 @@ def _hub_engine(command: str | None, limits: Limits) -> Iterator[PerWorker[HubEn
         HubEngine(command, limits)          # the command checked before anything is read
     except EngineError as error:
         raise click.UsageError(str(error)) from None
-    engines = PerWorker(functools.partial(HubEngine, command, limits))
-    try:
-        yield engines
-    finally:
-        engines.close()
+    with tempfile.TemporaryDirectory(prefix="pdn-engines-") as registry:
+        engines = PerWorker(functools.partial(HubEngine, command, limits, registry))
+        try:
+            yield engines
+        finally:
+            engines.close()
+            end_engines_left(registry)      # a worker's engine its worker did not end (killed, or busy)
 
 
 def _engine_errors(results: Iterator[T], terminal: Terminal) -> Iterator[T]:

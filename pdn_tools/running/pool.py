@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TypeVar
 
 from pdn_tools.rules.core import Engine
 from pdn_tools.running.inputs import Inputs
+from pdn_tools.running.output import WorkerLost
 from pdn_tools.running.tasks import (Counts, Fold, Options, PartResults, Place, Range, Read, Task, Work, do_task,
                                      stamp)
 from pdn_tools.text import ranges
@@ -92,9 +93,9 @@ def ordered_map(jobs: int) -> Iterator[Mapper[Any, Any]]:
         for item in items:
             pending.append(pool.submit(work, item))
             if len(pending) > 2 * jobs:
-                yield pending.popleft().result()
+                yield _result(pending.popleft())
         while pending:
-            yield pending.popleft().result()
+            yield _result(pending.popleft())
     try:
         yield mapped
     except BaseException:
@@ -232,7 +233,8 @@ def shrinking_cuts(size: int, jobs: int, after: int = 0) -> list[tuple[int, int]
 def _results(future: Future[list[PartResults]], planned: _Planned, inputs: Inputs, each: bool) -> Iterator[Any]:
     """A task's results (each game's when `each`, else each part's folded results); a file a worker could
     not read (or not to its end) is noted."""
-    for number, (folded, problem, codec) in enumerate(future.result()):
+    parts: list[PartResults] = _result(future)
+    for number, (folded, problem, codec) in enumerate(parts):
         if planned.files:
             path, size = planned.files[number]
             inputs.read_by_workers(path, size)
@@ -242,3 +244,14 @@ def _results(future: Future[list[PartResults]], planned: _Planned, inputs: Input
             if codec not in (None, "utf-8"):
                 inputs.codecs[path] = codec
         yield from folded if each else [folded]
+
+
+def _result(future: Future[T]) -> T:
+    """A task's result; a worker that ended in the middle of one (killed) is a `WorkerLost`."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise WorkerLost("a worker process ended in the middle of its work (killed, or out of memory): "
+                         "the output is not complete") from None
