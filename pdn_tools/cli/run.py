@@ -227,10 +227,9 @@ def _refuse_options_alone(ctx: click.Context) -> None:
 
 
 class Command(click.Command):
-    """A pdn command: one whose options given without what they go with, and outputs that are its inputs,
-    are refused (see above), with its
-    line in `pdn --help` (`summary`, a whole sentence: click would cut the first one of the help)
-    and its examples under its help."""
+    """A pdn command: one whose options given without what they go with, and outputs that are its
+    inputs, are refused (see above), with its line in `pdn --help` (`summary`, a whole sentence: click
+    would cut the first one of the help) and its examples under its help."""
 
     def __init__(self, *args: Any, summary: str = "", examples: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

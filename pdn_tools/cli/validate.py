@@ -197,7 +197,8 @@ FORMATS: dict[str, type[Format]] = {"text": TextLines, "jsonl": JsonLines, "html
               what="goes with --format text",
               help="Under each move error, the board before the move and the legal moves there.")
 @click.option("--shots", is_flag=True, cls=Needs, needs=lambda params: params["fmt"] != "text",
-              what="goes with --format jsonl or html", help="With --format jsonl: the moves a search judges shots, missed shots "
+              what="goes with --format jsonl or html",
+              help="With --format jsonl: the moves a search judges shots, missed shots "
               "or moves into a shot, in a \"shots\" field (docs/analysis.md); with --format html: the moves "
               "worth a second look (docs/second-look.md).")
 @click.option("--depth", type=click.IntRange(0, 40), cls=Needs, needs=shots_given, what="goes with --shots",
