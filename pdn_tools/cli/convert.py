@@ -4,12 +4,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import sys
-from typing import TYPE_CHECKING, Any, Iterator, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, TextIO, TypeVar
 
 import click
 
-from pdn_tools.cli.options import (OneLineError, Reading, Writing, depth_with_shots, format_option, reading_options,
-                                  writing_options)
+from pdn_tools.cli.options import (Needs, OneLineError, Reading, Writing, format_option, reading_options,
+                                  shots_given, writing_options)
 from pdn_tools.cli.choices import CONVERT_FORMATS, ENGINE_DEPTH, SHOTS_DEPTH
 from pdn_tools.cli.run import Run, command, write_file
 from pdn_tools.running.output import EXIT_USAGE
@@ -71,7 +71,8 @@ def convert(to: str, captures: str | None, squares: str | None, separator: str |
     if keep_invalid and not pdn:
         raise click.UsageError("--keep-invalid passes games through as PDN: only with --to pdn")
     unwritten = [name for name, value in (("--captures", captures), ("--squares", squares),
-                                          ("--separator", separator), ("--drop", drop)) if value]
+                                          ("--separator", separator), ("--drop", drop),
+                                          ("--fix-results", fix_results)) if value]
     unwritten = [name for name in unwritten if name not in conversion.WRITERS[to].writes]
     if unwritten:               # the main line's positions, or its moves alone: nothing to apply them to
         changes = "change" if len(unwritten) > 1 else "changes"
@@ -108,17 +109,18 @@ def _write_converted(run: Run, work: batch.Work[Any], out: TextIO) -> Tally:
 
 def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
     """convert --fix-results with no other change: each file's bytes with only its wrong results
-    rewritten, to stdout, -o FILE or (--in-place, only when something changed) the file itself;
-    the games read and those left with an error."""
+    rewritten, to stdout, -o FILE or (--in-place, only when something changed) the file itself (with
+    --jobs, each file's games fixed on the workers); the games read and those left with an error."""
     from pdn_tools.commands.fix_results import fix_file
+    from pdn_tools.running.pool import ordered_map
     from pdn_tools.running.writing import Tally
     from pdn_tools.text.source import compressed
 
     reading, terminal = run.reading, run.terminal
     failed = count = 0
-    with run.output(Writing() if in_place else writing) as out:
+    with run.output(Writing() if in_place else writing) as out, ordered_map(reading.jobs) as mapper:
         for path, data in run.inputs.contents(streams=not in_place):
-            fixed = fix_file(data, "<stdin>" if path == "-" else path, run.checking, reading.encoding)
+            fixed = fix_file(data, "<stdin>" if path == "-" else path, run.checking, reading.encoding, mapper)
             for line in fixed.report_lines():
                 terminal.note(line)
             failed += fixed.failed
@@ -132,6 +134,11 @@ def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
             elif fixed.data != data:
                 write_file(path, [fixed.data])
     return Tally(failed, 0, count)
+
+
+def _engine_given(params: Mapping[str, Any]) -> bool:
+    """--engine-depth, --engine-time and --engine-timeout are --engine's options."""
+    return params["engine"] is not None
 
 
 @command("annotate", [
@@ -149,17 +156,20 @@ def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
 @click.option("--all", "everything", is_flag=True, help="Every annotation but --result, --shots and --engine.")
 @click.option("--shots", is_flag=True, help="$1 a shot, $2 a missed shot, $4 a move into a shot, each with "
               "its line as a variation, and [%eval ...] after each move, from a search (docs/analysis.md).")
-@click.option("--depth", type=click.IntRange(0, 40),
+@click.option("--depth", type=click.IntRange(0, 40), cls=Needs, needs=shots_given, what="goes with --shots",
               help=f"--shots' search depth in quiet plies (captures, and up to 2 sacrifices the opponent must "
                    f"take, are free)  [default: {SHOTS_DEPTH}]")
 @click.option("--engine", metavar="CMD",
               help="[%eval] after each move and the best line where it differs, from a Hub engine "
                    "(e.g. 'scan hub' or 'pdn hub'); CMD is split into words and run without a shell.")
-@click.option("--engine-depth", type=click.IntRange(1), metavar="N",
+@click.option("--engine-depth", cls=Needs, needs=_engine_given, what="goes with --engine",
+              type=click.IntRange(1), metavar="N",
               help=f"Plies the engine searches  [default: {ENGINE_DEPTH}].")
-@click.option("--engine-time", type=click.FloatRange(0, min_open=True), metavar="SECONDS",
+@click.option("--engine-time", cls=Needs, needs=_engine_given, what="goes with --engine",
+              type=click.FloatRange(0, min_open=True), metavar="SECONDS",
               help="Seconds the engine searches a position instead of a depth (not reproducible).")
-@click.option("--engine-timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
+@click.option("--engine-timeout", cls=Needs, needs=_engine_given, what="goes with --engine",
+              type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
               metavar="SECONDS", help="The longest wait for an engine's answer to one position.")
 @writing_options()
 @reading_options(dask=True)
@@ -174,7 +184,6 @@ def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, 
     from pdn_tools.running.per_worker import PerWorker, annotated
     from pdn_tools.running.terminal import validity
 
-    depth_with_shots(depth, shots)
     depth = SHOTS_DEPTH if depth is None else depth
     options = Annotations(fen or everything, moves or everything, forced or everything, captures or everything,
                           draws or everything, ply_count or everything, result, gametype or everything, shots, depth)
@@ -183,7 +192,7 @@ def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, 
                                "--ply-count, --result, --gametype, --shots, --engine or --all")
     if shots and engine is not None:
         raise click.UsageError("--shots and --engine both write [%eval]: choose one")
-    limits = _engine_limits(engine, engine_depth, engine_time, engine_timeout)
+    limits = _engine_limits(engine_depth, engine_time, engine_timeout)
     run = Run(reading)
     with run.output(writing), _hub_engine(engine, limits) as hub:
         searches = PerWorker(functools.partial(Evaluations, depth)) if shots else None
@@ -197,12 +206,10 @@ def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, 
     sys.exit(code)
 
 
-def _engine_limits(engine: str | None, depth: int | None, move_time: float | None, timeout: float) -> Limits:
+def _engine_limits(depth: int | None, move_time: float | None, timeout: float) -> Limits:
     """annotate's engine options, checked."""
     from pdn_tools.running.engine import Limits
 
-    if engine is None and (depth is not None or move_time is not None):
-        raise click.UsageError("--engine-depth and --engine-time need --engine")
     if depth is not None and move_time is not None:
         raise click.UsageError("choose --engine-depth or --engine-time, not both")
     return Limits(depth, move_time, timeout)
@@ -212,9 +219,10 @@ def _engine_limits(engine: str | None, depth: int | None, move_time: float | Non
 def _hub_engine(command: str | None, limits: Limits) -> Iterator[PerWorker[HubEngine] | None]:
     """The engine of --engine, one a process that annotates (this one, or each worker of --jobs and
     --dask); this process's ended and reaped when the command ends (by an error or Ctrl-C too), the
-    workers' when they end."""
+    workers' when they end, and any left (its worker killed, or busy as the run ends) killed then."""
+    import tempfile
     from pdn_tools.play.hub import EngineError
-    from pdn_tools.running.engine import HubEngine
+    from pdn_tools.running.engine import HubEngine, end_engines_left
     from pdn_tools.running.per_worker import PerWorker
 
     if command is None:
@@ -224,11 +232,13 @@ def _hub_engine(command: str | None, limits: Limits) -> Iterator[PerWorker[HubEn
         HubEngine(command, limits)          # the command checked before anything is read
     except EngineError as error:
         raise click.UsageError(str(error)) from None
-    engines = PerWorker(functools.partial(HubEngine, command, limits))
-    try:
-        yield engines
-    finally:
-        engines.close()
+    with tempfile.TemporaryDirectory(prefix="pdn-engines-") as registry:
+        engines = PerWorker(functools.partial(HubEngine, command, limits, registry))
+        try:
+            yield engines
+        finally:
+            engines.close()
+            end_engines_left(registry)      # a worker's engine its worker did not end (killed, or busy)
 
 
 def _engine_errors(results: Iterator[T], terminal: Terminal) -> Iterator[T]:

@@ -8,10 +8,17 @@ import sys
 import click
 
 from pdn_tools.cli.choices import PICTURE_FORMATS
-from pdn_tools.cli.options import Reading, Writing, format_option, reading_options, writing_options
+from pdn_tools.cli.options import Needs, Reading, Writing, format_option, reading_options, writing_options
 from pdn_tools.cli.run import command, not_to_terminal, write_file
 from pdn_tools.running.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from pdn_tools.text.names import printable
+
+
+def _picture(fmt: str | None, output: str | None) -> bool:
+    """Whether a picture is drawn (SVG or PNG, by --format or the suffix of -o FILE), not a text board."""
+    from pdn_tools.play.pictures import format_for
+
+    return (fmt or format_for(output)) != "text"
 
 
 @command("diagram", [
@@ -22,7 +29,8 @@ from pdn_tools.text.names import printable
 @click.option("--ply", type=click.IntRange(0), help="Plies played: 0 is the start  [default: the last].")
 @format_option(PICTURE_FORMATS, None,
                "Text board or picture  [default: from the suffix of -o FILE (.svg, .png), else text].")
-@click.option("--size", type=click.IntRange(64, 8192), metavar="PIXELS",
+@click.option("--size", type=click.IntRange(64, 8192), metavar="PIXELS", cls=Needs, needs=lambda params:
+              _picture(params["fmt"], params["output"]), what="goes with --format svg or png",
               help="Width of the picture  [default: 50 pixels a square].")
 @click.option("--labels", type=click.Choice(["numbers", "algebraic"]),
               help="Square names  [default: the variant's notation].")

@@ -139,6 +139,9 @@ def _run() -> None:
             streams.discard_stdout()
         click.echo(f"pdn: cannot write {printable(error.filename)}: {error.strerror}", err=True)
         sys.exit(EXIT_USAGE)
+    except streams.WorkerLost as error:
+        click.echo(f"pdn: {error}", err=True)
+        sys.exit(EXIT_USAGE)
     except KeyboardInterrupt:
         streams.end_interrupted()
     except streams.Terminated as stop:

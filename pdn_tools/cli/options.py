@@ -4,7 +4,8 @@ to check it, the same options in the same order for every command that reads gam
 from __future__ import annotations
 
 import functools
-from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, NamedTuple, Sequence
+import os
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 import click
 
@@ -50,6 +51,25 @@ class OneLineError(click.ClickException):
 
     def show(self, file: IO[Any] | None = None) -> None:
         click.echo(f"pdn: {self.message}", err=True)
+
+
+class Needs(click.Option):
+    """An option that means something only with another option or value: `needs(params)` (the command's
+    parameters) says whether the command line gives it that; given without it, the command ends before
+    any work (exit 2, `OPTION goes with ...`: `what`) instead of ignoring it (see cli/run.py's Command)."""
+
+    def __init__(self, *args: Any, needs: Callable[[Mapping[str, Any]], bool], what: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.needs, self.what = needs, what
+
+
+def _folder_named(params: Mapping[str, Any]) -> bool:
+    """Whether a folder is among PATHS (or a path that is not there, which its own error names)."""
+    return any(path != "-" and (os.path.isdir(path) or not os.path.lexists(path)) for path in params["paths"])
+
+
+def _file_named(params: Mapping[str, Any]) -> bool:
+    return params["output"] not in (None, "-")
 
 
 class Reading(NamedTuple):
@@ -131,7 +151,8 @@ dask_option = click.option("--dask", metavar="ADDRESS", callback=_dask_address,
                                 "local workers; the workers read the files (same paths, or URLs).")
 paths_options: list[Option] = [
     click.argument("paths", nargs=-1, type=click.Path()),
-    click.option("--glob", "globs", multiple=True, metavar="PATTERN",
+    click.option("--glob", "globs", multiple=True, metavar="PATTERN", cls=Needs, needs=_folder_named,
+                 what="picks files in folders: none of PATHS is a folder",
                  help="Files of a folder to read (repeatable)  [default: *.pdn and *.pdn.gz/.bz2/.xz/.zst].")]
 ceiling_option = click.option(
     "--max-game-bytes", type=click.IntRange(1), default=MAX_GAME_BYTES, show_default=True, metavar="N",
@@ -177,7 +198,8 @@ def writing_options(partial: bool = True, metavar: str = "FILE",
     `writing: Writing`."""
     options: list[Option] = [click.option("--output", "-o", metavar=metavar, help=help, **kind)]
     if partial:
-        options.append(click.option("--partial", is_flag=True,
+        options.append(click.option("--partial", is_flag=True, cls=Needs, needs=_file_named,
+                                    what="goes with -o FILE: it writes FILE even when an input is cut",
                                     help="Write -o FILE even when an input is cut or changes while read "
                                          "(its complete games; exit 2 still)."))
     return _grouped(options, "writing", Writing, ("output", "partial"))
@@ -191,7 +213,6 @@ def format_option(registry: Iterable[str], default: str | None, help: str,
                         show_default=default is not None, help=help)
 
 
-def depth_with_shots(depth: int | None, shots: bool) -> None:
-    """--depth is --shots' option: a usage error without it."""
-    if depth is not None and not shots:
-        raise click.UsageError("--depth goes with --shots")
+def shots_given(params: Mapping[str, Any]) -> bool:
+    """--depth is --shots' option."""
+    return bool(params["shots"])

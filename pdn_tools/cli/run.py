@@ -14,7 +14,7 @@ from pdn_tools.running import output as streams
 from pdn_tools.running.output import EXIT_USAGE, atomic_output
 from pdn_tools.text.names import printable
 from pdn_tools.cli.main import SUMMARIES
-from pdn_tools.cli.options import OneLineError, Reading, Writing
+from pdn_tools.cli.options import Needs, OneLineError, Reading, Writing
 
 if TYPE_CHECKING:      # a run imports them (its module's imports are paid by every `pdn COMMAND --help`)
     from pdn_tools.commands import report
@@ -214,10 +214,19 @@ def _refuse_overwriting_inputs(params: dict[str, Any]) -> None:
         sys.exit(EXIT_USAGE)
 
 
+def _refuse_options_alone(ctx: click.Context) -> None:
+    """A usage error (exit 2) for an option given without the option or value it goes with (`Needs`)."""
+    for param in ctx.command.params:
+        given = param.name is not None and ctx.get_parameter_source(param.name) in (
+            click.core.ParameterSource.COMMANDLINE, click.core.ParameterSource.ENVIRONMENT)
+        if given and isinstance(param, Needs) and not param.needs(ctx.params):
+            raise click.UsageError(f"{param.opts[0]} {param.what}", ctx)
+
+
 class Command(click.Command):
-    """A pdn command: one whose outputs are refused when they are its inputs (see above), with its
-    line in `pdn --help` (`summary`, a whole sentence: click would cut the first one of the help)
-    and its examples under its help."""
+    """A pdn command: one whose options given without what they go with, and outputs that are its
+    inputs, are refused (see above), with its line in `pdn --help` (`summary`, a whole sentence: click
+    would cut the first one of the help) and its examples under its help."""
 
     def __init__(self, *args: Any, summary: str = "", examples: Sequence[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -226,6 +235,7 @@ class Command(click.Command):
         self.epilog = "\b\nExamples:\n" + "\n".join("  " + example for example in examples)
 
     def invoke(self, ctx: click.Context) -> Any:
+        _refuse_options_alone(ctx)
         _refuse_overwriting_inputs(ctx.params)
         return super().invoke(ctx)
 

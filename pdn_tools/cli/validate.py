@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Callable, ClassVar, NamedTuple
 
 import click
 
-from pdn_tools.cli.options import (Reading, Writing, depth_with_shots, format_option, reading_options,
+from pdn_tools.cli.options import (Needs, Reading, Writing, format_option, reading_options, shots_given,
                                   writing_options)
 from pdn_tools.cli.choices import SHOTS_DEPTH, WARNING_CODES
 from pdn_tools.cli.run import Run, command, not_to_terminal, write_page
@@ -188,12 +188,16 @@ FORMATS: dict[str, type[Format]] = {"text": TextLines, "jsonl": JsonLines, "html
 @click.option("--summary", is_flag=True,
               help="End with a table of games per variant and problems per code, and the tally line on stderr "
                    "even when it is not a terminal.")
-@click.option("--show-board", is_flag=True,
+@click.option("--show-board", is_flag=True, cls=Needs, needs=lambda params: params["fmt"] == "text",
+              what="goes with --format text",
               help="Under each move error, the board before the move and the legal moves there.")
-@click.option("--shots", is_flag=True, help="With --format jsonl: the moves a search judges shots, missed shots "
+@click.option("--shots", is_flag=True, cls=Needs, needs=lambda params: params["fmt"] != "text",
+              what="goes with --format jsonl or html",
+              help="With --format jsonl: the moves a search judges shots, missed shots "
               "or moves into a shot, in a \"shots\" field (docs/analysis.md); with --format html: the moves "
               "worth a second look (docs/second-look.md).")
-@click.option("--depth", type=click.IntRange(0, 40), help=f"--shots' search depth in quiet plies  [default: {SHOTS_DEPTH}]")
+@click.option("--depth", type=click.IntRange(0, 40), cls=Needs, needs=shots_given, what="goes with --shots",
+              help=f"--shots' search depth in quiet plies  [default: {SHOTS_DEPTH}]")
 @writing_options()
 @reading_options(dask=True, quiet="Only errors: --warnings none, and no progress line or closing tally.")
 def validate(fmt: str, warning_mode: str, ignore: tuple[str, ...], summary: bool, show_board: bool, shots: bool,
@@ -203,11 +207,6 @@ def validate(fmt: str, warning_mode: str, ignore: tuple[str, ...], summary: bool
     Text output gives every error, in file order, and by default one line per warning code
     and file (its first place and count).  Compressed files (.gz, .bz2, .xz, .zst) are read as they are.
     """
-    if show_board and fmt != "text":
-        raise click.UsageError("--show-board goes with --format text")
-    if shots and fmt == "text":
-        raise click.UsageError("--shots goes with --format jsonl or html")
-    depth_with_shots(depth, shots)
     searched = (SHOTS_DEPTH if depth is None else depth) if shots else None
     form = FORMATS[fmt](Options(warning_mode, frozenset(ignore), summary, show_board, searched), reading.quiet)
     if form.page:

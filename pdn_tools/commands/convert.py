@@ -93,7 +93,8 @@ class GameWriter(ABC):
     """One output format of `pdn convert --to` (a new format is one subclass and its line in WRITERS)."""
 
     pdn: ClassVar[bool] = False         # writes PDN: games can pass through unchanged, files be rewritten
-    writes: ClassVar[frozenset[str]] = frozenset({"--captures", "--squares", "--separator"})   # style options it shows
+    writes: ClassVar[frozenset[str]] = frozenset({"--captures", "--squares", "--separator",      # style options
+                                                  "--fix-results"})                             # it shows
 
     @abstractmethod
     def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
@@ -105,7 +106,7 @@ class PdnWriter(GameWriter):
     """Canonical PDN."""
 
     pdn = True
-    writes = frozenset({"--captures", "--squares", "--separator", "--drop"})
+    writes = frozenset({"--captures", "--squares", "--separator", "--drop", "--fix-results"})
 
     def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
         return canonical_text(game, replayed, style)

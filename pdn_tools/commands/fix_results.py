@@ -7,9 +7,11 @@ the game's own style (`1-0`, `2-0` or `1:0` families) so that tag and terminator
 """
 from __future__ import annotations
 
+import functools
 import io
 import re
 from dataclasses import dataclass, replace
+from typing import Callable, Iterable, Iterator
 
 from pdn_tools.commands import report
 from pdn_tools.play.check import Record, check_by, problem
@@ -24,6 +26,7 @@ from pdn_tools.text.results import Outcome, outcome, read_result
 _STYLES = (("1-0", "0-1", "1/2-1/2"), ("2-0", "0-2", "1-1"), ("1:0", "0:1", "1/2:1/2"))
 _RESULT_TAG = re.compile(r'\[[ \t]*Result[ \t]*"([^"]*)"')
 _LINE_END = re.compile(r"(\r\n|\r|\n)")
+_BATCH = 200                    # games a worker fixes at a time (with --jobs)
 
 
 @dataclass(frozen=True)
@@ -138,13 +141,35 @@ class FileFix:
         return sum(1 for game in self.games if not game.record.ok and not game.notes) + len(self.missed)
 
 
-def fix_file(data: bytes, name: str, checking: Checking | None = None, encoding: str | None = None) -> FileFix:
+Batch = list[tuple[RawGame, int, list[Diagnostic]]]        # games read: each with its number and notes
+Mapper = Callable[[Callable[[Batch], list[Fixed]], Iterable[Batch]], Iterable[list[Fixed]]]
+
+
+def fix_games(games: Batch, checking: Checking) -> list[Fixed]:
+    """`fix_game` of each game of a batch, in order."""
+    return [fix_game(raw, index, notes, checking) for raw, index, notes in games]
+
+
+def fix_file(data: bytes, name: str, checking: Checking | None = None, encoding: str | None = None,
+             mapper: Mapper = map) -> FileFix:
     """The bytes of a PDN file with only the wrong results changed (see the module's note), read
-    and checked by `checking` (None: the defaults, on the environment's engine)."""
+    and checked by `checking` (None: the defaults, on the environment's engine); the games fixed in
+    batches by `mapper` (`map`, or a pool's map that keeps the order: --jobs)."""
     checking = checking or Checking()
     games = read_raw(io.BytesIO(data), name=name, encoding=encoding, engine=checking.engine)
-    fixed = tuple(fix_game(raw, index, notes, checking)
-                  for index, (raw, notes) in enumerate(games, 1))
+    work = functools.partial(fix_games, checking=checking)
+    fixed = tuple(game for part in mapper(work, _batches(games)) for game in part)
     codec = games.codec
     text, missed = apply(data.decode(codec, "surrogateescape"), [edit for game in fixed for edit in game.edits])
     return FileFix(text.encode(codec, "surrogateescape"), fixed, tuple(missed))
+
+
+def _batches(games: Iterable[tuple[RawGame, list[Diagnostic]]]) -> Iterator[Batch]:
+    batch: Batch = []
+    for index, (raw, notes) in enumerate(games, 1):
+        batch.append((raw, index, notes))
+        if len(batch) == _BATCH:
+            yield batch
+            batch = []
+    if batch:
+        yield batch

@@ -7,13 +7,18 @@ started on the first position and again when a position is of another variant (t
 sets the variant before `init`).  Every wait for a line has a deadline; a line that is not
 the protocol's, an engine that ends, stays silent, reports an error or gives a move that is
 not legal is an `EngineError`.  `close()` (or leaving the `with` block, by an error or Ctrl-C
-too) ends the process and reaps it.
+too) ends the process and reaps it.  An engine runs in a process group of its own, its id written
+in the run's registry folder while it runs: when the process that started it ends without closing
+it (a pool's worker killed, or still waiting for it as the run ends), the run kills that group
+(`end_engines_left`), so no engine outlives the run.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import shlex
+import signal
 import subprocess
 import tempfile
 import time
@@ -50,7 +55,7 @@ class Limits:
 class HubEngine:
     """One engine command, its process started when first needed."""
 
-    def __init__(self, command: str, limits: Limits) -> None:
+    def __init__(self, command: str, limits: Limits, registry: str | None = None) -> None:
         try:
             self.argv = shlex.split(command)
         except ValueError as error:
@@ -58,6 +63,7 @@ class HubEngine:
         if not self.argv:
             raise EngineError("the engine command is empty")
         self.limits = limits
+        self.registry = registry                # the folder where the running engine's process id is written
         self.variant: str | None = None         # the variant the running engine plays
         self.process: subprocess.Popen[bytes] | None = None
         self.errors: IO[bytes] | None = None
@@ -103,9 +109,10 @@ class HubEngine:
         self.errors = tempfile.TemporaryFile()
         try:
             self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=self.errors, bufsize=0)
+                                            stderr=self.errors, bufsize=0, process_group=0)
         except OSError as error:
             raise EngineError(f"cannot start it: {error.strerror or error}") from None
+        self._register(self.process.pid, True)
         assert self.process.stdout is not None
         self.selector = selectors.DefaultSelector()
         self.selector.register(self.process.stdout, selectors.EVENT_READ)
@@ -201,9 +208,31 @@ class HubEngine:
                 process.wait()
                 if process.stdout is not None:
                     process.stdout.close()
+                self._register(process.pid, False)
         if self.errors is not None:
             self.errors.close()
             self.errors = None
+
+
+    def _register(self, pid: int, running: bool) -> None:
+        """The engine's entry in the registry: made when it starts, removed once it is reaped; a
+        registry this process cannot reach (a Dask worker's on another machine) gets none."""
+        if self.registry is None:
+            return
+        path = os.path.join(self.registry, str(pid))
+        with contextlib.suppress(OSError):
+            if running:
+                open(path, "w").close()
+            else:
+                os.unlink(path)
+
+
+def end_engines_left(registry: str) -> None:
+    """Kill the process group of every engine whose id is still in `registry`: its process ended
+    without closing it (killed), or has not yet (the run ends by an error, Ctrl-C or SIGTERM)."""
+    for name in os.listdir(registry):
+        with contextlib.suppress(ValueError, OSError):
+            os.killpg(int(name), signal.SIGKILL)
 
 
 def _analysis(position: Position, done: dict[str, str], info: dict[str, str]) -> Analysis:

@@ -36,6 +36,11 @@ class ClosedPipe(Exception):
     Not an OSError, so that click does not turn it into exit 1."""
 
 
+class WorkerLost(Exception):
+    """A worker process of --jobs ended in the middle of its work (killed by a signal, or by the
+    kernel when memory ran out): the run cannot be complete; the message says so."""
+
+
 def cannot_write(error: OSError, path: str, reason: str | None = None) -> CannotWrite:
     """`error` as a CannotWrite naming `path`."""
     return CannotWrite(error.errno, reason or error.strerror or str(error), path)

@@ -6,14 +6,16 @@ order, and at most a few tasks are in flight, so memory stays bounded.
 """
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import stat
 from collections import deque
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, TypeVar
 
 from pdn_tools.rules.core import Engine
 from pdn_tools.running.inputs import Inputs
+from pdn_tools.running.output import WorkerLost
 from pdn_tools.text.grammar import parser
 from pdn_tools.text.reader import parse_raw
 from pdn_tools.text.source import NotPdn, stored_as
@@ -26,6 +28,7 @@ if TYPE_CHECKING:       # the tasks and the byte ranges are imported for more th
 
 T = TypeVar("T")
 Item = TypeVar("Item")
+Mapper = Callable[[Callable[[Item], T], Iterable[Item]], Iterable[T]]
 _BATCH = 200                    # games sent to a worker at a time
 _LEAST_RANGE = 1 << 16          # the least task: the last ones take a worker some 10 ms
 _MOST_RANGE = 1 << 20           # the largest: a worker holds a task's games at once (some 15 MB for 1 MB)
@@ -67,6 +70,36 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, fold: Fold[T, Any] | None 
             yield from _results(*pending.popleft(), inputs, fold is None)
     except BaseException:           # a closed pipe, Ctrl-C, or the caller stopped early:
         pool.shutdown(wait=False, cancel_futures=True)      # workers end after their task
+        raise
+    pool.shutdown()
+
+
+@contextlib.contextmanager
+def ordered_map(jobs: int) -> Iterator[Mapper[Any, Any]]:
+    """`map`, or with `jobs` > 1 a map on a pool of that many workers that keeps the order, at most
+    2 * jobs items in flight (memory stays bounded), for work `run` does not fit (a whole file's games at
+    once); the workers end with the block, at once on an error or Ctrl-C."""
+    if jobs <= 1:
+        yield map
+        return
+    from concurrent.futures import ProcessPoolExecutor
+    from pdn_tools.running.workers import start_worker
+
+    parser()            # built once here, so that workers started by fork inherit it
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=start_worker, initargs=(os.getpid(),))
+
+    def mapped(work: Callable[[Item], T], items: Iterable[Item]) -> Iterator[T]:
+        pending: deque[Future[T]] = deque()
+        for item in items:
+            pending.append(pool.submit(work, item))
+            if len(pending) > 2 * jobs:
+                yield _result(pending.popleft())
+        while pending:
+            yield _result(pending.popleft())
+    try:
+        yield mapped
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
 
@@ -203,7 +236,8 @@ def shrinking_cuts(size: int, jobs: int, after: int = 0) -> list[tuple[int, int]
 def _results(future: Future[list[PartResults]], planned: _Planned, inputs: Inputs, each: bool) -> Iterator[Any]:
     """A task's results (each game's when `each`, else each part's folded results); a file a worker could
     not read (or not to its end) is noted."""
-    for number, (folded, problem, codec) in enumerate(future.result()):
+    parts: list[PartResults] = _result(future)
+    for number, (folded, problem, codec) in enumerate(parts):
         if planned.files:
             path, size = planned.files[number]
             inputs.read_by_workers(path, size)
@@ -213,3 +247,14 @@ def _results(future: Future[list[PartResults]], planned: _Planned, inputs: Input
             if codec not in (None, "utf-8"):
                 inputs.codecs[path] = codec
         yield from folded if each else [folded]
+
+
+def _result(future: Future[T]) -> T:
+    """A task's result; a worker that ended in the middle of one (killed) is a `WorkerLost`."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise WorkerLost("a worker process ended in the middle of its work (killed, or out of memory): "
+                         "the output is not complete") from None

@@ -1,10 +1,17 @@
 """Properties every reading command keeps: a game over --max-game-bytes is accounted for (games in =
 games reported), and --rules reaches every command that replays games."""
 import json
+import os
+import shlex
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from signals import ctrl_c_heard
 
 from pdn_tools import read_text
 from pdn_tools.cli import cli
@@ -221,3 +228,122 @@ def test_a_style_option_the_output_shows_changes_it(to, options):
     plain = invoke("convert", "--to", to, "-", input=text)
     styled = invoke("convert", "--to", to, *options, "-", input=text)
     assert styled.exit_code == plain.exit_code == 1 and styled.stdout != plain.stdout
+
+
+# ---- convert --fix-results honours --jobs -------------------------------------------------------------------
+
+_FIXABLE = '[GameType "20"]\n[FEN "W:W28:B23"]\n[Result "0-2"]\n\n1. 28x19 0-2\n\n'       # Black has nothing left
+_RIGHT = '[GameType "20"]\n[FEN "W:W28:B23"]\n[Result "2-0"]\n\n1. 28x19 2-0\n\n'
+_ILLEGAL = '[GameType "20"]\n[Result "*"]\n\n1. 32-28 32-27 *\n\n'
+
+
+@pytest.mark.parametrize("where", ["stdout", "-o", "--in-place"])
+def test_fix_results_on_workers_writes_what_one_job_writes(tmp_path, monkeypatch, where):
+    """--fix-results used to run in this process whatever --jobs said: the games of a file are fixed on
+    the workers now, in batches, and the bytes written, the notes and the exit code are one job's."""
+    from pdn_tools.commands import fix_results
+
+    text = "".join((_FIXABLE, _RIGHT, _ILLEGAL)[i % 3] for i in range(450))      # three batches of 200 games
+    pids = tmp_path / "pids"
+    fix_game = fix_results.fix_game
+
+    def recorded(*args, **kwargs):
+        with open(pids, "a") as out:
+            out.write(f"{os.getpid()}\n")
+        return fix_game(*args, **kwargs)
+
+    monkeypatch.setattr(fix_results, "fix_game", recorded)
+    outcomes = []
+    for jobs in ("1", "2"):
+        path = tmp_path / f"games-{jobs}.pdn"
+        path.write_text(text)
+        out = tmp_path / f"out-{jobs}.pdn"
+        args = {"stdout": [], "-o": ["-o", out], "--in-place": ["--in-place"]}[where]
+        pids.write_text("")
+        result = invoke("convert", "--fix-results", "--jobs", jobs, *args, path)
+        written = {"stdout": lambda: result.stdout, "-o": out.read_text, "--in-place": path.read_text}[where]()
+        outcomes.append((result.exit_code, written, result.stderr.replace(str(path), "PATH")))
+        workers = set(pids.read_text().split())
+        assert len(pids.read_text().split()) == 450
+        assert workers == {str(os.getpid())} if jobs == "1" else str(os.getpid()) not in workers
+    assert outcomes[0] == outcomes[1]
+    code, written, notes = outcomes[0]
+    assert code == 1 and written.count('[Result "2-0"]') == 300 and written.count("0-2") == 0
+    assert notes.count("[illegal-move]") == 150
+
+
+# ---- no Hub engine outlives the run that started it ----------------------------------------------------------
+
+FAKE_HUB = Path(__file__).parents[1] / "data" / "fake_hub.py"
+
+
+def ended(pid: int) -> bool:
+    """Whether process `pid` has ended: gone, or a zombie (an orphan waits there for init to reap it)."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return any(line.split() == ["State:", "Z", "(zombie)"] for line in status)
+    except FileNotFoundError:
+        return True
+
+
+def engines_started(folder: Path, process: subprocess.Popen) -> list[int]:
+    """The ids of the fake engines started so far, once there is one (the fake writes its id in `folder`)."""
+    deadline = time.monotonic() + 30
+    while not any(folder.iterdir()):
+        assert time.monotonic() < deadline and process.poll() is None, process.stderr.read()
+        time.sleep(0.05)
+    time.sleep(0.3)                     # the engine is in its search: the fake never answers one
+    return [int(path.name) for path in folder.iterdir()]
+
+
+def annotating_with_a_silent_engine(tmp_path: Path, jobs: str) -> tuple[subprocess.Popen, Path]:
+    folder = tmp_path / "engines"
+    folder.mkdir()
+    games = tmp_path / "games.pdn"
+    games.write_text('[GameType "20"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n\n' * 4)
+    engine = shlex.join([sys.executable, str(FAKE_HUB), "silent", str(folder)])
+    process = subprocess.Popen([sys.executable, "-m", "pdn_tools", "annotate", "--jobs", jobs, "--engine", engine,
+                                str(games)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=ctrl_c_heard)
+    return process, folder
+
+
+def outlived(pids: list[int]) -> list[int]:
+    """Those of `pids` still running 5 s on (killed then, so that a failing test leaves none)."""
+    deadline = time.monotonic() + 5
+    while not all(map(ended, pids)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = [pid for pid in pids if not ended(pid)]
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    return left
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_the_engines_end_with_the_run_when_it_is_interrupted(tmp_path, jobs, signum):
+    """Ctrl-C or SIGTERM while a worker's engine searches: the run ends by that signal, and so does the
+    engine (a worker's used to be left running: the worker waited for its answer, then was killed)."""
+    process, folder = annotating_with_a_silent_engine(tmp_path, jobs)
+    engines = engines_started(folder, process)
+    process.send_signal(signum)
+    assert process.wait(30) == -signum
+    assert b"Traceback" not in process.stderr.read()
+    assert outlived(engines) == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_killed_worker_ends_the_run_in_one_line_and_its_engine_with_it(tmp_path):
+    """A worker killed (by the kernel when memory runs out, by a user) while its engine searches: the
+    run says so in one line, exit 2 (it was a traceback, exit 1), and the engine ends with it."""
+    process, folder = annotating_with_a_silent_engine(tmp_path, "2")
+    engines = engines_started(folder, process)
+    with open(f"/proc/{engines[0]}/stat") as stat:
+        worker = int(stat.read().rsplit(")", 1)[1].split()[1])
+    assert worker != process.pid
+    os.kill(worker, signal.SIGKILL)
+    assert process.wait(30) == 2
+    assert process.stderr.read().decode() == (
+        "pdn: a worker process ended in the middle of its work (killed, or out of memory): the output is not "
+        "complete\n")
+    assert outlived(engines) == []

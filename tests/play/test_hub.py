@@ -357,7 +357,7 @@ def test_the_games_before_a_failure_are_written_and_a_file_output_is_not(tmp_pat
 @pytest.mark.parametrize("args, message", [
     (["--engine", ""], "the engine command is empty"),
     (["--engine", "'unclosed"], "No closing quotation"),
-    (["--engine-depth", "3", "--fen"], "--engine-depth and --engine-time need --engine"),
+    (["--engine-depth", "3", "--fen"], "--engine-depth goes with --engine"),
     (["--engine", "x", "--engine-depth", "3", "--engine-time", "1"], "choose --engine-depth or --engine-time"),
 ])
 def test_engine_options_that_do_not_fit_are_usage_errors(args, message):
