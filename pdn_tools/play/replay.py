@@ -125,7 +125,7 @@ def replay(game: Game, override: Variant | None = None, strict: bool = False, ru
     inferred = len(candidates) > 1
     failures: list[tuple[Replay, Variant]] = []
     for variant in candidates:
-        draws = variant.draws if rules is None else rules.draws_of(variant)
+        draws = rules.draws_of(variant) if rules is not None and rules.draws else variant.draws
         attempt = _replay(game, variant, strict, check_results, draws, engine)
         attempt.warnings[:0] = notes
         if inferred:
