@@ -126,10 +126,10 @@ def check_by(game: Game | ReadError, checking: Checking) -> Checked:
     tag = game.tag("Result")
     spaced = [] if tag is None or read_result(tag) == tag else [_spaced_result(game, tag)]
     record = Record(
-        game.file, game.index, game_name(game.tags), game.line, result.variant.name if result.variant else "unknown", result.ok,
-        result.ply_count if result.complete else sum(1 for _ in game.moves()), stated_result(tag, game.result),
-        tuple([problem(d, result) for d in result.errors]),
-        tuple([problem(d, result) for d in game.warnings + spaced + result.warnings]))
+        game.file, game.index, game_name(game.tags), game.line, result.variant.name if result.variant else "unknown",
+        not result.errors, result.ply_count if result.complete else sum(1 for _ in game.moves()),
+        stated_result(tag, game.result), _problems(result.errors, result),
+        _problems(game.warnings + spaced + result.warnings if spaced or game.warnings else result.warnings, result))
     return Checked(game, result, record)
 
 
@@ -169,6 +169,11 @@ def record_of(game: Game | ReadError, checking: Checking | None = None) -> Recor
     """The record alone (work whose result travels between processes or machines), checked by
     `checking` (None: the defaults, on the environment's engine)."""
     return check_by(game, checking or Checking()).record
+
+
+def _problems(diagnostics: list[Diagnostic], result: Replay) -> tuple[Problem, ...]:
+    """The diagnostics of a replayed game as reported (the common game has none or one)."""
+    return tuple([problem(diagnostic, result) for diagnostic in diagnostics]) if diagnostics else ()
 
 
 def problem(diagnostic: Diagnostic, result: Replay | None = None) -> Problem:

@@ -129,8 +129,9 @@ def replay_by(game: Game, checking: Checking) -> Replay:
         return failed
     inferred = len(candidates) > 1
     failures: list[tuple[Replay, Variant]] = []
+    rules = checking.rules
     for variant in candidates:
-        draws = variant.draws if checking.rules is None else checking.rules.draws_of(variant)
+        draws = rules.draws_of(variant) if rules is not None and rules.draws else variant.draws
         attempt = _replay(game, variant, checking, check_results, draws)
         attempt.warnings[:0] = notes
         if inferred:

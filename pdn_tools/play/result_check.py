@@ -19,16 +19,9 @@ def _check_result(result: Replay) -> None:
     game, variant = result.game, result.variant
     assert variant is not None
     tag, terminator = read_result(game.tag("Result")), game.result
-
-    def at() -> tuple[int, int]:        # where the diagnostics point (looked up only for one)
-        return game.tag_position("Result")
-
-    def said(text: str) -> str:
-        return f"{text!r} ({meaning(text, variant)})"
-
     if tag is not None and terminator is not None and tag != terminator and terminator != "*":
-        result.warnings.append(Diagnostic(Code.RESULT_MISMATCH, f"Result tag {said(tag)} but the movetext ends "
-                                          f"with {said(terminator)}", *at()))
+        result.warnings.append(Diagnostic(Code.RESULT_MISMATCH, f"Result tag {_said(tag, variant)} but the movetext "
+                                          f"ends with {_said(terminator, variant)}", *_at(result)))
     claimed = tag if tag not in (None, "", "?") else terminator
     draw, plies = result.draw, result.ply_count
     for claim in result.claims:
@@ -36,28 +29,39 @@ def _check_result(result: Replay) -> None:
         if claim.ply < plies:
             message = f"a draw by the {claim.rule} {how} after ply {claim.ply}; play went on"
         elif claimed is not None and outcome(claimed) in (Outcome.FIRST, Outcome.SECOND):
-            message = f"a draw by the {claim.rule} {how} after the last move, but Result is {said(claimed)}"
+            message = f"a draw by the {claim.rule} {how} after the last move, but Result is {_said(claimed, variant)}"
         else:
             continue
-        result.warnings.append(Diagnostic(Code.DRAW_RULE, message, *at(), claim.ply))
+        result.warnings.append(Diagnostic(Code.DRAW_RULE, message, *_at(result), claim.ply))
     if draw is not None and draw.ply < plies:
         result.warnings.append(Diagnostic(Code.DRAW_RULE, f"a draw by the {draw.rule} applies after ply {draw.ply}; "
-                                          f"play went on", *at(), draw.ply))
+                                          f"play went on", *_at(result), draw.ply))
+    if claimed is None:
+        return
     truth = result.outcome()
-    if truth is None or claimed is None:
+    if truth is None:
         return
     stated = outcome(claimed)
     if stated == truth:
         return
-    message = f"Result {said(claimed)}, but {board_verdict(result, truth)}"
+    message = f"Result {_said(claimed, variant)}, but {board_verdict(result, truth)}"
     decided = off_board(game.tags)
     if stated is None:
-        result.warnings.append(Diagnostic(Code.UNFINISHED, message, *at()))
+        result.warnings.append(Diagnostic(Code.UNFINISHED, message, *_at(result)))
     elif decided is not None:
         result.warnings.append(Diagnostic(Code.RESULT_OFF_BOARD, f"{message}; {decided[0]} {decided[1]!r} says the "
-                                          f"game was decided off the board", *at()))
+                                          f"game was decided off the board", *_at(result)))
     else:
-        result.errors.append(Diagnostic(Code.WRONG_RESULT, message, *at()))
+        result.errors.append(Diagnostic(Code.WRONG_RESULT, message, *_at(result)))
+
+
+def _at(result: Replay) -> tuple[int, int]:
+    """Where the diagnostics about a game's result point: its Result tag, else its start."""
+    return result.game.tag_position("Result")
+
+
+def _said(text: str, variant: Variant) -> str:
+    return f"{text!r} ({meaning(text, variant)})"
 
 
 def meaning(result: str, variant: Variant) -> str:

@@ -3,6 +3,7 @@ its squares fit (inferred)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
 
 from pdn_tools.text.codes import Code
@@ -36,28 +37,14 @@ def choose_variant(game: Game, checking: Checking | None = None) -> Choice:
         return Choice([checking.variant], [])
     gametype = game.tag("GameType")
     if gametype is not None:
+        reading = _GAMETYPES.get(gametype)
+        if reading is None:
+            if len(_GAMETYPES) > 4096:
+                _GAMETYPES.clear()
+            reading = _GAMETYPES[gametype] = _gametype_reading(gametype)
+        candidates, said, checked = reading
         line, column = game.tag_position("GameType")
-        match = _GAMETYPE.match(gametype)
-        found = (match or _GAMETYPE_NUMBER.match(gametype))
-        gametype_number = read_number(found.group(1), 9) if found else None
-        variant = None if gametype_number is None else variant_by_gametype(gametype_number)
-        lidraughts = None if gametype_number is None else lidraughts_variant(gametype_number)
-        if lidraughts is not None:
-            rules, entry = lidraughts
-            note = f"lidraughts GameType {gametype!r} ({entry.title}): moves checked by {rules.name} rules"
-            return Choice([rules], [Diagnostic(Code.GAMETYPE, note + ("" if entry.results_checked else
-                                    ", results not checked"), line, column)], entry.results_checked)
-        if variant is None:
-            return Choice([], [Diagnostic(Code.BAD_GAMETYPE, f"unknown GameType {gametype!r}", line, column)])
-        if match is None:
-            return Choice([variant], [Diagnostic(Code.GAMETYPE, f"malformed GameType {gametype!r}; read as "
-                                                 f"{variant.name}", line, column)])
-        warnings = []
-        if match.group(3) and (read_number(match.group(3), 9), read_number(match.group(4), 9)) != (variant.cols,
-                                                                                         variant.rows):
-            warnings.append(Diagnostic(Code.GAMETYPE, f"GameType {gametype!r}: board size does not match "
-                                       f"{variant.name} ({variant.cols}x{variant.rows})", line, column))
-        return Choice([variant], warnings)
+        return Choice(list(candidates), [Diagnostic(code, message, line, column) for code, message in said], checked)
     named = game.tag("Variant")
     if named:
         variant = variant_by_name(named)     # lidraughts' and playstrategy's names are aliases
@@ -65,6 +52,35 @@ def choose_variant(game: Game, checking: Checking | None = None) -> Choice:
             return Choice([variant], [])
     core = None if checking is None else checking.engine.core
     return Choice(list(_inferred(game, run_hint if core is None else core.moves_hint)), [])
+
+
+# What a GameType value says, read once a value (a file's games repeat a few): the candidates, the
+# diagnostics about it (code, message: the tag's place is the game's), whether results are checked.
+GametypeReading = tuple[tuple[Variant, ...], tuple[tuple[Code, str], ...], bool]
+_GAMETYPES: dict[str, GametypeReading] = {}
+
+
+def _gametype_reading(gametype: str) -> GametypeReading:
+    """What the GameType value `gametype` says (see choose_variant)."""
+    match = _GAMETYPE.match(gametype)
+    found = (match or _GAMETYPE_NUMBER.match(gametype))
+    gametype_number = read_number(found.group(1), 9) if found else None
+    variant = None if gametype_number is None else variant_by_gametype(gametype_number)
+    lidraughts = None if gametype_number is None else lidraughts_variant(gametype_number)
+    if lidraughts is not None:
+        rules, entry = lidraughts
+        note = f"lidraughts GameType {gametype!r} ({entry.title}): moves checked by {rules.name} rules"
+        return (rules,), ((Code.GAMETYPE, note + ("" if entry.results_checked else ", results not checked")),), \
+            entry.results_checked
+    if variant is None:
+        return (), ((Code.BAD_GAMETYPE, f"unknown GameType {gametype!r}"),), True
+    if match is None:
+        return (variant,), ((Code.GAMETYPE, f"malformed GameType {gametype!r}; read as {variant.name}"),), True
+    if match.group(3) and (read_number(match.group(3), 9), read_number(match.group(4), 9)) != (variant.cols,
+                                                                                     variant.rows):
+        return (variant,), ((Code.GAMETYPE, f"GameType {gametype!r}: board size does not match "
+                             f"{variant.name} ({variant.cols}x{variant.rows})"),), True
+    return (variant,), (), True
 
 
 def _inferred(game: Game, run_hint: RunHint) -> tuple[Variant, ...]:
@@ -75,6 +91,13 @@ def _inferred(game: Game, run_hint: RunHint) -> tuple[Variant, ...]:
     if fen:
         fen_top, fen_side = _squares_hint(fen, re.findall(r"[a-l]\d{1,2}|\d+", fen))
         top, side = max(top, fen_top), max(side, fen_side)
+    return _hinted_variants(top, side)
+
+
+@lru_cache(maxsize=1024)
+def _hinted_variants(top: int, side: int) -> tuple[Variant, ...]:
+    """The variants tried for the highest square number `top` (-1: none) and the board side `side`
+    the algebraic squares need (0: none)."""
     if side and top <= 32:
         return algebraic_variants(side)
     size = 72 if top > 50 else 50 if top > 32 or top < 0 and not side else 32

@@ -120,14 +120,22 @@ def scan(blocks: Iterable[str], line: int = 1, engine: Reading | None = None) ->
 
 
 def _with_last(blocks: Iterable[str]) -> Iterator[tuple[str, bool]]:
-    """Each block, and whether it is the last one."""
-    previous: str | None = None
+    """Each block, and whether it is the last one.  A last block with no line end in it (a text
+    whose last line has no line end: the decoder hands that line over on its own) comes joined
+    to the block before it, so that a game ending on that line is scanned whole (and read at once
+    when it is common); the scanner's tokens are the same wherever a text is cut.  One block is
+    read ahead, two after a block with no line end."""
+    held: list[str] = []        # a block, and the one after it while that one may be the last
     for block in blocks:
-        if previous is not None:
-            yield previous, False
-        previous = block
-    if previous is not None:
-        yield previous, True
+        if len(held) == 2:
+            yield held.pop(0), False
+        if held and "\n" in block:
+            yield held.pop(), False
+        held.append(block)
+    if len(held) == 2:
+        held[:] = [held[0] + held[1]]
+    if held:
+        yield held[0], True
 
 
 def _scan_end(text: str, new: int) -> int:
@@ -218,7 +226,7 @@ class _Cutter:
         its runs of moves and comments and its terminator; they change nothing but what they are seen to
         (the game is not too large, and its terminator is outside variations: tags start no variation)."""
         rest = tags.rest
-        size = len(tags) + sum([len(token) for token in rest])
+        size = len(tags) + sum(map(len, rest))
         if self.size + size > self.limit:
             done = self._take_one(tags)
             for token in rest:
@@ -228,7 +236,7 @@ class _Cutter:
         self.size += size
         terminator = rest[-1]
         self.game.tokens += rest
-        self.has_moves = self.has_moves or any(token.type == "MOVES" for token in rest)
+        self.has_moves = self.has_moves or "MOVES" in [token.type for token in rest]
         self.tail_line = terminator.line          # _tail_line: a result or '*' holds no line end
         self.previous = terminator
         return done
@@ -341,7 +349,7 @@ class RawGames:
             for raw in split_games(scan(decoder.blocks(), self.line, self.engine), self.max_game_bytes):
                 raw.name = self.name or shown
                 if previous is not None:
-                    yield previous, _notes_until(decoder.warnings, previous.last_line)
+                    yield previous, _notes_until(decoder.warnings, previous.last_line) if decoder.warnings else []
                 previous = raw
             reason = cut_of(stream)
             if previous is not None and reason is not None and _ended(previous):
@@ -463,16 +471,17 @@ def _parsed(raw: RawGame, index: int, strict: bool, file_warnings: Sequence[Diag
     if isinstance(parsed, Diagnostic):
         return ReadError(name, index, parsed.line, parsed.column, parsed.message, parsed.code,
                          text(), warnings)
-    outside = [t for t in raw.before + raw.after if t.type == "ERROR"]
-    if outside and strict:
-        first = unreadable(outside[0], strict=True)
-        return ReadError(name, index, first.line, first.column, first.message, first.code, text(), warnings)
-    warnings += [unreadable(t) if t in ("{", "/") else
-                 Diagnostic(Code.PROSE, f"text {str(t)[:20]!r} read as a comment", t.line, t.column) for t in outside]
-    parsed.before = [_comment(t) for t in raw.before if t.type != "ESCAPE"]
-    parsed.after = [_comment(t) for t in raw.after if t.type != "ESCAPE"]
+    if raw.before or raw.after:
+        outside = [t for t in raw.before + raw.after if t.type == "ERROR"]
+        if outside and strict:
+            first = unreadable(outside[0], strict=True)
+            return ReadError(name, index, first.line, first.column, first.message, first.code, text(), warnings)
+        warnings += [unreadable(t) if t in ("{", "/") else Diagnostic(Code.PROSE, f"text {str(t)[:20]!r} read as a "
+                                                                      "comment", t.line, t.column) for t in outside]
+        parsed.before = [_comment(t) for t in raw.before if t.type != "ESCAPE"]
+        parsed.after = [_comment(t) for t in raw.after if t.type != "ESCAPE"]
     parsed.line, parsed.index, parsed.file = line, index, name
-    parsed.warnings = warnings + parsed.warnings
+    parsed.warnings = warnings + parsed.warnings if warnings else parsed.warnings
     return parsed
 
 

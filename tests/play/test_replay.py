@@ -462,3 +462,15 @@ def test_a_single_jump_a_loop_can_also_name_is_ambiguous(gametype):
         assert (error.line, error.column, error.ply) == (3, 4, 1)
         assert "19x28 matches 2 captures" in error.message and "19x10x3x12x19x28" in error.message
     assert run(POOL_LOOP.format(gametype).replace("19x28", "19x10x3x12x19x28")).ok
+
+
+def test_a_gametype_read_once_is_said_at_each_games_own_tag() -> None:
+    # What a GameType value says is read once a value (variant_choice): games repeating a
+    # malformed, unknown or lidraughts value each get the diagnostic at their own tag's place.
+    for value, code in (("20,W,10,11,N2,0", "gametype"), ("99", "bad-gametype"), ("20 x", "gametype"),
+                        ("97", "gametype")):
+        text = f'[Event "a"]\n[GameType "{value}"]\n1. 32-28 *\n\n[Event "b"]\n[Round "2"]\n[GameType "{value}"]\n1. 32-28 *'
+        first, second = (replay(game) for game in read_text(text))
+        said = [(d.code, d.message, d.line, d.column) for d in first.warnings + first.errors if d.code == code]
+        again = [(d.code, d.message, d.line, d.column) for d in second.warnings + second.errors if d.code == code]
+        assert said and [(c, m, line + 5, col) for c, m, line, col in said] == again, value

@@ -149,15 +149,29 @@ def test_the_common_game_is_read_at_once_and_others_are_not() -> None:
     assert fast_count(common.replace("1-0\n\n", "1-0 {after}\n\n")) == 1
 
 
-def test_a_game_cut_by_a_block_end_is_read_as_lark_reads_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Blocks of 64 bytes cut games anywhere: a game the fast reading meets cut is left to the scanner."""
+@pytest.mark.parametrize("end", ["\n\n", "", "  ", "\n 1-0"])
+def test_a_game_cut_by_a_block_end_is_read_as_lark_reads_it(monkeypatch: pytest.MonkeyPatch, end: str) -> None:
+    """Blocks of 64 bytes cut games anywhere: a game the fast reading meets cut is left to the scanner;
+    the text's last line, with no line end, comes joined to the block before it."""
     monkeypatch.setattr(decoding, "BLOCK", 64)
     game = '[Event "x"]\n[Result "1-0"]\n\n1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17x10 1-0\n\n'
-    text = "".join(game.replace('"x"', f'"{n}"') for n in range(40))
+    text = "".join(game.replace('"x"', f'"{n}"') for n in range(40)).rstrip("\n") + end
 
     def read(engine: Any) -> list[Game | ReadError]:
         return list(read_games(io.BytesIO(text.encode()), engine=engine))
     assert seen(read(COMPILED)) == seen(read(LarkOnly()))
+
+
+@pytest.mark.parametrize("tags", ['[Event "x"]\n', '[Event "x"]\n[Result "1-0"]\n\n'])
+def test_a_last_game_with_no_line_end_after_it_is_read_at_once(tags: str) -> None:
+    """A one-game file whose last line has no line end (a third of the international set): the
+    decoder hands that line over as a block of its own, which is scanned with the one before it,
+    so the game is read at once, as Lark reads it."""
+    for text in (tags + "1. 32-28 19-23\n2. 28x19 14x23 1-0", tags + "1. 32-28 19-23\n*  ",
+                 tags + "1. 32-28 {a\nb} 19-23 1-0", '[Event "y"]\n*\n\n' + tags + "1. 32-28 19-23\n1-0"):
+        assert fast_count(text) == text.count("[Event"), text
+        fast, lark = both(text)
+        assert fast == lark
 
 
 def test_a_game_read_at_once_is_the_same_game_once_pickled() -> None:
