@@ -225,7 +225,7 @@ def test_shots_then_engine_or_engine_then_shots_is_the_second_alone_and_the_auth
 from hypothesis import strategies as st  # noqa: E402
 
 from test_fast_plies import COMPILED, PURE, played_games  # noqa: E402
-from pdn_tools.commands.annotate import _atoms, annotate as annotate_replay, choices  # noqa: E402
+from pdn_tools.commands.annotate import _atoms, annotate as annotate_replay  # noqa: E402
 from pdn_tools.play.replay import replay  # noqa: E402
 from pdn_tools.rules.variants import VARIANTS  # noqa: E402
 from pdn_tools.text.model import movetext_runs  # noqa: E402
@@ -273,15 +273,15 @@ def test_annotating_from_the_runs_is_annotating_the_elements(name, data):
 @settings(max_examples=25, deadline=None)
 @given(data=st.data())
 def test_choices_count_the_legal_moves_without_the_order_of_captures(name, data):
-    """`choices` (perft's count of one ply when no capture is due) is the number of legal moves,
-    captures that differ only in the order of the pieces taken counted once, on both engines."""
+    """`Position.choices` (annotate's [%moves N], the compiled core's count) is the number of legal
+    moves, captures that differ only in the order of the pieces taken counted once, on both engines."""
     from pdn_tools.rules.movegen import Position
 
     for engine in (COMPILED, PURE):
         position = Position.initial(VARIANTS[name], engine)
         for _ in range(data.draw(st.integers(0, 60), label="plies")):
             legal = position.legal_moves()
-            assert choices(position) == len({(m.start, m.end, frozenset(m.captured)) for m in legal})
+            assert position.choices() == len({(m.start, m.end, frozenset(m.captured)) for m in legal})
             if not legal:
                 break
             position = position.play(legal[data.draw(st.integers(0, len(legal) - 1))])

@@ -23,7 +23,7 @@ from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
 from pdn_tools.text.model import Comment, Element, Game, MoveNumber, MoveRun, Nag, NotatedMove, Variation, movetext_runs
-from pdn_tools.rules.movegen import Move as LegalMove, Position, perft
+from pdn_tools.rules.movegen import Move as LegalMove, Position
 from pdn_tools.rules.search import (MISSED, SHOT, SHOTS_DEPTH as SHOTS_DEPTH, WALKED_INTO, Evaluations, Judgement,
                                     eval_text, judge)
 from pdn_tools.rules.variants import Variant
@@ -66,14 +66,6 @@ def is_ours(element: Element) -> bool:
     return isinstance(element, Comment) and element.kind == "{" and bool(_OURS.match(element.text))
 
 
-def choices(position: Position) -> int:
-    """Legal moves in `position`, captures differing only in the order of the pieces taken counted once
-    (quiet moves differ by their squares: perft's count of one ply, made by the compiled core)."""
-    if not position.has_capture():
-        return perft(position, 1)
-    return len({(m.start, m.end, frozenset(m.captured)) for m in position.captures()})
-
-
 # What to add after each ply: commands (its comment), NAGs, a variation.
 Notes = tuple[dict[int, list[str]], dict[int, set[int]], dict[int, Variation]]
 
@@ -95,7 +87,7 @@ def _annotated(result: Replay, options: Options, notes: Notes) -> tuple[Game, li
 
 def _notes(result: Replay, options: Options, evaluate: Evaluations | None, engine: Analyse | None) -> Notes:
     """The commands, NAGs and variations to add after each ply of the main line."""
-    counts = {p.number: choices(p.before) for p in result.plies} if options.moves or options.forced else {}
+    counts = {p.number: p.before.choices() for p in result.plies} if options.moves or options.forced else {}
     commands = _commands(result, options, counts)
     nags: dict[int, set[int]] = {ply: {FORCED} for ply, count in counts.items() if options.forced and count == 1}
     lines = _engine_commands(result, engine, commands)
@@ -112,16 +104,18 @@ def _notes(result: Replay, options: Options, evaluate: Evaluations | None, engin
 def _commands(result: Replay, options: Options, counts: dict[int, int]) -> dict[int, list[str]]:
     """The commands to write after each ply; `counts`: the legal moves before each ply."""
     alpha = _replayed(result)[1].alpha
+    plies = result.plies
+    columns: list[list[str]] = []           # a column a command asked for: its text after each ply, or ''
+    if options.fen:
+        columns.append([f"[%fen {ply.after.fen(alpha)}]" for ply in plies])
+    if options.moves:
+        columns.append([f"[%moves {counts[ply.number]}]" for ply in plies])
+    if options.captures:
+        columns.append([f"[%captured {len(ply.move.captured)}]" if ply.move.captured else "" for ply in plies])
     draws = _draw_counts(result) if options.draws else {}
     out: dict[int, list[str]] = {}
-    for ply in result.plies:
-        commands = []
-        if options.fen:
-            commands.append(f"[%fen {to_fen(ply.after, alpha)}]")
-        if options.moves:
-            commands.append(f"[%moves {counts[ply.number]}]")
-        if options.captures and ply.move.captured:
-            commands.append(f"[%captured {len(ply.move.captured)}]")
+    for ply, row in zip(plies, zip(*columns) if columns else [()] * len(plies)):
+        commands = [command for command in row if command]
         commands += draws.get(ply.number, [])
         if commands:
             out[ply.number] = commands
@@ -201,9 +195,10 @@ def _atoms(movetext: list[Element | MoveRun], commands: dict[int, list[str]], ad
     def piece(text: str, kind: str) -> None:
         nonlocal number, ply, after
         if after:
-            atoms.extend(f"${n}" for n in sorted(added.get(ply, set()) - set(nags)))
-            atoms.extend(f"${n}" for n in nags)
-            nags.clear()
+            if nags or ply in added:
+                atoms.extend(f"${n}" for n in sorted(added.get(ply, set()) - set(nags)))
+                atoms.extend(f"${n}" for n in nags)
+                nags.clear()
             if ply in commands:
                 atoms.append("{" + " ".join(commands[ply]) + "}")
             after = False

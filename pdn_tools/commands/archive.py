@@ -7,6 +7,7 @@ needs: the text to pass on, a hash, a year.  Only these small values travel back
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import itertools
 import io
@@ -22,6 +23,7 @@ from pdn_tools.rules.fen import FenError, parse_fen, to_fen
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.names import printable
 from pdn_tools.rules.core import Engine
+from pdn_tools.rules.movegen import Position
 from pdn_tools.text.reader import RawGame, parse_raw
 from pdn_tools.text.results import LABELS, NO_RESULT, Outcome, outcome, read_result, stated_result
 from pdn_tools.text.tags import raw_tags, raw_terminator
@@ -190,11 +192,18 @@ def reaches(result: Replay, fen: str) -> bool:
     the replay's engine)."""
     if result.variant is None or result.start is None:
         return False
+    wanted = _position(result.variant, fen, result.start.engine)
+    return wanted is not None and (result.start == wanted or any(ply.after == wanted for ply in result.plies))
+
+
+@functools.lru_cache(maxsize=64)
+def _position(variant: Variant, fen: str, engine: Engine) -> Position | None:
+    """The position of `fen` in `variant` on `engine` (None when it is none): read once a run, not
+    once a game."""
     try:
-        wanted = parse_fen(result.variant, fen, result.start.engine)
+        return parse_fen(variant, fen, engine)
     except FenError:
-        return False
-    return result.start == wanted or any(ply.after == wanted for ply in result.plies)
+        return None
 
 
 def filter_game(checked: Checked, criteria: Criteria) -> str:
