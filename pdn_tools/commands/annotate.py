@@ -244,9 +244,10 @@ def _draw_counts(result: Replay) -> dict[int, list[str]]:
     for ply in result.plies:
         move = ply.move
         tracker.update(ply.number, ply.after, ply.before.piece_at(move.start) in ("W", "B"), bool(move.captured))
+        if not (counting or tracker.started or tracker.quiet) and len(tracker.claims) == claims \
+                and tracker.event is None:
+            continue                # the common ply: no count runs, nothing is claimable or draws
         now = tracker.running()
-        if now == counting and len(tracker.claims) == claims and tracker.event is None:
-            continue                # the common ply: nothing starts, ends, is claimable or draws
         notes = [f"[%draw start {name}]" for name in sorted(now - counting)]
         notes += [f"[%draw end {name}]" for name in sorted(counting - now)]
         notes += [f"[%draw claimable {claim.rule}]" for claim in tracker.claims[claims:]]
