@@ -28,6 +28,7 @@ from pdn_tools.text.reader import RawGame, parse_raw
 from pdn_tools.text.results import LABELS, NO_RESULT, Outcome, outcome, read_result, stated_result
 from pdn_tools.text.tags import raw_tags, raw_terminator
 from pdn_tools.text.writer import game_text
+from pdn_tools.play.main_line import played_moves
 from pdn_tools.play.replay import Replay
 from pdn_tools.rules.variants import Variant
 
@@ -218,12 +219,12 @@ def moves_key(game: Game | ReadError, result: Replay | None) -> str:
     resolved by the replay (start and landing squares), else as written."""
     if isinstance(game, ReadError):       # one not kept (too large, cut) is like no other game
         return "unreadable\n" + (" ".join(game.text.split()) or f"{game.file}\n{game.index}")
-    plies = result.plies if result is not None else []
+    played = played_moves(result) if result is not None else []
     variant = result.variant.name if result is not None and result.variant else "?"
     start = to_fen(result.start, False) if result is not None and result.start else game.tag("FEN", "")
-    moves = [f"{p.move.start}-{'-'.join(map(str, p.move.path))}" for p in plies]
-    if result is None or not result.complete:          # else every move of the main line has its ply
-        moves += [_written(m.squares, m.capture) for m in itertools.islice(game.moves(), len(plies), None)]
+    moves = [f"{move.start}-{'-'.join(map(str, move.path))}" for move in played]
+    if result is None or not result.complete:          # else every move of the main line was played
+        moves += [_written(m.squares, m.capture) for m in itertools.islice(game.moves(), len(played), None)]
     return f"{variant}\n{start}\n{' '.join(moves)}"
 
 
