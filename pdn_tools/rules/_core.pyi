@@ -28,7 +28,7 @@ class Rules:
     def run_text(self, text: str, offset: int, position: Any, seen: dict[Any, int] | None,
                  since: Any, quiet: int, limits: CoreLimits | tuple[()],
                  record: list[Any] | None = ..., quiet_move_of: Mapping[int, Any] = ...,
-                 ply_maker: Callable[..., Any] = ..., run: object = ..., number: int = ..., /
+                 ply_maker: Callable[..., Any] | None = ..., run: object = ..., number: int = ..., /
                  ) -> tuple[int, int, Any, Any, Any, int]: ...
     def name_squares(self, numbers: Sequence[int | None], /) -> None: ...
     def perft(self, ci: int, own: int, opp: int, kings: int, counter: int, opp_counter: int,
