@@ -22,12 +22,12 @@ from pdn_tools.play.notation import Style, variant_tags, written_alpha
 from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
-from pdn_tools.text.model import Comment, Element, Game, MoveNumber, Nag, NotatedMove, Variation
+from pdn_tools.text.model import Comment, Element, Game, MoveNumber, MoveRun, Nag, NotatedMove, Variation, movetext_runs
 from pdn_tools.rules.movegen import Move as LegalMove, Position
 from pdn_tools.rules.search import (MISSED, SHOT, SHOTS_DEPTH as SHOTS_DEPTH, WALKED_INTO, Evaluations, Judgement,
                                     eval_text, judge)
 from pdn_tools.rules.variants import Variant
-from pdn_tools.text.writer import game_text, write_game
+from pdn_tools.text.writer import _run_number, atom, game_text, write_game
 from pdn_tools.play.replay import Replay
 
 FORCED = 7                      # NAG $7: the only move
@@ -66,9 +66,8 @@ def is_ours(element: Element) -> bool:
     return isinstance(element, Comment) and element.kind == "{" and bool(_OURS.match(element.text))
 
 
-def choices(position: Position) -> int:
-    """Legal moves in `position`, captures differing only in the order of the pieces taken counted once."""
-    return len({(m.start, m.end, frozenset(m.captured)) for m in position.legal_moves()})
+# What to add after each ply: commands (its comment), NAGs, a variation.
+Notes = tuple[dict[int, list[str]], dict[int, set[int]], dict[int, Variation]]
 
 
 def annotate(result: Replay, options: Options, evaluate: Evaluations | None = None,
@@ -76,8 +75,19 @@ def annotate(result: Replay, options: Options, evaluate: Evaluations | None = No
     """A copy of the replayed (valid) game with annotations, and notes about changed tags;
     `evaluate` (shared by the games of a run) answers the searches of --shots, `engine` (a Hub
     engine, --engine) adds its evaluations and best lines."""
+    return _annotated(result, options, _notes(result, options, evaluate, engine))
+
+
+def _annotated(result: Replay, options: Options, notes: Notes) -> tuple[Game, list[str]]:
+    """The annotated copy of the game, made of elements, and notes about changed tags."""
     game = result.game
-    counts = {p.number: choices(p.before) for p in result.plies} if options.moves or options.forced else {}
+    annotated = dataclasses.replace(game, tags=list(game.tags), elements=_place(game.elements, *notes))
+    return annotated, _tags(annotated, len(annotated.main_line()), result, options)
+
+
+def _notes(result: Replay, options: Options, evaluate: Evaluations | None, engine: Analyse | None) -> Notes:
+    """The commands, NAGs and variations to add after each ply of the main line."""
+    counts = {p.number: p.before.choices() for p in result.plies} if options.moves or options.forced else {}
     commands = _commands(result, options, counts)
     nags: dict[int, set[int]] = {ply: {FORCED} for ply, count in counts.items() if options.forced and count == 1}
     lines = _engine_commands(result, engine, commands)
@@ -88,24 +98,24 @@ def annotate(result: Replay, options: Options, evaluate: Evaluations | None = No
             if judgement.kind is not None:
                 nags.setdefault(ply.number, set()).add(SHOT_NAGS[judgement.kind])
                 lines[ply.number] = _variation(result, ply.number, ply.before, judgement.line)
-    elements = _place(game.elements, commands, nags, lines)
-    annotated = dataclasses.replace(game, tags=list(game.tags), elements=elements)
-    return annotated, _tags(annotated, result, options)
+    return commands, nags, lines
 
 
 def _commands(result: Replay, options: Options, counts: dict[int, int]) -> dict[int, list[str]]:
     """The commands to write after each ply; `counts`: the legal moves before each ply."""
     alpha = _replayed(result)[1].alpha
+    plies = result.plies
+    columns: list[list[str]] = []           # a column a command asked for: its text after each ply, or ''
+    if options.fen:
+        columns.append([f"[%fen {ply.after.fen(alpha)}]" for ply in plies])
+    if options.moves:
+        columns.append([f"[%moves {counts[ply.number]}]" for ply in plies])
+    if options.captures:
+        columns.append([f"[%captured {len(ply.move.captured)}]" if ply.move.captured else "" for ply in plies])
     draws = _draw_counts(result) if options.draws else {}
     out: dict[int, list[str]] = {}
-    for ply in result.plies:
-        commands = []
-        if options.fen:
-            commands.append(f"[%fen {to_fen(ply.after, alpha)}]")
-        if options.moves:
-            commands.append(f"[%moves {counts[ply.number]}]")
-        if options.captures and ply.move.captured:
-            commands.append(f"[%captured {len(ply.move.captured)}]")
+    for ply, row in zip(plies, zip(*columns) if columns else [()] * len(plies)):
+        commands = [command for command in row if command]
         commands += draws.get(ply.number, [])
         if commands:
             out[ply.number] = commands
@@ -170,6 +180,61 @@ def _place(elements: list[Element], commands: dict[int, list[str]], added: dict[
     return out
 
 
+def _atoms(movetext: list[Element | MoveRun], commands: dict[int, list[str]], added: dict[int, set[int]]
+           ) -> tuple[list[str], int] | None:
+    """The pieces `write_game` writes (as writer._atoms cuts them) of the main line `_place` makes,
+    each run kept as text written from its words (no element made), and the main line's moves
+    counted; None when the movetext holds what `_place` alone places (a variation, a setup, a
+    placeholder)."""
+    atoms: list[str] = []
+    number = ""                     # a move number, written with the move after it
+    ply = 0
+    nags: list[int] = []            # the NAGs written after move `ply`, while they come
+    after = False                   # whether the NAGs and comment of move `ply` are still to come
+
+    def piece(text: str, kind: str) -> None:
+        nonlocal number, ply, after
+        if after:
+            if nags or ply in added:
+                atoms.extend(f"${n}" for n in sorted(added.get(ply, set()) - set(nags)))
+                atoms.extend(f"${n}" for n in nags)
+                nags.clear()
+            if ply in commands:
+                atoms.append("{" + " ".join(commands[ply]) + "}")
+            after = False
+        if kind == "move":
+            atoms.append(f"{number} {text}" if number else text)
+            number = ""
+            ply += 1
+            after = True
+            return
+        if number:
+            atoms.append(number)
+        number = text if kind == "number" else ""
+        if kind == "other":
+            atoms.append(text)
+
+    for element in movetext:
+        kind = type(element)
+        if kind is MoveRun:
+            for text in element.texts():            # type: ignore[union-attr]
+                if text[-1] == ".":
+                    piece(_run_number(text), "number")
+                else:
+                    piece(text, "move")
+        elif kind is Nag and after:
+            nags.append(element.number)             # type: ignore[union-attr]
+        elif kind is MoveNumber:
+            piece(atom(element), "number")          # type: ignore[arg-type]
+        elif kind is NotatedMove or kind is Nag or kind is Comment:
+            if not is_ours(element):                # type: ignore[arg-type]
+                piece(atom(element), "move" if kind is NotatedMove else "other")     # type: ignore[arg-type]
+        elif not (kind is Variation and is_ours(element)):     # type: ignore[arg-type]
+            return None
+    piece("", "end")
+    return atoms, ply
+
+
 def _draw_counts(result: Replay) -> dict[int, list[str]]:
     """`[%draw ...]` commands where a count of the variant's draw rules starts, ends or draws."""
     tracker = DrawTracker(_replayed(result)[0], result.draw_rules)
@@ -177,8 +242,11 @@ def _draw_counts(result: Replay) -> dict[int, list[str]]:
     claims = 0
     out: dict[int, list[str]] = {}
     for ply in result.plies:
-        king = ply.before.piece_at(ply.move.start) in ("W", "B")
-        tracker.update(ply.number, ply.after, king, bool(ply.move.captured))
+        move = ply.move
+        tracker.update(ply.number, ply.after, ply.before.piece_at(move.start) in ("W", "B"), bool(move.captured))
+        if not (counting or tracker.started or tracker.quiet) and len(tracker.claims) == claims \
+                and tracker.event is None:
+            continue                # the common ply: no count runs, nothing is claimable or draws
         now = tracker.running()
         notes = [f"[%draw start {name}]" for name in sorted(now - counting)]
         notes += [f"[%draw end {name}]" for name in sorted(counting - now)]
@@ -195,11 +263,12 @@ def _draw_counts(result: Replay) -> dict[int, list[str]]:
     return out
 
 
-def _tags(game: Game, result: Replay, options: Options) -> list[str]:
-    """Set the PlyCount, Result and GameType tags asked for; notes on the tags that changed."""
+def _tags(game: Game, plies: int, result: Replay, options: Options) -> list[str]:
+    """Set the PlyCount (the main line's `plies`), Result and GameType tags asked for on `game`, the
+    annotated replayed game; notes on the tags that changed."""
     notes = []
     if options.ply_count:
-        game.set_tag("PlyCount", str(len(game.main_line())))
+        game.set_tag("PlyCount", str(plies))
     computed = result.computed_result() if options.result else None
     stated = results.stated_result(game.tag("Result"), game.result)
     if computed is not None and stated in results.UNKNOWN:
@@ -210,8 +279,8 @@ def _tags(game: Game, result: Replay, options: Options) -> list[str]:
         notes.append(f"{change}: the rules decide the game")
     if options.gametype and game.tag("GameType") is None:     # the full one, as convert writes it
         variant = _replayed(result)[1]
-        full = (dict(variant_tags(game, [], result, Style())).get("GameType")      # none when moves fail
-                or variant.gametype_text(written_alpha(game, variant, Style())))
+        full = (dict(variant_tags(result.game, [], result, Style())).get("GameType")      # none when moves fail
+                or variant.gametype_text(written_alpha(result.game, variant, Style())))
         game.set_tag("GameType", full)
         notes.append(f"GameType {full} added ({variant.name})")
     return notes
@@ -229,12 +298,23 @@ def annotate_game(checked: Checked, options: Options, evaluate: Evaluations | No
     """The game's annotated text with notes on changed tags; a game that is not valid is
     passed on unchanged.  `evaluate`: the search results shared by a run's games (--shots);
     `engine`: a Hub engine (--engine)."""
-    game, result = checked.game, checked.replay
+    result = checked.replay
     if result is None or not result.ok:
-        return game_text(game), []
-    annotated, notes = annotate(result, options, evaluate, engine)
+        return game_text(checked.game), []
+    game = result.game
+    commands, nags, lines = added = _notes(result, options, evaluate, engine)
+    placed = None if lines else _atoms(movetext_runs(game), commands, nags)
+    if placed is None:
+        annotated, notes = _annotated(result, options, added)
+        text = write_game(annotated)
+    else:                           # the movetext written from the runs' words: no element made
+        atoms, plies = placed
+        head = Game(list(game.tags), [], game.result, game.before, game.after, line=game.line, index=game.index,
+                    file=game.file)         # what write_game writes besides the movetext
+        notes = _tags(head, plies, result, options)
+        text = write_game(head, atoms=atoms)
     where = f"{game.file}:{game.line}: game {game.index}: "
-    return write_game(annotated), [where + note for note in notes]
+    return text, [where + note for note in notes]
 
 
 def shots_json_line(checked: Checked, evaluate: Evaluations) -> str:

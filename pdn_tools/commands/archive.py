@@ -7,6 +7,7 @@ needs: the text to pass on, a hash, a year.  Only these small values travel back
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import itertools
 import io
@@ -22,10 +23,13 @@ from pdn_tools.rules.fen import FenError, parse_fen, to_fen
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.names import printable
 from pdn_tools.play.checking import Checking
+from pdn_tools.rules.core import Engine
+from pdn_tools.rules.movegen import Position
 from pdn_tools.text.reader import RawGame, parse_raw
 from pdn_tools.text.results import LABELS, NO_RESULT, Outcome, outcome, read_result, stated_result
 from pdn_tools.text.tags import raw_tags, raw_terminator
 from pdn_tools.text.writer import game_text
+from pdn_tools.play.main_line import played_moves
 from pdn_tools.play.replay import Replay
 from pdn_tools.rules.variants import Variant
 
@@ -190,11 +194,18 @@ def reaches(result: Replay, fen: str) -> bool:
     the replay's engine)."""
     if result.variant is None or result.start is None:
         return False
+    wanted = _position(result.variant, fen, result.start.engine)
+    return wanted is not None and (result.start == wanted or any(ply.after == wanted for ply in result.plies))
+
+
+@functools.lru_cache(maxsize=64)
+def _position(variant: Variant, fen: str, engine: Engine) -> Position | None:
+    """The position of `fen` in `variant` on `engine` (None when it is none): read once a run, not
+    once a game."""
     try:
-        wanted = parse_fen(result.variant, fen, result.start.engine)
+        return parse_fen(variant, fen, engine)
     except FenError:
-        return False
-    return result.start == wanted or any(ply.after == wanted for ply in result.plies)
+        return None
 
 
 def filter_game(checked: Checked, criteria: Criteria) -> str:
@@ -209,12 +220,12 @@ def moves_key(game: Game | ReadError, result: Replay | None) -> str:
     resolved by the replay (start and landing squares), else as written."""
     if isinstance(game, ReadError):       # one not kept (too large, cut) is like no other game
         return "unreadable\n" + (" ".join(game.text.split()) or f"{game.file}\n{game.index}")
-    plies = result.plies if result is not None else []
+    played = played_moves(result) if result is not None else []
     variant = result.variant.name if result is not None and result.variant else "?"
     start = to_fen(result.start, False) if result is not None and result.start else game.tag("FEN", "")
-    moves = [f"{p.move.start}-{'-'.join(map(str, p.move.path))}" for p in plies]
-    if result is None or not result.complete:          # else every move of the main line has its ply
-        moves += [_written(m.squares, m.capture) for m in itertools.islice(game.moves(), len(plies), None)]
+    moves = [f"{move.start}-{'-'.join(map(str, move.path))}" for move in played]
+    if result is None or not result.complete:          # else every move of the main line was played
+        moves += [_written(m.squares, m.capture) for m in itertools.islice(game.moves(), len(played), None)]
     return f"{variant}\n{start}\n{' '.join(moves)}"
 
 

@@ -86,7 +86,8 @@ class _Line:
     core hands back each ply it plays).
     """
 
-    __slots__ = ("result", "tracker", "checking", "position", "previous", "last", "count", "plies", "known", "record")
+    __slots__ = ("result", "tracker", "checking", "position", "previous", "last", "count", "plies", "known", "record",
+                 "moves")
 
     def __init__(self, result: Replay, tracker: DrawTracker | None, checking: Checking, record: bool = False) -> None:
         assert result.start is not None and result.variant is not None
@@ -96,6 +97,7 @@ class _Line:
         self.count = 0
         self.plies: list[Ply] | None = []
         self.known = _SQUARES.setdefault(result.variant.name, {})
+        self.moves: list[Move] | None = None     # the moves alone, recorded instead of plies (played_moves)
 
     def follow(self, elements: list[Element | MoveRun] | list[Element], variations: bool = True) -> None:
         """Play the main line `elements`; `variations`: check them too."""
@@ -142,7 +144,8 @@ class _Line:
         kept), each move it leaves is played here."""
         text, offset = run.text, 0
         while offset < len(text):
-            record = None if self.plies is None else (self.plies, Ply.made, run, self.count)
+            record = (self.moves, None, run, self.count) if self.moves is not None else \
+                None if self.plies is None else (self.plies, Ply.made, run, self.count)
             offset, count, before, after = steps.run_text(self.position, text, offset, self.tracker, record)
             if count and before is not None and after is not None:
                 self.count += count
@@ -174,6 +177,8 @@ class _Line:
         self.count = ply                        # as _played, written out: this runs once a ply
         if self.plies is not None:
             self.plies.append(Ply(ply, notated, move, position, after))
+        elif self.moves is not None:
+            self.moves.append(move)
         if self.tracker is not None:
             self.tracker.update(ply, after, king, bool(move.captured))
         self.previous, self.position, self.last = position, after, after
@@ -183,6 +188,8 @@ class _Line:
         self.count += 1
         if self.plies is not None:
             self.plies.append(Ply(self.count, notated, move, self.position, after))
+        elif self.moves is not None:
+            self.moves.append(move)
         if self.tracker is not None:
             self.tracker.update(self.count, after, king, bool(move.captured))
         self.previous, self.position = self.position, after
@@ -196,15 +203,34 @@ def _made_plies(result: Replay) -> list[Ply]:
     if result.start is None or result.variant is None or not result.ply_count:
         return []
     line = _Line(result, None, Checking(engine=result.start.engine), record=True)
-    warnings, result.warnings = result.warnings, []     # said once, by the replay itself
+    _follow_again(result, line)
+    assert line.plies is not None
+    return line.plies[:result.ply_count]
+
+
+def _follow_again(result: Replay, line: _Line) -> None:
+    """Play the replay's main line again on `line`, its warnings said once (by the replay itself)."""
+    warnings, result.warnings = result.warnings, []
     try:
         line.follow(movetext_runs(result.game), variations=False)
     except (_Stop, _Failure):
         pass
     finally:
         result.warnings = warnings
-    assert line.plies is not None
-    return line.plies[:result.ply_count]
+
+
+def played_moves(result: Replay) -> list[Move]:
+    """The moves of a replay's main line, as its plies hold them (`[p.move for p in result.plies]`),
+    made without a ply or a position each: the main line played again, the compiled core
+    recording the moves alone."""
+    if result.made is not None:
+        return [ply.move for ply in result.made]
+    if result.start is None or result.variant is None or not result.ply_count:
+        return []
+    line = _Line(result, None, Checking(engine=result.start.engine))
+    line.plies, line.moves = None, []
+    _follow_again(result, line)
+    return line.moves[:result.ply_count]
 
 
 # For steps.run: the notated move's type, then the elements skipped in the main line.

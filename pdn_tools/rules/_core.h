@@ -117,6 +117,7 @@ void apply_law(const Rules *r, Records *recs, u128 kings);
 void after_quiet(int sb, int eb, int king, int promotes, u128 *own, u128 *kings);
 PyObject *Rules_quiet_moves(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Rules_perft(Rules *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *Rules_choices(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* _rules.c */
 PyObject *from_set(const Rules *r, u128 set);

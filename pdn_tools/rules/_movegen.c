@@ -295,3 +295,37 @@ PyObject *Rules_perft(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         return PyErr_NoMemory();
     return PyLong_FromLongLong(nodes);
 }
+
+/* choices(ci, own, opp, kings, counter) -> the legal moves, captures with the same start, end and
+ * captured set counted once (twin: pdn_tools.rules.movegen.Position.choices). */
+PyObject *Rules_choices(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
+    int ci;
+    u128 own, opp, kings;
+    if (side_args(self, args, nargs, 5, &ci, &own, &opp, &kings) < 0)
+        return NULL;
+    long c_own = PyLong_AsLong(args[4]);
+    if (c_own == -1 && PyErr_Occurred())
+        return NULL;
+    Records recs = {NULL, 0, 0, 0};
+    legal_records(self, ci, own, opp, kings, &recs);
+    long count = 0;
+    for (Py_ssize_t i = 0; i < recs.count; i++) {
+        const Record *a = &recs.items[i];
+        int dup = 0;
+        for (Py_ssize_t j = 0; j < i && !dup; j++) {
+            const Record *b = &recs.items[j];
+            dup = a->start == b->start && a->path[a->len - 1] == b->path[b->len - 1] && a->capm == b->capm;
+        }
+        count += !dup;
+    }
+    int failed = recs.failed;
+    PyMem_Free(recs.items);
+    if (failed)
+        return PyErr_NoMemory();
+    if (recs.count == 0) {
+        int ctr = counter_in(self, c_own);
+        count = self->bulk ? count_quiet_bulk(self, ci, own, opp, kings, ctr)
+                           : quiet_moves_fast(self, ci, own, opp, kings, ctr, NULL, 0, 1);
+    }
+    return PyLong_FromLong(count);
+}

@@ -137,7 +137,7 @@ typedef struct {
 static int plies_in(Plies *out, PyObject *const *args, PyObject *position) {
     if (args[0] == Py_None)
         return 0;
-    if (!PyList_Check(args[0]) || !PyDict_Check(args[1]) || !PyCallable_Check(args[2])) {
+    if (!PyList_Check(args[0]) || !PyDict_Check(args[1]) || (args[2] != Py_None && !PyCallable_Check(args[2]))) {
         PyErr_SetString(PyExc_TypeError, "run_text: bad record arguments");
         return -1;
     }
@@ -171,6 +171,11 @@ static PyObject *ply_move(const Rules *r, const Plies *plies, const Record *rec,
 static int record_ply(const Rules *r, Plies *plies, Py_ssize_t start, Py_ssize_t end,
                       const Record *rec, int sb, int eb, int promotes, const Seen *after) {
     PyObject *move = ply_move(r, plies, rec, sb, eb, promotes);
+    if (move != NULL && plies->maker == Py_None) {      /* the moves alone */
+        int failed = PyList_Append(plies->list, move) < 0;
+        Py_DECREF(move);
+        return failed ? -1 : 0;
+    }
     PyObject *position = move == NULL ? NULL : make_position(r, plies->last, after);
     PyObject *number = position == NULL ? NULL : PyLong_FromLong(plies->number + 1);
     PyObject *from = number == NULL ? NULL : PyLong_FromSsize_t(start);
@@ -210,7 +215,8 @@ static int record_ply(const Rules *r, Plies *plies, Py_ssize_t start, Py_ssize_t
  * run_text(..., limits, record, quiet_move_of, ply_maker, run, number): the same, and each
  * ply played is appended to the list `record` as ply_maker(number, move, before, after, run,
  * start, end) makes it, numbered on from `number`, its move at text[start:end] of `run`; quiet
- * moves are those of quiet_move_of (see Rules_run). */
+ * moves are those of quiet_move_of (see Rules_run).  With ply_maker None each ply's Move alone is
+ * appended (no position made). */
 PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 7 && nargs != 12) {
         PyErr_SetString(PyExc_TypeError, "run_text takes 7 or 12 arguments");

@@ -393,6 +393,8 @@ static PyMethodDef Rules_methods[] = {
      "quiet_moves(ci, own, opp, kings, counter): (from bit, to bit) of each quiet move"},
     {"perft", (PyCFunction)(void (*)(void))Rules_perft, METH_FASTCALL,
      "perft(ci, own, opp, kings, counter, opponent counter, depth, keep): leaf nodes"},
+    {"choices", (PyCFunction)(void (*)(void))Rules_choices, METH_FASTCALL,
+     "choices(ci, own, opp, kings, counter): legal moves, captures differing only in order counted once"},
     {"squares_of", (PyCFunction)Rules_squares_of, METH_O,
      "squares_of(set): the frozenset of the square numbers of a bitboard"},
     {"fen", (PyCFunction)(void (*)(void))Rules_fen, METH_FASTCALL,

@@ -224,6 +224,17 @@ class Position:
             return self._moves(records)
         return [e[0] for e in _quiet_entries(rl, ci, own, opp, kings, self._ctr[ci])]
 
+    def choices(self) -> int:
+        """The legal moves, captures that differ only in the order of the pieces they take counted
+        once (perft's count of one ply, which also tells captures crowning or not apart)."""
+        ci, own, opp = self._sides()
+        rl, kings = self._rl, self._kings
+        if rl.core is not None:
+            return rl.core.choices(ci, own, opp, kings, self._ctr[ci])
+        if not rl.has_capture(ci, own, opp, kings):
+            return perft(self, 1)
+        return len({(m.start, m.end, frozenset(m.captured)) for m in self.captures()})
+
     def moves_between(self, start: int, end: int) -> list[Move]:
         """The legal moves from `start` to `end` (several captures may join them); Move
         objects are made only for these, so this is cheaper than filtering legal_moves()."""

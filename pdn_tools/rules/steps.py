@@ -91,9 +91,9 @@ def run(position: Position, elements: Sequence[object], index: int, known: Mappi
 
 
 # Where run_text records the plies it plays: the list, the ply maker (play.main_line.Ply.made, called
-# with number, move, before, after, run, start, end), the MoveRun played, the number of the ply
-# before the first.
-Record = tuple[list[Any], Callable[..., Any], object, int]
+# with number, move, before, after, run, start, end; None: the Move alone is recorded), the MoveRun
+# played, the number of the ply before the first.
+Record = tuple[list[Any], Callable[..., Any] | None, object, int]
 
 
 def run_text(position: Position, text: str, offset: int, tracker: DrawTracker | None,

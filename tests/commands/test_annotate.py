@@ -218,3 +218,70 @@ def test_shots_then_engine_or_engine_then_shots_is_the_second_alone_and_the_auth
         assert [e for e in game.elements if isinstance(e, Variation) and not is_ours(e)] == \
             [e for e in read_text(text)[0].elements if isinstance(e, Variation)]           # the author's
         assert all(line.elements[0].text.startswith("[%line]") for line in ours)
+
+
+# ---- the fast path: the movetext written from the runs' words, compiled = pure -------------------
+
+from hypothesis import strategies as st  # noqa: E402
+
+from test_fast_plies import COMPILED, PURE, played_games  # noqa: E402
+from pdn_tools.commands.annotate import _atoms, annotate as annotate_replay  # noqa: E402
+from pdn_tools.play.replay import replay  # noqa: E402
+from pdn_tools.rules.variants import VARIANTS  # noqa: E402
+from pdn_tools.text.model import movetext_runs  # noqa: E402
+from pdn_tools.text.writer import write_game  # noqa: E402
+
+OPTION_NAMES = ("fen", "moves", "forced", "captures", "draws", "ply_count", "result", "gametype")
+# What may follow a move: an author's comment, NAGs (one pdn adds too), our old comment between them.
+AFTER_MOVES = ("{c}", "$7", "$1 $3 {c}", "{[%moves 3]} $7", "$3 {[%fen W:W1:B2]} $7", "{[%line]}")
+
+
+@st.composite
+def annotated_texts(draw: st.DrawFn, name: str) -> str:
+    """A played game with NAGs and old annotations of ours after some moves, its GameType now and then
+    left out."""
+    text = draw(played_games(name))
+    pieces = text.split("{c}")
+    text = pieces[0] + "".join(draw(st.sampled_from(AFTER_MOVES)) + piece for piece in pieces[1:])
+    return text.replace("{[%line]}", "({[%line] [%eval +0.10]})") if draw(st.booleans()) else text.split("\n", 1)[1]
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_annotating_from_the_runs_is_annotating_the_elements(name, data):
+    """Every annotation (any of them together) of a game read with its runs kept as text and written
+    from their words (`annotate_game` on the compiled engine) is the game annotated element by element
+    and written from its elements, and what the pure engine writes: the same text, the same notes."""
+    text = data.draw(annotated_texts(name))
+    chosen = data.draw(st.lists(st.sampled_from(OPTION_NAMES), min_size=1, unique=True))
+    options = Annotations(**{option: True for option in chosen})
+    written = {}
+    for engine in (COMPILED, PURE):
+        checked = check(read_text(text, engine=engine)[0], engine=engine)
+        if checked.replay is None or not checked.replay.ok:
+            return
+        written[engine] = annotate_game(checked, options)
+        assert _atoms(movetext_runs(checked.game), {}, {}) is not None        # the fast path is taken
+        elements, notes = annotate_replay(replay(read_text(text, engine=engine)[0], engine=engine), options)
+        where = f"{elements.file}:{elements.line}: game {elements.index}: "
+        assert written[engine] == (write_game(elements), [where + note for note in notes]), text
+    assert written[COMPILED] == written[PURE]
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_choices_count_the_legal_moves_without_the_order_of_captures(name, data):
+    """`Position.choices` (annotate's [%moves N], the compiled core's count) is the number of legal
+    moves, captures that differ only in the order of the pieces taken counted once, on both engines."""
+    from pdn_tools.rules.movegen import Position
+
+    for engine in (COMPILED, PURE):
+        position = Position.initial(VARIANTS[name], engine)
+        for _ in range(data.draw(st.integers(0, 60), label="plies")):
+            legal = position.legal_moves()
+            assert position.choices() == len({(m.start, m.end, frozenset(m.captured)) for m in legal})
+            if not legal:
+                break
+            position = position.play(legal[data.draw(st.integers(0, len(legal) - 1))])

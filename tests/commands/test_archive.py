@@ -200,3 +200,38 @@ def test_split_into_a_folder_that_cannot_be_made_is_a_usage_error(tmp_path):
     result = invoke("split", "-o", tmp_path / "file" / "parts", DOUAI)
     assert result.exit_code == 2
     assert result.stderr == f"pdn: cannot write {tmp_path / 'file' / 'parts'}: Not a directory\n"
+
+
+# ---- dedupe and filter --position: compiled = pure ------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from test_fast_plies import COMPILED, PURE, played_games  # noqa: E402
+from pdn_tools.commands.archive import Criteria, dedupe_game, filter_game  # noqa: E402
+from pdn_tools.play.check import check  # noqa: E402
+from pdn_tools.rules.variants import VARIANTS  # noqa: E402
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@settings(max_examples=15, deadline=None)
+@given(data=st.data())
+def test_dedupe_and_filter_by_position_are_the_same_on_both_engines(name, data):
+    """dedupe's key and text, and whether filter --position keeps a game (for a position its main line
+    reaches, one it may not, and the start), are the pure engine's on the compiled one, which replays
+    runs kept as text; a game read with its moves written another way (a comment cutting its runs)
+    has the same key."""
+    texts = [data.draw(played_games(name)) for _ in range(2)]
+    plies = [p.after.fen() for p in check(read_text(texts[0], engine=PURE)[0], engine=PURE).replay.plies]
+    reached = data.draw(st.lists(st.sampled_from(plies), max_size=2)) if plies else []
+    fens = [VARIANTS[name].first + ":W:B", *reached]
+    answers = {}
+    for engine in (COMPILED, PURE):
+        games = [check(read_text(text, engine=engine)[0], engine=engine) for text in texts]
+        head, moves = texts[0].split("\n", 1)
+        spaced = check(read_text(head + "\n" + moves.replace(" ", " {x} ", 3), engine=engine)[0], engine=engine)
+        assert dedupe_game(spaced, False)[0] == dedupe_game(games[0], False)[0]
+        answers[engine] = ([dedupe_game(game, by) for game in games for by in (False, True)],
+                           [filter_game(game, Criteria(position=fen)) for game in games for fen in fens])
+        assert all(answers[engine][1][1 + i] for i in range(len(fens) - 1))     # reached by the first game
+    assert answers[COMPILED] == answers[PURE]

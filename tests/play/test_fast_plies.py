@@ -118,3 +118,20 @@ def test_the_cores_fen_and_pieces_are_the_pure_engines(name, data):
     assert compiled.fen(False) == pure.fen(False) and compiled.fen(True) == pure.fen(True)
     assert [compiled.pieces(colour) for colour in "WB"] == [pure.pieces(colour) for colour in "WB"]
     assert {square for colour in "WB" for part in compiled.pieces(colour) for square in part} == set(pieces)
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_the_moves_the_core_records_alone_are_the_plies_moves(name, data):
+    """played_moves (the main line played again, the core recording the moves alone: dedupe's key)
+    gives the moves of the plies, on the compiled engine reading runs as text and on the pure one,
+    before the plies are made and after."""
+    from pdn_tools.play.main_line import played_moves
+
+    text = data.draw(played_games(name))
+    for engine in (COMPILED, PURE):
+        result = replay(read_text(text, engine=engine)[0], engine=engine)
+        moves = played_moves(result)
+        assert moves == [ply.move for ply in result.plies] == played_moves(result)
+        assert len(moves) == result.ply_count
