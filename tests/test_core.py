@@ -31,7 +31,7 @@ from pdn_tools.text.model import NotatedMove
 from boards import played, wander
 
 COMPILED = core.compiled_module()
-MAKERS: core.Makers = (movegen._position_like, movegen._position_pieces, Move)
+MAKERS: core.Makers = (movegen._POSITION_MAKER, movegen._position_pieces, Move)
 ENGINES = {False: core.PURE, True: core.Engine(True)}      # fails at once when the core was not built
 # A piece per square: mostly empty, so pieces can move and jump; kings often, for the laws.
 CELLS = st.sampled_from(["", "", "", "", "w", "b", "w", "b", "W", "B"])
@@ -174,15 +174,16 @@ def test_a_run_goes_on_over_numbers_comments_and_nags_and_stops_at_the_rest() ->
 
 def test_the_core_makes_and_reads_positions_and_moves_only_through_its_makers() -> None:
     """The core knows no attribute of Position or Move (issue 27: it once filled their slots by
-    name): it makes and reads them only through the makers movegen hands it with the tables.
-    Makers that note what they make and read show that every position and capture the core
-    answers with came from them, and the answers are those of the usual makers."""
+    name): it makes and reads them only through the makers movegen hands it with the tables,
+    positions through a slot maker (the class and the descriptors of the slots it fills, so that
+    no Python code runs per position).  Makers that note what they make and read show that every
+    position and capture the core answers with came from them, and the answers are those of the
+    usual makers."""
     made: list[object] = []
     read: list[Position] = []
 
-    def like(position: Position, turn: str, white: int, black: int, kings: int) -> Position:
-        made.append(movegen._position_like(position, turn, white, black, kings))
-        return cast(Position, made[-1])
+    class Noted(Position):
+        __slots__ = ()
 
     def pieces(position: Position) -> tuple[str, int, int, int]:
         read.append(position)
@@ -194,29 +195,39 @@ def test_the_core_makes_and_reads_positions_and_moves_only_through_its_makers() 
 
     position = on_engine(Position.initial(VARIANTS["international"]), True)
     usual = compiled_rules(position.variant)
-    noting = position._rl._compiled(ENGINES[True], (like, pieces, move))
+    noting = position._rl._compiled(ENGINES[True], ((Noted, movegen._POSITION_MAKER[1]), pieces, move))
     assert noting is not None
     known = {str(n): n for n in range(1, 51)}
     line = [notated(32, 28, False), notated(19, 23, False), notated(28, 19, True)]
     rl = position._rl
     index, played = noting.run(line, 0, position, known, (NotatedMove,), rl.quiet_move_of)
     assert (index, played) == usual.run(line, 0, position, known, (NotatedMove,), rl.quiet_move_of)
-    assert read == [position] and list(map(id, made)) == list(map(id, [played[0][2], played[1][2], played[2][1],
-                                                                        played[2][2]]))
+    assert read == [position] and list(map(id, made)) == [id(played[2][1])]
+    assert [type(ply[2]) for ply in played] == [Noted] * 3
+    assert [ply[2].variant for ply in played] == [position.variant] * 3
     read.clear()
     made.clear()
     text = "32-28 19-23 28x19 14x23"
     answer = noting.run_text(text, 0, position, {}, position, 0, (3, True, 0, False, False, None))
     assert answer == usual.run_text(text, 0, position, {}, position, 0, (3, True, 0, False, False, None))
-    assert answer[:2] == (len(text), 4)          # the tracker's `since` is made first, then the last two
-    assert read == [position, position] and list(map(id, made)) == list(map(id, [answer[4], answer[2], answer[3]]))
+    assert answer[:2] == (len(text), 4)
+    assert read == [position, position] and [type(answer[n]) for n in (2, 3, 4)] == [Noted] * 3
 
 
 def test_makers_that_cannot_be_called_are_refused_when_the_tables_are_made() -> None:
     assert COMPILED is not None
     with pytest.raises(TypeError, match="the makers must be callable"):
         COMPILED.Rules([0], [[[]]] * 8, ([], []), ([], []), ([], []), [], [], (0,) * 8,
-                       (movegen._position_like, "_white", Move))
+                       (movegen._POSITION_MAKER, "_white", Move))
+
+
+@pytest.mark.parametrize("maker", [movegen._position_like, (Position, ()), (Position, (1,) * 7), Position],
+                         ids=["function", "no slots", "not descriptors", "class alone"])
+def test_a_position_maker_that_is_no_slot_maker_is_refused_when_the_tables_are_made(maker: object) -> None:
+    assert COMPILED is not None
+    with pytest.raises(TypeError, match="slot maker"):
+        COMPILED.Rules([0], [[[]]] * 8, ([], []), ([], []), ([], []), [], [], (0,) * 8,
+                       (maker, movegen._position_pieces, Move))
 
 
 def test_a_king_ending_on_a_square_it_took_stays_a_king() -> None:

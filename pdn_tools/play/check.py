@@ -116,7 +116,7 @@ def check(game: Game | ReadError, variant: Variant | None = None, strict: bool =
         record = Record(game.file, game.index, name, game.line, "unknown", False, 0, "", (error,),
                         tuple(problem(w) for w in game.warnings))
         return Checked(game, None, record)
-    result = replay(game, variant, strict, rules, engine)
+    result = replay(game, variant, strict, rules, engine, plies=False)
     tag = game.tag("Result")
     spaced = [] if tag is None or read_result(tag) == tag else [_spaced_result(game, tag)]
     record = Record(

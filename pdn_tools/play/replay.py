@@ -47,8 +47,9 @@ class Replay:
     starts: dict[Path, Position] = field(default_factory=dict)
     ply_count: int = 0              # main-line plies resolved
     last: Position | None = None    # the position after the last of them
-    # The plies, once made: the compiled core replays runs of moves kept as text and makes
-    # no object per ply; `plies` replays the main line again on the core, which records them.
+    # The plies, once made: replay(plies=False) lets the compiled core replay runs of moves kept
+    # as text without an object per ply; `plies` then replays the main line again on the core,
+    # which records them.
     made: list[Ply] | None = field(default=None, repr=False)
 
     @property
@@ -111,11 +112,13 @@ class Replay:
 
 
 def replay(game: Game, override: Variant | None = None, strict: bool = False, rules: RuleSet | None = None,
-           engine: Engine | None = None) -> Replay:
+           engine: Engine | None = None, *, plies: bool = True) -> Replay:
     """Replay `game` (its draws by `rules`, else by its variant's own) on `engine` (by default
     the one `engine_from_environment()` gives); with no GameType, the first inferred variant that
     replays wins, and when none does, the one that got furthest is reported with the list of
-    rule sets tried."""
+    rule sets tried.  `plies`: make the main line's plies as it plays (what `mainline()` gives);
+    False when only the verdict is wanted (the plies are then made by a second replay when
+    first asked for)."""
     engine = engine or engine_from_environment()
     candidates, notes, check_results = choose_variant(game, override, engine)
     if not candidates:
@@ -126,7 +129,7 @@ def replay(game: Game, override: Variant | None = None, strict: bool = False, ru
     failures: list[tuple[Replay, Variant]] = []
     for variant in candidates:
         draws = variant.draws if rules is None else rules.draws_of(variant)
-        attempt = _replay(game, variant, strict, check_results, draws, engine)
+        attempt = _replay(game, variant, strict, check_results, draws, engine, plies)
         attempt.warnings[:0] = notes
         if inferred:
             attempt.warnings.insert(0, Diagnostic(Code.INFERRED_VARIANT, f"no GameType tag; replayed as "
@@ -149,7 +152,7 @@ def _progress(attempt: Replay) -> tuple[int, bool]:
 
 
 def _replay(game: Game, variant: Variant, strict: bool, check_results: bool, draws: DrawRules,
-            engine: Engine) -> Replay:
+            engine: Engine, plies: bool) -> Replay:
     result = Replay(game, variant, draw_rules=draws)
     try:
         result.start = _start_position(game, variant, engine)
@@ -157,7 +160,7 @@ def _replay(game: Game, variant: Variant, strict: bool, check_results: bool, dra
         result.errors.append(failure.diagnostic)
         return result
     tracker = DrawTracker(result.start, draws)
-    line = _Line(result, tracker, strict)
+    line = _Line(result, tracker, strict, record=plies)
     try:
         line.follow(movetext_runs(game))
         result.complete = True

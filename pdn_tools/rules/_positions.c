@@ -1,6 +1,7 @@
 /* Position and Move objects read and made by the compiled run replay, only through the
- * functions movegen hands the Rules when it makes them (Rules_init's makers): the core knows
- * no attribute of either class (twin: pdn_tools.rules.movegen._position_like,
+ * makers movegen hands the Rules when it makes them (Rules_init's makers: a slot maker and two
+ * functions; movegen._POSITION_MAKER makes what _position_like makes): the core knows no
+ * attribute of either class (twin: pdn_tools.rules.movegen._position_like,
  * pdn_tools.rules.movegen._position_pieces, pdn_tools.rules.move.Move). */
 #include "_replay.h"
 
@@ -31,18 +32,55 @@ int read_position(const Rules *r, PyObject *position, Seen *out) {
     return failed ? -1 : 0;
 }
 
+/* The position of `like`'s variant, tables and counters (the maker's first three slots, read
+ * from `like`) with the side to move and pieces of `s` (the last four). */
 PyObject *make_position(const Rules *r, PyObject *like, const Seen *s) {
-    PyObject *turn = turn_name(s->turn);
-    PyObject *white = from_set(r, s->white), *black = from_set(r, s->black), *kings = from_set(r, s->kings);
-    PyObject *position = NULL;
-    if (turn != NULL && white != NULL && black != NULL && kings != NULL) {
-        PyObject *args[5] = {like, turn, white, black, kings};
-        position = PyObject_Vectorcall(r->position_like, args, 5, NULL);
+    PyObject *descriptors = PyTuple_GET_ITEM(r->position_like, 1);
+    PyObject *values[7] = {NULL, NULL, NULL, turn_name(s->turn), NULL, NULL, NULL};
+    int ready = values[3] != NULL;
+    for (int i = 0; ready && i < 3; i++) {
+        PyObject *descriptor = PyTuple_GET_ITEM(descriptors, i);
+        values[i] = Py_TYPE(descriptor)->tp_descr_get(descriptor, like, (PyObject *)Py_TYPE(like));
+        ready = values[i] != NULL;
     }
-    Py_XDECREF(white);
-    Py_XDECREF(black);
-    Py_XDECREF(kings);
+    ready = ready && (values[4] = from_set(r, s->white)) != NULL && (values[5] = from_set(r, s->black)) != NULL
+            && (values[6] = from_set(r, s->kings)) != NULL;
+    PyObject *position = ready ? make_slotted(r->position_like, values) : NULL;
+    for (int i = 0; i < 7; i++)
+        if (i != 3)
+            Py_XDECREF(values[i]);
     return position;
+}
+
+int slot_maker_in(PyObject *maker, Py_ssize_t slots) {
+    if (!PyTuple_Check(maker) || PyTuple_GET_SIZE(maker) != 2 || !PyType_Check(PyTuple_GET_ITEM(maker, 0))
+        || !PyTuple_Check(PyTuple_GET_ITEM(maker, 1)) || PyTuple_GET_SIZE(PyTuple_GET_ITEM(maker, 1)) != slots) {
+        PyErr_Format(PyExc_TypeError, "a slot maker is (class, its %zd slots' descriptors)", slots);
+        return -1;
+    }
+    PyObject *descriptors = PyTuple_GET_ITEM(maker, 1);
+    for (Py_ssize_t i = 0; i < slots; i++) {
+        PyTypeObject *kind = Py_TYPE(PyTuple_GET_ITEM(descriptors, i));
+        if (kind->tp_descr_get == NULL || kind->tp_descr_set == NULL) {
+            PyErr_SetString(PyExc_TypeError, "a slot maker's descriptors must be read and set");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+PyObject *make_slotted(PyObject *maker, PyObject *const *values) {
+    static PyObject *no_args = NULL;
+    if (no_args == NULL && (no_args = PyTuple_New(0)) == NULL)
+        return NULL;
+    PyObject *descriptors = PyTuple_GET_ITEM(maker, 1);
+    PyObject *made = PyBaseObject_Type.tp_new((PyTypeObject *)PyTuple_GET_ITEM(maker, 0), no_args, NULL);
+    for (Py_ssize_t i = 0; made != NULL && i < PyTuple_GET_SIZE(descriptors); i++) {
+        PyObject *descriptor = PyTuple_GET_ITEM(descriptors, i);
+        if (Py_TYPE(descriptor)->tp_descr_set(descriptor, made, values[i]) < 0)
+            Py_CLEAR(made);
+    }
+    return made;
 }
 
 static PyObject *numbers_tuple(const Rules *r, const int8_t *squares, int len) {
@@ -102,20 +140,73 @@ PyObject *Rules_fen(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     return PyUnicode_FromStringAndSize(out, at - out);
 }
 
-/* squares_of(set) -> the frozenset of the square numbers in `set` (a Position's bitboard; twin:
- * pdn_tools.rules.movegen.Position._squares). */
-PyObject *Rules_squares_of(Rules *self, PyObject *value) {
-    u128 set;
-    if (to_set(self, value, &set) < 0)
-        return NULL;
+/* The frozenset of the square numbers of `set` (whose Python int is `key`), kept in `known`
+ * (bitboard -> set), which is emptied when it holds `most` sets: along a game the side that
+ * did not move keeps its sets (twin: pdn_tools.rules.movegen.Position._squares). */
+static PyObject *known_squares(const Rules *r, PyObject *known, Py_ssize_t most, PyObject *key, u128 set) {
+    PyObject *found = PyDict_GetItemWithError(known, key);
+    if (found != NULL || PyErr_Occurred())
+        return Py_XNewRef(found);
     PyObject *out = PyFrozenSet_New(NULL);
     while (out != NULL && set) {
         int sq = lowest(set);
         set &= set - 1;
-        PyObject *number = PyLong_FromLong(self->number[sq]);
+        PyObject *number = PyLong_FromLong(r->number[sq]);
         if (number == NULL || PySet_Add(out, number) < 0)
             Py_CLEAR(out);
         Py_XDECREF(number);
     }
+    if (out == NULL)
+        return NULL;
+    if (PyDict_GET_SIZE(known) >= most)
+        PyDict_Clear(known);
+    if (PyDict_SetItem(known, key, out) < 0)
+        Py_CLEAR(out);
+    return out;
+}
+
+/* The square set of `set` made as a Python int first (the key of `known`). */
+static PyObject *made_squares(const Rules *r, PyObject *known, Py_ssize_t most, u128 set) {
+    PyObject *key = from_set(r, set);
+    if (key == NULL)
+        return NULL;
+    PyObject *out = known_squares(r, known, most, key, set);
+    Py_DECREF(key);
+    return out;
+}
+
+/* pieces(side, kings, known, most) -> (men, kings) of a side as frozensets of square numbers:
+ * `side` its bitboard, `kings` the position's, `known` the sets remembered (a dict of at most
+ * `most`; twin: pdn_tools.rules.movegen.Position.pieces). */
+PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
+    static PyObject *none = NULL;       /* the empty set of a side without kings */
+    if (nargs != 4 || !PyDict_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "pieces takes a side's bitboard, the kings', a dict and its size");
+        return NULL;
+    }
+    Py_ssize_t most = PyLong_AsSsize_t(args[3]);
+    if (most == -1 && PyErr_Occurred())
+        return NULL;
+    if (none == NULL && (none = PyFrozenSet_New(NULL)) == NULL)
+        return NULL;
+    u128 side, kings = 0;
+    int crowned = PyObject_IsTrue(args[1]);
+    if (crowned < 0)
+        return NULL;
+    PyObject *men = crowned ? NULL : PyDict_GetItemWithError(args[2], args[0]);     /* the common case */
+    if (men != NULL)
+        return PyTuple_Pack(2, men, none);
+    if (PyErr_Occurred() || to_set(self, args[0], &side) < 0 || (crowned && to_set(self, args[1], &kings) < 0))
+        return NULL;
+    kings &= side;
+    men = kings ? made_squares(self, args[2], most, side & ~kings) : known_squares(self, args[2], most, args[0], side);
+    PyObject *crown = men == NULL ? NULL : kings ? made_squares(self, args[2], most, kings) : Py_NewRef(none);
+    if (crown == NULL) {
+        Py_XDECREF(men);
+        return NULL;
+    }
+    PyObject *out = PyTuple_Pack(2, men, crown);
+    Py_DECREF(men);
+    Py_DECREF(crown);
     return out;
 }

@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pdn_tools.rules import laws
 from pdn_tools.rules.laws import Law
@@ -25,9 +25,11 @@ if TYPE_CHECKING:
     from pdn_tools.text.tokens import FastGame, MovesEnd, PlainRun
 
 # How the compiled core makes and reads the objects it answers with (movegen hands it these with
-# the tables): a position like another with given (turn, white, black, kings), a position's
-# (turn, white, black, kings), and the Move type.
-Makers = tuple[Callable[["Position", str, int, int, int], "Position"],
+# the tables): a position like another with given (turn, white, black, kings) by a slot maker (the
+# Position class and the descriptors of its slots variant, _rl, _ctr, copied from the other, then
+# turn, _white, _black, _kings: no Python code runs per position), a position's (turn, white,
+# black, kings), and the Move type.
+Makers = tuple[tuple[type, tuple[Any, ...]],
                Callable[["Position"], tuple[str, int, int, int]],
                Callable[[int, tuple[int, ...], tuple[int, ...], bool], "Move"]]
 
