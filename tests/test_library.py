@@ -134,3 +134,23 @@ def test_mainline_is_the_same_on_both_engines_whether_plies_are_kept_or_made_aga
     assert walks[1:] == walks[:1] * 3
     result = replay(read_text(text, engine=COMPILED)[0], engine=COMPILED)
     assert len(walks[0]) == result.ply_count and result.plies is result.made
+
+
+@settings(max_examples=150, deadline=None, database=None, derandomize=True)
+@given(data=st.data(), most=st.sampled_from([1, 2, 3, 4096]))
+def test_pieces_found_again_are_the_pure_engines_with_kings_and_sets_dropped(data, most):
+    """pieces() on the compiled core keeps what it made (a side's squares by bitboard, a side with
+    kings by (side, kings)) in a bounded memory: asked again, after other positions, with that
+    memory dropped every few answers, it gives the pure engine's sets."""
+    variant = VARIANTS[data.draw(st.sampled_from(["english", "international", "russian"]))]
+    boards = data.draw(st.lists(st.dictionaries(st.integers(1, variant.num_squares), st.sampled_from("wWbB"),
+                                                max_size=12), min_size=1, max_size=4))
+    compiled = [Position(variant, "W", pieces, COMPILED) for pieces in boards]
+    pure = [Position(variant, "W", pieces, PURE) for pieces in boards]
+    kept, movegen._SQUARE_SETS = movegen._SQUARE_SETS, most      # set for this example only
+    try:
+        for _ in range(2):
+            assert [p.pieces(c) for p in compiled for c in "WB"] == [p.pieces(c) for p in pure for c in "WB"]
+        assert len(compiled[0]._rl.square_sets) <= most
+    finally:
+        movegen._SQUARE_SETS = kept

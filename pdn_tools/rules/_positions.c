@@ -1,8 +1,9 @@
 /* Position and Move objects read and made by the compiled run replay, only through the
- * makers movegen hands the Rules when it makes them (Rules_init's makers: a slot maker and two
- * functions; movegen._POSITION_MAKER makes what _position_like makes): the core knows no
- * attribute of either class (twin: pdn_tools.rules.movegen._position_like,
- * pdn_tools.rules.movegen._position_pieces, pdn_tools.rules.move.Move). */
+ * makers movegen hands the Rules when it makes them (Rules_init's makers: two slot makers and a
+ * function; movegen._POSITION_MAKER makes what _position_like makes, movegen._MOVE_MAKER what
+ * Move() makes): the core knows no attribute of either class (twin:
+ * pdn_tools.rules.movegen._position_like, pdn_tools.rules.movegen._position_pieces,
+ * pdn_tools.rules.move.Move). */
 #include "_replay.h"
 
 /* "W" or "B": the side to move as Position.turn holds it. */
@@ -98,7 +99,7 @@ PyObject *make_move(const Rules *r, const Record *rec) {
     PyObject *move = NULL;
     if (start != NULL && path != NULL && captured != NULL) {
         PyObject *args[4] = {start, path, captured, rec->promotes ? Py_True : Py_False};
-        move = PyObject_Vectorcall(r->move_type, args, 4, NULL);
+        move = make_slotted(r->move_type, args);
     }
     Py_XDECREF(start);
     Py_XDECREF(path);
@@ -177,7 +178,8 @@ static PyObject *made_squares(const Rules *r, PyObject *known, Py_ssize_t most, 
 
 /* pieces(side, kings, known, most) -> (men, kings) of a side as frozensets of square numbers:
  * `side` its bitboard, `kings` the position's, `known` the sets remembered (a dict of at most
- * `most`; twin: pdn_tools.rules.movegen.Position.pieces). */
+ * `most`: bitboard -> its squares, and (side, kings) -> the answer when there are kings; twin:
+ * pdn_tools.rules.movegen.Position.pieces). */
 PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     static PyObject *none = NULL;       /* the empty set of a side without kings */
     if (nargs != 4 || !PyDict_Check(args[2])) {
@@ -193,20 +195,36 @@ PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     int crowned = PyObject_IsTrue(args[1]);
     if (crowned < 0)
         return NULL;
-    PyObject *men = crowned ? NULL : PyDict_GetItemWithError(args[2], args[0]);     /* the common case */
-    if (men != NULL)
-        return PyTuple_Pack(2, men, none);
-    if (PyErr_Occurred() || to_set(self, args[0], &side) < 0 || (crowned && to_set(self, args[1], &kings) < 0))
-        return NULL;
-    kings &= side;
-    men = kings ? made_squares(self, args[2], most, side & ~kings) : known_squares(self, args[2], most, args[0], side);
-    PyObject *crown = men == NULL ? NULL : kings ? made_squares(self, args[2], most, kings) : Py_NewRef(none);
-    if (crown == NULL) {
+    if (!crowned) {                     /* the common case: the side's set by its bitboard */
+        PyObject *men = PyDict_GetItemWithError(args[2], args[0]);
+        if (men != NULL)
+            return PyTuple_Pack(2, men, none);
+        if (PyErr_Occurred() || to_set(self, args[0], &side) < 0)
+            return NULL;
+        men = known_squares(self, args[2], most, args[0], side);
+        PyObject *out = men == NULL ? NULL : PyTuple_Pack(2, men, none);
         Py_XDECREF(men);
-        return NULL;
+        return out;
     }
-    PyObject *out = PyTuple_Pack(2, men, crown);
-    Py_DECREF(men);
-    Py_DECREF(crown);
+    PyObject *key = PyTuple_Pack(2, args[0], args[1]);     /* with kings: the answer by (side, kings) */
+    PyObject *out = key == NULL ? NULL : PyDict_GetItemWithError(args[2], key);
+    if (out != NULL || key == NULL || PyErr_Occurred()) {
+        Py_XDECREF(key);
+        return Py_XNewRef(out);
+    }
+    PyObject *men = NULL, *crown = NULL;
+    if (to_set(self, args[0], &side) == 0 && to_set(self, args[1], &kings) == 0) {
+        kings &= side;
+        men = made_squares(self, args[2], most, side & ~kings);
+        crown = men == NULL ? NULL : kings ? made_squares(self, args[2], most, kings) : Py_NewRef(none);
+    }
+    out = crown == NULL ? NULL : PyTuple_Pack(2, men, crown);
+    if (out != NULL && PyDict_GET_SIZE(args[2]) >= most)
+        PyDict_Clear(args[2]);
+    if (out != NULL && PyDict_SetItem(args[2], key, out) < 0)
+        Py_CLEAR(out);
+    Py_XDECREF(men);
+    Py_XDECREF(crown);
+    Py_DECREF(key);
     return out;
 }

@@ -173,7 +173,8 @@ static int read_squares(PyObject *seq, int n, int *out, Py_ssize_t *count, Py_ss
  *   man_jumps, man_steps: per colour, absolute directions in the pure engine's order
  *   switches: (flying, land_behind, immediate, reverse, passing, men_take_kings, law, limit)
  *   makers: (position_like, position_pieces, Move): how positions and moves are made and read;
- *     position_like is a slot maker (_positions.c) of 7 slots, the first 3 copied from a position */
+ *     position_like is a slot maker (_positions.c) of 7 slots, the first 3 copied from a position,
+ *     Move one of 4 (start, path, captured, promotes) */
 static int Rules_init(Rules *self, PyObject *args, PyObject *kwds) {
     PyObject *bits, *rays, *promo, *man_jumps, *man_steps, *king_steps, *king_jumps, *makers[3];
     int sw[8];
@@ -186,12 +187,11 @@ static int Rules_init(Rules *self, PyObject *args, PyObject *kwds) {
                           &king_steps, &king_jumps, &sw[0], &sw[1], &sw[2], &sw[3], &sw[4], &sw[5],
                           &sw[6], &sw[7], &makers[0], &makers[1], &makers[2]))
         return -1;
-    for (int i = 1; i < 3; i++)
-        if (!PyCallable_Check(makers[i])) {
-            PyErr_SetString(PyExc_TypeError, "Rules: the makers must be callable");
-            return -1;
-        }
-    if (slot_maker_in(makers[0], 7) < 0)
+    if (!PyCallable_Check(makers[1])) {
+        PyErr_SetString(PyExc_TypeError, "Rules: the makers must be callable");
+        return -1;
+    }
+    if (slot_maker_in(makers[0], 7) < 0 || slot_maker_in(makers[2], 4) < 0)
         return -1;
     Py_XSETREF(self->position_like, Py_NewRef(makers[0]));
     Py_XSETREF(self->position_pieces, Py_NewRef(makers[1]));

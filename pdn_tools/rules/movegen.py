@@ -31,7 +31,7 @@ _SQUARE_SETS = 4096             # square sets a variant's rules remember for Pos
 @functools.cache
 def _rules(variant: Variant, engine: Engine) -> _Rules:
     """The tables of `variant` on `engine`, made once."""
-    return _Rules(variant, engine, (_POSITION_MAKER, _position_pieces, Move))
+    return _Rules(variant, engine, (_POSITION_MAKER, _position_pieces, _MOVE_MAKER))
 
 
 # -- positions ---------------------------------------------------------------------------------
@@ -368,6 +368,8 @@ def _position_like(like: Position, turn: str, white: int, black: int, kings: int
 # _position_like makes it (no Python code runs per position).
 _POSITION_MAKER = (Position, tuple(getattr(Position, slot) for slot in ("variant", "_rl", "_ctr", "turn", "_white",
                                                                         "_black", "_kings")))
+# How it makes moves: Move's slots, filled as Move(start, path, captured, promotes) fills them.
+_MOVE_MAKER = (Move, tuple(getattr(Move, slot) for slot in ("start", "path", "captured", "promotes")))
 
 
 def _position_pieces(position: Position) -> tuple[str, int, int, int]:

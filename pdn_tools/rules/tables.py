@@ -79,7 +79,9 @@ class _Rules:
         self.quiet_move_of = {
             ((entry[1] ^ 1 << entry[3]).bit_length() - 1) << 9 | entry[3] << 1 | entry[0].promotes: entry[0]
             for entry in self._quiet_table_entries()} if self.core is not None else {}
-        self.square_sets: dict[int, frozenset[int]] = {}     # Position._squares' memory
+        # Position._squares' memory (and Position.pieces' on the core, which also keeps there the
+        # answer for a side with kings by (side, kings)).
+        self.square_sets: dict[int, frozenset[int]] = {}
 
     def _rays(self, dr: int, dc: int) -> list[tuple[int, ...]]:
         """Per square bit: the bits of the squares in direction (dr, dc), nearest first."""
