@@ -304,22 +304,20 @@ def measure_archives(tree: Tree, archives: list[Archive], shots: Archive, repeat
     figures.append(per_set("`validate` compiled against pure (`PDN_TOOLS_PURE=1`), CPU", pure,
                            {"OCA": Target(least=8), "international": Target(least=6)},
                            "≥ 8x on OCA, ≥ 6x international"))
-    within = Target(most=COMMAND_TARGET)
-    for label, _ in COMMANDS:
+    def against_validate(label: str) -> dict[str, tuple[float, str]]:
+        """The CPU time of job `label` on each archive measured, against validate's there."""
         values = {}
         for a in archives:
             used = best.get(f"{a.name}: {label}")
             if used is not None:
                 base = best[f"{a.name}: validate --format jsonl"]
                 values[a.name] = (ratio(used, base), cell(ratio(used, base), used.cpu, base.cpu))
-        figures.append(per_set(f"`{label}` ÷ `validate`, CPU", values, {a.name: within for a in archives},
-                               f"≤ {COMMAND_TARGET}x"))
-    values = {}
-    for a in archives:
-        used = best.get(f"{a.name}: every position (library)")
-        if used is not None:
-            base = best[f"{a.name}: validate --format jsonl"]
-            values[a.name] = (ratio(used, base), cell(ratio(used, base), used.cpu, base.cpu))
+        return values
+    within = Target(most=COMMAND_TARGET)
+    for label, _ in COMMANDS:
+        figures.append(per_set(f"`{label}` ÷ `validate`, CPU", against_validate(label),
+                               {a.name: within for a in archives}, f"≤ {COMMAND_TARGET}x"))
+    values = against_validate("every position (library)")
     figures.append(per_set("a script looking at every position (`replay(game).mainline()`, `ply.after.pieces()`"
                            " of both sides; benchmarks/bench_library.py) ÷ `validate`, CPU", values,
                            {"OCA": Target(most=LIBRARY_TARGET)}, f"≤ {LIBRARY_TARGET}x on OCA"))
