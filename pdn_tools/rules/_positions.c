@@ -141,22 +141,27 @@ PyObject *Rules_fen(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     return PyUnicode_FromStringAndSize(out, at - out);
 }
 
-/* The frozenset of the square numbers of `set` (whose Python int is `key`), kept in `known`
- * (bitboard -> set), which is emptied when it holds `most` sets: along a game the side that
- * did not move keeps its sets (twin: pdn_tools.rules.movegen.Position._squares). */
+static PyObject *no_squares = NULL;     /* the empty set: the kings of a side without */
+
+/* The answer (its squares, no kings) for a side without kings whose bitboard is `set` (its
+ * Python int `key`), kept in `known` (bitboard -> answer), which is emptied when it holds `most`
+ * answers: along a game the side that did not move keeps its answer (twin:
+ * pdn_tools.rules.movegen.Position._squares). */
 static PyObject *known_squares(const Rules *r, PyObject *known, Py_ssize_t most, PyObject *key, u128 set) {
     PyObject *found = PyDict_GetItemWithError(known, key);
     if (found != NULL || PyErr_Occurred())
         return Py_XNewRef(found);
-    PyObject *out = PyFrozenSet_New(NULL);
-    while (out != NULL && set) {
+    PyObject *squares = PyFrozenSet_New(NULL);
+    while (squares != NULL && set) {
         int sq = lowest(set);
         set &= set - 1;
         PyObject *number = PyLong_FromLong(r->number[sq]);
-        if (number == NULL || PySet_Add(out, number) < 0)
-            Py_CLEAR(out);
+        if (number == NULL || PySet_Add(squares, number) < 0)
+            Py_CLEAR(squares);
         Py_XDECREF(number);
     }
+    PyObject *out = squares == NULL ? NULL : PyTuple_Pack(2, squares, no_squares);
+    Py_XDECREF(squares);
     if (out == NULL)
         return NULL;
     if (PyDict_GET_SIZE(known) >= most)
@@ -166,22 +171,21 @@ static PyObject *known_squares(const Rules *r, PyObject *known, Py_ssize_t most,
     return out;
 }
 
-/* The square set of `set` made as a Python int first (the key of `known`). */
+/* The squares of `set`, its Python int made first (the key of `known`): a new reference. */
 static PyObject *made_squares(const Rules *r, PyObject *known, Py_ssize_t most, u128 set) {
     PyObject *key = from_set(r, set);
-    if (key == NULL)
-        return NULL;
-    PyObject *out = known_squares(r, known, most, key, set);
-    Py_DECREF(key);
+    PyObject *answer = key == NULL ? NULL : known_squares(r, known, most, key, set);
+    PyObject *out = answer == NULL ? NULL : Py_NewRef(PyTuple_GET_ITEM(answer, 0));
+    Py_XDECREF(key);
+    Py_XDECREF(answer);
     return out;
 }
 
 /* pieces(side, kings, known, most) -> (men, kings) of a side as frozensets of square numbers:
- * `side` its bitboard, `kings` the position's, `known` the sets remembered (a dict of at most
- * `most`: bitboard -> its squares, and (side, kings) -> the answer when there are kings; twin:
- * pdn_tools.rules.movegen.Position.pieces). */
+ * `side` its bitboard, `kings` the position's, `known` the answers remembered (a dict of at most
+ * `most`: a side's bitboard -> its answer without kings, (side, kings) -> its answer with them;
+ * twin: pdn_tools.rules.movegen.Position.pieces). */
 PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
-    static PyObject *none = NULL;       /* the empty set of a side without kings */
     if (nargs != 4 || !PyDict_Check(args[2])) {
         PyErr_SetString(PyExc_TypeError, "pieces takes a side's bitboard, the kings', a dict and its size");
         return NULL;
@@ -189,22 +193,17 @@ PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     Py_ssize_t most = PyLong_AsSsize_t(args[3]);
     if (most == -1 && PyErr_Occurred())
         return NULL;
-    if (none == NULL && (none = PyFrozenSet_New(NULL)) == NULL)
+    if (no_squares == NULL && (no_squares = PyFrozenSet_New(NULL)) == NULL)
         return NULL;
     u128 side, kings = 0;
     int crowned = PyObject_IsTrue(args[1]);
     if (crowned < 0)
         return NULL;
-    if (!crowned) {                     /* the common case: the side's set by its bitboard */
-        PyObject *men = PyDict_GetItemWithError(args[2], args[0]);
-        if (men != NULL)
-            return PyTuple_Pack(2, men, none);
-        if (PyErr_Occurred() || to_set(self, args[0], &side) < 0)
-            return NULL;
-        men = known_squares(self, args[2], most, args[0], side);
-        PyObject *out = men == NULL ? NULL : PyTuple_Pack(2, men, none);
-        Py_XDECREF(men);
-        return out;
+    if (!crowned) {                     /* the common case: the answer by the side's bitboard */
+        PyObject *found = PyDict_GetItemWithError(args[2], args[0]);
+        if (found != NULL || PyErr_Occurred())
+            return Py_XNewRef(found);
+        return to_set(self, args[0], &side) < 0 ? NULL : known_squares(self, args[2], most, args[0], side);
     }
     PyObject *key = PyTuple_Pack(2, args[0], args[1]);     /* with kings: the answer by (side, kings) */
     PyObject *out = key == NULL ? NULL : PyDict_GetItemWithError(args[2], key);
@@ -216,7 +215,7 @@ PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     if (to_set(self, args[0], &side) == 0 && to_set(self, args[1], &kings) == 0) {
         kings &= side;
         men = made_squares(self, args[2], most, side & ~kings);
-        crown = men == NULL ? NULL : kings ? made_squares(self, args[2], most, kings) : Py_NewRef(none);
+        crown = men == NULL ? NULL : kings ? made_squares(self, args[2], most, kings) : Py_NewRef(no_squares);
     }
     out = crown == NULL ? NULL : PyTuple_Pack(2, men, crown);
     if (out != NULL && PyDict_GET_SIZE(args[2]) >= most)
