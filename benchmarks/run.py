@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -46,6 +47,7 @@ PDN = "import sys; from pdn_tools.__main__ import main; sys.exit(main())"
 CHEAP = 5.0             # seconds of CPU: a measurement that took longer runs once
 SHOTS_GAMES = 1000      # annotate --shots runs on the first games of OCA
 COMMAND_TARGET = 1.5    # every command within 1.5x validate's CPU time (issue #28, 1)
+LIBRARY_TARGET = 2.0    # a script looking at every position of OCA within 2x validate's CPU time (issue #29, 4)
 
 # Runs in a child with this checkout's pdn_tools: argv = out (or ""), limit (or 0), paths...; writes the
 # first `limit` games of paths to `out` as they were written, prints the number of games read.
@@ -260,6 +262,15 @@ def per_set(name: str, values: dict[str, tuple[float, str]], targets: dict[str, 
     return Figure(name, shown, text, all(checked) if checked else None)
 
 
+def library_script() -> str:
+    """What a user writes to look at every position of a file (benchmarks/bench_library.py's SCRIPT)."""
+    spec = importlib.util.spec_from_file_location("bench_library", ROOT / "benchmarks" / "bench_library.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return str(module.SCRIPT)
+
+
 def measure_archives(tree: Tree, archives: list[Archive], shots: Archive, repeat: int) -> list[Figure]:
     """The rows of the archives' table."""
     def run(args: list[str], pure: bool = False) -> Job:
@@ -272,6 +283,11 @@ def measure_archives(tree: Tree, archives: list[Archive], shots: Archive, repeat
             line = command_args(args, archive)
             if line is not None:
                 jobs[f"{archive.name}: {label}"] = run(line)
+    script = library_script()
+    for archive in archives:
+        if archive.one_file:            # the script reads one file
+            jobs[f"{archive.name}: every position (library)"] = \
+                lambda paths=archive.paths: tree.python(script, *paths)
     jobs["OCA slice: annotate --shots"] = lambda: tree.pdn(["annotate", "--shots", *shots.paths])
     best = rounds(jobs, repeat)
     walls = rounds({f"{a.name}: validate --jobs {n}": run([*VALIDATE, "--jobs", str(n), *a.paths])
@@ -288,16 +304,23 @@ def measure_archives(tree: Tree, archives: list[Archive], shots: Archive, repeat
     figures.append(per_set("`validate` compiled against pure (`PDN_TOOLS_PURE=1`), CPU", pure,
                            {"OCA": Target(least=8), "international": Target(least=6)},
                            "≥ 8x on OCA, ≥ 6x international"))
-    within = Target(most=COMMAND_TARGET)
-    for label, _ in COMMANDS:
+    def against_validate(label: str) -> dict[str, tuple[float, str]]:
+        """The CPU time of job `label` on each archive measured, against validate's there."""
         values = {}
         for a in archives:
             used = best.get(f"{a.name}: {label}")
             if used is not None:
                 base = best[f"{a.name}: validate --format jsonl"]
                 values[a.name] = (ratio(used, base), cell(ratio(used, base), used.cpu, base.cpu))
-        figures.append(per_set(f"`{label}` ÷ `validate`, CPU", values, {a.name: within for a in archives},
-                               f"≤ {COMMAND_TARGET}x"))
+        return values
+    within = Target(most=COMMAND_TARGET)
+    for label, _ in COMMANDS:
+        figures.append(per_set(f"`{label}` ÷ `validate`, CPU", against_validate(label),
+                               {a.name: within for a in archives}, f"≤ {COMMAND_TARGET}x"))
+    values = against_validate("every position (library)")
+    figures.append(per_set("a script looking at every position (`replay(game).mainline()`, `ply.after.pieces()`"
+                           " of both sides; benchmarks/bench_library.py) ÷ `validate`, CPU", values,
+                           {"OCA": Target(most=LIBRARY_TARGET)}, f"≤ {LIBRARY_TARGET}x on OCA"))
     shot = best["OCA slice: annotate --shots"]
     rate = shots.games / shot.cpu
     figures.append(per_set(f"`annotate --shots`: games/s (CPU, first {shots.games:,} games of OCA)",

@@ -122,7 +122,7 @@ def check_by(game: Game | ReadError, checking: Checking) -> Checked:
         record = Record(game.file, game.index, name, game.line, "unknown", False, 0, "", (error,),
                         tuple(problem(w) for w in game.warnings))
         return Checked(game, None, record)
-    result = replay_by(game, checking)
+    result = replay_by(game, checking, plies=False)
     tag = game.tag("Result")
     spaced = [] if tag is None or read_result(tag) == tag else [_spaced_result(game, tag)]
     record = Record(

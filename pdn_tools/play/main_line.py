@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 class Ply:
     """One resolved move of the main line: its number (1-based along the main line), the notated
     move, the legal move it stands for, the positions before and after it.  The compiled core
-    makes the plies of the runs kept as text (steps.run_text's record) with their notated move
-    unmade (`_notated` None): `notated` makes it from `_run`'s text when first read."""
+    makes the plies of the runs kept as text (steps.run_text's record, through _PLY_MAKER) with
+    their notated move unmade (`_notated` None): `notated` makes it from text[_start:_end] of
+    `_run` when first read."""
 
     __slots__ = ("number", "move", "before", "after", "_notated", "_run", "_start", "_end")
     number: int
@@ -37,16 +38,6 @@ class Ply:
 
     def __init__(self, number: int, notated: Notated, move: Move, before: Position, after: Position) -> None:
         self.number, self._notated, self.move, self.before, self.after = number, notated, move, before, after
-
-    @staticmethod
-    def made(number: int, move: Move, before: Position, after: Position, run: MoveRun, start: int,
-             end: int) -> Ply:
-        """The ply the compiled core played as text[start:end] of `run` (its notated move made
-        when first read)."""
-        ply = Ply.__new__(Ply)
-        ply.number, ply.move, ply.before, ply.after, ply._notated = number, move, before, after, None
-        ply._run, ply._start, ply._end = run, start, end
-        return ply
 
     @property
     def notated(self) -> Notated:
@@ -145,8 +136,10 @@ class _Line:
         text, offset = run.text, 0
         while offset < len(text):
             record = (self.moves, None, run, self.count) if self.moves is not None else \
-                None if self.plies is None else (self.plies, Ply.made, run, self.count)
+                None if self.plies is None else (self.plies, _PLY_MAKER, run, self.count)
             offset, count, before, after = steps.run_text(self.position, text, offset, self.tracker, record)
+            if count and record is not None and record[1] is not None:   # each recorded ply starts where the last ended
+                before, after = record[0][-1].before, record[0][-1].after
             if count and before is not None and after is not None:
                 self.count += count
                 self.previous, self.position = before, after
@@ -232,6 +225,12 @@ def played_moves(result: Replay) -> list[Move]:
     _follow_again(result, line)
     return line.moves[:result.ply_count]
 
+
+# How the compiled core makes the plies it records (steps.run_text's record): the class and the
+# slots it fills, in this order, with a ply's number, move, positions before and after, its run,
+# where its move is written in the run's text, and None (no Python code runs per ply).
+_PLY_MAKER = (Ply, tuple(getattr(Ply, slot) for slot in ("number", "move", "before", "after", "_run", "_start",
+                                                           "_end", "_notated")))
 
 # For steps.run: the notated move's type, then the elements skipped in the main line.
 _CORE_KINDS = (Notated, MoveNumber, Comment, Nag)

@@ -48,8 +48,9 @@ class Replay:
     starts: dict[Path, Position] = field(default_factory=dict)
     ply_count: int = 0              # main-line plies resolved
     last: Position | None = None    # the position after the last of them
-    # The plies, once made: the compiled core replays runs of moves kept as text and makes
-    # no object per ply; `plies` replays the main line again on the core, which records them.
+    # The plies, once made: replay(plies=False) lets the compiled core replay runs of moves kept
+    # as text without an object per ply; `plies` then replays the main line again on the core,
+    # which records them.
     made: list[Ply] | None = field(default=None, repr=False)
 
     @property
@@ -112,15 +113,17 @@ class Replay:
 
 
 def replay(game: Game, override: Variant | None = None, strict: bool = False, rules: RuleSet | None = None,
-           engine: Engine | None = None) -> Replay:
+           engine: Engine | None = None, *, plies: bool = True) -> Replay:
     """Replay `game` (its draws by `rules`, else by its variant's own) on `engine` (by default
     the one `engine_from_environment()` gives); with no GameType, the first inferred variant that
     replays wins, and when none does, the one that got furthest is reported with the list of
-    rule sets tried."""
-    return replay_by(game, Checking(strict, override, rules, engine or engine_from_environment()))
+    rule sets tried.  `plies`: make the main line's plies as it plays (what `mainline()` gives);
+    False when only the verdict is wanted (the plies are then made by a second replay when
+    first asked for)."""
+    return replay_by(game, Checking(strict, override, rules, engine or engine_from_environment()), plies=plies)
 
 
-def replay_by(game: Game, checking: Checking) -> Replay:
+def replay_by(game: Game, checking: Checking, *, plies: bool) -> Replay:
     """`replay` by the choices of `checking`."""
     candidates, notes, check_results = choose_variant(game, checking)
     if not candidates:
@@ -132,7 +135,7 @@ def replay_by(game: Game, checking: Checking) -> Replay:
     rules = checking.rules
     for variant in candidates:
         draws = rules.draws_of(variant) if rules is not None and rules.draws else variant.draws
-        attempt = _replay(game, variant, checking, check_results, draws)
+        attempt = _replay(game, variant, checking, check_results, draws, plies)
         attempt.warnings[:0] = notes
         if inferred:
             attempt.warnings.insert(0, Diagnostic(Code.INFERRED_VARIANT, f"no GameType tag; replayed as "
@@ -154,7 +157,8 @@ def _progress(attempt: Replay) -> tuple[int, bool]:
     return attempt.ply_count, attempt.complete
 
 
-def _replay(game: Game, variant: Variant, checking: Checking, check_results: bool, draws: DrawRules) -> Replay:
+def _replay(game: Game, variant: Variant, checking: Checking, check_results: bool, draws: DrawRules,
+            plies: bool) -> Replay:
     result = Replay(game, variant, draw_rules=draws)
     try:
         result.start = _start_position(game, variant, checking.engine)
@@ -162,7 +166,7 @@ def _replay(game: Game, variant: Variant, checking: Checking, check_results: boo
         result.errors.append(failure.diagnostic)
         return result
     tracker = DrawTracker(result.start, draws)
-    line = _Line(result, tracker, checking)
+    line = _Line(result, tracker, checking, record=plies)
     try:
         line.follow(movetext_runs(game))
         result.complete = True

@@ -48,7 +48,8 @@ typedef struct {
     int8_t named[MAX_NAMED];            /* square of each number written 0..99, else -1 */
     int zobrist_ready;                  /* _search.c: zobrist[] filled */
     uint64_t zobrist[4][MAX_IDX];       /* _search.c: Zobrist keys of the piece kinds by square */
-    PyObject *position_like;            /* the makers (see _positions.c): a position like another */
+    PyObject *position_like;            /* the makers (see _positions.c): a position like another,
+                                           a slot maker */
     PyObject *position_pieces;          /* (turn, white, black, kings) of a position */
     PyObject *move_type;                /* Move(start, path, captured, promotes) */
 } Rules;
@@ -127,7 +128,13 @@ int side_counter_args(Rules *r, PyObject *const *args, Py_ssize_t nargs, int *ci
 /* _search.c */
 PyObject *Rules_zobrist(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Rules_fen(Rules *self, PyObject *const *args, Py_ssize_t nargs);      /* _positions.c */
-PyObject *Rules_squares_of(Rules *self, PyObject *value);                       /* _positions.c */
+PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs);   /* _positions.c */
+/* _positions.c: a slot maker is (a class with __slots__, the member descriptors of the slots to
+ * fill, in order); an object is made as object.__new__ makes it, each slot set through its
+ * descriptor, no Python code run (the class's __init__ is not called).  slot_maker_in checks one
+ * for `slots` values. */
+int slot_maker_in(PyObject *maker, Py_ssize_t slots);
+PyObject *make_slotted(PyObject *maker, PyObject *const *values);
 PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

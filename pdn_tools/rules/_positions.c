@@ -1,7 +1,9 @@
 /* Position and Move objects read and made by the compiled run replay, only through the
- * functions movegen hands the Rules when it makes them (Rules_init's makers): the core knows
- * no attribute of either class (twin: pdn_tools.rules.movegen._position_like,
- * pdn_tools.rules.movegen._position_pieces, pdn_tools.rules.move.Move). */
+ * makers movegen hands the Rules when it makes them (Rules_init's makers: two slot makers and a
+ * function; movegen._POSITION_MAKER makes what _position_like makes, movegen._MOVE_MAKER what
+ * Move() makes): the core knows no attribute of either class (twin:
+ * pdn_tools.rules.movegen._position_like, pdn_tools.rules.movegen._position_pieces,
+ * pdn_tools.rules.move.Move). */
 #include "_replay.h"
 
 /* "W" or "B": the side to move as Position.turn holds it. */
@@ -31,18 +33,55 @@ int read_position(const Rules *r, PyObject *position, Seen *out) {
     return failed ? -1 : 0;
 }
 
+/* The position of `like`'s variant, tables and counters (the maker's first three slots, read
+ * from `like`) with the side to move and pieces of `s` (the last four). */
 PyObject *make_position(const Rules *r, PyObject *like, const Seen *s) {
-    PyObject *turn = turn_name(s->turn);
-    PyObject *white = from_set(r, s->white), *black = from_set(r, s->black), *kings = from_set(r, s->kings);
-    PyObject *position = NULL;
-    if (turn != NULL && white != NULL && black != NULL && kings != NULL) {
-        PyObject *args[5] = {like, turn, white, black, kings};
-        position = PyObject_Vectorcall(r->position_like, args, 5, NULL);
+    PyObject *descriptors = PyTuple_GET_ITEM(r->position_like, 1);
+    PyObject *values[7] = {NULL, NULL, NULL, turn_name(s->turn), NULL, NULL, NULL};
+    int ready = values[3] != NULL;
+    for (int i = 0; ready && i < 3; i++) {
+        PyObject *descriptor = PyTuple_GET_ITEM(descriptors, i);
+        values[i] = Py_TYPE(descriptor)->tp_descr_get(descriptor, like, (PyObject *)Py_TYPE(like));
+        ready = values[i] != NULL;
     }
-    Py_XDECREF(white);
-    Py_XDECREF(black);
-    Py_XDECREF(kings);
+    ready = ready && (values[4] = from_set(r, s->white)) != NULL && (values[5] = from_set(r, s->black)) != NULL
+            && (values[6] = from_set(r, s->kings)) != NULL;
+    PyObject *position = ready ? make_slotted(r->position_like, values) : NULL;
+    for (int i = 0; i < 7; i++)
+        if (i != 3)
+            Py_XDECREF(values[i]);
     return position;
+}
+
+int slot_maker_in(PyObject *maker, Py_ssize_t slots) {
+    if (!PyTuple_Check(maker) || PyTuple_GET_SIZE(maker) != 2 || !PyType_Check(PyTuple_GET_ITEM(maker, 0))
+        || !PyTuple_Check(PyTuple_GET_ITEM(maker, 1)) || PyTuple_GET_SIZE(PyTuple_GET_ITEM(maker, 1)) != slots) {
+        PyErr_Format(PyExc_TypeError, "a slot maker is (class, its %zd slots' descriptors)", slots);
+        return -1;
+    }
+    PyObject *descriptors = PyTuple_GET_ITEM(maker, 1);
+    for (Py_ssize_t i = 0; i < slots; i++) {
+        PyTypeObject *kind = Py_TYPE(PyTuple_GET_ITEM(descriptors, i));
+        if (kind->tp_descr_get == NULL || kind->tp_descr_set == NULL) {
+            PyErr_SetString(PyExc_TypeError, "a slot maker's descriptors must be read and set");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+PyObject *make_slotted(PyObject *maker, PyObject *const *values) {
+    static PyObject *no_args = NULL;
+    if (no_args == NULL && (no_args = PyTuple_New(0)) == NULL)
+        return NULL;
+    PyObject *descriptors = PyTuple_GET_ITEM(maker, 1);
+    PyObject *made = PyBaseObject_Type.tp_new((PyTypeObject *)PyTuple_GET_ITEM(maker, 0), no_args, NULL);
+    for (Py_ssize_t i = 0; made != NULL && i < PyTuple_GET_SIZE(descriptors); i++) {
+        PyObject *descriptor = PyTuple_GET_ITEM(descriptors, i);
+        if (Py_TYPE(descriptor)->tp_descr_set(descriptor, made, values[i]) < 0)
+            Py_CLEAR(made);
+    }
+    return made;
 }
 
 static PyObject *numbers_tuple(const Rules *r, const int8_t *squares, int len) {
@@ -60,7 +99,7 @@ PyObject *make_move(const Rules *r, const Record *rec) {
     PyObject *move = NULL;
     if (start != NULL && path != NULL && captured != NULL) {
         PyObject *args[4] = {start, path, captured, rec->promotes ? Py_True : Py_False};
-        move = PyObject_Vectorcall(r->move_type, args, 4, NULL);
+        move = make_slotted(r->move_type, args);
     }
     Py_XDECREF(start);
     Py_XDECREF(path);
@@ -102,20 +141,89 @@ PyObject *Rules_fen(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     return PyUnicode_FromStringAndSize(out, at - out);
 }
 
-/* squares_of(set) -> the frozenset of the square numbers in `set` (a Position's bitboard; twin:
+static PyObject *no_squares = NULL;     /* the empty set: the kings of a side without */
+
+/* The answer (its squares, no kings) for a side without kings whose bitboard is `set` (its
+ * Python int `key`), kept in `known` (bitboard -> answer), which is emptied when it holds `most`
+ * answers: along a game the side that did not move keeps its answer (twin:
  * pdn_tools.rules.movegen.Position._squares). */
-PyObject *Rules_squares_of(Rules *self, PyObject *value) {
-    u128 set;
-    if (to_set(self, value, &set) < 0)
-        return NULL;
-    PyObject *out = PyFrozenSet_New(NULL);
-    while (out != NULL && set) {
+static PyObject *known_squares(const Rules *r, PyObject *known, Py_ssize_t most, PyObject *key, u128 set) {
+    PyObject *found = PyDict_GetItemWithError(known, key);
+    if (found != NULL || PyErr_Occurred())
+        return Py_XNewRef(found);
+    PyObject *squares = PyFrozenSet_New(NULL);
+    while (squares != NULL && set) {
         int sq = lowest(set);
         set &= set - 1;
-        PyObject *number = PyLong_FromLong(self->number[sq]);
-        if (number == NULL || PySet_Add(out, number) < 0)
-            Py_CLEAR(out);
+        PyObject *number = PyLong_FromLong(r->number[sq]);
+        if (number == NULL || PySet_Add(squares, number) < 0)
+            Py_CLEAR(squares);
         Py_XDECREF(number);
     }
+    PyObject *out = squares == NULL ? NULL : PyTuple_Pack(2, squares, no_squares);
+    Py_XDECREF(squares);
+    if (out == NULL)
+        return NULL;
+    if (PyDict_GET_SIZE(known) >= most)
+        PyDict_Clear(known);
+    if (PyDict_SetItem(known, key, out) < 0)
+        Py_CLEAR(out);
+    return out;
+}
+
+/* The squares of `set`, its Python int made first (the key of `known`): a new reference. */
+static PyObject *made_squares(const Rules *r, PyObject *known, Py_ssize_t most, u128 set) {
+    PyObject *key = from_set(r, set);
+    PyObject *answer = key == NULL ? NULL : known_squares(r, known, most, key, set);
+    PyObject *out = answer == NULL ? NULL : Py_NewRef(PyTuple_GET_ITEM(answer, 0));
+    Py_XDECREF(key);
+    Py_XDECREF(answer);
+    return out;
+}
+
+/* pieces(side, kings, known, most) -> (men, kings) of a side as frozensets of square numbers:
+ * `side` its bitboard, `kings` the position's, `known` the answers remembered (a dict of at most
+ * `most`: a side's bitboard -> its answer without kings, (side, kings) -> its answer with them;
+ * twin: pdn_tools.rules.movegen.Position.pieces). */
+PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 4 || !PyDict_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "pieces takes a side's bitboard, the kings', a dict and its size");
+        return NULL;
+    }
+    Py_ssize_t most = PyLong_AsSsize_t(args[3]);
+    if (most == -1 && PyErr_Occurred())
+        return NULL;
+    if (no_squares == NULL && (no_squares = PyFrozenSet_New(NULL)) == NULL)
+        return NULL;
+    u128 side, kings = 0;
+    int crowned = PyObject_IsTrue(args[1]);
+    if (crowned < 0)
+        return NULL;
+    if (!crowned) {                     /* the common case: the answer by the side's bitboard */
+        PyObject *found = PyDict_GetItemWithError(args[2], args[0]);
+        if (found != NULL || PyErr_Occurred())
+            return Py_XNewRef(found);
+        return to_set(self, args[0], &side) < 0 ? NULL : known_squares(self, args[2], most, args[0], side);
+    }
+    PyObject *key = PyTuple_Pack(2, args[0], args[1]);     /* with kings: the answer by (side, kings) */
+    PyObject *out = key == NULL ? NULL : PyDict_GetItemWithError(args[2], key);
+    if (out != NULL || key == NULL || PyErr_Occurred()) {
+        Py_XDECREF(key);
+        return Py_XNewRef(out);
+    }
+    PyObject *men = NULL, *crown = NULL;
+    if (to_set(self, args[0], &side) == 0 && to_set(self, args[1], &kings) == 0) {
+        kings &= side;
+        men = made_squares(self, args[2], most, side & ~kings);
+        crown = men == NULL ? NULL : kings ? made_squares(self, args[2], most, kings) : Py_NewRef(no_squares);
+    }
+    out = crown == NULL ? NULL : PyTuple_Pack(2, men, crown);
+    if (out != NULL && PyDict_GET_SIZE(args[2]) >= most)
+        PyDict_Clear(args[2]);
+    if (out != NULL && PyDict_SetItem(args[2], key, out) < 0)
+        Py_CLEAR(out);
+    Py_XDECREF(men);
+    Py_XDECREF(crown);
+    Py_DECREF(key);
     return out;
 }

@@ -126,8 +126,9 @@ static const Record *landing_capture(const Rules *r, int ci, u128 own, u128 opp,
     return first;
 }
 
-/* The plies run_text records when asked (its last five arguments): each made by the ply maker it
- * is given (twin: pdn_tools.play.main_line.Ply.made) and appended to `list`. */
+/* The plies run_text records when asked (its last five arguments): each made by the ply slot
+ * maker it is given (main_line._PLY_MAKER; twin: pdn_tools.play.main_line.Ply) and appended to
+ * `list`. */
 typedef struct {
     PyObject *list, *quiet, *maker, *run; /* borrowed: the record, quiet_move_of, the maker, the MoveRun */
     PyObject *last;                      /* the position before the next ply (a new reference) */
@@ -137,10 +138,12 @@ typedef struct {
 static int plies_in(Plies *out, PyObject *const *args, PyObject *position) {
     if (args[0] == Py_None)
         return 0;
-    if (!PyList_Check(args[0]) || !PyDict_Check(args[1]) || (args[2] != Py_None && !PyCallable_Check(args[2]))) {
+    if (!PyList_Check(args[0]) || !PyDict_Check(args[1])) {
         PyErr_SetString(PyExc_TypeError, "run_text: bad record arguments");
         return -1;
     }
+    if (args[2] != Py_None && slot_maker_in(args[2], 8) < 0)
+        return -1;
     out->number = PyLong_AsLong(args[4]);
     if (out->number == -1 && PyErr_Occurred())
         return -1;
@@ -182,8 +185,8 @@ static int record_ply(const Rules *r, Plies *plies, Py_ssize_t start, Py_ssize_t
     PyObject *to = from == NULL ? NULL : PyLong_FromSsize_t(end);
     PyObject *ply = NULL;
     if (to != NULL) {
-        PyObject *args[7] = {number, move, plies->last, position, plies->run, from, to};
-        ply = PyObject_Vectorcall(plies->maker, args, 7, NULL);
+        PyObject *values[8] = {number, move, plies->last, position, plies->run, from, to, Py_None};
+        ply = make_slotted(plies->maker, values);
     }
     Py_XDECREF(move);
     Py_XDECREF(number);
@@ -213,10 +216,10 @@ static int record_ply(const Rules *r, Plies *plies, Py_ssize_t start, Py_ssize_t
  * makers (_positions.c): only the last two, and the tracker's when they changed.
  *
  * run_text(..., limits, record, quiet_move_of, ply_maker, run, number): the same, and each
- * ply played is appended to the list `record` as ply_maker(number, move, before, after, run,
- * start, end) makes it, numbered on from `number`, its move at text[start:end] of `run`; quiet
- * moves are those of quiet_move_of (see Rules_run).  With ply_maker None each ply's Move alone is
- * appended (no position made). */
+ * ply played is appended to the list `record` as the slot maker ply_maker makes it from
+ * (number, move, before, after, run, start, end, None), numbered on from `number`, its move at
+ * text[start:end] of `run`; quiet moves are those of quiet_move_of (see Rules_run).  With
+ * ply_maker None each ply's Move alone is appended (no position made). */
 PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 7 && nargs != 12) {
         PyErr_SetString(PyExc_TypeError, "run_text takes 7 or 12 arguments");

@@ -172,7 +172,9 @@ static int read_squares(PyObject *seq, int n, int *out, Py_ssize_t *count, Py_ss
  *   promo: (White's crowning squares, Black's) as dense indices
  *   man_jumps, man_steps: per colour, absolute directions in the pure engine's order
  *   switches: (flying, land_behind, immediate, reverse, passing, men_take_kings, law, limit)
- *   makers: (position_like, position_pieces, Move): how positions and moves are made and read */
+ *   makers: (position_like, position_pieces, Move): how positions and moves are made and read;
+ *     position_like is a slot maker (_positions.c) of 7 slots, the first 3 copied from a position,
+ *     Move one of 4 (start, path, captured, promotes) */
 static int Rules_init(Rules *self, PyObject *args, PyObject *kwds) {
     PyObject *bits, *rays, *promo, *man_jumps, *man_steps, *king_steps, *king_jumps, *makers[3];
     int sw[8];
@@ -185,11 +187,12 @@ static int Rules_init(Rules *self, PyObject *args, PyObject *kwds) {
                           &king_steps, &king_jumps, &sw[0], &sw[1], &sw[2], &sw[3], &sw[4], &sw[5],
                           &sw[6], &sw[7], &makers[0], &makers[1], &makers[2]))
         return -1;
-    for (int i = 0; i < 3; i++)
-        if (!PyCallable_Check(makers[i])) {
-            PyErr_SetString(PyExc_TypeError, "Rules: the makers must be callable");
-            return -1;
-        }
+    if (!PyCallable_Check(makers[1])) {
+        PyErr_SetString(PyExc_TypeError, "Rules: the makers must be callable");
+        return -1;
+    }
+    if (slot_maker_in(makers[0], 7) < 0 || slot_maker_in(makers[2], 4) < 0)
+        return -1;
     Py_XSETREF(self->position_like, Py_NewRef(makers[0]));
     Py_XSETREF(self->position_pieces, Py_NewRef(makers[1]));
     Py_XSETREF(self->move_type, Py_NewRef(makers[2]));
@@ -395,8 +398,8 @@ static PyMethodDef Rules_methods[] = {
      "perft(ci, own, opp, kings, counter, opponent counter, depth, keep): leaf nodes"},
     {"choices", (PyCFunction)(void (*)(void))Rules_choices, METH_FASTCALL,
      "choices(ci, own, opp, kings, counter): legal moves, captures differing only in order counted once"},
-    {"squares_of", (PyCFunction)Rules_squares_of, METH_O,
-     "squares_of(set): the frozenset of the square numbers of a bitboard"},
+    {"pieces", (PyCFunction)(void (*)(void))Rules_pieces, METH_FASTCALL,
+     "pieces(side, kings, known, most): (men, kings) of a side as frozensets of square numbers, kept in known"},
     {"fen", (PyCFunction)(void (*)(void))Rules_fen, METH_FASTCALL,
      "fen(white, black, kings, black_to_move): the position's canonical FEN in square numbers"},
     {"zobrist", (PyCFunction)(void (*)(void))Rules_zobrist, METH_FASTCALL,

@@ -14,22 +14,24 @@ import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pdn_tools.rules import laws
 from pdn_tools.rules.laws import Law
 
 if TYPE_CHECKING:
     from pdn_tools.rules._core import Rules as CompiledRules
-    from pdn_tools.rules.movegen import Move, Position
+    from pdn_tools.rules.movegen import Position
     from pdn_tools.text.tokens import FastGame, MovesEnd, PlainRun
 
 # How the compiled core makes and reads the objects it answers with (movegen hands it these with
-# the tables): a position like another with given (turn, white, black, kings), a position's
-# (turn, white, black, kings), and the Move type.
-Makers = tuple[Callable[["Position", str, int, int, int], "Position"],
+# the tables): a position like another with given (turn, white, black, kings) by a slot maker (the
+# Position class and the descriptors of its slots variant, _rl, _ctr, copied from the other, then
+# turn, _white, _black, _kings: no Python code runs per position), a position's (turn, white,
+# black, kings), and a slot maker of moves (Move and its slots start, path, captured, promotes).
+Makers = tuple[tuple[type, tuple[Any, ...]],
                Callable[["Position"], tuple[str, int, int, int]],
-               Callable[[int, tuple[int, ...], tuple[int, ...], bool], "Move"]]
+               tuple[type, tuple[Any, ...]]]
 
 __all__ = ["Engine", "Makers", "PURE", "compile_rules", "compiled_module", "compiled_scanner", "engine_from_environment"]
 

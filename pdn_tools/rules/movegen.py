@@ -31,7 +31,7 @@ _SQUARE_SETS = 4096             # square sets a variant's rules remember for Pos
 @functools.cache
 def _rules(variant: Variant, engine: Engine) -> _Rules:
     """The tables of `variant` on `engine`, made once."""
-    return _Rules(variant, engine, (_position_like, _position_pieces, Move))
+    return _Rules(variant, engine, (_POSITION_MAKER, _position_pieces, _MOVE_MAKER))
 
 
 # -- positions ---------------------------------------------------------------------------------
@@ -171,11 +171,11 @@ class Position:
     def pieces(self, colour: str) -> tuple[frozenset[int], frozenset[int]]:
         """(men, kings) of `colour` ('W' or 'B') as square numbers."""
         bits = self._white if colour == "W" else self._black
+        rl = self._rl
+        if rl.core is not None:                # the compiled core finds or makes both sets at once
+            return rl.core.pieces(bits, self._kings, rl.square_sets, _SQUARE_SETS)
         men, kings = bits & ~self._kings, bits & self._kings
-        core = self._rl.core
-        if core is not None:                   # the compiled core makes the sets at once
-            return core.squares_of(men), core.squares_of(kings)
-        known = self._rl.square_sets           # the common case, written out: one call a ply
+        known = rl.square_sets                 # the common case, written out: one call a ply
         men_squares, king_squares = known.get(men), known.get(kings)
         if men_squares is None or king_squares is None:
             return self._squares(men), self._squares(kings)
@@ -367,11 +367,20 @@ class Position:
 
 def _position_like(like: Position, turn: str, white: int, black: int, kings: int) -> Position:
     """The position of `like`'s variant, tables and counters with these pieces and side to
-    move: the one way the compiled core makes positions (handed to it with the tables)."""
+    move (as the compiled core makes it through _POSITION_MAKER)."""
     pos = Position.__new__(Position)
     pos.variant, pos._rl, pos._ctr = like.variant, like._rl, like._ctr
     pos.turn, pos._white, pos._black, pos._kings = turn, white, black, kings
     return pos
+
+
+# How the compiled core makes positions (core.Makers): the class and the slots it fills, in this order;
+# the first three copied from a position like the new one, then its side to move and pieces, as
+# _position_like makes it (no Python code runs per position).
+_POSITION_MAKER = (Position, tuple(getattr(Position, slot) for slot in ("variant", "_rl", "_ctr", "turn", "_white",
+                                                                        "_black", "_kings")))
+# How it makes moves: Move's slots, filled as Move(start, path, captured, promotes) fills them.
+_MOVE_MAKER = (Move, tuple(getattr(Move, slot) for slot in ("start", "path", "captured", "promotes")))
 
 
 def _position_pieces(position: Position) -> tuple[str, int, int, int]:

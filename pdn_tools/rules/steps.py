@@ -8,7 +8,7 @@ board API.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pdn_tools.rules import laws
 from pdn_tools.rules.bitboards import _after_capture, _capture_records, _legal_records
@@ -90,10 +90,10 @@ def run(position: Position, elements: Sequence[object], index: int, known: Mappi
     return core.run(elements, index, position, known, kinds, rl.quiet_move_of)
 
 
-# Where run_text records the plies it plays: the list, the ply maker (play.main_line.Ply.made, called
-# with number, move, before, after, run, start, end; None: the Move alone is recorded), the MoveRun
-# played, the number of the ply before the first.
-Record = tuple[list[Any], Callable[..., Any] | None, object, int]
+# Where run_text records the plies it plays: the list, the ply maker (play.main_line._PLY_MAKER: a
+# class and the descriptors of the slots the core fills; None: the Move alone is recorded), the
+# MoveRun played, the number of the ply before the first.
+Record = tuple[list[Any], tuple[type, tuple[Any, ...]] | None, object, int]
 
 
 def run_text(position: Position, text: str, offset: int, tracker: DrawTracker | None,

@@ -7,6 +7,7 @@ machine that could not build it fails here (CI has a compiler, so the core is al
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from typing import cast
@@ -31,7 +32,7 @@ from pdn_tools.text.model import NotatedMove
 from boards import played, wander
 
 COMPILED = core.compiled_module()
-MAKERS: core.Makers = (movegen._position_like, movegen._position_pieces, Move)
+MAKERS: core.Makers = (movegen._POSITION_MAKER, movegen._position_pieces, movegen._MOVE_MAKER)
 ENGINES = {False: core.PURE, True: core.Engine(True)}      # fails at once when the core was not built
 # A piece per square: mostly empty, so pieces can move and jump; kings often, for the laws.
 CELLS = st.sampled_from(["", "", "", "", "w", "b", "w", "b", "W", "B"])
@@ -174,49 +175,62 @@ def test_a_run_goes_on_over_numbers_comments_and_nags_and_stops_at_the_rest() ->
 
 def test_the_core_makes_and_reads_positions_and_moves_only_through_its_makers() -> None:
     """The core knows no attribute of Position or Move (issue 27: it once filled their slots by
-    name): it makes and reads them only through the makers movegen hands it with the tables.
-    Makers that note what they make and read show that every position and capture the core
-    answers with came from them, and the answers are those of the usual makers."""
-    made: list[object] = []
+    name): it makes and reads them only through the makers movegen hands it with the tables,
+    positions and moves through slot makers (a class and the descriptors of the slots it fills,
+    so that no Python code runs per object).  Makers that note what they make and read show that
+    every position and capture the core answers with came from them, and the answers are those
+    of the usual makers."""
     read: list[Position] = []
 
-    def like(position: Position, turn: str, white: int, black: int, kings: int) -> Position:
-        made.append(movegen._position_like(position, turn, white, black, kings))
-        return cast(Position, made[-1])
+    class Noted(Position):
+        __slots__ = ()
+
+    class NotedMove(Move):
+        __slots__ = ()
 
     def pieces(position: Position) -> tuple[str, int, int, int]:
         read.append(position)
         return movegen._position_pieces(position)
 
-    def move(start: int, path: tuple[int, ...], captured: tuple[int, ...], promotes: bool) -> Move:
-        made.append(Move(start, path, captured, promotes))
-        return cast(Move, made[-1])
-
     position = on_engine(Position.initial(VARIANTS["international"]), True)
     usual = compiled_rules(position.variant)
-    noting = position._rl._compiled(ENGINES[True], (like, pieces, move))
+    noting = position._rl._compiled(ENGINES[True], ((Noted, movegen._POSITION_MAKER[1]), pieces,
+                                                    (NotedMove, movegen._MOVE_MAKER[1])))
     assert noting is not None
     known = {str(n): n for n in range(1, 51)}
     line = [notated(32, 28, False), notated(19, 23, False), notated(28, 19, True)]
     rl = position._rl
     index, played = noting.run(line, 0, position, known, (NotatedMove,), rl.quiet_move_of)
-    assert (index, played) == usual.run(line, 0, position, known, (NotatedMove,), rl.quiet_move_of)
-    assert read == [position] and list(map(id, made)) == list(map(id, [played[0][2], played[1][2], played[2][1],
-                                                                        played[2][2]]))
+    fields = [(ply[0], dataclasses.astuple(ply[1]), *ply[2:]) for ply in played]     # a NotedMove is no Move to ==
+    assert (index, fields) == (3, [(ply[0], dataclasses.astuple(ply[1]), *ply[2:])
+                                   for ply in usual.run(line, 0, position, known, (NotatedMove,), rl.quiet_move_of)[1]])
+    assert read == [position] and [type(ply[1]) for ply in played] == [Move, Move, NotedMove]  # quiet: tables
+    assert [type(ply[2]) for ply in played] == [Noted] * 3
+    assert [ply[2].variant for ply in played] == [position.variant] * 3
     read.clear()
-    made.clear()
     text = "32-28 19-23 28x19 14x23"
     answer = noting.run_text(text, 0, position, {}, position, 0, (3, True, 0, False, False, None))
     assert answer == usual.run_text(text, 0, position, {}, position, 0, (3, True, 0, False, False, None))
-    assert answer[:2] == (len(text), 4)          # the tracker's `since` is made first, then the last two
-    assert read == [position, position] and list(map(id, made)) == list(map(id, [answer[4], answer[2], answer[3]]))
+    assert answer[:2] == (len(text), 4)
+    assert read == [position, position] and [type(answer[n]) for n in (2, 3, 4)] == [Noted] * 3
 
 
 def test_makers_that_cannot_be_called_are_refused_when_the_tables_are_made() -> None:
     assert COMPILED is not None
     with pytest.raises(TypeError, match="the makers must be callable"):
         COMPILED.Rules([0], [[[]]] * 8, ([], []), ([], []), ([], []), [], [], (0,) * 8,
-                       (movegen._position_like, "_white", Move))
+                       (movegen._POSITION_MAKER, "_white", movegen._MOVE_MAKER))
+
+
+@pytest.mark.parametrize("which", [0, 2], ids=["position", "move"])
+@pytest.mark.parametrize("maker", [movegen._position_like, (Position, ()), (Position, (1,) * 7), Position],
+                         ids=["function", "no slots", "not descriptors", "class alone"])
+def test_a_maker_that_is_no_slot_maker_is_refused_when_the_tables_are_made(maker: object, which: int) -> None:
+    assert COMPILED is not None
+    makers = [movegen._POSITION_MAKER, movegen._position_pieces, movegen._MOVE_MAKER]
+    makers[which] = maker
+    with pytest.raises(TypeError, match="slot maker"):
+        COMPILED.Rules([0], [[[]]] * 8, ([], []), ([], []), ([], []), [], [], (0,) * 8, tuple(makers))
 
 
 def test_a_king_ending_on_a_square_it_took_stays_a_king() -> None:

@@ -11,6 +11,7 @@ from pdn_tools.play import replay as replay_module
 from pdn_tools.rules import movegen
 from pdn_tools.text import model
 from pdn_tools.text.model import NotatedMove, MoveRun
+from test_fast_plies import COMPILED, PURE, played_games
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -106,3 +107,51 @@ def test_a_runs_moves_are_the_moves_it_expands_to(pieces, line, column):
     run = MoveRun(" ".join(pieces), line, column)
     expanded = [item for item in run.expand() if isinstance(item, NotatedMove)]
     assert [(m, m.line, m.column) for m in run.moves()] == [(m, m.line, m.column) for m in expanded]
+
+
+def walked(result) -> list[tuple]:
+    """What a script sees of each ply of `mainline()`: number, move as written and where, legal
+    move, both positions (FEN, pieces of both sides), and that each ply starts where the last ended."""
+    plies = list(result.mainline())
+    assert all(a.after is b.before for a, b in zip(plies, plies[1:]))
+    return [(p.number, p.text, p.notated.text, p.notated.line, p.notated.column, p.move, p.before, p.after,
+             p.after.fen(), p.after.pieces("W"), p.after.pieces("B")) for p in plies]
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_mainline_is_the_same_on_both_engines_whether_plies_are_kept_or_made_again(name, data):
+    """A game's main line, walked as a script does, is the same on the compiled engine (whose
+    core records the plies of runs kept as text through the slot makers) and the pure one, with
+    the plies made as the replay plays (replay's default) or by a second replay when first asked
+    for (plies=False, as check() replays); an illegal move at the end stops both alike."""
+    text = data.draw(played_games(name))
+    if data.draw(st.booleans()):
+        text = text[:-1] + " 1-1 *"                                 # not a legal move in any variant
+    walks = [walked(replay(read_text(text, engine=engine)[0], engine=engine, plies=plies))
+             for engine in (COMPILED, PURE) for plies in (True, False)]
+    assert walks[1:] == walks[:1] * 3
+    result = replay(read_text(text, engine=COMPILED)[0], engine=COMPILED)
+    assert len(walks[0]) == result.ply_count and result.plies is result.made
+
+
+@settings(max_examples=150, deadline=None, database=None, derandomize=True)
+@given(data=st.data(), most=st.sampled_from([1, 2, 3, 4096]))
+def test_pieces_found_again_are_the_pure_engines_with_kings_and_sets_dropped(data, most):
+    """pieces() on the compiled core keeps what it made (a side's squares by bitboard, a side with
+    kings by (side, kings)) in a bounded memory: asked again, after other positions, with that
+    memory dropped every few answers, it gives the pure engine's sets."""
+    variant = VARIANTS[data.draw(st.sampled_from(["english", "international", "russian"]))]
+    boards = data.draw(st.lists(st.dictionaries(st.integers(1, variant.num_squares), st.sampled_from("wWbB"),
+                                                max_size=12), min_size=1, max_size=4))
+    compiled = [Position(variant, "W", pieces, COMPILED) for pieces in boards]
+    pure = [Position(variant, "W", pieces, PURE) for pieces in boards]
+    kept, movegen._SQUARE_SETS = movegen._SQUARE_SETS, most      # set for this example only
+    compiled[0]._rl.square_sets.clear()                         # what the last example left, under its bound
+    try:
+        for _ in range(2):
+            assert [p.pieces(c) for p in compiled for c in "WB"] == [p.pieces(c) for p in pure for c in "WB"]
+        assert len(compiled[0]._rl.square_sets) <= most
+    finally:
+        movegen._SQUARE_SETS = kept
