@@ -1,6 +1,7 @@
 """Converting one game at a time (the work `pdn convert` hands to `batch.run`)."""
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, replace
 from typing import ClassVar
@@ -9,9 +10,10 @@ from pdn_tools.commands import report
 from pdn_tools.play.check import Checked, Problem, check, problem
 from pdn_tools.text import writer
 from pdn_tools.text.codes import Code
-from pdn_tools.text.model import Game, ReadError
+from pdn_tools.text.model import Comment, Game, MoveNumber, MoveRun, Nag, ReadError, Variation, movetext_runs
 from pdn_tools.play.notation import Style, canonical_game, canonical_head, canonical_text, fix_notes, kept_notes, result_fixes
 from pdn_tools.text.names import printable
+from pdn_tools.rules import steps
 from pdn_tools.rules.core import Engine
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.variants import RuleSet, Variant
@@ -119,12 +121,12 @@ class JsonWriter(GameWriter):
     """One JSON object per game (`json_game`)."""
 
     def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
+        texts = None             # the moves as written, each its ply's (no element made for the others)
         if style.rewrites_moves:
             canonical = canonical_game(game, replayed, style)
             texts = [move.text for move in canonical.main_line()]
-        else:                    # the moves as written, each its ply's (no element made for the others)
+        else:
             canonical = canonical_head(game, replayed, style)
-            texts = [ply.text for ply in replayed.plies]
         return json_game(canonical, replayed, [error.as_dict() for error in errors], _alpha(style), texts)
 
 
@@ -148,7 +150,7 @@ WRITERS: dict[str, type[GameWriter]] = {"pdn": PdnWriter, "jsonl": JsonWriter, "
 def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | None = None,
               alpha: bool | None = None, texts: list[str] | None = None) -> str:
     """One JSON line: tags (the first of each name), variant, start FEN, every main-line
-    ply with its text in `game` (or in `texts`) and the squares of the legal move it stands for,
+    ply with its text as written (or in `texts`) and the squares of the legal move it stands for,
     the result as stated, and the game's errors (as `validate` gives them: a wrong Result).  Squares
     are numbers in numeric notation and names ("c3") in algebraic (`alpha` None: the variant's own)."""
     tags: dict[str, str] = {}
@@ -161,14 +163,18 @@ def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | No
     def squares(numbers: tuple[int, ...]) -> list[int] | list[str]:
         return [variant.square_text(n, True) for n in numbers] if named else list(numbers)
 
-    if texts is None:
-        texts = [move.text for move in game.main_line()]
-    moves = [{"ply": ply.number, "text": text, "path": squares((ply.move.start, *ply.move.path)),
-              "captured": squares(ply.move.captured), "fen": to_fen(ply.after, named)}
-             for ply, text in zip(replayed.plies, texts)]
-    record = {"file": game.file, "game": game.index, "tags": tags, "variant": variant.name,
-              "fen": to_fen(start, named), "moves": moves, "result": writer.result(game), "errors": errors or []}
-    return report.json_text(record) + "\n"
+    head = {"file": game.file, "game": game.index, "tags": tags, "variant": variant.name, "fen": to_fen(start, named)}
+    tail = {"result": writer.result(game), "errors": errors or []}
+    written = None if texts is not None else _core_plies(replayed, named, None)
+    if written is None:
+        if texts is None:
+            texts = [ply.text for ply in replayed.plies]
+        moves = [{"ply": ply.number, "text": text, "path": squares((ply.move.start, *ply.move.path)),
+                  "captured": squares(ply.move.captured), "fen": to_fen(ply.after, named)}
+                 for ply, text in zip(replayed.plies, texts)]
+        return report.json_text(head | {"moves": moves} | tail) + "\n"
+    moves_text = ", ".join(piece for piece in written if piece)
+    return f'{report.json_text(head)[:-1]}, "moves": [{moves_text}], {report.json_text(tail)[1:]}\n'
 
 
 def fen_lines(game: Game, replayed: Replay, alpha: bool | None = None) -> str:
@@ -176,5 +182,45 @@ def fen_lines(game: Game, replayed: Replay, alpha: bool | None = None) -> str:
     squares in algebraic or numeric notation (`alpha` None: the variant's own)."""
     name = f"{printable(game.file)}:{game.index}"
     assert replayed.start is not None                                      # a replayed game
-    positions = [replayed.start] + [ply.after for ply in replayed.plies]
-    return "".join(f"{name}\t{ply}\t{to_fen(position, alpha)}\n" for ply, position in enumerate(positions))
+    first = f"{name}\t0\t{to_fen(replayed.start, alpha)}\n"
+    assert replayed.variant is not None
+    written = _core_plies(replayed, replayed.variant.alpha if alpha is None else alpha, name)
+    if written is not None:
+        return first + "".join(written)
+    return first + "".join(f"{name}\t{ply.number}\t{to_fen(ply.after, alpha)}\n" for ply in replayed.plies)
+
+
+_SKIPPED = (MoveNumber, Comment, Nag, Variation)       # what the main line's plies go past
+
+
+def _core_plies(replayed: Replay, named: bool, prefix: str | None) -> list[str] | None:
+    """The main line's plies written by the compiled core, a piece per run (`steps.write_run`:
+    FEN lines after `prefix`, else the objects of a JSON line's moves), when the main line up to
+    its last ply resolved holds runs kept as text that the core plays whole, move numbers,
+    comments, NAGs and variations; else None (the plies are made one by one)."""
+    position, variant, last = replayed.start, replayed.variant, replayed.ply_count
+    if position is None or variant is None or not steps.runs_text(position):
+        return None
+    names = _names(variant) if named else None
+    pieces: list[str] = []
+    number = 0
+    for element in movetext_runs(replayed.game):
+        if number == last:
+            break
+        if type(element) is MoveRun:
+            text = element.text
+            offset, count, after, written = steps.write_run(position, text, 0, number, last, names, prefix)
+            number += count
+            if offset < len(text) and number < last:         # a move the core leaves to Python
+                return None
+            position = after or position
+            pieces.append(written)
+        elif not isinstance(element, _SKIPPED):
+            return None
+    return pieces if number == last else None
+
+
+@functools.cache
+def _names(variant: Variant) -> tuple[str, ...]:
+    """The algebraic name of each square number of `variant` (item 0 unused)."""
+    return ("", *(variant.square_text(number, True) for number in range(1, variant.num_squares + 1)))

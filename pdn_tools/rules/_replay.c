@@ -353,3 +353,159 @@ PyObject *moves_hint(PyObject *module, PyObject *const *args, Py_ssize_t nargs) 
     }
     return Py_BuildValue("(ll)", moves, top);
 }
+
+/* ---- a run's plies written as convert writes them ---------------------------------------- */
+
+/* Text the core writes, growing. */
+typedef struct {
+    char *data;
+    Py_ssize_t len, size;
+} Written;
+
+/* Room for `need` more characters at the end of `out` (NULL, MemoryError set, when none). */
+static char *room(Written *out, Py_ssize_t need) {
+    if (out->len + need > out->size) {
+        Py_ssize_t size = 2 * out->size + need;
+        char *data = PyMem_Realloc(out->data, (size_t)size);
+        if (data == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        out->data = data;
+        out->size = size;
+    }
+    return out->data + out->len;
+}
+
+/* Copies `len` characters of `text` to `at`; returns the end. */
+static char *put(char *at, const char *text, Py_ssize_t len) {
+    memcpy(at, text, (size_t)len);
+    return at + len;
+}
+
+/* Writes squares (`count` of them, the first `start` when it is not -1) as a JSON array. */
+static char *json_squares(const Rules *r, const Names *names, int start, const int8_t *squares, int count,
+                          char *at) {
+    *at++ = '[';
+    if (start >= 0)
+        at = write_square(r, names, start, 1, at);
+    for (int i = 0; i < count; i++) {
+        if (i > 0 || start >= 0) {
+            *at++ = ',';
+            *at++ = ' ';
+        }
+        at = write_square(r, names, squares[i], 1, at);
+    }
+    *at++ = ']';
+    return at;
+}
+
+/* Writes one ply played (number `number`, written text[start:end], from `sb` to `eb` or the
+ * capture `rec`, leaving `after`): with a prefix, `prefix<TAB>number<TAB>FEN\n`; else the JSON
+ * object of convert --to jsonl's moves, after ", " unless it is the first. */
+static int write_ply(const Rules *r, const Names *names, const char *prefix, Py_ssize_t prefix_len,
+                     Written *out, long number, const char *text, Py_ssize_t start, Py_ssize_t end,
+                     const Record *rec, int sb, int eb, const Seen *after) {
+    char *at = room(out, prefix_len + (end - start) + FEN_SIZE + 2 * MAX_PATH * 10 + 128);
+    if (at == NULL)
+        return -1;
+    if (prefix != NULL) {
+        at = put(put(at, prefix, prefix_len), "\t", 1);
+        at = write_fen(r, after, names, put(write_number(number, at), "\t", 1));
+        *at++ = '\n';
+    } else {
+        int8_t path[1] = {(int8_t)eb};
+        at = put(out->len ? put(at, ", ", 2) : at, "{\"ply\": ", 8);
+        at = put(put(write_number(number, at), ", \"text\": \"", 11), text + start, end - start);
+        at = json_squares(r, names, rec ? rec->start : sb, rec ? rec->path : path, rec ? rec->len : 1,
+                          put(at, "\", \"path\": ", 11));
+        at = json_squares(r, names, -1, rec ? rec->caps : path, rec ? rec->len : 0, put(at, ", \"captured\": ", 14));
+        at = put(write_fen(r, after, names, put(at, ", \"fen\": \"", 10)), "\"}", 2);
+    }
+    out->len = at - out->data;
+    return 0;
+}
+
+/* write_run(text, offset, position, number, last, names, prefix)
+ *   -> (offset, plies, position after the last ply or None, written)
+ * Plays a MoveRun's text from `offset` as run_text does (counting no draw), numbering the plies
+ * on from `number` up to `last`, and writes each ply played: with a `prefix` (str), a line
+ * `prefix<TAB>ply<TAB>FEN` (convert --to fen); with None, the JSON objects of convert --to
+ * jsonl's moves, `{"ply": …, "text": …, "path": […], "captured": […], "fen": …}` joined by ", ".
+ * Squares are written as numbers (`names` None) or as names[number].  Stops at the first move
+ * it leaves (offset = where it starts) or after ply `last`. */
+PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 7 || !PyUnicode_Check(args[0]) || !PyUnicode_IS_ASCII(args[0])
+        || (args[6] != Py_None && !PyUnicode_Check(args[6]))) {
+        PyErr_SetString(PyExc_TypeError, "write_run(text: ASCII str, offset, position, number, last, names, "
+                                         "prefix: str | None)");
+        return NULL;
+    }
+    const char *text = (const char *)PyUnicode_DATA(args[0]);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(args[0]), pos = PyLong_AsSsize_t(args[1]), prefix_len = 0;
+    long number = PyLong_AsLong(args[3]), last = PyLong_AsLong(args[4]), first = number;
+    const char *prefix = args[6] == Py_None ? NULL : PyUnicode_AsUTF8AndSize(args[6], &prefix_len);
+    Names names;
+    Seen now;
+    if (PyErr_Occurred() || names_in(self, args[5], &names) < 0 || read_position(self, args[2], &now) < 0)
+        return NULL;
+    if (pos < 0 || pos > len) {
+        PyErr_SetString(PyExc_ValueError, "write_run: offset out of the text");
+        return NULL;
+    }
+    Written out = {NULL, 0, 0};
+    Records recs = {NULL, 0, 0, 0};
+    PyObject *result = NULL;
+    while (number < last && !self->limit) {
+        Py_ssize_t end = pos;
+        int squares[MAX_PATH], count = 0, capture = 0;
+        int kind = next_item(text, len, &pos, &end, squares, &count, &capture);
+        if (kind == 1) {
+            pos = end;
+            continue;
+        }
+        if (kind != 2 || !named_squares(self, squares, count) || (count > 2 && !capture))
+            break;
+        int sb = squares[0], eb = squares[count - 1], ci = now.turn, promotes = 0;
+        u128 own = ci ? now.black : now.white, opp = ci ? now.white : now.black, kings = now.kings;
+        Record rec;
+        if (count > 2) {
+            const Record *found = landing_capture(self, ci, own, opp, kings, squares, count, &recs);
+            if (recs.failed) {
+                PyErr_NoMemory();
+                goto done;
+            }
+            if (found == NULL)
+                break;
+            rec = *found;
+            after_capture(&rec, &own, &opp, &kings);
+        } else if (!capture) {
+            if (!quiet_step(self, ci, own, opp, kings, sb, eb, &promotes))
+                break;
+            after_quiet(sb, eb, HAS(kings, sb), promotes, &own, &kings);
+        } else {
+            int played = play_capture_step(self, ci, &own, &opp, &kings, sb, eb, &recs, &rec);
+            if (played < 0)
+                goto done;
+            if (!played)
+                break;
+        }
+        Seen next = {ci ? opp : own, ci ? own : opp, kings, ci ^ 1, 0};
+        if (write_ply(self, &names, prefix, prefix_len, &out, number + 1, text, pos, end, capture ? &rec : NULL,
+                      sb, eb, &next) < 0)
+            goto done;
+        now = next;
+        number++;
+        pos = end;
+    }
+    PyObject *after = number > first ? make_position(self, args[2], &now) : Py_NewRef(Py_None);
+    PyObject *written = after == NULL ? NULL : PyUnicode_DecodeUTF8(out.data, out.len, "strict");
+    if (written != NULL)
+        result = Py_BuildValue("(nlNN)", pos, number - first, after, written);
+    else
+        Py_XDECREF(after);
+done:
+    PyMem_Free(out.data);
+    PyMem_Free(recs.items);
+    return result;
+}

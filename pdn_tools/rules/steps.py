@@ -126,6 +126,20 @@ def run_text(position: Position, text: str, offset: int, tracker: DrawTracker | 
     return offset, plies, before, after
 
 
+def write_run(position: Position, text: str, offset: int, number: int, last: int,
+              names: tuple[str, ...] | None, prefix: str | None) -> tuple[int, int, Position | None, str]:
+    """A MoveRun's text played from `offset` as run_text plays it (counting no draw), its plies
+    numbered on from `number` up to `last` and written by the core as `convert` writes them: a
+    `prefix<TAB>ply<TAB>FEN` line each (`prefix` given), else the objects of a JSON line's moves
+    joined by ", ".  Squares are numbers, or `names[number]`.  Returns (offset of the move it
+    leaves, or len(text); plies played; the position after the last; the text written).  Only
+    where `runs_text(position)`."""
+    core = position._rl.core
+    assert core is not None and not position._rl.limit
+    offset, plies, after, written = core.write_run(text, offset, position, number, last, names, prefix)
+    return offset, plies, after, written
+
+
 def runs_text(position: Position) -> bool:
     """Whether run_text plays moves here (the compiled core, no king-move limit)."""
     return position._rl.core is not None and not position._rl.limit
