@@ -10,7 +10,8 @@ from pdn_tools.commands import report
 from pdn_tools.play.check import Checked, Problem, check, problem
 from pdn_tools.text import writer
 from pdn_tools.text.codes import Code
-from pdn_tools.text.model import Comment, Game, MoveNumber, MoveRun, Nag, ReadError, Variation, movetext_runs
+from pdn_tools.text.model import (Comment, Element, Game, MoveNumber, MoveRun, Nag, ReadError, Variation,
+                                  movetext_runs)
 from pdn_tools.play.notation import Style, canonical_game, canonical_head, canonical_text, fix_notes, kept_notes, result_fixes
 from pdn_tools.text.names import printable
 from pdn_tools.rules import steps
@@ -114,7 +115,7 @@ class PdnWriter(GameWriter):
     writes = frozenset({"--captures", "--squares", "--separator", "--drop"})
 
     def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
-        return canonical_text(game, replayed, style)
+        return canonical_text(game, replayed, style, _rewritten(replayed, style) if style.rewrites_moves else None)
 
 
 class JsonWriter(GameWriter):
@@ -165,7 +166,7 @@ def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | No
 
     head = {"file": game.file, "game": game.index, "tags": tags, "variant": variant.name, "fen": to_fen(start, named)}
     tail = {"result": writer.result(game), "errors": errors or []}
-    written = None if texts is not None else _core_plies(replayed, named, None)
+    written = None if texts is not None else _core_plies(replayed, named, "json", None)
     if written is None:
         if texts is None:
             texts = [ply.text for ply in replayed.plies]
@@ -184,7 +185,7 @@ def fen_lines(game: Game, replayed: Replay, alpha: bool | None = None) -> str:
     assert replayed.start is not None                                      # a replayed game
     first = f"{name}\t0\t{to_fen(replayed.start, alpha)}\n"
     assert replayed.variant is not None
-    written = _core_plies(replayed, replayed.variant.alpha if alpha is None else alpha, name)
+    written = _core_plies(replayed, replayed.variant.alpha if alpha is None else alpha, "fen", name)
     if written is not None:
         return first + "".join(written)
     return first + "".join(f"{name}\t{ply.number}\t{to_fen(ply.after, alpha)}\n" for ply in replayed.plies)
@@ -193,25 +194,41 @@ def fen_lines(game: Game, replayed: Replay, alpha: bool | None = None) -> str:
 _SKIPPED = (MoveNumber, Comment, Nag, Variation)       # what the main line's plies go past
 
 
-def _core_plies(replayed: Replay, named: bool, prefix: str | None) -> list[str] | None:
-    """The main line's plies written by the compiled core, a piece per run (`steps.write_run`:
-    FEN lines after `prefix`, else the objects of a JSON line's moves), when the main line up to
-    its last ply resolved holds runs kept as text that the core plays whole, move numbers,
-    comments, NAGs and variations; else None (the plies are made one by one)."""
+def _rewritten(replayed: Replay, style: Style) -> list[Element | MoveRun] | None:
+    """The main line with each run's moves as `style` writes them (`notation.move_text`), written
+    by the compiled core (see _core_plies), else None."""
+    assert replayed.variant is not None
+    named = replayed.variant.alpha if style.squares is None else style.squares == "alpha"
+    form = "full" if style.captures == "full" else "short"
+    pieces = _core_plies(replayed, named, form, style.separator or "x")
+    if pieces is None:
+        return None
+    written = iter(pieces)
+    return [MoveRun(next(written), element.line, element.column) if type(element) is MoveRun else element
+            for element in movetext_runs(replayed.game)]
+
+
+def _core_plies(replayed: Replay, named: bool, form: str, extra: str | None) -> list[str] | None:
+    """The main line's plies written by the compiled core, a piece per run (`steps.write_run` in
+    `form`), when the main line up to its last ply resolved holds runs kept as text that the
+    core plays whole, move numbers, comments, NAGs and variations (to its end when the form
+    rewrites moves: every run played whole); else None (the plies are made one by one)."""
     position, variant, last = replayed.start, replayed.variant, replayed.ply_count
     if position is None or variant is None or not steps.runs_text(position):
         return None
     names = _names(variant) if named else None
+    whole = form in ("short", "full")
+    limit = last + whole                # a move beyond the last resolved: not the core's to write
     pieces: list[str] = []
     number = 0
     for element in movetext_runs(replayed.game):
-        if number == last:
+        if number == last and not whole:
             break
         if type(element) is MoveRun:
             text = element.text
-            offset, count, after, written = steps.write_run(position, text, 0, number, last, names, prefix)
+            offset, count, after, written = steps.write_run(position, text, 0, number, limit, names, form, extra)
             number += count
-            if offset < len(text) and number < last:         # a move the core leaves to Python
+            if offset < len(text) and (whole or number < last):     # a move the core leaves to Python
                 return None
             position = after or position
             pieces.append(written)

@@ -127,16 +127,18 @@ def run_text(position: Position, text: str, offset: int, tracker: DrawTracker | 
 
 
 def write_run(position: Position, text: str, offset: int, number: int, last: int,
-              names: tuple[str, ...] | None, prefix: str | None) -> tuple[int, int, Position | None, str]:
+              names: tuple[str, ...] | None, form: str, extra: str | None) -> tuple[int, int, Position | None, str]:
     """A MoveRun's text played from `offset` as run_text plays it (counting no draw), its plies
-    numbered on from `number` up to `last` and written by the core as `convert` writes them: a
-    `prefix<TAB>ply<TAB>FEN` line each (`prefix` given), else the objects of a JSON line's moves
-    joined by ", ".  Squares are numbers, or `names[number]`.  Returns (offset of the move it
-    leaves, or len(text); plies played; the position after the last; the text written).  Only
-    where `runs_text(position)`."""
+    numbered on from `number` up to `last` and written by the core as `convert` writes them, in
+    `form`: "json", the objects of a JSON line's moves joined by ", "; "fen", an
+    `extra<TAB>ply<TAB>FEN` line each; "short" or "full", the moves as `notation.move_text`
+    writes them with captures in that form, joined by " ", `extra` the capture separator.
+    Squares are numbers, or `names[number]`.  Returns (offset of the move it leaves, or
+    len(text); plies played; the position after the last; the text written).  Only where
+    `runs_text(position)`."""
     core = position._rl.core
     assert core is not None and not position._rl.limit
-    offset, plies, after, written = core.write_run(text, offset, position, number, last, names, prefix)
+    offset, plies, after, written = core.write_run(text, offset, position, number, last, names, form, extra)
     return offset, plies, after, written
 
 
