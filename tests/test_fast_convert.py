@@ -60,7 +60,8 @@ def test_convert_writes_the_same_on_both_engines_around_the_runs(text, to, style
     assert converted(text, to, style, COMPILED) == converted(text, to, style, PURE)
 
 
-@pytest.mark.parametrize("form, extra", [("json", None), ("fen", "f:1"), ("short", "x"), ("full", ":")])
+@pytest.mark.parametrize("form, extra", [("json", None), ("fen", "f:1"), ("short", "x"), ("full", ":"),
+                                         ("json-short", "x"), ("json-full", ":")])
 def test_the_core_writes_a_plain_games_plies(form, extra):
     """A main line of runs, numbers, comments and NAGs is written by the core in every form,
     split where comments cut the runs, squares in numbers or names."""
@@ -76,6 +77,8 @@ def test_the_core_writes_a_plain_games_plies(form, extra):
         "f:1\t5\tW:W20,21,22,23,24,25,26,27,29,30,31,32:B1,2,3,4,5,6,7,10,11,12,13,15\nf:1\t6\t")
     assert convert._core_plies(result, True, "json", None)[1].startswith(
         '{"ply": 5, "text": "9-13", "path": ["g3", "h4"], "captured": [], "fen": "W:Wa5,h6,')
+    assert '{"ply": 7, "text": "d4:f6", "path": ["d4", "f6"], "captured": ["e5"]' in \
+        convert._core_plies(result, True, "json-full", ":")[1]
 
 
 def test_the_core_leaves_what_it_does_not_play_whole():

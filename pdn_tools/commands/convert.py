@@ -123,12 +123,15 @@ class JsonWriter(GameWriter):
 
     def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
         texts = None             # the moves as written, each its ply's (no element made for the others)
-        if style.rewrites_moves:
+        form = f"json-{_captures(style)}" if style.rewrites_moves else "json"
+        written = _core_plies(replayed, _named(replayed, style), form, style.separator or "x" if style.rewrites_moves
+                              else None)
+        if written is None and style.rewrites_moves:
             canonical = canonical_game(game, replayed, style)
             texts = [move.text for move in canonical.main_line()]
         else:
             canonical = canonical_head(game, replayed, style)
-        return json_game(canonical, replayed, [error.as_dict() for error in errors], _alpha(style), texts)
+        return json_game(canonical, replayed, [error.as_dict() for error in errors], _alpha(style), texts, written)
 
 
 class FenWriter(GameWriter):
@@ -149,11 +152,12 @@ WRITERS: dict[str, type[GameWriter]] = {"pdn": PdnWriter, "jsonl": JsonWriter, "
 
 
 def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | None = None,
-              alpha: bool | None = None, texts: list[str] | None = None) -> str:
+              alpha: bool | None = None, texts: list[str] | None = None, written: list[str] | None = None) -> str:
     """One JSON line: tags (the first of each name), variant, start FEN, every main-line
     ply with its text as written (or in `texts`) and the squares of the legal move it stands for,
     the result as stated, and the game's errors (as `validate` gives them: a wrong Result).  Squares
-    are numbers in numeric notation and names ("c3") in algebraic (`alpha` None: the variant's own)."""
+    are numbers in numeric notation and names ("c3") in algebraic (`alpha` None: the variant's own).
+    The moves are `written` by the core when given (see _core_plies), else made from the plies."""
     tags: dict[str, str] = {}
     for name, value in game.tags:
         tags.setdefault(name, value)
@@ -166,7 +170,6 @@ def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | No
 
     head = {"file": game.file, "game": game.index, "tags": tags, "variant": variant.name, "fen": to_fen(start, named)}
     tail = {"result": writer.result(game), "errors": errors or []}
-    written = None if texts is not None else _core_plies(replayed, named, "json", None)
     if written is None:
         if texts is None:
             texts = [ply.text for ply in replayed.plies]
@@ -197,15 +200,23 @@ _SKIPPED = (MoveNumber, Comment, Nag, Variation)       # what the main line's pl
 def _rewritten(replayed: Replay, style: Style) -> list[Element | MoveRun] | None:
     """The main line with each run's moves as `style` writes them (`notation.move_text`), written
     by the compiled core (see _core_plies), else None."""
-    assert replayed.variant is not None
-    named = replayed.variant.alpha if style.squares is None else style.squares == "alpha"
-    form = "full" if style.captures == "full" else "short"
-    pieces = _core_plies(replayed, named, form, style.separator or "x")
+    pieces = _core_plies(replayed, _named(replayed, style), _captures(style), style.separator or "x")
     if pieces is None:
         return None
     written = iter(pieces)
     return [MoveRun(next(written), element.line, element.column) if type(element) is MoveRun else element
             for element in movetext_runs(replayed.game)]
+
+
+def _named(replayed: Replay, style: Style) -> bool:
+    """Whether `style` writes the replayed game's squares by their algebraic names."""
+    assert replayed.variant is not None
+    return replayed.variant.alpha if style.squares is None else style.squares == "alpha"
+
+
+def _captures(style: Style) -> str:
+    """How `style` writes captures: "full" (every landing square) or "short"."""
+    return "full" if style.captures == "full" else "short"
 
 
 def _core_plies(replayed: Replay, named: bool, form: str, extra: str | None) -> list[str] | None:

@@ -400,9 +400,10 @@ static char *json_squares(const Rules *r, const Names *names, int start, const i
     return at;
 }
 
-/* What write_run writes of each ply: a JSON move object, a FEN line after a prefix, or the move
- * as written in a style (`extra` its capture separator), captures in full or short. */
-enum { FORM_JSON, FORM_FEN, FORM_SHORT, FORM_FULL };
+/* What write_run writes of each ply: a JSON move object (its text as written, or as a style writes
+ * it), a FEN line after a prefix, or the move as written in a style (`extra` its capture separator),
+ * captures in full or short. */
+enum { FORM_JSON, FORM_FEN, FORM_SHORT, FORM_FULL, FORM_JSON_SHORT, FORM_JSON_FULL };
 
 typedef struct {
     int kind;
@@ -418,7 +419,8 @@ static char *write_move(const Rules *r, const Form *form, const Record *rec, int
     at = write_square(r, &form->names, rec ? rec->start : sb, 0, at);
     if (rec == NULL)
         return write_square(r, &form->names, eb, 0, put(at, "-", 1));
-    for (int i = form->kind == FORM_FULL || ambiguous ? 0 : rec->len - 1; i < rec->len; i++)
+    int full = form->kind == FORM_FULL || form->kind == FORM_JSON_FULL || ambiguous;
+    for (int i = full ? 0 : rec->len - 1; i < rec->len; i++)
         at = write_square(r, &form->names, rec->path[i], 0, put(at, form->extra, form->extra_len));
     return at;
 }
@@ -435,10 +437,11 @@ static int write_ply(const Rules *r, const Form *form, Written *out, long number
         at = put(put(at, form->extra, form->extra_len), "\t", 1);
         at = write_fen(r, after, &form->names, put(write_number(number, at), "\t", 1));
         *at++ = '\n';
-    } else if (form->kind == FORM_JSON) {
+    } else if (form->kind == FORM_JSON || form->kind >= FORM_JSON_SHORT) {
         int8_t path[1] = {(int8_t)eb};
         at = put(out->len ? put(at, ", ", 2) : at, "{\"ply\": ", 8);
-        at = put(put(write_number(number, at), ", \"text\": \"", 11), text + start, end - start);
+        at = put(write_number(number, at), ", \"text\": \"", 11);
+        at = form->kind == FORM_JSON ? put(at, text + start, end - start) : write_move(r, form, rec, sb, eb, ambiguous, at);
         at = json_squares(r, &form->names, rec ? rec->start : sb, rec ? rec->path : path, rec ? rec->len : 1,
                           put(at, "\", \"path\": ", 11));
         at = json_squares(r, &form->names, -1, rec ? rec->caps : path, rec ? rec->len : 0,
@@ -466,23 +469,23 @@ static int ambiguous_capture(const Rules *r, int ci, u128 own, u128 opp, u128 ki
 }
 
 static int form_in(const Rules *r, PyObject *const *args, Form *form) {
-    static const char *const kinds[] = {"json", "fen", "short", "full"};
+    static const char *const kinds[] = {"json", "fen", "short", "full", "json-short", "json-full"};
     const char *kind = PyUnicode_Check(args[1]) ? PyUnicode_AsUTF8(args[1]) : NULL;
     form->kind = -1;
-    for (int k = 0; kind != NULL && k < 4; k++)
+    for (int k = 0; kind != NULL && k < 6; k++)
         if (strcmp(kind, kinds[k]) == 0)
             form->kind = k;
     if (form->kind < 0 || (form->kind == FORM_JSON) != (args[2] == Py_None)
         || (args[2] != Py_None && !PyUnicode_Check(args[2]))) {
-        PyErr_SetString(PyExc_ValueError, "write_run: form json (extra None), fen (extra the prefix), short or "
-                                          "full (extra the separator)");
+        PyErr_SetString(PyExc_ValueError, "write_run: form json (extra None), fen (extra the prefix), short, "
+                                          "full, json-short or json-full (extra the separator)");
         return -1;
     }
     form->extra = "";
     form->extra_len = 0;
     if (args[2] != Py_None && (form->extra = PyUnicode_AsUTF8AndSize(args[2], &form->extra_len)) == NULL)
         return -1;
-    if (form->kind >= FORM_SHORT && form->extra_len > 8) {
+    if (form->kind != FORM_FEN && form->extra_len > 8) {
         PyErr_SetString(PyExc_ValueError, "write_run: a separator of at most 8 bytes");
         return -1;
     }
@@ -496,7 +499,8 @@ static int form_in(const Rules *r, PyObject *const *args, Form *form) {
  * convert --to jsonl's moves, `{"ply": …, "text": …, "path": […], "captured": […], "fen": …}`
  * joined by ", " (extra None); "fen", a line `extra<TAB>ply<TAB>FEN` each; "short" or "full",
  * the moves as convert's styles write them (notation.move_text: captures with every landing
- * square in full, or when ambiguous), joined by " ", a capture's squares by `extra`.  Squares
+ * square in full, or when ambiguous), joined by " ", a capture's squares by `extra`;
+ * "json-short" or "json-full", the JSON objects with the moves' texts so rewritten.  Squares
  * are written as numbers (`names` None) or as names[number].  Stops at the first move it leaves
  * (offset = where it starts) or after ply `last`. */
 PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -553,7 +557,7 @@ PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) 
             if (!played)
                 break;
         }
-        if (capture && form.kind == FORM_SHORT) {
+        if (capture && (form.kind == FORM_SHORT || form.kind == FORM_JSON_SHORT)) {
             ambiguous = ambiguous_capture(self, ci, ci ? now.black : now.white, ci ? now.white : now.black,
                                           now.kings, &rec, &recs);
             if (recs.failed) {

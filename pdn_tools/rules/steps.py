@@ -132,7 +132,8 @@ def write_run(position: Position, text: str, offset: int, number: int, last: int
     numbered on from `number` up to `last` and written by the core as `convert` writes them, in
     `form`: "json", the objects of a JSON line's moves joined by ", "; "fen", an
     `extra<TAB>ply<TAB>FEN` line each; "short" or "full", the moves as `notation.move_text`
-    writes them with captures in that form, joined by " ", `extra` the capture separator.
+    writes them with captures in that form, joined by " ", `extra` the capture separator;
+    "json-short" or "json-full", the JSON objects with the moves' texts so written.
     Squares are numbers, or `names[number]`.  Returns (offset of the move it leaves, or
     len(text); plies played; the position after the last; the text written).  Only where
     `runs_text(position)`."""
