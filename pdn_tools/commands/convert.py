@@ -1,6 +1,7 @@
 """Converting one game at a time (the work `pdn convert` hands to `batch.run`)."""
 from __future__ import annotations
 
+import functools
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
 from typing import ClassVar
@@ -10,10 +11,13 @@ from pdn_tools.play.check import Checked, Problem, check_by, problem
 from pdn_tools.play.checking import Checking
 from pdn_tools.text import writer
 from pdn_tools.text.codes import Code
-from pdn_tools.text.model import Game, ReadError
+from pdn_tools.text.model import (Comment, Element, Game, MoveNumber, MoveRun, Nag, ReadError, Variation,
+                                  movetext_runs)
 from pdn_tools.play.notation import Style, canonical_game, canonical_head, canonical_text, fix_notes, kept_notes, result_fixes
 from pdn_tools.text.names import printable
+from pdn_tools.rules import steps
 from pdn_tools.rules.fen import to_fen
+from pdn_tools.rules.variants import Variant
 from pdn_tools.play.replay import Replay
 
 
@@ -109,20 +113,23 @@ class PdnWriter(GameWriter):
     writes = frozenset({"--captures", "--squares", "--separator", "--drop", "--fix-results"})
 
     def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
-        return canonical_text(game, replayed, style)
+        return canonical_text(game, replayed, style, _rewritten(replayed, style) if style.rewrites_moves else None)
 
 
 class JsonWriter(GameWriter):
     """One JSON object per game (`json_game`)."""
 
     def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
-        if style.rewrites_moves:
+        texts = None             # the moves as written, each its ply's (no element made for the others)
+        form = f"json-{_captures(style)}" if style.rewrites_moves else "json"
+        written = _core_plies(replayed, _named(replayed, style), form, style.separator or "x" if style.rewrites_moves
+                              else None)
+        if written is None and style.rewrites_moves:
             canonical = canonical_game(game, replayed, style)
             texts = [move.text for move in canonical.main_line()]
-        else:                    # the moves as written, each its ply's (no element made for the others)
+        else:
             canonical = canonical_head(game, replayed, style)
-            texts = [ply.text for ply in replayed.plies]
-        return json_game(canonical, replayed, [error.as_dict() for error in errors], _alpha(style), texts)
+        return json_game(canonical, replayed, [error.as_dict() for error in errors], _alpha(style), texts, written)
 
 
 class FenWriter(GameWriter):
@@ -143,11 +150,12 @@ WRITERS: dict[str, type[GameWriter]] = {"pdn": PdnWriter, "jsonl": JsonWriter, "
 
 
 def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | None = None,
-              alpha: bool | None = None, texts: list[str] | None = None) -> str:
+              alpha: bool | None = None, texts: list[str] | None = None, written: list[str] | None = None) -> str:
     """One JSON line: tags (the first of each name), variant, start FEN, every main-line
-    ply with its text in `game` (or in `texts`) and the squares of the legal move it stands for,
+    ply with its text as written (or in `texts`) and the squares of the legal move it stands for,
     the result as stated, and the game's errors (as `validate` gives them: a wrong Result).  Squares
-    are numbers in numeric notation and names ("c3") in algebraic (`alpha` None: the variant's own)."""
+    are numbers in numeric notation and names ("c3") in algebraic (`alpha` None: the variant's own).
+    The moves are `written` by the core when given (see _core_plies), else made from the plies."""
     tags: dict[str, str] = {}
     for name, value in game.tags:
         tags.setdefault(name, value)
@@ -158,14 +166,17 @@ def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | No
     def squares(numbers: tuple[int, ...]) -> list[int] | list[str]:
         return [variant.square_text(n, True) for n in numbers] if named else list(numbers)
 
-    if texts is None:
-        texts = [move.text for move in game.main_line()]
-    moves = [{"ply": ply.number, "text": text, "path": squares((ply.move.start, *ply.move.path)),
-              "captured": squares(ply.move.captured), "fen": to_fen(ply.after, named)}
-             for ply, text in zip(replayed.plies, texts)]
-    record = {"file": game.file, "game": game.index, "tags": tags, "variant": variant.name,
-              "fen": to_fen(start, named), "moves": moves, "result": writer.result(game), "errors": errors or []}
-    return report.json_text(record) + "\n"
+    head = {"file": game.file, "game": game.index, "tags": tags, "variant": variant.name, "fen": to_fen(start, named)}
+    tail = {"result": writer.result(game), "errors": errors or []}
+    if written is None:
+        if texts is None:
+            texts = [ply.text for ply in replayed.plies]
+        moves = [{"ply": ply.number, "text": text, "path": squares((ply.move.start, *ply.move.path)),
+                  "captured": squares(ply.move.captured), "fen": to_fen(ply.after, named)}
+                 for ply, text in zip(replayed.plies, texts)]
+        return report.json_text(head | {"moves": moves} | tail) + "\n"
+    moves_text = ", ".join(piece for piece in written if piece)
+    return f'{report.json_text(head)[:-1]}, "moves": [{moves_text}], {report.json_text(tail)[1:]}\n'
 
 
 def fen_lines(game: Game, replayed: Replay, alpha: bool | None = None) -> str:
@@ -173,5 +184,69 @@ def fen_lines(game: Game, replayed: Replay, alpha: bool | None = None) -> str:
     squares in algebraic or numeric notation (`alpha` None: the variant's own)."""
     name = f"{printable(game.file)}:{game.index}"
     assert replayed.start is not None                                      # a replayed game
-    positions = [replayed.start] + [ply.after for ply in replayed.plies]
-    return "".join(f"{name}\t{ply}\t{to_fen(position, alpha)}\n" for ply, position in enumerate(positions))
+    first = f"{name}\t0\t{to_fen(replayed.start, alpha)}\n"
+    assert replayed.variant is not None
+    written = _core_plies(replayed, replayed.variant.alpha if alpha is None else alpha, "fen", name)
+    if written is not None:
+        return first + "".join(written)
+    return first + "".join(f"{name}\t{ply.number}\t{to_fen(ply.after, alpha)}\n" for ply in replayed.plies)
+
+
+_SKIPPED = (MoveNumber, Comment, Nag, Variation)       # what the main line's plies go past
+
+
+def _rewritten(replayed: Replay, style: Style) -> list[Element | MoveRun] | None:
+    """The main line with each run's moves as `style` writes them (`notation.move_text`), written
+    by the compiled core (see _core_plies), else None."""
+    pieces = _core_plies(replayed, _named(replayed, style), _captures(style), style.separator or "x")
+    if pieces is None:
+        return None
+    written = iter(pieces)
+    return [MoveRun(next(written), element.line, element.column) if type(element) is MoveRun else element
+            for element in movetext_runs(replayed.game)]
+
+
+def _named(replayed: Replay, style: Style) -> bool:
+    """Whether `style` writes the replayed game's squares by their algebraic names."""
+    assert replayed.variant is not None
+    return replayed.variant.alpha if style.squares is None else style.squares == "alpha"
+
+
+def _captures(style: Style) -> str:
+    """How `style` writes captures: "full" (every landing square) or "short"."""
+    return "full" if style.captures == "full" else "short"
+
+
+def _core_plies(replayed: Replay, named: bool, form: str, extra: str | None) -> list[str] | None:
+    """The main line's plies written by the compiled core, a piece per run (`steps.write_run` in
+    `form`), when the main line up to its last ply resolved holds runs kept as text that the
+    core plays whole, move numbers, comments, NAGs and variations (to its end when the form
+    rewrites moves: every run played whole); else None (the plies are made one by one)."""
+    position, variant, last = replayed.start, replayed.variant, replayed.ply_count
+    if position is None or variant is None or not steps.runs_text(position):
+        return None
+    names = _names(variant) if named else None
+    whole = form in ("short", "full")
+    limit = last + whole                # a move beyond the last resolved: not the core's to write
+    pieces: list[str] = []
+    number = 0
+    for element in movetext_runs(replayed.game):
+        if number == last and not whole:
+            break
+        if type(element) is MoveRun:
+            text = element.text
+            offset, count, after, written = steps.write_run(position, text, 0, number, limit, names, form, extra)
+            number += count
+            if offset < len(text) and (whole or number < last):     # a move the core leaves to Python
+                return None
+            position = after or position
+            pieces.append(written)
+        elif not isinstance(element, _SKIPPED):
+            return None
+    return pieces if number == last else None
+
+
+@functools.cache
+def _names(variant: Variant) -> tuple[str, ...]:
+    """The algebraic name of each square number of `variant` (item 0 unused)."""
+    return ("", *(variant.square_text(number, True) for number in range(1, variant.num_squares + 1)))

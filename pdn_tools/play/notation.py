@@ -133,12 +133,15 @@ def canonical_game(game: Game, result: Replay | None = None, style: Style = Styl
     return canonical
 
 
-def canonical_text(game: Game, result: Replay | None = None, style: Style = Style()) -> str:
+def canonical_text(game: Game, result: Replay | None = None, style: Style = Style(),
+                   rewritten: list[Element | MoveRun] | None = None) -> str:
     """`write_game(canonical_game(game, result, style))`, written from the runs of moves kept as
     text when the main line holds only moves, move numbers, comments and NAGs (and variations
-    the style drops) and the style keeps the moves as written: no model element per move."""
-    atoms = None if style.rewrites_moves else _numbered_atoms(movetext_runs(game), _start_index(game, result),
-                                                              style.drop)
+    the style drops) and the style keeps the moves as written, or `rewritten` gives the main
+    line with its moves as the style writes them: no model element per move."""
+    movetext = movetext_runs(game) if rewritten is None else rewritten
+    atoms = None if style.rewrites_moves and rewritten is None else \
+        _numbered_atoms(movetext, _start_index(game, result), style.drop)
     if atoms is None:
         return write_game(canonical_game(game, result, style))
     return write_game(canonical_head(game, result, style), atoms=atoms)

@@ -115,29 +115,14 @@ PyObject *Rules_fen(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         PyErr_SetString(PyExc_TypeError, "fen takes 4 arguments");
         return NULL;
     }
-    u128 sides[2], kings;
-    int black = PyObject_IsTrue(args[3]);
-    if (black < 0 || to_set(self, args[0], &sides[0]) < 0 || to_set(self, args[1], &sides[1]) < 0
-        || to_set(self, args[2], &kings) < 0)
+    Seen s;
+    Names numbers = {0};
+    s.turn = PyObject_IsTrue(args[3]);
+    if (s.turn < 0 || to_set(self, args[0], &s.white) < 0 || to_set(self, args[1], &s.black) < 0
+        || to_set(self, args[2], &s.kings) < 0)
         return NULL;
-    char out[8 + MAX_SQ * 6], *at = out;       /* "K" + up to 3 digits + "," a square */
-    *at++ = black ? 'B' : 'W';
-    for (int side = 0; side < 2; side++) {
-        *at++ = ':';
-        *at++ = side ? 'B' : 'W';
-        int first = 1;
-        for (int number = 1; number <= self->n; number++) {
-            int sq = self->index_of[number];
-            if (!HAS(sides[side], sq))
-                continue;
-            if (!first)
-                *at++ = ',';
-            first = 0;
-            if (HAS(kings, sq))
-                *at++ = 'K';
-            at += sprintf(at, "%d", number);
-        }
-    }
+    char out[FEN_SIZE];
+    char *at = write_fen(self, &s, &numbers, out);
     return PyUnicode_FromStringAndSize(out, at - out);
 }
 
@@ -226,4 +211,79 @@ PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     Py_XDECREF(crown);
     Py_DECREF(key);
     return out;
+}
+
+/* names_in(names, out): the names of the squares `names` gives (None: their numbers; else a tuple
+ * whose item k is the text of square number k, at most four ASCII characters). */
+int names_in(const Rules *r, PyObject *names, Names *out) {
+    out->on = names != Py_None;
+    if (!out->on)
+        return 0;
+    if (!PyTuple_Check(names) || PyTuple_GET_SIZE(names) <= r->n) {
+        PyErr_SetString(PyExc_TypeError, "names: a tuple naming every square number");
+        return -1;
+    }
+    for (int number = 1; number <= r->n; number++) {
+        PyObject *name = PyTuple_GET_ITEM(names, number);
+        if (!PyUnicode_Check(name) || !PyUnicode_IS_ASCII(name) || PyUnicode_GET_LENGTH(name) > 4) {
+            PyErr_SetString(PyExc_ValueError, "names: a square's name is at most four ASCII characters");
+            return -1;
+        }
+        out->text[number] = (const char *)PyUnicode_DATA(name);
+        out->len[number] = PyUnicode_GET_LENGTH(name);
+    }
+    return 0;
+}
+
+/* Writes `value` (0 or more) in decimal at `at`; returns the end. */
+char *write_number(long value, char *at) {
+    char digits[24];
+    int count = 0;
+    do {
+        digits[count++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value > 0);
+    while (count)
+        *at++ = digits[--count];
+    return at;
+}
+
+/* Writes square `sq` at `at` as its number or its name (`quoted` between double quotes, as JSON
+ * writes a string); returns the end. */
+char *write_square(const Rules *r, const Names *names, int sq, int quoted, char *at) {
+    int number = r->number[sq];
+    if (!names->on)
+        return write_number(number, at);
+    if (quoted)
+        *at++ = '"';
+    memcpy(at, names->text[number], (size_t)names->len[number]);
+    at += names->len[number];
+    if (quoted)
+        *at++ = '"';
+    return at;
+}
+
+/* Writes the canonical FEN of `s` at `at` (at most FEN_SIZE characters; twin:
+ * pdn_tools.rules.fen.write_fen): the side to move, then each side's squares in increasing
+ * order of their numbers, a king's after `K`; returns the end. */
+char *write_fen(const Rules *r, const Seen *s, const Names *names, char *at) {
+    u128 sides[2] = {s->white, s->black};
+    *at++ = s->turn ? 'B' : 'W';
+    for (int side = 0; side < 2; side++) {
+        *at++ = ':';
+        *at++ = side ? 'B' : 'W';
+        int first = 1;
+        for (int number = 1; number <= r->n; number++) {
+            int sq = r->index_of[number];
+            if (!HAS(sides[side], sq))
+                continue;
+            if (!first)
+                *at++ = ',';
+            first = 0;
+            if (HAS(s->kings, sq))
+                *at++ = 'K';
+            at = write_square(r, names, sq, 0, at);
+        }
+    }
+    return at;
 }

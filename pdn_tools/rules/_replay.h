@@ -39,10 +39,23 @@ int play_capture_step(const Rules *r, int ci, u128 *own, u128 *opp, u128 *kings,
                       Records *recs, Record *out);
 PyObject *Rules_run(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 
+/* How squares are written: their numbers (on 0), else their names (text[k] of square number k). */
+typedef struct {
+    int on;
+    const char *text[MAX_SQ + 1];
+    Py_ssize_t len[MAX_SQ + 1];
+} Names;
+
+#define FEN_SIZE (8 + MAX_SQ * 6)           /* "K" + a name of up to 4 characters + "," a square */
+
 /* _positions.c: `like` is a position whose variant, tables and counters a new one keeps */
 int read_position(const Rules *r, PyObject *position, Seen *out);
 PyObject *make_position(const Rules *r, PyObject *like, const Seen *s);
 PyObject *make_move(const Rules *r, const Record *rec);
+int names_in(const Rules *r, PyObject *names, Names *out);
+char *write_number(long value, char *at);
+char *write_square(const Rules *r, const Names *names, int sq, int quoted, char *at);
+char *write_fen(const Rules *r, const Seen *s, const Names *names, char *at);
 
 /* _draws.c */
 int count_ply(Counters *c, const Seen *after, int king, int captured);
@@ -54,6 +67,7 @@ int counters_out(const Rules *r, PyObject *like, Counters *c, PyObject *seen, Py
 /* _replay.c */
 PyObject *Rules_name_squares(Rules *self, PyObject *numbers);
 PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *moves_hint(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

@@ -380,6 +380,9 @@ static PyMethodDef Rules_methods[] = {
     {"run_text", (PyCFunction)(void (*)(void))Rules_run_text, METH_FASTCALL,
      "run_text(text, offset, position, seen, since, quiet, limits[, record, quiet_move_of, ply_maker, run, "
      "number]): a MoveRun's moves (and each ply played, in `record`)"},
+    {"write_run", (PyCFunction)(void (*)(void))Rules_write_run, METH_FASTCALL,
+     "write_run(text, offset, position, number, last, names, form, extra): a MoveRun's plies written as "
+     "convert writes them (json, fen, short or full)"},
     {"name_squares", (PyCFunction)Rules_name_squares, METH_O,
      "name_squares(numbers): the square each written number 0..99 names, or None"},
     {"run", (PyCFunction)(void (*)(void))Rules_run, METH_FASTCALL,

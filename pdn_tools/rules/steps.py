@@ -126,6 +126,23 @@ def run_text(position: Position, text: str, offset: int, tracker: DrawTracker | 
     return offset, plies, before, after
 
 
+def write_run(position: Position, text: str, offset: int, number: int, last: int,
+              names: tuple[str, ...] | None, form: str, extra: str | None) -> tuple[int, int, Position | None, str]:
+    """A MoveRun's text played from `offset` as run_text plays it (counting no draw), its plies
+    numbered on from `number` up to `last` and written by the core as `convert` writes them, in
+    `form`: "json", the objects of a JSON line's moves joined by ", "; "fen", an
+    `extra<TAB>ply<TAB>FEN` line each; "short" or "full", the moves as `notation.move_text`
+    writes them with captures in that form, joined by " ", `extra` the capture separator;
+    "json-short" or "json-full", the JSON objects with the moves' texts so written.
+    Squares are numbers, or `names[number]`.  Returns (offset of the move it leaves, or
+    len(text); plies played; the position after the last; the text written).  Only where
+    `runs_text(position)`."""
+    core = position._rl.core
+    assert core is not None and not position._rl.limit
+    offset, plies, after, written = core.write_run(text, offset, position, number, last, names, form, extra)
+    return offset, plies, after, written
+
+
 def runs_text(position: Position) -> bool:
     """Whether run_text plays moves here (the compiled core, no king-move limit)."""
     return position._rl.core is not None and not position._rl.limit
