@@ -44,8 +44,8 @@ static int separator_space(const char *text, Py_ssize_t len, Py_ssize_t j) {
  * (digits then dots; a move may follow at once, `1.33-29`), 2 a move with its squares in
  * squares[] (*count of them, at least two) and *capture, 3 what is not a run's move;
  * *pos is left at the item's start, *end after it (as model.MoveRun.item_at). */
-static int next_item(const char *text, Py_ssize_t len, Py_ssize_t *pos, Py_ssize_t *end,
-                     int *squares, int *count, int *capture) {
+int next_item(const char *text, Py_ssize_t len, Py_ssize_t *pos, Py_ssize_t *end,
+              int *squares, int *count, int *capture) {
     Py_ssize_t i = *pos;
     while (i < len && run_space(text[i]))
         i++;
@@ -86,7 +86,7 @@ static int next_item(const char *text, Py_ssize_t len, Py_ssize_t *pos, Py_ssize
 }
 
 /* The squares written (numbers) as squares of this board, in place; 0 when one is none. */
-static int named_squares(const Rules *r, int *squares, int count) {
+int named_squares(const Rules *r, int *squares, int count) {
     for (int i = 0; i < count; i++) {
         if (squares[i] >= MAX_NAMED || r->named[squares[i]] < 0)
             return 0;
@@ -124,6 +124,36 @@ static const Record *landing_capture(const Rules *r, int ci, u128 own, u128 opp,
             return NULL;
     }
     return first;
+}
+
+/* Plays the move `squares` (count of them; `capture` when written with a capture separator) on
+ * own/opp/kings as run_text and write_run both do: a capture through given landing squares that
+ * landing_capture finds alone, a quiet step, or a capture step (its record in `rec`, a quiet
+ * step's promotion in `promotes`).  1 when played, 0 when the move is left to the caller, -1 on
+ * an error (set). */
+int play_item(const Rules *r, int ci, u128 *own, u128 *opp, u128 *kings, const int *squares, int count,
+             int capture, Records *recs, Record *rec, int *promotes) {
+    int sb = squares[0], eb = squares[count - 1];
+    if (count > 2) {
+        const Record *found = landing_capture(r, ci, *own, *opp, *kings, squares, count, recs);
+        if (recs->failed) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        if (found == NULL)
+            return 0;
+        *rec = *found;
+        after_capture(rec, own, opp, kings);
+        return 1;
+    }
+    if (!capture) {
+        int king = HAS(*kings, sb);
+        if (!quiet_step(r, ci, *own, *opp, *kings, sb, eb, promotes))
+            return 0;
+        after_quiet(sb, eb, king, *promotes, own, kings);
+        return 1;
+    }
+    return play_capture_step(r, ci, own, opp, kings, sb, eb, recs, rec);
 }
 
 /* The plies run_text records when asked (its last five arguments): each made by the ply slot
@@ -271,27 +301,11 @@ PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         int king = HAS(kings, sb);
         Record rec;                      /* a capture's, for the record */
         int promotes = 0;
-        if (count > 2) {
-            const Record *found = landing_capture(self, ci, own, opp, kings, squares, count, &recs);
-            if (recs.failed) {
-                PyErr_NoMemory();
-                goto done;
-            }
-            if (found == NULL)
-                break;
-            rec = *found;
-            after_capture(&rec, &own, &opp, &kings);
-        } else if (!capture) {
-            if (!quiet_step(self, ci, own, opp, kings, sb, eb, &promotes))
-                break;
-            after_quiet(sb, eb, king, promotes, &own, &kings);
-        } else {
-            int played = play_capture_step(self, ci, &own, &opp, &kings, sb, eb, &recs, &rec);
-            if (played < 0)
-                goto done;
-            if (!played)
-                break;
-        }
+        int played = play_item(self, ci, &own, &opp, &kings, squares, count, capture, &recs, &rec, &promotes);
+        if (played < 0)
+            goto done;
+        if (!played)
+            break;
         Seen next = {ci ? opp : own, ci ? own : opp, kings, ci ^ 1, 0};
         int stop = count_ply(&c, &next, king, capture);
         if (stop < 0)
@@ -361,235 +375,4 @@ PyObject *moves_hint(PyObject *module, PyObject *const *args, Py_ssize_t nargs) 
         pos = end;
     }
     return Py_BuildValue("(ll)", moves, top);
-}
-
-/* ---- a run's plies written as convert writes them ---------------------------------------- */
-
-/* Text the core writes, growing. */
-typedef struct {
-    char *data;
-    Py_ssize_t len, size;
-} Written;
-
-/* Room for `need` more characters at the end of `out` (NULL, MemoryError set, when none). */
-static char *room(Written *out, Py_ssize_t need) {
-    if (out->len + need > out->size) {
-        Py_ssize_t size = 2 * out->size + need;
-        char *data = PyMem_Realloc(out->data, (size_t)size);
-        if (data == NULL) {
-            PyErr_NoMemory();
-            return NULL;
-        }
-        out->data = data;
-        out->size = size;
-    }
-    return out->data + out->len;
-}
-
-/* Copies `len` characters of `text` to `at`; returns the end. */
-static char *put(char *at, const char *text, Py_ssize_t len) {
-    memcpy(at, text, (size_t)len);
-    return at + len;
-}
-
-/* Writes squares (`count` of them, the first `start` when it is not -1) as a JSON array. */
-static char *json_squares(const Rules *r, const Names *names, int start, const int8_t *squares, int count,
-                          char *at) {
-    *at++ = '[';
-    if (start >= 0)
-        at = write_square(r, names, start, 1, at);
-    for (int i = 0; i < count; i++) {
-        if (i > 0 || start >= 0) {
-            *at++ = ',';
-            *at++ = ' ';
-        }
-        at = write_square(r, names, squares[i], 1, at);
-    }
-    *at++ = ']';
-    return at;
-}
-
-/* What write_run writes of each ply: a JSON move object (its text as written, or as a style writes
- * it), a FEN line after a prefix, or the move as written in a style (`extra` its capture separator),
- * captures in full or short. */
-enum { FORM_JSON, FORM_FEN, FORM_SHORT, FORM_FULL, FORM_JSON_SHORT, FORM_JSON_FULL };
-
-typedef struct {
-    int kind;
-    Names names;
-    const char *extra;                   /* the FEN lines' prefix or the moves' separator (UTF-8) */
-    Py_ssize_t extra_len;
-} Form;
-
-/* Writes a move (from sb to eb, or the capture `rec`) as a style writes it: start and end squares
- * joined by "-", a capture's by the separator, every landing square when in full or `ambiguous`. */
-static char *write_move(const Rules *r, const Form *form, const Record *rec, int sb, int eb, int ambiguous,
-                        char *at) {
-    at = write_square(r, &form->names, rec ? rec->start : sb, 0, at);
-    if (rec == NULL)
-        return write_square(r, &form->names, eb, 0, put(at, "-", 1));
-    int full = form->kind == FORM_FULL || form->kind == FORM_JSON_FULL || ambiguous;
-    for (int i = full ? 0 : rec->len - 1; i < rec->len; i++)
-        at = write_square(r, &form->names, rec->path[i], 0, put(at, form->extra, form->extra_len));
-    return at;
-}
-
-/* Writes one ply played (number `number`, written text[start:end], from `sb` to `eb` or the
- * capture `rec`, leaving `after`) in its form, after ", " (JSON) or " " (moves) unless first. */
-static int write_ply(const Rules *r, const Form *form, Written *out, long number, const char *text,
-                     Py_ssize_t start, Py_ssize_t end, const Record *rec, int sb, int eb, int ambiguous,
-                     const Seen *after) {
-    char *at = room(out, form->extra_len * MAX_PATH + (end - start) + FEN_SIZE + 2 * MAX_PATH * 10 + 128);
-    if (at == NULL)
-        return -1;
-    if (form->kind == FORM_FEN) {
-        at = put(put(at, form->extra, form->extra_len), "\t", 1);
-        at = write_fen(r, after, &form->names, put(write_number(number, at), "\t", 1));
-        *at++ = '\n';
-    } else if (form->kind == FORM_JSON || form->kind >= FORM_JSON_SHORT) {
-        int8_t path[1] = {(int8_t)eb};
-        at = put(out->len ? put(at, ", ", 2) : at, "{\"ply\": ", 8);
-        at = put(write_number(number, at), ", \"text\": \"", 11);
-        at = form->kind == FORM_JSON ? put(at, text + start, end - start) : write_move(r, form, rec, sb, eb, ambiguous, at);
-        at = json_squares(r, &form->names, rec ? rec->start : sb, rec ? rec->path : path, rec ? rec->len : 1,
-                          put(at, "\", \"path\": ", 11));
-        at = json_squares(r, &form->names, -1, rec ? rec->caps : path, rec ? rec->len : 0,
-                          put(at, ", \"captured\": ", 14));
-        at = put(write_fen(r, after, &form->names, put(at, ", \"fen\": \"", 10)), "\"}", 2);
-    } else {
-        at = write_move(r, form, rec, sb, eb, ambiguous, out->len ? put(at, " ", 1) : at);
-    }
-    out->len = at - out->data;
-    return 0;
-}
-
-/* Whether a capture from rec's start to its end may take other pieces (notation.ambiguous). */
-static int ambiguous_capture(const Rules *r, int ci, u128 own, u128 opp, u128 kings, const Record *rec,
-                             Records *recs) {
-    recs->count = 0;
-    legal_records(r, ci, own, opp, kings, recs);
-    for (Py_ssize_t i = 0; i < recs->count; i++) {
-        const Record *other = &recs->items[i];
-        if (other->start == rec->start && other->path[other->len - 1] == rec->path[rec->len - 1]
-            && other->capm != rec->capm)
-            return 1;
-    }
-    return 0;
-}
-
-static int form_in(const Rules *r, PyObject *const *args, Form *form) {
-    static const char *const kinds[] = {"json", "fen", "short", "full", "json-short", "json-full"};
-    const char *kind = PyUnicode_Check(args[1]) ? PyUnicode_AsUTF8(args[1]) : NULL;
-    form->kind = -1;
-    for (int k = 0; kind != NULL && k < 6; k++)
-        if (strcmp(kind, kinds[k]) == 0)
-            form->kind = k;
-    if (form->kind < 0 || (form->kind == FORM_JSON) != (args[2] == Py_None)
-        || (args[2] != Py_None && !PyUnicode_Check(args[2]))) {
-        PyErr_SetString(PyExc_ValueError, "write_run: form json (extra None), fen (extra the prefix), short, "
-                                          "full, json-short or json-full (extra the separator)");
-        return -1;
-    }
-    form->extra = "";
-    form->extra_len = 0;
-    if (args[2] != Py_None && (form->extra = PyUnicode_AsUTF8AndSize(args[2], &form->extra_len)) == NULL)
-        return -1;
-    if (form->kind != FORM_FEN && form->extra_len > 8) {
-        PyErr_SetString(PyExc_ValueError, "write_run: a separator of at most 8 bytes");
-        return -1;
-    }
-    return names_in(r, args[0], &form->names);
-}
-
-/* write_run(text, offset, position, number, last, names, form, extra)
- *   -> (offset, plies, position after the last ply or None, written)
- * Plays a MoveRun's text from `offset` as run_text does (counting no draw), numbering the plies
- * on from `number` up to `last`, and writes each ply played in `form`: "json", the objects of
- * convert --to jsonl's moves, `{"ply": …, "text": …, "path": […], "captured": […], "fen": …}`
- * joined by ", " (extra None); "fen", a line `extra<TAB>ply<TAB>FEN` each; "short" or "full",
- * the moves as convert's styles write them (notation.move_text: captures with every landing
- * square in full, or when ambiguous), joined by " ", a capture's squares by `extra`;
- * "json-short" or "json-full", the JSON objects with the moves' texts so rewritten.  Squares
- * are written as numbers (`names` None) or as names[number].  Stops at the first move it leaves
- * (offset = where it starts) or after ply `last`. */
-PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 8 || !PyUnicode_Check(args[0]) || !PyUnicode_IS_ASCII(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "write_run(text: ASCII str, offset, position, number, last, names, "
-                                         "form, extra)");
-        return NULL;
-    }
-    const char *text = (const char *)PyUnicode_DATA(args[0]);
-    Py_ssize_t len = PyUnicode_GET_LENGTH(args[0]), pos = PyLong_AsSsize_t(args[1]);
-    long number = PyLong_AsLong(args[3]), last = PyLong_AsLong(args[4]), first = number;
-    Form form;
-    Seen now;
-    if (PyErr_Occurred() || form_in(self, args + 5, &form) < 0 || read_position(self, args[2], &now) < 0)
-        return NULL;
-    if (pos < 0 || pos > len) {
-        PyErr_SetString(PyExc_ValueError, "write_run: offset out of the text");
-        return NULL;
-    }
-    Written out = {NULL, 0, 0};
-    Records recs = {NULL, 0, 0, 0};
-    PyObject *result = NULL;
-    while (number < last && !self->limit) {
-        Py_ssize_t end = pos;
-        int squares[MAX_PATH], count = 0, capture = 0;
-        int kind = next_item(text, len, &pos, &end, squares, &count, &capture);
-        if (kind == 1) {
-            pos = end;
-            continue;
-        }
-        if (kind != 2 || !named_squares(self, squares, count) || (count > 2 && !capture))
-            break;
-        int sb = squares[0], eb = squares[count - 1], ci = now.turn, promotes = 0, ambiguous = 0;
-        u128 own = ci ? now.black : now.white, opp = ci ? now.white : now.black, kings = now.kings;
-        Record rec;
-        if (count > 2) {
-            const Record *found = landing_capture(self, ci, own, opp, kings, squares, count, &recs);
-            if (recs.failed) {
-                PyErr_NoMemory();
-                goto done;
-            }
-            if (found == NULL)
-                break;
-            rec = *found;
-            after_capture(&rec, &own, &opp, &kings);
-        } else if (!capture) {
-            if (!quiet_step(self, ci, own, opp, kings, sb, eb, &promotes))
-                break;
-            after_quiet(sb, eb, HAS(kings, sb), promotes, &own, &kings);
-        } else {
-            int played = play_capture_step(self, ci, &own, &opp, &kings, sb, eb, &recs, &rec);
-            if (played < 0)
-                goto done;
-            if (!played)
-                break;
-        }
-        if (capture && (form.kind == FORM_SHORT || form.kind == FORM_JSON_SHORT)) {
-            ambiguous = ambiguous_capture(self, ci, ci ? now.black : now.white, ci ? now.white : now.black,
-                                          now.kings, &rec, &recs);
-            if (recs.failed) {
-                PyErr_NoMemory();
-                goto done;
-            }
-        }
-        Seen next = {ci ? opp : own, ci ? own : opp, kings, ci ^ 1, 0};
-        if (write_ply(self, &form, &out, number + 1, text, pos, end, capture ? &rec : NULL, sb, eb, ambiguous,
-                      &next) < 0)
-            goto done;
-        now = next;
-        number++;
-        pos = end;
-    }
-    PyObject *after = number > first ? make_position(self, args[2], &now) : Py_NewRef(Py_None);
-    PyObject *written = after == NULL ? NULL : PyUnicode_DecodeUTF8(out.data, out.len, "strict");
-    if (written != NULL)
-        result = Py_BuildValue("(nlNN)", pos, number - first, after, written);
-    else
-        Py_XDECREF(after);
-done:
-    PyMem_Free(out.data);
-    PyMem_Free(recs.items);
-    return result;
 }

@@ -1,6 +1,6 @@
 /* Shared by the run replay of the compiled core: one notated move and a run of Python elements
  * (_steps.c), Position and Move objects (_positions.c), the draw counters (_draws.c) and a run
- * kept as text (_replay.c). */
+ * kept as text (_replay.c) and its plies written (_written.c). */
 #ifndef PDN_TOOLS_REPLAY_H
 #define PDN_TOOLS_REPLAY_H
 
@@ -64,10 +64,17 @@ int counters_in(const Rules *r, Counters *c, PyObject *seen, PyObject *since, Py
 int counters_out(const Rules *r, PyObject *like, Counters *c, PyObject *seen, PyObject *since,
                  PyObject **since_out);
 
-/* _replay.c */
+/* _replay.c: a run's items read and played (next_item, named_squares, play_item: see there) */
+int next_item(const char *text, Py_ssize_t len, Py_ssize_t *pos, Py_ssize_t *end, int *squares, int *count,
+              int *capture);
+int named_squares(const Rules *r, int *squares, int count);
+int play_item(const Rules *r, int ci, u128 *own, u128 *opp, u128 *kings, const int *squares, int count,
+              int capture, Records *recs, Record *rec, int *promotes);
 PyObject *Rules_name_squares(Rules *self, PyObject *numbers);
 PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs);
-PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *moves_hint(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* _written.c */
+PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 
 #endif

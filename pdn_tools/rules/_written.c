@@ -1,0 +1,219 @@
+/* The compiled core's writing of a run's plies as convert writes them (a MoveRun played as
+ * _replay.c plays it). */
+#include "_replay.h"
+
+/* ---- a run's plies written as convert writes them ---------------------------------------- */
+/* twin: pdn_tools.commands.convert._core_plies, pdn_tools.play.notation.move_text */
+
+/* Text the core writes, growing. */
+typedef struct {
+    char *data;
+    Py_ssize_t len, size;
+} Written;
+
+/* Room for `need` more characters at the end of `out` (NULL, MemoryError set, when none). */
+static char *room(Written *out, Py_ssize_t need) {
+    if (out->len + need > out->size) {
+        Py_ssize_t size = 2 * out->size + need;
+        char *data = PyMem_Realloc(out->data, (size_t)size);
+        if (data == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        out->data = data;
+        out->size = size;
+    }
+    return out->data + out->len;
+}
+
+/* Copies `len` characters of `text` to `at`; returns the end. */
+static char *put(char *at, const char *text, Py_ssize_t len) {
+    memcpy(at, text, (size_t)len);
+    return at + len;
+}
+
+/* Writes squares (`count` of them, the first `start` when it is not -1) as a JSON array. */
+static char *json_squares(const Rules *r, const Names *names, int start, const int8_t *squares, int count,
+                          char *at) {
+    *at++ = '[';
+    if (start >= 0)
+        at = write_square(r, names, start, 1, at);
+    for (int i = 0; i < count; i++) {
+        if (i > 0 || start >= 0) {
+            *at++ = ',';
+            *at++ = ' ';
+        }
+        at = write_square(r, names, squares[i], 1, at);
+    }
+    *at++ = ']';
+    return at;
+}
+
+/* What write_run writes of each ply: a JSON move object (its text as written, or as a style writes
+ * it), a FEN line after a prefix, or the move as written in a style (`extra` its capture separator),
+ * captures in full or short. */
+enum { FORM_JSON, FORM_FEN, FORM_SHORT, FORM_FULL, FORM_JSON_SHORT, FORM_JSON_FULL };
+
+typedef struct {
+    int kind;
+    Names names;
+    const char *extra;                   /* the FEN lines' prefix or the moves' separator (UTF-8) */
+    Py_ssize_t extra_len;
+} Form;
+
+/* Writes a move (from sb to eb, or the capture `rec`) as a style writes it: start and end squares
+ * joined by "-", a capture's by the separator, every landing square when in full or `ambiguous`. */
+static char *write_move(const Rules *r, const Form *form, const Record *rec, int sb, int eb, int ambiguous,
+                        char *at) {
+    at = write_square(r, &form->names, rec ? rec->start : sb, 0, at);
+    if (rec == NULL)
+        return write_square(r, &form->names, eb, 0, put(at, "-", 1));
+    int full = form->kind == FORM_FULL || form->kind == FORM_JSON_FULL || ambiguous;
+    for (int i = full ? 0 : rec->len - 1; i < rec->len; i++)
+        at = write_square(r, &form->names, rec->path[i], 0, put(at, form->extra, form->extra_len));
+    return at;
+}
+
+/* Writes one ply played (number `number`, written text[start:end], from `sb` to `eb` or the
+ * capture `rec`, leaving `after`) in its form, after ", " (JSON) or " " (moves) unless first. */
+static int write_ply(const Rules *r, const Form *form, Written *out, long number, const char *text,
+                     Py_ssize_t start, Py_ssize_t end, const Record *rec, int sb, int eb, int ambiguous,
+                     const Seen *after) {
+    char *at = room(out, form->extra_len * MAX_PATH + (end - start) + FEN_SIZE + 2 * MAX_PATH * 10 + 128);
+    if (at == NULL)
+        return -1;
+    if (form->kind == FORM_FEN) {
+        at = put(put(at, form->extra, form->extra_len), "\t", 1);
+        at = write_fen(r, after, &form->names, put(write_number(number, at), "\t", 1));
+        *at++ = '\n';
+    } else if (form->kind == FORM_JSON || form->kind >= FORM_JSON_SHORT) {
+        int8_t path[1] = {(int8_t)eb};
+        at = put(out->len ? put(at, ", ", 2) : at, "{\"ply\": ", 8);
+        at = put(write_number(number, at), ", \"text\": \"", 11);
+        at = form->kind == FORM_JSON ? put(at, text + start, end - start) : write_move(r, form, rec, sb, eb, ambiguous, at);
+        at = json_squares(r, &form->names, rec ? rec->start : sb, rec ? rec->path : path, rec ? rec->len : 1,
+                          put(at, "\", \"path\": ", 11));
+        at = json_squares(r, &form->names, -1, rec ? rec->caps : path, rec ? rec->len : 0,
+                          put(at, ", \"captured\": ", 14));
+        at = put(write_fen(r, after, &form->names, put(at, ", \"fen\": \"", 10)), "\"}", 2);
+    } else {
+        at = write_move(r, form, rec, sb, eb, ambiguous, out->len ? put(at, " ", 1) : at);
+    }
+    out->len = at - out->data;
+    return 0;
+}
+
+/* Whether a capture from rec's start to its end may take other pieces (notation.ambiguous). */
+static int ambiguous_capture(const Rules *r, int ci, u128 own, u128 opp, u128 kings, const Record *rec,
+                             Records *recs) {
+    recs->count = 0;
+    legal_records(r, ci, own, opp, kings, recs);
+    for (Py_ssize_t i = 0; i < recs->count; i++) {
+        const Record *other = &recs->items[i];
+        if (other->start == rec->start && other->path[other->len - 1] == rec->path[rec->len - 1]
+            && other->capm != rec->capm)
+            return 1;
+    }
+    return 0;
+}
+
+static int form_in(const Rules *r, PyObject *const *args, Form *form) {
+    static const char *const kinds[] = {"json", "fen", "short", "full", "json-short", "json-full"};
+    const char *kind = PyUnicode_Check(args[1]) ? PyUnicode_AsUTF8(args[1]) : NULL;
+    form->kind = -1;
+    for (int k = 0; kind != NULL && k < 6; k++)
+        if (strcmp(kind, kinds[k]) == 0)
+            form->kind = k;
+    if (form->kind < 0 || (form->kind == FORM_JSON) != (args[2] == Py_None)
+        || (args[2] != Py_None && !PyUnicode_Check(args[2]))) {
+        PyErr_SetString(PyExc_ValueError, "write_run: form json (extra None), fen (extra the prefix), short, "
+                                          "full, json-short or json-full (extra the separator)");
+        return -1;
+    }
+    form->extra = "";
+    form->extra_len = 0;
+    if (args[2] != Py_None && (form->extra = PyUnicode_AsUTF8AndSize(args[2], &form->extra_len)) == NULL)
+        return -1;
+    if (form->kind != FORM_FEN && form->extra_len > 8) {
+        PyErr_SetString(PyExc_ValueError, "write_run: a separator of at most 8 bytes");
+        return -1;
+    }
+    return names_in(r, args[0], &form->names);
+}
+
+/* write_run(text, offset, position, number, last, names, form, extra)
+ *   -> (offset, plies, position after the last ply or None, written)
+ * Plays a MoveRun's text from `offset` as run_text does (counting no draw), numbering the plies
+ * on from `number` up to `last`, and writes each ply played in `form`: "json", the objects of
+ * convert --to jsonl's moves, `{"ply": …, "text": …, "path": […], "captured": […], "fen": …}`
+ * joined by ", " (extra None); "fen", a line `extra<TAB>ply<TAB>FEN` each; "short" or "full",
+ * the moves as convert's styles write them (notation.move_text: captures with every landing
+ * square in full, or when ambiguous), joined by " ", a capture's squares by `extra`;
+ * "json-short" or "json-full", the JSON objects with the moves' texts so rewritten.  Squares
+ * are written as numbers (`names` None) or as names[number].  Stops at the first move it leaves
+ * (offset = where it starts) or after ply `last`. */
+PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 8 || !PyUnicode_Check(args[0]) || !PyUnicode_IS_ASCII(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "write_run(text: ASCII str, offset, position, number, last, names, "
+                                         "form, extra)");
+        return NULL;
+    }
+    const char *text = (const char *)PyUnicode_DATA(args[0]);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(args[0]), pos = PyLong_AsSsize_t(args[1]);
+    long number = PyLong_AsLong(args[3]), last = PyLong_AsLong(args[4]), first = number;
+    Form form;
+    Seen now;
+    if (PyErr_Occurred() || form_in(self, args + 5, &form) < 0 || read_position(self, args[2], &now) < 0)
+        return NULL;
+    if (pos < 0 || pos > len) {
+        PyErr_SetString(PyExc_ValueError, "write_run: offset out of the text");
+        return NULL;
+    }
+    Written out = {NULL, 0, 0};
+    Records recs = {NULL, 0, 0, 0};
+    PyObject *result = NULL;
+    while (number < last && !self->limit) {
+        Py_ssize_t end = pos;
+        int squares[MAX_PATH], count = 0, capture = 0;
+        int kind = next_item(text, len, &pos, &end, squares, &count, &capture);
+        if (kind == 1) {
+            pos = end;
+            continue;
+        }
+        if (kind != 2 || !named_squares(self, squares, count) || (count > 2 && !capture))
+            break;
+        int sb = squares[0], eb = squares[count - 1], ci = now.turn, promotes = 0, ambiguous = 0;
+        u128 own = ci ? now.black : now.white, opp = ci ? now.white : now.black, kings = now.kings;
+        Record rec;
+        int played = play_item(self, ci, &own, &opp, &kings, squares, count, capture, &recs, &rec, &promotes);
+        if (played < 0)
+            goto done;
+        if (!played)
+            break;
+        if (capture && (form.kind == FORM_SHORT || form.kind == FORM_JSON_SHORT)) {
+            ambiguous = ambiguous_capture(self, ci, ci ? now.black : now.white, ci ? now.white : now.black,
+                                          now.kings, &rec, &recs);
+            if (recs.failed) {
+                PyErr_NoMemory();
+                goto done;
+            }
+        }
+        Seen next = {ci ? opp : own, ci ? own : opp, kings, ci ^ 1, 0};
+        if (write_ply(self, &form, &out, number + 1, text, pos, end, capture ? &rec : NULL, sb, eb, ambiguous,
+                      &next) < 0)
+            goto done;
+        now = next;
+        number++;
+        pos = end;
+    }
+    PyObject *after = number > first ? make_position(self, args[2], &now) : Py_NewRef(Py_None);
+    PyObject *written = after == NULL ? NULL : PyUnicode_DecodeUTF8(out.data, out.len, "strict");
+    if (written != NULL)
+        result = Py_BuildValue("(nlNN)", pos, number - first, after, written);
+    else
+        Py_XDECREF(after);
+done:
+    PyMem_Free(out.data);
+    PyMem_Free(recs.items);
+    return result;
+}
