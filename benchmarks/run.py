@@ -48,6 +48,8 @@ CHEAP = 5.0             # seconds of CPU: a measurement that took longer runs on
 SHOTS_GAMES = 1000      # annotate --shots runs on the first games of OCA
 COMMAND_TARGET = 1.5    # every command within 1.5x validate's CPU time (issue #28, 1)
 LIBRARY_TARGET = 2.0    # a script looking at every position of OCA within 2x validate's CPU time (issue #29, 4)
+LIBRARY_FIGURE = ("a script looking at every position (`replay(game).mainline()`, `ply.after.pieces()` of both "
+                  "sides; benchmarks/bench_library.py) ÷ `validate`, CPU")
 
 # Runs in a child with this checkout's pdn_tools: argv = out (or ""), limit (or 0), paths...; writes the
 # first `limit` games of paths to `out` as they were written, prints the number of games read.
@@ -318,8 +320,7 @@ def measure_archives(tree: Tree, archives: list[Archive], shots: Archive, repeat
         figures.append(per_set(f"`{label}` ÷ `validate`, CPU", against_validate(label),
                                {a.name: within for a in archives}, f"≤ {COMMAND_TARGET}x"))
     values = against_validate("every position (library)")
-    figures.append(per_set("a script looking at every position (`replay(game).mainline()`, `ply.after.pieces()`"
-                           " of both sides; benchmarks/bench_library.py) ÷ `validate`, CPU", values,
+    figures.append(per_set(LIBRARY_FIGURE, values,
                            {"OCA": Target(most=LIBRARY_TARGET)}, f"≤ {LIBRARY_TARGET}x on OCA"))
     shot = best["OCA slice: annotate --shots"]
     rate = shots.games / shot.cpu
