@@ -19,17 +19,17 @@ from dataclasses import dataclass, field
 
 from pdn_tools.commands import report
 from pdn_tools.play.check import Checked, Record
+from pdn_tools.play.checking import Checking
+from pdn_tools.play.main_line import played_moves
+from pdn_tools.rules.core import Engine
 from pdn_tools.rules.fen import FenError, parse_fen, to_fen
+from pdn_tools.rules.movegen import Position
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.names import printable
-from pdn_tools.play.checking import Checking
-from pdn_tools.rules.core import Engine
-from pdn_tools.rules.movegen import Position
 from pdn_tools.text.reader import RawGame, parse_raw
 from pdn_tools.text.results import LABELS, NO_RESULT, Outcome, outcome, read_result, stated_result
 from pdn_tools.text.tags import raw_tags, raw_terminator
 from pdn_tools.text.writer import game_text
-from pdn_tools.play.main_line import played_moves
 from pdn_tools.play.replay import Replay
 from pdn_tools.rules.variants import Variant
 

@@ -37,12 +37,7 @@ def choose_variant(game: Game, checking: Checking | None = None) -> Choice:
         return Choice([checking.variant], [])
     gametype = game.tag("GameType")
     if gametype is not None:
-        reading = _GAMETYPES.get(gametype)
-        if reading is None:
-            if len(_GAMETYPES) > 4096:
-                _GAMETYPES.clear()
-            reading = _GAMETYPES[gametype] = _gametype_reading(gametype)
-        candidates, said, checked = reading
+        candidates, said, checked = _gametype_reading(gametype)
         line, column = game.tag_position("GameType")
         return Choice(list(candidates), [Diagnostic(code, message, line, column) for code, message in said], checked)
     named = game.tag("Variant")
@@ -57,9 +52,9 @@ def choose_variant(game: Game, checking: Checking | None = None) -> Choice:
 # What a GameType value says, read once a value (a file's games repeat a few): the candidates, the
 # diagnostics about it (code, message: the tag's place is the game's), whether results are checked.
 GametypeReading = tuple[tuple[Variant, ...], tuple[tuple[Code, str], ...], bool]
-_GAMETYPES: dict[str, GametypeReading] = {}
 
 
+@lru_cache(maxsize=4096)
 def _gametype_reading(gametype: str) -> GametypeReading:
     """What the GameType value `gametype` says (see choose_variant)."""
     match = _GAMETYPE.match(gametype)
