@@ -8,7 +8,8 @@ stopped.  Given a `send` function, a session searches in a worker thread and sen
 move of the last complete iteration, as Hub engines do.  Any other line waits for the search's
 answer first (`ping` after `go` gets `pong` after `done`, and `quit` quits after it: a script
 piping `go` and `quit` gets the whole search; send `stop` first to cut it).  Without `send` a
-search runs to its end before `go` returns.  `ponder-hit` and the lines it does not know are
+search runs to its end before `go` returns.  A search that fails answers with an `error` line
+and `done`, so that a GUI waiting for `done` is not left waiting.  `ponder-hit` and the lines it does not know are
 ignored, as the protocol asks.
 """
 from __future__ import annotations
@@ -108,11 +109,18 @@ class Session:
             return [format_line("error", message="the side to move has no legal move"), "done"]
         self.stop.clear()
         if self.send is None:
-            return self._search(self.position, self.depth)
+            return self._answer_search(self.position, self.depth)
         send, position, depth = self.send, self.position, self.depth
-        self.worker = threading.Thread(target=lambda: send(self._search(position, depth)), daemon=True)
+        self.worker = threading.Thread(target=lambda: send(self._answer_search(position, depth)), daemon=True)
         self.worker.start()
         return []
+
+    def _answer_search(self, position: Position, depth: int) -> list[str]:
+        """The search's lines, or an `error` line and `done` when the search fails (the GUI waits for `done`)."""
+        try:
+            return self._search(position, depth)
+        except Exception as error:  # noqa: BLE001 - any failure must still answer the `go`
+            return [format_line("error", message=f"the search failed: {type(error).__name__}: {error}"), "done"]
 
     def _search(self, position: Position, depth: int) -> list[str]:
         """The `info` and `done` lines of a search of `position` to `depth` (or until stopped)."""

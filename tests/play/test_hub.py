@@ -216,6 +216,19 @@ def test_pdn_hub_answers_a_bad_request_with_an_error_line(lines, error):
     assert format_line("error", message=error) in answers
 
 
+@pytest.mark.parametrize("threaded", [False, True])
+def test_a_search_that_fails_still_answers_go_with_an_error_line_and_done(monkeypatch, threaded):
+    def failing(*args, **kwargs):
+        raise RuntimeError("out of nodes")
+    monkeypatch.setattr("pdn_tools.commands.hub_engine.search", failing)
+    sent: list[str] = []
+    session = Session(2, "test", sent.extend if threaded else None)
+    session.answer("pos pos=" + position_text(Position.initial(VARIANTS["international"])))
+    answers = session.answer("go think")
+    session.wait()
+    assert answers + sent == [format_line("error", message="the search failed: RuntimeError: out of nodes"), "done"]
+
+
 def test_pdn_hub_plays_every_variant_it_declares_and_applies_the_moves_sent():
     session = Session(1, "test")
     declared = parse_line(session.answer("hub")[1])[1]["values"].split()
