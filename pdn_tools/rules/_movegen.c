@@ -14,6 +14,27 @@ static int limited_king(const Rules *r, int ctr, u128 men) {
     return -1;
 }
 
+/* The quiet moves of the king on `sq` appended after the `n` in `out`, each direction in turn
+ * (one step, or every empty square of the ray for a flying king); returns the new count, which
+ * goes on past `cap` (only the first `cap` are written, none when `count_only`). */
+static int king_walks(const Rules *r, int sq, u128 empty, Step *out, int n, int cap, int count_only) {
+    for (int j = 0; j < r->n_king_step; j++) {
+        int d = r->king_step[j];
+        int len = r->flying ? r->raylen[d][sq] : (r->raylen[d][sq] > 0);
+        for (int t = 0; t < len; t++) {
+            int to = r->ray[d][sq][t];
+            if (!HAS(empty, to))
+                break;
+            if (!count_only && n < cap) {
+                out[n].from = (int8_t)sq;
+                out[n].to = (int8_t)to;
+            }
+            n++;
+        }
+    }
+    return n;
+}
+
 /* Quiet moves in the pure engine's order; returns how many (at most `cap`). */
 static int quiet_moves(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int ctr, Step *out,
                        int cap) {
@@ -44,25 +65,11 @@ static int quiet_moves(const Rules *r, int ci, u128 own, u128 opp, u128 kings, i
         int skip = limited_king(r, ctr, men);
         for (int i = 0; i < r->n; i++) {
             int sq = r->order[i];
-            if (!HAS(k, sq) || sq == skip)
-                continue;
-            for (int j = 0; j < r->n_king_step; j++) {
-                int d = r->king_step[j];
-                int len = r->flying ? r->raylen[d][sq] : (r->raylen[d][sq] > 0);
-                for (int t = 0; t < len; t++) {
-                    int to = r->ray[d][sq][t];
-                    if (!HAS(empty, to))
-                        break;
-                    if (n < cap) {
-                        out[n].from = (int8_t)sq;
-                        out[n].to = (int8_t)to;
-                        n++;
-                    }
-                }
-            }
+            if (HAS(k, sq) && sq != skip)
+                n = king_walks(r, sq, empty, out, n, cap, 0);
         }
     }
-    return n;
+    return n < cap ? n : cap;
 }
 
 /* The number of quiet moves, whole sets at a time (bulk indices). */
@@ -122,20 +129,7 @@ int quiet_moves_fast(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int
     while (k) {
         int sq = lowest(k);
         k &= k - 1;
-        for (int j = 0; j < r->n_king_step; j++) {
-            int d = r->king_step[j];
-            int len = r->flying ? r->raylen[d][sq] : (r->raylen[d][sq] > 0);
-            for (int t = 0; t < len; t++) {
-                int to = r->ray[d][sq][t];
-                if (!HAS(empty, to))
-                    break;
-                if (!count_only && n < cap) {
-                    out[n].from = (int8_t)sq;
-                    out[n].to = (int8_t)to;
-                }
-                n++;
-            }
-        }
+        n = king_walks(r, sq, empty, out, n, cap, count_only);
     }
     return n < cap || count_only ? n : cap;
 }
