@@ -40,6 +40,7 @@ setup(
                   optional=True, extra_compile_args=["-O3"]),
         Extension("pdn_tools.text._scan", ["pdn_tools/text/_scan.c"], depends=["pdn_tools/text/_scan.h"],
                   optional=True, extra_compile_args=["-O3"]),
+        Extension("pdn_tools.text._lines", ["pdn_tools/text/_lines.c"], optional=True, extra_compile_args=["-O3"]),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )
