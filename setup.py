@@ -35,11 +35,12 @@ setup(
     ext_modules=[
         Extension("pdn_tools.rules._core",
                   [f"pdn_tools/rules/_{name}.c" for name in
-                   ("rules", "captures", "movegen", "steps", "positions", "draws", "replay", "written", "search")],
+                   ("rules", "captures", "movegen", "steps", "positions", "draws", "replay", "written", "found", "search")],
                   depends=["pdn_tools/rules/_core.h", "pdn_tools/rules/_replay.h", "pdn_tools/text/_scan.h"],
                   optional=True, extra_compile_args=["-O3"]),
         Extension("pdn_tools.text._scan", ["pdn_tools/text/_scan.c"], depends=["pdn_tools/text/_scan.h"],
                   optional=True, extra_compile_args=["-O3"]),
+        Extension("pdn_tools.text._lines", ["pdn_tools/text/_lines.c"], optional=True, extra_compile_args=["-O3"]),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -21,10 +21,12 @@ from pdn_tools.commands import report
 from pdn_tools.play.check import Checked, Record
 from pdn_tools.play.checking import Checking
 from pdn_tools.play.main_line import played_moves
+from pdn_tools.rules import steps
 from pdn_tools.rules.core import Engine
 from pdn_tools.rules.fen import FenError, parse_fen, to_fen
 from pdn_tools.rules.movegen import Position
-from pdn_tools.text.model import Diagnostic, Game, ReadError
+from pdn_tools.text.model import (Comment, Diagnostic, Game, MoveNumber, MoveRun, Nag, ReadError, Variation,
+                                  movetext_runs)
 from pdn_tools.text.names import printable
 from pdn_tools.text.reader import RawGame, parse_raw
 from pdn_tools.text.results import LABELS, NO_RESULT, Outcome, outcome, read_result, stated_result
@@ -195,7 +197,38 @@ def reaches(result: Replay, fen: str) -> bool:
     if result.variant is None or result.start is None:
         return False
     wanted = _position(result.variant, fen, result.start.engine)
-    return wanted is not None and (result.start == wanted or any(ply.after == wanted for ply in result.plies))
+    if wanted is None or result.start == wanted:
+        return wanted is not None
+    found = _core_reaches(result, wanted)
+    return found if found is not None else any(ply.after == wanted for ply in result.plies)
+
+
+_SKIPPED = (MoveNumber, Comment, Nag, Variation)       # what the main line's plies go past
+
+
+def _core_reaches(result: Replay, wanted: Position) -> bool | None:
+    """Whether a ply of the main line leaves `wanted`, found by the compiled core (`steps.find_run`,
+    no ply made) when the main line up to its last ply resolved holds runs kept as text that the
+    core plays whole, move numbers, comments, NAGs and variations; else None (the plies decide)."""
+    position, last = result.start, result.ply_count
+    if position is None or not steps.runs_text(position):
+        return None
+    number = 0
+    for element in movetext_runs(result.game):
+        if number == last:
+            break
+        if type(element) is MoveRun:
+            text = element.text
+            offset, count, after, found = steps.find_run(position, text, 0, number, last, wanted)
+            if found:
+                return True
+            number += count
+            if offset < len(text) and number < last:         # a move the core leaves to Python
+                return None
+            position = after or position
+        elif not isinstance(element, _SKIPPED):
+            return None
+    return False if number == last else None
 
 
 @functools.lru_cache(maxsize=64)
@@ -220,13 +253,42 @@ def moves_key(game: Game | ReadError, result: Replay | None) -> str:
     resolved by the replay (start and landing squares), else as written."""
     if isinstance(game, ReadError):       # one not kept (too large, cut) is like no other game
         return "unreadable\n" + (" ".join(game.text.split()) or f"{game.file}\n{game.index}")
-    played = played_moves(result) if result is not None else []
     variant = result.variant.name if result is not None and result.variant else "?"
     start = to_fen(result.start, False) if result is not None and result.start else game.tag("FEN", "")
-    moves = [f"{move.start}-{'-'.join(map(str, move.path))}" for move in played]
-    if result is None or not result.complete:          # else every move of the main line was played
-        moves += [_written(m.squares, m.capture) for m in itertools.islice(game.moves(), len(played), None)]
-    return f"{variant}\n{start}\n{' '.join(moves)}"
+    written = _core_moves(result) if result is not None and result.complete else None
+    if written is None:
+        played = played_moves(result) if result is not None else []
+        moves = [f"{move.start}-{'-'.join(map(str, move.path))}" for move in played]
+        if result is None or not result.complete:          # else every move of the main line was played
+            moves += [_written(m.squares, m.capture) for m in itertools.islice(game.moves(), len(played), None)]
+        written = " ".join(moves)
+    return f"{variant}\n{start}\n{written}"
+
+
+def _core_moves(result: Replay) -> str | None:
+    """The moves of the main line as moves_key writes them (start and landing squares joined by
+    "-", moves by " "), written by the compiled core (`steps.write_run` in full) when the main line
+    holds runs kept as text that the core plays whole up to its last ply resolved, move numbers,
+    comments, NAGs and variations; else None."""
+    position, last = result.start, result.ply_count
+    if position is None or not steps.runs_text(position):
+        return None
+    pieces: list[str] = []
+    number = 0
+    for element in movetext_runs(result.game):
+        if number == last:
+            break
+        if type(element) is MoveRun:
+            text = element.text
+            offset, count, after, written = steps.write_run(position, text, 0, number, last, None, "full", "-")
+            number += count
+            if offset < len(text) and number < last:         # a move the core leaves to Python
+                return None
+            position = after or position
+            pieces.append(written)
+        elif not isinstance(element, _SKIPPED):
+            return None
+    return " ".join(piece for piece in pieces if piece) if number == last else None
 
 
 def _written(squares: tuple[str, ...], capture: bool) -> str:

@@ -143,6 +143,18 @@ def write_run(position: Position, text: str, offset: int, number: int, last: int
     return offset, plies, after, written
 
 
+def find_run(position: Position, text: str, offset: int, number: int, last: int,
+             wanted: Position) -> tuple[int, int, Position | None, bool]:
+    """A MoveRun's text played from `offset` as write_run plays it, its plies numbered on from
+    `number` up to `last`, until a ply leaves `wanted` (a position of the same variant).  Returns
+    (offset of the move it leaves, or where it stopped; plies played; the position after the
+    last; whether `wanted` was reached).  Only where `runs_text(position)`."""
+    core = position._rl.core
+    assert core is not None and not position._rl.limit
+    offset, plies, after, found = core.find_run(text, offset, position, number, last, wanted)
+    return offset, plies, after, found
+
+
 def runs_text(position: Position) -> bool:
     """Whether run_text plays moves here (the compiled core, no king-move limit)."""
     return position._rl.core is not None and not position._rl.limit

@@ -8,6 +8,11 @@ from pdn_tools.text.model import (Comment, Element, Game, ReadError, NotatedMove
                                   Variation, movetext_runs)
 from pdn_tools.text.walk import walk
 
+try:
+    from pdn_tools.text import _lines      # the compiled writer of movetexts holding runs (text/_lines.c)
+except ImportError:                         # not built: written in Python, the same text
+    _lines = None   # type: ignore[assignment]
+
 WIDTH = 80
 
 
@@ -159,8 +164,28 @@ def write_game(game: Game, width: int = WIDTH, atoms: list[str] | None = None) -
         parts.append(f'[{name} "{escape(value)}"]')
     if game.tags:
         parts.append("")
-    parts.append(wrap([*(_atoms(movetext_runs(game)) if atoms is None else atoms), _tail(game)], width))
+    parts.append(_movetext(game, width) if atoms is None else wrap([*atoms, _tail(game)], width))
     return "\n".join(parts) + "\n\n"
+
+
+_KINDS = {_NUMBER: 1, _MOVE: 2, _OTHER: 3}     # movetext_lines' kinds of piece (0: a run kept as text)
+
+
+def _movetext(game: Game, width: int) -> str:
+    """The game's movetext and tail in lines: written by the compiled writer (text/_lines.c) when it
+    holds runs of moves kept as text, each run at once, else from its pieces (_atoms)."""
+    movetext = movetext_runs(game)
+    if _lines is not None and any(type(element) is MoveRun for element in movetext):
+        pieces: list[tuple[str, int]] = []
+        for element in movetext:
+            if type(element) is MoveRun:
+                pieces.append((element.text, 0))
+            else:
+                pieces += [(text, _KINDS[kind]) for text, kind in _pieces([element])]
+        written = _lines.movetext_lines(pieces, _tail(game), width)
+        if written is not None:
+            return written
+    return wrap([*_atoms(movetext), _tail(game)], width)
 
 
 def game_text(game: Game | ReadError) -> str:

@@ -208,7 +208,9 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from test_fast_plies import COMPILED, PURE, played_games  # noqa: E402
-from pdn_tools.commands.archive import Criteria, dedupe_game, filter_game  # noqa: E402
+from pdn_tools.commands.archive import Criteria, _core_moves, _core_reaches, dedupe_game, filter_game  # noqa: E402
+from pdn_tools.rules import steps  # noqa: E402
+from pdn_tools.rules.fen import parse_fen  # noqa: E402
 from pdn_tools.play.check import check  # noqa: E402
 from pdn_tools.rules.variants import VARIANTS  # noqa: E402
 
@@ -235,3 +237,36 @@ def test_dedupe_and_filter_by_position_are_the_same_on_both_engines(name, data):
                            [filter_game(game, Criteria(position=fen)) for game in games for fen in fens])
         assert all(answers[engine][1][1 + i] for i in range(len(fens) - 1))     # reached by the first game
     assert answers[COMPILED] == answers[PURE]
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@settings(max_examples=15, deadline=None)
+@given(data=st.data())
+def test_the_cores_search_and_moves_are_the_plies_of_the_pure_engine(name, data):
+    """The compiled core's answers for a game read with its runs kept as text, where it gives one
+    (`_core_reaches`: whether a ply leaves a position, for each position the main line reaches and
+    one it may not; `_core_moves`: dedupe's moves), are those of the pure engine's plies."""
+    text = data.draw(played_games(name))
+    pure = check(read_text(text, engine=PURE)[0], engine=PURE).replay
+    compiled = check(read_text(text, engine=COMPILED)[0], engine=COMPILED).replay
+    afters = [ply.after.fen() for ply in pure.plies]
+    other = parse_fen(VARIANTS[name], VARIANTS[name].first + ":W:B", COMPILED)
+    for wanted in [*(parse_fen(VARIANTS[name], fen, COMPILED) for fen in afters), other]:
+        found = _core_reaches(compiled, wanted)
+        assert found is None or found == (wanted.fen() in afters)
+    moves = _core_moves(compiled)
+    assert moves is None or moves == " ".join(f"{p.move.start}-{'-'.join(map(str, p.move.path))}"
+                                              for p in pure.plies)
+    assert _core_reaches(pure, other) is None and _core_moves(pure) is None
+
+
+def test_the_cores_search_stops_at_the_last_ply_replayed_and_leaves_what_it_cannot_play():
+    """find_run plays no ply past `last`, and stops at a move it leaves to Python."""
+    start = parse_fen(VARIANTS["english"], "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+                      COMPILED)
+    after = start.play(next(move for move in start.legal_moves() if str(move) == "9-14"))
+    text = "1. 9-14 23-19 2. 11-15"
+    assert steps.find_run(start, text, 0, 0, 3, after) == (len("1. 9-14"), 1, after, True)
+    assert steps.find_run(start, text, 0, 0, 1, start)[1:] == (1, after, False)
+    offset, plies, _, found = steps.find_run(start, text + " 2-99", 0, 0, 9, start)
+    assert (offset, plies, found) == (len(text) + 1, 3, False)

@@ -1,0 +1,81 @@
+"""The compiled writer of movetexts holding runs kept as text (text/_lines.c) writes what the
+writer writes from the pieces of the movetext (writer._atoms, writer.wrap): issue 28's dedupe,
+filter and split pass games on through it."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pdn_tools.text import writer
+from pdn_tools.text.model import (Comment, Game, MoveNumber, MoveRun, Nag, NotatedMove, Placeholder, Variation,
+                                  keep_runs)
+from test_grammar import plain_runs
+
+_lines = pytest.importorskip("pdn_tools.text._lines")
+
+WORDS = st.text(st.sampled_from("ab é–♔ -()x.0123"), max_size=30)
+
+
+@st.composite
+def elements(draw: st.DrawFn, depth: int = 0) -> object:
+    """A movetext element of any kind, a variation holding some (not in a variation: a run)."""
+    kinds = ["comment", "line", "nag", "number", "move", "placeholder"] + (["variation"] if depth < 2 else [])
+    kind = draw(st.sampled_from(kinds))
+    if kind == "comment":
+        return Comment(draw(WORDS))
+    if kind == "line":
+        return Comment(draw(WORDS), draw(st.sampled_from("%;")))
+    if kind == "nag":
+        return Nag(draw(st.integers(0, 300)))
+    if kind == "number":
+        return MoveNumber(draw(st.integers(0, 200)), draw(st.booleans()))
+    if kind == "move":
+        squares = tuple(draw(st.lists(st.integers(1, 50).map(str), min_size=2, max_size=4)))
+        capture = draw(st.booleans())
+        return NotatedMove(("x" if capture else "-").join(squares), squares, capture, draw(st.sampled_from(["", "!", "?!"])))
+    if kind == "placeholder":
+        return Placeholder()
+    return Variation(draw(st.lists(elements(depth + 1), max_size=5)), draw(st.sampled_from([None, "*", "1-0"])))
+
+
+@st.composite
+def games(draw: st.DrawFn) -> Game:
+    """A game whose movetext holds runs kept as text among any other elements."""
+    movetext = draw(st.lists(st.one_of(plain_runs(padded=True).map(lambda text: MoveRun(text, 1, 1)), elements()),
+                             min_size=1, max_size=8))
+    if not any(type(element) is MoveRun for element in movetext):
+        movetext.append(MoveRun(draw(plain_runs()), 1, 1))
+    game = Game(result=draw(st.sampled_from([None, "*", "2-0", "1/2-1/2"])),
+                after=draw(st.lists(st.builds(Comment, WORDS, st.sampled_from("{%")), max_size=2)))
+    keep_runs(game, movetext)
+    return game
+
+
+@settings(max_examples=500, deadline=None)
+@given(games(), st.integers(1, 100))
+def test_the_compiled_movetext_is_the_one_written_from_its_pieces(game, width):
+    """A movetext with runs, comments (line comments too, non-ASCII), NAGs, numbers, moves,
+    placeholders and variations, in lines of any width, is written as wrap() writes _atoms()."""
+    movetext = game._runs
+    expected = writer.wrap([*writer._atoms(movetext), writer._tail(game)], width)
+    assert writer._movetext(game, width) == expected
+    pieces: list[tuple[str, int]] = []
+    for element in movetext:
+        pieces += [(element.text, 0)] if type(element) is MoveRun else \
+            [(text, writer._KINDS[kind]) for text, kind in writer._pieces([element])]
+    assert _lines.movetext_lines(pieces, writer._tail(game), width) == expected      # the compiled path was taken
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(plain_runs(), plain_runs(padded=True)), st.integers(1, 100))
+def test_a_run_is_written_as_its_items_are(text, width):
+    """A run alone: its words (MoveRun.texts) numbered as _run_number writes them, glued, wrapped."""
+    expected = writer.wrap([*writer._atoms([MoveRun(text, 1, 1)]), "*"], width)
+    assert _lines.movetext_lines([(text, 0)], "*", width) == expected
+
+
+def test_a_number_that_is_not_digits_and_dots_is_left_to_the_writer():
+    """A number the writer would read with int() (not digits alone) is not written: None."""
+    assert _lines.movetext_lines([("1.2. 11-15", 0)], "*", 80) is None
+    assert _lines.movetext_lines([("007. 11-15 ... 23-19 0.", 0)], "*", 80) == "7. 11-15 ... 23-19 0. *"
