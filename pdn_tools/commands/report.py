@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from pdn_tools.play.check import Checked, Problem, Record
 from pdn_tools.text.names import printable
+from pdn_tools.text.records import record
 
 if TYPE_CHECKING:
     from pdn_tools.play.error_boards import ErrorBoard
@@ -178,7 +179,7 @@ def checked_json_line(checked: Checked) -> str:
     return json_line(checked.record)
 
 
-@dataclass
+@record()
 class Summary:
     """Counts over a batch: games, valid games, problems per code and per variant."""
 
@@ -189,6 +190,17 @@ class Summary:
     variants: Counter[str] = field(default_factory=Counter)
     invalid_variants: Counter[str] = field(default_factory=Counter)
     invalid_files: set[str] = field(default_factory=set)        # for the tally line, not in the report
+
+    def __init__(self, games: int = 0, valid: int = 0, errors: Counter[str] | None = None,
+                 warnings: Counter[str] | None = None, variants: Counter[str] | None = None,
+                 invalid_variants: Counter[str] | None = None, invalid_files: set[str] | None = None) -> None:
+        """Each counter or set left out (or None) is a new empty one."""
+        self.games, self.valid = games, valid
+        self.errors = Counter() if errors is None else errors
+        self.warnings = Counter() if warnings is None else warnings
+        self.variants = Counter() if variants is None else variants
+        self.invalid_variants = Counter() if invalid_variants is None else invalid_variants
+        self.invalid_files = set() if invalid_files is None else invalid_files
 
     def add(self, record: Record) -> None:
         self.games += 1

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
 from typing import Any, Iterator, Union, cast
 
 from lark import Token, Transformer
@@ -13,12 +12,13 @@ from pdn_tools.text.numbers import LONGEST, number
 from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, NotatedMove, MoveNumber, MoveRun, Nag,
                                   Placeholder, Setup, Variation, keep_runs)
 from pdn_tools.text.plans import _recorded, _Recording
+from pdn_tools.text.records import record
 from pdn_tools.text.tokens import FastTags, PlainRun, Reading, ScanToken
 
 _SEPARATOR = re.compile(r"[-xX:] ?")
 _STRICT_TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Context:
     """Per-game state of the transformer: where diagnostics go, and whether the main line's
     plain runs stay text (tested by `plain`)."""
@@ -27,6 +27,10 @@ class _Context:
     strict: bool
     runs: bool = False
     plain: PlainRun | None = None
+
+    def __init__(self, warnings: list[Diagnostic], strict: bool, runs: bool = False,
+                 plain: PlainRun | None = None) -> None:
+        self.warnings, self.strict, self.runs, self.plain = warnings, strict, runs, plain
 
 
 # What the movetext's reductions receive: tokens and the variations built below them.
