@@ -8,13 +8,13 @@ written text compares equal to the original.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
 from dataclasses import field
 from types import MappingProxyType
 from typing import Union
 
 from pdn_tools.text.codes import Code
+from pdn_tools.text.patterns import lazy
 from pdn_tools.text.records import record
 
 
@@ -204,9 +204,9 @@ class MoveRun:
 
 
 # An item of a MoveRun's text: a move number (its dots end it, a move may follow at once), a move.
-_RUN_PIECE = re.compile(r"[0-9]*\.+|[0-9]+(?:[-x] ?[0-9]+)+")
+_RUN_PIECE = lazy(r"[0-9]*\.+|[0-9]+(?:[-x] ?[0-9]+)+")
 # A move of a MoveRun's text: found alone, the same moves (a move number's digits end with a dot).
-_RUN_MOVE = re.compile(r"[0-9]+(?:[-x] ?[0-9]+)+")
+_RUN_MOVE = lazy(r"[0-9]+(?:[-x] ?[0-9]+)+")
 
 
 def _run_item(piece: str, line: int, column: int) -> NotatedMove | MoveNumber:
