@@ -179,3 +179,22 @@ def test_the_help_is_as_wide_as_click_makes_it(columns, terminal, max_width):
         patch.delenv("COLUMNS", raising=False) if columns is None else patch.setenv("COLUMNS", columns)
         patch.setattr(os, "get_terminal_size", terminal_size)
         assert help_width(max_width) == click.HelpFormatter(max_width=max_width).width
+
+
+def test_the_collector_waits_for_its_first_collection_then_has_its_usual_thresholds():
+    """pdn's start makes no collection (pdn_tools/__main__.py); the first one puts the usual thresholds back."""
+    program = """
+import gc
+usual = gc.get_threshold()
+import pdn_tools.__main__ as start
+assert gc.get_threshold() == (start.FIRST_COLLECTION, *usual[1:]) and start._first_collection in gc.callbacks
+collected = gc.get_stats()[0]["collections"]
+kept = [[] for _ in range(start.FIRST_COLLECTION // 2)]
+assert gc.get_stats()[0]["collections"] == collected
+kept += [[] for _ in range(start.FIRST_COLLECTION)]
+assert gc.get_stats()[0]["collections"] > collected
+assert gc.get_threshold() == usual and start._first_collection not in gc.callbacks
+"""
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
