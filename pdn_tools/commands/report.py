@@ -1,13 +1,14 @@
 """Validation reports: one record per game, as text lines or JSON, and a summary."""
 from __future__ import annotations
 
-import json
 from collections import Counter
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
+from functools import cache
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from pdn_tools.play.check import Checked, Problem, Record
 from pdn_tools.text.names import printable
+from pdn_tools.text.records import record
 
 if TYPE_CHECKING:
     from pdn_tools.play.error_boards import ErrorBoard
@@ -130,14 +131,20 @@ def text_part(results: Sequence[tuple[Record, Any]], warnings: str, ignore: froz
 _LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
-# One encoder for every line (json.dumps with options makes an encoder a call); no check for
-# circular references: records and summaries are trees.
-_JSON = json.JSONEncoder(ensure_ascii=False, check_circular=False)
+@cache
+def _json() -> tuple[Callable[[object], str], Callable[[str], str]]:
+    """The JSON encoder's `encode` and its string encoder, `json` imported when a run first writes JSON
+    (a text report does not: docs/start-up.md).  One encoder for every line (json.dumps with options
+    makes an encoder a call); no check for circular references: records and summaries are trees.  A
+    str as JSON keeps its UTF-8 (the encoder's own, in C)."""
+    import json
+
+    return json.JSONEncoder(ensure_ascii=False, check_circular=False).encode, json.encoder.encode_basestring
 
 
 def json_text(value: object) -> str:
     """`value` as JSON on one line, whatever line reader splits it (UTF-8 kept as it is)."""
-    text = _JSON.encode(value)
+    text = _json()[0](value)
     if "\x85" in text or "\u2028" in text or "\u2029" in text:      # rare: translate() is slow
         text = text.translate(_LINE_BREAKS)
     return text
@@ -148,13 +155,10 @@ def json_line(record: Record | dict[str, object]) -> str:
     return _record_json(record) if isinstance(record, Record) else json_text(record)
 
 
-_STRING = json.encoder.encode_basestring         # a str as JSON, UTF-8 kept (the encoder's own, in C)
-
-
 def _record_json(record: Record) -> str:
     """`json_text(record.as_dict())`, written field by field without making the dicts (validate
     writes one a game; the encoder took a tenth of its time)."""
-    string = _STRING
+    string = _json()[1]
     text = (f'{{"file": {string(record.file)}, "game": {record.game}, "name": {string(record.name)}, '
             f'"line": {record.line}, "variant": {string(record.variant)}, '
             f'"ok": {"true" if record.ok else "false"}, "plies": {record.plies}, '
@@ -167,8 +171,9 @@ def _record_json(record: Record) -> str:
 
 def _problem_json(problem: Problem) -> str:
     ply = "null" if problem.ply is None else problem.ply
-    move = "" if problem.move is None else f', "move": {_STRING(problem.move)}'
-    return (f'{{"code": {_STRING(problem.code)}, "message": {_STRING(problem.message)}, "line": {problem.line}, '
+    string = _json()[1]
+    move = "" if problem.move is None else f', "move": {string(problem.move)}'
+    return (f'{{"code": {string(problem.code)}, "message": {string(problem.message)}, "line": {problem.line}, '
             f'"column": {problem.column}, "ply": {ply}{move}}}')
 
 
@@ -178,7 +183,7 @@ def checked_json_line(checked: Checked) -> str:
     return json_line(checked.record)
 
 
-@dataclass
+@record()
 class Summary:
     """Counts over a batch: games, valid games, problems per code and per variant."""
 
@@ -189,6 +194,17 @@ class Summary:
     variants: Counter[str] = field(default_factory=Counter)
     invalid_variants: Counter[str] = field(default_factory=Counter)
     invalid_files: set[str] = field(default_factory=set)        # for the tally line, not in the report
+
+    def __init__(self, games: int = 0, valid: int = 0, errors: Counter[str] | None = None,
+                 warnings: Counter[str] | None = None, variants: Counter[str] | None = None,
+                 invalid_variants: Counter[str] | None = None, invalid_files: set[str] | None = None) -> None:
+        """Each counter or set left out (or None) is a new empty one."""
+        self.games, self.valid = games, valid
+        self.errors = Counter() if errors is None else errors
+        self.warnings = Counter() if warnings is None else warnings
+        self.variants = Counter() if variants is None else variants
+        self.invalid_variants = Counter() if invalid_variants is None else invalid_variants
+        self.invalid_files = set() if invalid_files is None else invalid_files
 
     def add(self, record: Record) -> None:
         self.games += 1

@@ -7,7 +7,7 @@ its `Replay` (None for a game that could not be read) and its `Record`, the obje
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pdn_tools.play.checking import Checking
@@ -17,14 +17,17 @@ from pdn_tools.rules.core import Engine, engine_from_environment
 from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic, Game, ReadError
+from pdn_tools.text.records import record
 from pdn_tools.text.results import read_result, stated_result
 from pdn_tools.text.tags import game_name, tag_pairs
+
+_set = object.__setattr__          # a frozen record's fields are set so (as @dataclass sets them)
 
 if TYPE_CHECKING:      # --shots imports the search; validating does not (docs/start-up.md)
     from pdn_tools.rules.search import Evaluations
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Problem:
     """A diagnostic as reported: located, with the move it is about when it has a ply."""
 
@@ -34,6 +37,15 @@ class Problem:
     column: int
     ply: int | None = None
     move: str | None = None             # '12... 28x19', numbered from the first player
+
+    def __init__(self, code: Code, message: str, line: int, column: int, ply: int | None = None,
+                 move: str | None = None) -> None:
+        _set(self, "code", code)
+        _set(self, "message", message)
+        _set(self, "line", line)
+        _set(self, "column", column)
+        _set(self, "ply", ply)
+        _set(self, "move", move)
 
     def __reduce__(self) -> tuple[type[Problem], tuple[object, ...]]:
         """Pickled as its fields in order (see Record.__reduce__)."""
@@ -47,7 +59,7 @@ class Problem:
         return entry
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Shot:
     """A move the search judged (`rules.search.judge`): shot, missed or walked into."""
 
@@ -57,11 +69,18 @@ class Shot:
     eval: str                           # after the move, White's view: '+1.00', '#3'
     line: tuple[str, ...]               # the line that shows it, from the position before the move, as PDN
 
+    def __init__(self, ply: int, move: str, kind: str, eval: str, line: tuple[str, ...]) -> None:
+        _set(self, "ply", ply)
+        _set(self, "move", move)
+        _set(self, "kind", kind)
+        _set(self, "eval", eval)
+        _set(self, "line", line)
+
     def as_dict(self) -> dict[str, object]:
         return {"ply": self.ply, "move": self.move, "kind": self.kind, "eval": self.eval, "line": list(self.line)}
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Record:
     """What validation says about one game (the JSON object of `validate --format jsonl`)."""
 
@@ -76,6 +95,21 @@ class Record:
     errors: tuple[Problem, ...] = ()
     warnings: tuple[Problem, ...] = ()
     shots: tuple[Shot, ...] | None = None       # validate --shots: the moves the search judged
+
+    def __init__(self, file: str, game: int, name: str, line: int, variant: str, ok: bool, plies: int, result: str,
+                 errors: tuple[Problem, ...] = (), warnings: tuple[Problem, ...] = (),
+                 shots: tuple[Shot, ...] | None = None) -> None:
+        _set(self, "file", file)
+        _set(self, "game", game)
+        _set(self, "name", name)
+        _set(self, "line", line)
+        _set(self, "variant", variant)
+        _set(self, "ok", ok)
+        _set(self, "plies", plies)
+        _set(self, "result", result)
+        _set(self, "errors", errors)
+        _set(self, "warnings", warnings)
+        _set(self, "shots", shots)
 
     def __reduce__(self) -> tuple[type[Record], tuple[object, ...]]:
         """Pickled as its fields in order: records travel back from every game of --jobs workers,
@@ -94,13 +128,18 @@ class Record:
         return replace(self, errors=errors)
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Checked:
     """One game checked: the game, its replay (None when it could not be read) and its record."""
 
     game: Game | ReadError
     replay: Replay | None
     record: Record
+
+    def __init__(self, game: Game | ReadError, replay: Replay | None, record: Record) -> None:
+        _set(self, "game", game)
+        _set(self, "replay", replay)
+        _set(self, "record", record)
 
     @property
     def ok(self) -> bool:

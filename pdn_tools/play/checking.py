@@ -3,16 +3,17 @@
 to the replay, the commands and the workers (it pickles)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING
 
 from pdn_tools.rules.core import Engine, engine_from_environment
+from pdn_tools.text.records import record
 
 if TYPE_CHECKING:      # a choice names them; reading alone does not load the variants
     from pdn_tools.rules.variants import RuleSet, Variant
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Checking:
     """`strict`: tolerated quirks of real files are errors; `variant`: replay every game as this
     variant instead of the one its tags name; `rules`: draws by these rules, else each variant's own;
@@ -23,3 +24,11 @@ class Checking:
     variant: Variant | None = None
     rules: RuleSet | None = None
     engine: Engine = field(default_factory=engine_from_environment)
+
+    def __init__(self, strict: bool = False, variant: Variant | None = None, rules: RuleSet | None = None,
+                 engine: Engine | None = None) -> None:
+        """`engine` left out (or None): the environment's."""
+        object.__setattr__(self, "strict", strict)
+        object.__setattr__(self, "variant", variant)
+        object.__setattr__(self, "rules", rules)
+        object.__setattr__(self, "engine", engine_from_environment() if engine is None else engine)

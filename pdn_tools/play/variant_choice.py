@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, NamedTuple
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.numbers import number as read_number
+from pdn_tools.text.patterns import lazy
 from pdn_tools.text.model import Diagnostic, Element, Game, NotatedMove as Notated, MoveRun, movetext_runs
 from pdn_tools.rules.variants import (Hint, Variant, algebraic_variants, inferred_variants, lidraughts_variant,
                                       variant_by_gametype, variant_by_name)
@@ -15,8 +16,8 @@ from pdn_tools.rules.variants import (Hint, Variant, algebraic_variants, inferre
 if TYPE_CHECKING:
     from pdn_tools.play.checking import Checking
 
-_GAMETYPE = re.compile(r"\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS][0-3])\s*(?:,\s*([01]))?)?\s*\Z")
-_GAMETYPE_NUMBER = re.compile(r"\s*(\d+)")
+_GAMETYPE = lazy(r"\s*(\d+)\s*(?:,\s*([WB])\s*,\s*(\d+)\s*,\s*(\d+)\s*,\s*([ANS][0-3])\s*(?:,\s*([01]))?)?\s*\Z")
+_GAMETYPE_NUMBER = lazy(r"\s*(\d+)")
 
 
 class Choice(NamedTuple):
@@ -101,8 +102,8 @@ def _hinted_variants(top: int, side: int) -> tuple[Variant, ...]:
 
 _HINTS: dict[str, tuple[int, int]] = {}      # move text -> (highest square number or -1, board side or 0)
 _HINTED_MOVES = 60                           # the first moves of the main line tell the board
-_RUN_MOVES = re.compile(r"[0-9]+(?:[-x] ?[0-9]+)+")  # the moves of a MoveRun's text
-_DIGITS = re.compile(r"[0-9]+")
+_RUN_MOVES = lazy(r"[0-9]+(?:[-x] ?[0-9]+)+")  # the moves of a MoveRun's text
+_DIGITS = lazy(r"[0-9]+")
 _HINT_TEXT = 1024                            # where the moves of the hint are looked for first
 
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from pdn_tools.rules import laws
 from pdn_tools.rules.laws import Law
+from pdn_tools.text.records import record
 
 if TYPE_CHECKING:
     from pdn_tools.rules._core import Rules as CompiledRules
@@ -56,7 +56,7 @@ def compiled_scanner() -> ModuleType | None:
     return _scan
 
 
-@dataclass(frozen=True, slots=True)
+@record(frozen=True, slots=True)
 class Engine:
     """The move engine: the compiled core (`compiled`) or pure Python.  It also tells the
     reader how to read runs of plain moves (`keeps_runs`, `moves_end`, `plain_run`): on the
@@ -65,9 +65,10 @@ class Engine:
 
     compiled: bool
 
-    def __post_init__(self) -> None:
-        if self.compiled and compiled_module() is None:
+    def __init__(self, compiled: bool) -> None:
+        if compiled and compiled_module() is None:
             raise ValueError("the compiled core is not built: only the pure engine runs")
+        object.__setattr__(self, "compiled", compiled)
 
     @property
     def name(self) -> str:

@@ -20,6 +20,7 @@ from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from pdn_tools.rules.variants import Variant
+from pdn_tools.text.patterns import lazy
 
 if TYPE_CHECKING:
     from pdn_tools.rules.movegen import Position
@@ -27,8 +28,8 @@ if TYPE_CHECKING:
 
 __all__ = ["FenError", "parse_fen", "to_fen", "read_fen", "write_fen"]
 
-_SQUARE = re.compile(r"[0-9]+|[A-Za-z][0-9]{1,2}(?![0-9])")
-_EXTRA_FIELD = re.compile(r"[HF][0-9]*|\+.*", re.S)
+_SQUARE = lazy(r"[0-9]+|[A-Za-z][0-9]{1,2}(?![0-9])")
+_EXTRA_FIELD = lazy(r"[HF][0-9]*|\+.*", re.S)
 
 
 class FenError(ValueError):

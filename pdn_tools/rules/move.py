@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from pdn_tools.text.records import record
 
 __all__ = ["Move"]
 
+_set = object.__setattr__          # a frozen record's fields are set so (as @dataclass sets them)
 
-@dataclass(frozen=True, slots=True)
+
+@record(frozen=True, slots=True)
 class Move:
     """A move in square numbers: `path` lists every landing square, `captured` in capture order."""
 
@@ -15,6 +17,13 @@ class Move:
     path: tuple[int, ...]
     captured: tuple[int, ...] = ()
     promotes: bool = False
+
+    def __init__(self, start: int, path: tuple[int, ...], captured: tuple[int, ...] = (),
+                 promotes: bool = False) -> None:
+        _set(self, "start", start)
+        _set(self, "path", path)
+        _set(self, "captured", captured)
+        _set(self, "promotes", promotes)
 
     @property
     def end(self) -> int:

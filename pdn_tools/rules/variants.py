@@ -15,14 +15,15 @@ digit, and numbers run along the rows.  Internally every variant is described in
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from typing import NamedTuple
 
 from pdn_tools.rules import draws, laws
-from pdn_tools.rules.draws import DrawRules
+from pdn_tools.rules.draws import REPETITION_ONLY, DrawRules
 from pdn_tools.rules.laws import Law
 from pdn_tools.text.numbers import number
+from pdn_tools.text.records import record
 
 # Direction names relative to the moving player: diagonal forward/backward left/right and the
 # orthogonal forward, backward, left, right (on dark-square boards an orthogonal step skips the
@@ -57,7 +58,7 @@ class Lidraughts(NamedTuple):
     results_checked: bool
 
 
-@dataclass(frozen=True, kw_only=True)
+@record(frozen=True, kw_only=True)
 class Variant:
     """One draughts variant: board, PDN numbering, rule switches, draw rules and results."""
 
@@ -92,9 +93,24 @@ class Variant:
     aliases: tuple[str, ...] = field(default=(), compare=False)
     num_squares: int = field(init=False)  # playable squares, from the board
 
-    def __post_init__(self) -> None:
-        squares = self.rows * self.cols if self.all_squares else self.rows * self.cols // 2
-        object.__setattr__(self, "num_squares", squares)
+    def __init__(self, *, name: str, gametype: int, rows: int, cols: int, first: str, alpha: bool, corner: int,
+                 invert: bool, all_squares: bool = False, start_rows: tuple[int, ...] = (),
+                 man_steps: tuple[str, ...] = DIAGONAL_FORWARD, man_jumps: tuple[str, ...] = DIAGONAL,
+                 king_steps: tuple[str, ...] = DIAGONAL, king_jumps: tuple[str, ...] = DIAGONAL,
+                 flying_kings: bool = True, land_behind: bool = False, immediate_removal: bool = False,
+                 reverse_jumps: bool = False, promote_in_passing: bool = False, men_capture_kings: bool = True,
+                 law: Law = laws.count, king_move_limit: int = 0, draws: DrawRules = REPETITION_ONLY,
+                 results: Results = Results(), inferred: tuple[tuple[Hint, int], ...] = (),
+                 lidraughts: tuple[Lidraughts, ...] = (), aliases: tuple[str, ...] = ()) -> None:
+        vars(self).update(  # frozen: the fields are set in its __dict__, as @dataclass sets them
+            name=name, gametype=gametype, rows=rows, cols=cols, first=first, alpha=alpha, corner=corner,
+            invert=invert, all_squares=all_squares, start_rows=start_rows, man_steps=man_steps,
+            man_jumps=man_jumps, king_steps=king_steps, king_jumps=king_jumps, flying_kings=flying_kings,
+            land_behind=land_behind, immediate_removal=immediate_removal, reverse_jumps=reverse_jumps,
+            promote_in_passing=promote_in_passing, men_capture_kings=men_capture_kings, law=law,
+            king_move_limit=king_move_limit, draws=draws, results=results, inferred=inferred,
+            lidraughts=lidraughts, aliases=aliases,
+            num_squares=rows * cols if all_squares else rows * cols // 2)
 
     # -- numbering -------------------------------------------------------------------------
 

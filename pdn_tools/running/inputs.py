@@ -6,7 +6,7 @@ import fnmatch
 import os
 import stat
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
@@ -15,6 +15,7 @@ from pdn_tools.text.names import printable
 from pdn_tools.rules.core import Engine
 from pdn_tools.text.reader import MAX_GAME_BYTES, RawGame, read_raw
 from pdn_tools.text.source import CUT, NotPdn, cut_of, input_bytes, reason, watched
+from pdn_tools.text.records import record
 
 
 DEFAULT_GLOBS = ("*.pdn", "*.pdn.gz", "*.pdn.bz2", "*.pdn.xz", "*.pdn.zst")
@@ -24,7 +25,7 @@ def _note(text: str) -> None:
     print(printable(text), file=sys.stderr)
 
 
-@dataclass
+@record()
 class Inputs:
     """The files named on the command line, folders expanded (files matching `globs`,
     compressed ones included); unreadable ones are noted.  Knows how far reading has got."""
@@ -42,6 +43,19 @@ class Inputs:
     max_game_bytes: int = MAX_GAME_BYTES           # a longer game is reported as too large
     codecs: dict[str, str] = field(default_factory=dict)    # files read in another codec than UTF-8
     failed: set[str] = field(default_factory=set)           # files the workers could not read to their end
+
+    def __init__(self, paths: tuple[str, ...], globs: tuple[str, ...] = DEFAULT_GLOBS,
+                 note: Callable[[str], None] = _note, unreadable: int = 0, cut: int = 0, current: str = "",
+                 _done: int = 0, _reading: BinaryIO | None = None, _total: int | None = None,
+                 encoding: str | None = None, max_game_bytes: int = MAX_GAME_BYTES,
+                 codecs: dict[str, str] | None = None, failed: set[str] | None = None) -> None:
+        """`codecs` and `failed` left out (or None): new empty ones."""
+        self.paths, self.globs, self.note, self.unreadable, self.cut, self.current = (
+            paths, globs, note, unreadable, cut, current)
+        self._done, self._reading, self._total = _done, _reading, _total
+        self.encoding, self.max_game_bytes = encoding, max_game_bytes
+        self.codecs = {} if codecs is None else codecs
+        self.failed = set() if failed is None else failed
 
     def files(self, streams: bool = False) -> Iterator[str]:
         """The files to read, folders expanded.  A file named that is not a regular one (a FIFO

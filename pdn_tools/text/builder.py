@@ -3,22 +3,23 @@ from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass
 from typing import Any, Iterator, Union, cast
 
 from lark import Token, Transformer
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.numbers import LONGEST, number
+from pdn_tools.text.patterns import lazy
 from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, NotatedMove, MoveNumber, MoveRun, Nag,
                                   Placeholder, Setup, Variation, keep_runs)
 from pdn_tools.text.plans import _recorded, _Recording
+from pdn_tools.text.records import record
 from pdn_tools.text.tokens import FastTags, PlainRun, Reading, ScanToken
 
-_SEPARATOR = re.compile(r"[-xX:] ?")
-_STRICT_TAG_NAME = re.compile(r"[A-Z][A-Za-z0-9_]*\Z")
+_SEPARATOR = lazy(r"[-xX:] ?")
+_STRICT_TAG_NAME = lazy(r"[A-Z][A-Za-z0-9_]*\Z")
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Context:
     """Per-game state of the transformer: where diagnostics go, and whether the main line's
     plain runs stay text (tested by `plain`)."""
@@ -27,6 +28,10 @@ class _Context:
     strict: bool
     runs: bool = False
     plain: PlainRun | None = None
+
+    def __init__(self, warnings: list[Diagnostic], strict: bool, runs: bool = False,
+                 plain: PlainRun | None = None) -> None:
+        self.warnings, self.strict, self.runs, self.plain = warnings, strict, runs, plain
 
 
 # What the movetext's reductions receive: tokens and the variations built below them.
@@ -334,8 +339,8 @@ class _Terminator(str):
 
 # Tag pairs `[Name "value"]` one a line with nothing between: a name PDN allows, a value with no
 # escape; `_tags` would read them with no diagnostic, each at the start of its line.
-_PLAIN_TAG = re.compile(r'\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]')
-_PLAIN_TAGS = re.compile(r'\[[A-Z][A-Za-z0-9_]* "[^"\\\n]*"\](?:\n\[[A-Z][A-Za-z0-9_]* "[^"\\\n]*"\])*+')
+_PLAIN_TAG = lazy(r'\[([A-Z][A-Za-z0-9_]*) "([^"\\\n]*)"\]')
+_PLAIN_TAGS = lazy(r'\[[A-Z][A-Za-z0-9_]* "[^"\\\n]*"\](?:\n\[[A-Z][A-Za-z0-9_]* "[^"\\\n]*"\])*+')
 _MOVE_LIKE = (NotatedMove, MoveNumber, Placeholder, MoveRun)      # what may follow a move number
 
 
@@ -347,7 +352,7 @@ def _run_pattern(square: str, number: str) -> re.Pattern[str]:
     move = rf"{square}(?:- ?{square}|(?:x ?{square}){{1,24}})"
     # atomic: an item (a number and its glued move are one here) is followed by white space or the end
     item = rf"(?>(?:{number}\.(?:\.\.)?|\.\.\.)(?:{move})?|{move})"
-    return re.compile(rf"{item}(?:[ \t\n]++{item})*+")
+    return lazy(rf"{item}(?:[ \t\n]++{item})*+")
 
 
 # The plain run: squares of one or two digits, numbers of up to six, no zero padding.
@@ -361,11 +366,11 @@ def _plain_by_regex(text: str) -> bool:
     return _PLAIN_RUN.fullmatch(text) is not None
 
 
-_ZERO_PADDED = re.compile(r"0(?<![0-9]0)[0-9]")      # a 0 after no digit, then a digit
+_ZERO_PADDED = lazy(r"0(?<![0-9]0)[0-9]")      # a 0 after no digit, then a digit
 _PIECES_KEPT = 4096
-_PADDED = re.compile(r"(?:^|[-xX:] ?)0[0-9]")
-_UPPER = re.compile(r"[A-LX]")
-_ALPHA_SQUARE = re.compile(r"[a-lA-L](?:1[0-2]|[1-9])")
+_PADDED = lazy(r"(?:^|[-xX:] ?)0[0-9]")
+_UPPER = lazy(r"[A-LX]")
+_ALPHA_SQUARE = lazy(r"[a-lA-L](?:1[0-2]|[1-9])")
 
 
 def _read_number(digits: str, what: str, line: int, column: int) -> int:
@@ -391,7 +396,7 @@ def unescape(value: str) -> str:
 # One tag pair: [Name "quoted value"], or leniently [Name loose value].  A name is made of
 # the words of the grammar's LOOSE_TAG (no '{', '}', '(' or ')'): the name read is one the
 # writer can write back.
-TAG_PAIR = re.compile(r'\[[ \t]*(?:(?P<name>[^\s"\[\]{}()]+(?:[ \t]+[^\s"\[\]{}()]+)*)[ \t]*'
+TAG_PAIR = lazy(r'\[[ \t]*(?:(?P<name>[^\s"\[\]{}()]+(?:[ \t]+[^\s"\[\]{}()]+)*)[ \t]*'
                       r'"(?P<quoted>[^"\\]*(?:\\.[^"\\]*)*)"|(?P<word>[^\s"\[\]{}()]+)[ \t]*'
                       r'(?P<loose>[^\]\n]*))[ \t]*\]')
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import BinaryIO, Iterator
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic
+from pdn_tools.text.records import record
 
 BLOCK = 1 << 18                  # bytes read at a time
 WINDOW = 1 << 24                 # bytes of a pipe looked at to guess its code page
@@ -48,7 +49,7 @@ def known_encoding(name: str) -> str:
     return info.name
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class _Evidence:
     """What the bytes that are not UTF-8 say about a file's encoding."""
 
@@ -59,6 +60,11 @@ class _Evidence:
     numero: int = 0              # 0xB9 on its own: '№' in CP1251
     dos: int = 0                 # bytes of long runs in 0x80-0xAF or 0xE0-0xEF (CP866 letters)
     dos_only: int = 0            # bytes of long runs in 0x80-0xAF (CP866 capitals and a-p)
+
+    def __init__(self, utf8_extra: int = 0, bad: int = 0, latin: int = 0, cyrillic: int = 0, numero: int = 0,
+                 dos: int = 0, dos_only: int = 0) -> None:
+        self.utf8_extra, self.bad, self.latin, self.cyrillic = utf8_extra, bad, latin, cyrillic
+        self.numero, self.dos, self.dos_only = numero, dos, dos_only
 
     def add(self, data: bytes) -> None:
         if data.isascii():
@@ -95,7 +101,7 @@ def _ascii_letter(text: str, index: int) -> bool:
     return 0 <= index < len(text) and text[index].isascii() and text[index].isalpha()
 
 
-@dataclass
+@record()
 class Decoder:
     """Decodes one binary stream into text blocks whose line ends are '\\n'.
 
@@ -113,6 +119,15 @@ class Decoder:
     _marked: int = 0             # runs of undecodable bytes met so far
     _held: str = ""              # a '\r' that ended the last block
     _utf8_extra: int = 0         # bytes of UTF-8 multi-byte characters read before the guess
+
+    def __init__(self, stream: BinaryIO, encoding: str | None = None, warnings: list[Diagnostic] | None = None,
+                 line: int = 1, column: int = 1, _codec: str | None = None, _marked: int = 0, _held: str = "",
+                 _utf8_extra: int = 0) -> None:
+        """`warnings` left out (or None): a new empty list."""
+        self.stream, self.encoding = stream, encoding
+        self.warnings = [] if warnings is None else warnings
+        self.line, self.column, self._codec, self._marked, self._held, self._utf8_extra = (
+            line, column, _codec, _marked, _held, _utf8_extra)
 
     @property
     def codec(self) -> str:

@@ -26,6 +26,7 @@ from lark.lexer import Lexer
 from pdn_tools.text.builder import TAG_PAIR, _Builder, _Context, _fast_built, _StrictError
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic, Game
+from pdn_tools.text.patterns import lazy
 from pdn_tools.text.plans import BUILT, TOKEN, Plan, _Recording
 from pdn_tools.text.scanner import _OPENERS, Scanner, _alternatives, _possessive
 from pdn_tools.text.tokens import ERROR, ESCAPE, FastTags, Reading, ScanToken, _comment_token
@@ -142,7 +143,7 @@ class PdnParser(Scanner):
             regex[name] = _possessive(regex[name])
         super().__init__(regex)
         fine = ["MOVE", "MOVENUMBER", "ELLIPSIS", "STRENGTH", "NAG", "PLACEHOLDER"]
-        self._builder.fine = re.compile(_alternatives({}, regex, fine))
+        self._builder.fine = lazy(_alternatives({}, regex, fine))
         self._plans: dict[tuple[str, ...], Plan] = {}
 
     def parse_game(self, tokens: list[ScanToken], strict: bool = False, consume: bool = False,
@@ -267,7 +268,7 @@ def unreadable(token: ScanToken, strict: bool = False) -> Diagnostic:
     return Diagnostic(Code.PROSE, sys.intern(f"text {_show(token)} read as a comment"), token.line, token.column)
 
 
-_GLUED_RESULT = re.compile(r"(2-0|0-2|1-1|0-0|1-0|0-1|1:0|0:1|½-½|0\.5-0\.5)(?=[A-Za-z])")
+_GLUED_RESULT = lazy(r"(2-0|0-2|1-1|0-0|1-0|0-1|1:0|0:1|½-½|0\.5-0\.5)(?=[A-Za-z])")
 
 def _show(token: str) -> str:
     value = str(token)

@@ -8,16 +8,17 @@ written text compares equal to the original.
 """
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Union
 
 from pdn_tools.text.codes import Code
+from pdn_tools.text.patterns import lazy
+from pdn_tools.text.records import record
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class NotatedMove:
     """A notated move: squares as written and the separators between them."""
 
@@ -28,28 +29,48 @@ class NotatedMove:
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
 
+    def __init__(self, text: str, squares: tuple[str, ...], capture: bool, strength: str = "", line: int = 0,
+                 column: int = 0) -> None:
+        self.text, self.squares, self.capture, self.strength = text, squares, capture, strength
+        self.line, self.column = line, column
 
-@dataclass(slots=True)
+
+@record(slots=True)
 class MoveNumber:
+    """A move number: `12.`, `12...`."""
+
     number: int
     black: bool                    # '12...' or '12. ...': the second player's move
     text: str = field(default="", compare=False)   # as written, e.g. '01.'
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
 
+    def __init__(self, number: int, black: bool, text: str = "", line: int = 0, column: int = 0) -> None:
+        self.number, self.black, self.text, self.line, self.column = number, black, text, line, column
 
-@dataclass(slots=True)
+
+@record(slots=True)
 class Comment:
+    """A comment: `{...}`, or a line comment after `%` or `;`."""
+
     text: str                      # without the braces or the leading '%'/';'
     kind: str = "{"                # '{' block comment, '%' or ';' line comment
 
+    def __init__(self, text: str, kind: str = "{") -> None:
+        self.text, self.kind = text, kind
 
-@dataclass(slots=True)
+
+@record(slots=True)
 class Nag:
+    """A numeric annotation glyph: `$12`."""
+
     number: int
 
+    def __init__(self, number: int) -> None:
+        self.number = number
 
-@dataclass(slots=True)
+
+@record(slots=True)
 class Setup:
     """A `/FEN "..."/` setup inside the movetext."""
 
@@ -57,8 +78,11 @@ class Setup:
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
 
+    def __init__(self, fen: str, line: int = 0, column: int = 0) -> None:
+        self.fen, self.line, self.column = fen, line, column
 
-@dataclass(slots=True)
+
+@record(slots=True)
 class Placeholder:
     """An unknown move written as `-` or `- -`."""
 
@@ -66,19 +90,27 @@ class Placeholder:
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
 
+    def __init__(self, text: str = "-", line: int = 0, column: int = 0) -> None:
+        self.text, self.line, self.column = text, line, column
 
-@dataclass(slots=True)
+
+@record(slots=True)
 class Variation:
+    """A variation: `( ... )`, standing after the move it replaces."""
+
     elements: list["Element"]
     result: str | None = None      # a result written at the end of the variation
     line: int = field(default=0, compare=False)
     column: int = field(default=0, compare=False)
 
+    def __init__(self, elements: list[Element], result: str | None = None, line: int = 0, column: int = 0) -> None:
+        self.elements, self.result, self.line, self.column = elements, result, line, column
+
 
 Element = Union[NotatedMove, MoveNumber, Comment, Nag, Setup, Placeholder, Variation]
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class MoveRun:
     """A run of the main line's movetext kept as text: move numbers (`12.`, `12...`, `...`)
     and moves of square numbers (`11-15`, `22x15x8`, `1- 7`: one space may follow a
@@ -94,6 +126,9 @@ class MoveRun:
     text: str
     line: int
     column: int
+
+    def __init__(self, text: str, line: int, column: int) -> None:
+        self.text, self.line, self.column = text, line, column
 
     def expand(self) -> list[Element]:
         """The run's move numbers and moves, each located as the reader locates them."""
@@ -169,9 +204,9 @@ class MoveRun:
 
 
 # An item of a MoveRun's text: a move number (its dots end it, a move may follow at once), a move.
-_RUN_PIECE = re.compile(r"[0-9]*\.+|[0-9]+(?:[-x] ?[0-9]+)+")
+_RUN_PIECE = lazy(r"[0-9]*\.+|[0-9]+(?:[-x] ?[0-9]+)+")
 # A move of a MoveRun's text: found alone, the same moves (a move number's digits end with a dot).
-_RUN_MOVE = re.compile(r"[0-9]+(?:[-x] ?[0-9]+)+")
+_RUN_MOVE = lazy(r"[0-9]+(?:[-x] ?[0-9]+)+")
 
 
 def _run_item(piece: str, line: int, column: int) -> NotatedMove | MoveNumber:
@@ -198,7 +233,7 @@ _RUN_MOVES: dict[str, tuple[tuple[str, ...], bool]] = {}
 _RUN_MOVES_KEPT = 1 << 16
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Diagnostic:
     """A problem found while reading or replaying, located in the input."""
 
@@ -208,12 +243,15 @@ class Diagnostic:
     column: int
     ply: int | None = None
 
+    def __init__(self, code: Code, message: str, line: int, column: int, ply: int | None = None) -> None:
+        self.code, self.message, self.line, self.column, self.ply = code, message, line, column, ply
+
     def as_dict(self) -> dict[str, object]:
         return {"code": self.code, "message": self.message, "line": self.line,
                 "column": self.column, "ply": self.ply}
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Game:
     """One game: ordered tags (duplicates and unknown tags kept) and movetext."""
 
@@ -230,6 +268,21 @@ class Game:
     # The movetext as read with runs of plain moves still text (see keep_runs): `elements` is
     # then left unset until first read, when __getattr__ expands it from here.
     _runs: list[Element | MoveRun] | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __init__(self, tags: list[tuple[str, str]] | None = None, elements: list[Element] | None = None,
+                 result: str | None = None, before: list[Comment] | None = None, after: list[Comment] | None = None,
+                 tag_positions: list[tuple[int, int]] | None = None, line: int = 0, index: int = 0, file: str = "",
+                 warnings: list[Diagnostic] | None = None) -> None:
+        """Each list left out (or None) is a new empty one."""
+        self.tags = [] if tags is None else tags
+        self.elements = [] if elements is None else elements
+        self.result = result
+        self.before = [] if before is None else before
+        self.after = [] if after is None else after
+        self.tag_positions = [] if tag_positions is None else tag_positions
+        self.line, self.index, self.file = line, index, file
+        self.warnings = [] if warnings is None else warnings
+        self._runs = None
 
     def __getattr__(self, name: str) -> list[Element]:
         """`elements` expanded from the runs kept as text on first use (any other name:
@@ -332,7 +385,7 @@ def main_line_text(game: Game) -> list[Element]:
     return out
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class ReadError:
     """A game that could not be read; reading goes on with the next game."""
 
@@ -344,6 +397,13 @@ class ReadError:
     code: Code = Code.SYNTAX
     text: str = ""                 # the game's raw text, for --keep-invalid
     warnings: list[Diagnostic] = field(default_factory=list)
+
+    def __init__(self, file: str, index: int, line: int, column: int, message: str, code: Code = Code.SYNTAX,
+                 text: str = "", warnings: list[Diagnostic] | None = None) -> None:
+        """`warnings` left out (or None) is a new empty list."""
+        self.file, self.index, self.line, self.column, self.message = file, index, line, column, message
+        self.code, self.text = code, text
+        self.warnings = [] if warnings is None else warnings
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}: game {self.index}: {self.message}"

@@ -16,7 +16,7 @@ import itertools
 import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import BinaryIO, Iterable, Iterator, Sequence, Union
 
 
@@ -26,6 +26,7 @@ from pdn_tools.text.grammar import parser, unreadable
 from pdn_tools.text.scanner import HOLD, WHITE_SPACE as _WHITE_SPACE
 from pdn_tools.text.tokens import ESCAPE, FastTags, Reading, ScanToken
 from pdn_tools.text.model import Comment, Diagnostic, Game, ReadError
+from pdn_tools.text.records import record
 from pdn_tools.text.source import NotPdn, cut_of, input_bytes, watched
 
 Source = Union[str, os.PathLike[str], BinaryIO, io.TextIOBase]
@@ -36,7 +37,7 @@ MAX_GAME_BYTES = 64 << 20      # a longer game is reported as too large, not kep
 CONSUMED = 4096                # tokens of a game beyond which they are freed as it is parsed (see parse_raw)
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class RawGame:
     """One game's tokens, as cut from the token stream."""
 
@@ -46,6 +47,17 @@ class RawGame:
     after: list[ScanToken] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
     too_large: int = 0                  # the limit it is longer than: only its first token is kept
+
+    def __init__(self, tokens: list[ScanToken] | None = None, name: str = "", before: list[ScanToken] | None = None,
+                 after: list[ScanToken] | None = None, warnings: list[Diagnostic] | None = None,
+                 too_large: int = 0) -> None:
+        """Each list left out (or None) is a new empty one."""
+        self.tokens = [] if tokens is None else tokens
+        self.name = name
+        self.before = [] if before is None else before
+        self.after = [] if after is None else after
+        self.warnings = [] if warnings is None else warnings
+        self.too_large = too_large
 
     @property
     def line(self) -> int:

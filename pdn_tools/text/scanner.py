@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cached_property
 
+from pdn_tools.text.records import record
 from pdn_tools.text.tokens import (ERROR, ESCAPE, FastGame, FastRead, MovesEnd, ScanToken, _fast_tags,
                                    _scanned)
 
@@ -33,7 +33,7 @@ WHITE_SPACE = re.compile(r"\s")
 _LINE_END = re.compile(r"\n")   # what a token cut by the end of a block waits for
 
 
-@dataclass(slots=True)
+@record(slots=True)
 class Scanned:
     """What `Scanner.tokens` scanned: tokens, how far (offset, line, column), and for a
     construct left open at the end, the pattern more text must hold to close it."""
@@ -44,6 +44,11 @@ class Scanned:
     column: int
     waiting: re.Pattern[str] | None
     blank: bool = False          # a blank line came after the last token
+
+    def __init__(self, tokens: list[ScanToken], consumed: int, line: int, column: int,
+                 waiting: re.Pattern[str] | None, blank: bool = False) -> None:
+        self.tokens, self.consumed, self.line, self.column, self.waiting, self.blank = (
+            tokens, consumed, line, column, waiting, blank)
 
 class Scanner:
     """The scanners made from the grammar's terminals (`regex`: each terminal's regular expression)."""

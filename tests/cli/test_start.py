@@ -22,6 +22,19 @@ except SystemExit:
     pass
 print(" ".join(sys.modules), file=sys.__stderr__)
 """
+# Then prints what validating made at start that a one-game run on the compiled engine does without: the
+# module-level regular expressions of pdn_tools compiled (text/patterns.py's `lazy`), the classes whose
+# methods @dataclass compiled (text/records.py's `record` compiles none).
+MADE = MODULES_AFTER + """
+from pdn_tools.text.patterns import _Lazy
+modules = [module for name, module in list(sys.modules.items()) if name.startswith("pdn_tools.")]
+print(" ".join(sorted(f"{module.__name__}.{name}" for module in modules for name, value in vars(module).items()
+                      if isinstance(value, _Lazy) and "compiled" in vars(value))), file=sys.__stderr__)
+print(" ".join(sorted(f"{module.__name__}.{name}" for module in modules for name, value in vars(module).items()
+                      if isinstance(value, type) and value.__module__ == module.__name__
+                      and getattr(value, "__dataclass_params__", None) is not None
+                      and value.__dataclass_params__.init)), file=sys.__stderr__)
+"""
 # What a start that only reports must not import: the parser, the rules, every command.
 NO_WORK = ["lark", "pdn_tools.text.grammar", "pdn_tools.text.reader", "pdn_tools.rules", "pdn_tools.play",
            "pdn_tools.commands", "pdn_tools.running.batch", "pdn_tools.cli.validate", "pdn_tools.cli.convert",
@@ -50,6 +63,15 @@ def imported(*args: str) -> set[str]:
     return set(done.stderr.splitlines()[-1].split())
 
 
+def made(*args: str, pure: bool = False) -> tuple[set[str], set[str]]:
+    """The lazy patterns `pdn ARGS...` compiled, and the classes whose methods @dataclass compiled."""
+    env = {key: value for key, value in os.environ.items() if key != "PDN_TOOLS_PURE"}
+    done = subprocess.run([sys.executable, "-c", MADE, *args], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=60, env=env | ({"PDN_TOOLS_PURE": "1"} if pure else {}))
+    lines = done.stderr.splitlines()
+    return set(lines[-2].split()), set(lines[-1].split())
+
+
 def loaded(modules: set[str], names: list[str]) -> list[str]:
     """Those of `names` (a module, or a package and all its modules) that are among `modules`."""
     return [name for name in names if any(m == name or m.startswith(name + ".") for m in modules)]
@@ -70,6 +92,19 @@ def test_validating_one_game_imports_only_what_validate_needs(args):
     wanted += ["pdn_tools.play.notation"] if "--show-board" in args else []  # (their legal moves written)
     wanted += ["html"] if "--show-board" in args else []                    # (board.py imports it)
     assert loaded(modules, NOT_FOR_VALIDATE) == wanted
+    assert ("json" in modules) == ("jsonl" in args)                          # JSON only when written
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_validating_one_game_compiles_no_pattern_nor_dataclass_it_does_without(pure):
+    """On the compiled engine a common game is read by the scanner alone: none of the reader's
+    patterns for moves and tags is compiled (the pure engine's reading compiles some), only the
+    GameType's; no class
+    loaded had its methods compiled by @dataclass but play/replay.py's Replay."""
+    patterns, classes = made("validate", str(DATA / "variants" / "20-international.pdn"), pure=pure)
+    assert classes == {"pdn_tools.play.replay.Replay"}
+    gametype = {"pdn_tools.play.variant_choice._GAMETYPE"}          # its GameType tag read
+    assert patterns == gametype if not pure else patterns > gametype
 
 
 def test_a_command_s_help_imports_no_other_command():
@@ -144,3 +179,22 @@ def test_the_help_is_as_wide_as_click_makes_it(columns, terminal, max_width):
         patch.delenv("COLUMNS", raising=False) if columns is None else patch.setenv("COLUMNS", columns)
         patch.setattr(os, "get_terminal_size", terminal_size)
         assert help_width(max_width) == click.HelpFormatter(max_width=max_width).width
+
+
+def test_the_collector_waits_for_its_first_collection_then_has_its_usual_thresholds():
+    """pdn's start makes no collection (pdn_tools/__main__.py); the first one puts the usual thresholds back."""
+    program = """
+import gc
+usual = gc.get_threshold()
+import pdn_tools.__main__ as start
+assert gc.get_threshold() == (start.FIRST_COLLECTION, *usual[1:]) and start._first_collection in gc.callbacks
+collected = gc.get_stats()[0]["collections"]
+kept = [[] for _ in range(start.FIRST_COLLECTION // 2)]
+assert gc.get_stats()[0]["collections"] == collected
+kept += [[] for _ in range(start.FIRST_COLLECTION)]
+assert gc.get_stats()[0]["collections"] > collected
+assert gc.get_threshold() == usual and start._first_collection not in gc.callbacks
+"""
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+
