@@ -19,6 +19,7 @@ typedef unsigned __int128 u128;
 #define NO_DIR 8
 #define MATERIAL_SIDE 16                /* draws.MATERIAL_SIDE: counts this high are in no ending */
 #define ENDING_TABLE (MATERIAL_SIDE * MATERIAL_SIDE * MATERIAL_SIDE * MATERIAL_SIDE)
+#define PIECES_KEPT 4                   /* pieces() answers kept (_positions.c) */
 #define MAX_NAMED 100                   /* square numbers of one or two digits, as runs write them */
 
 enum { LAW_FREE, LAW_COUNT, LAW_COUNT_KINGS, LAW_ITALIAN, LAW_FRISIAN, LAW_KING };
@@ -52,6 +53,11 @@ typedef struct {
                                            a slot maker */
     PyObject *position_pieces;          /* (turn, white, black, kings) of a position */
     PyObject *move_type;                /* Move(start, path, captured, promotes) */
+    struct {                            /* _positions.c: pieces()' last answers, by a side's */
+        u128 men, kings;                /* men and kings (squares), a new one in place of the */
+        PyObject *answer;               /* oldest (next) */
+    } pieces[PIECES_KEPT];
+    int next_pieces;
 } Rules;
 
 /* A complete capture: landing squares, captured squares in order, and its outcome. */
@@ -135,6 +141,7 @@ PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs);
  * for `slots` values. */
 PyObject *Rules_fen(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs);
+void forget_pieces(Rules *r);
 int slot_maker_in(PyObject *maker, Py_ssize_t slots);
 PyObject *make_slotted(PyObject *maker, PyObject *const *values);
 

@@ -126,16 +126,16 @@ PyObject *Rules_fen(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     return PyUnicode_FromStringAndSize(out, at - out);
 }
 
-static PyObject *no_squares = NULL;     /* the empty set: the kings of a side without */
+/* What pieces() answers is left out of the cyclic garbage collector's walks (untracked):
+ * frozensets of square numbers and pairs of them hold ints alone, so they are in no cycle. */
+static PyObject *untracked(PyObject *made) {
+    if (made != NULL)
+        PyObject_GC_UnTrack(made);
+    return made;
+}
 
-/* The answer (its squares, no kings) for a side without kings whose bitboard is `set` (its
- * Python int `key`), kept in `known` (bitboard -> answer), which is emptied when it holds `most`
- * answers: along a game the side that did not move keeps its answer (twin:
- * pdn_tools.rules.movegen.Position._squares). */
-static PyObject *known_squares(const Rules *r, PyObject *known, Py_ssize_t most, PyObject *key, u128 set) {
-    PyObject *found = PyDict_GetItemWithError(known, key);
-    if (found != NULL || PyErr_Occurred())
-        return Py_XNewRef(found);
+/* The square numbers of `set` in a new frozenset, untracked. */
+static PyObject *squares_of(const Rules *r, u128 set) {
     PyObject *squares = PyFrozenSet_New(NULL);
     while (squares != NULL && set) {
         int sq = lowest(set);
@@ -145,72 +145,56 @@ static PyObject *known_squares(const Rules *r, PyObject *known, Py_ssize_t most,
             Py_CLEAR(squares);
         Py_XDECREF(number);
     }
-    PyObject *out = squares == NULL ? NULL : PyTuple_Pack(2, squares, no_squares);
-    Py_XDECREF(squares);
-    if (out == NULL)
-        return NULL;
-    if (PyDict_GET_SIZE(known) >= most)
-        PyDict_Clear(known);
-    if (PyDict_SetItem(known, key, out) < 0)
-        Py_CLEAR(out);
-    return out;
+    return untracked(squares);
 }
 
-/* The squares of `set`, its Python int made first (the key of `known`): a new reference. */
-static PyObject *made_squares(const Rules *r, PyObject *known, Py_ssize_t most, u128 set) {
-    PyObject *key = from_set(r, set);
-    PyObject *answer = key == NULL ? NULL : known_squares(r, known, most, key, set);
-    PyObject *out = answer == NULL ? NULL : Py_NewRef(PyTuple_GET_ITEM(answer, 0));
-    Py_XDECREF(key);
-    Py_XDECREF(answer);
-    return out;
+/* The frozenset of `men` (kings_set 0) or of `kings` (1) of a kept answer with those, else a new one. */
+static PyObject *kept_squares(const Rules *r, u128 set, int kings_set) {
+    for (int i = 0; i < PIECES_KEPT; i++) {
+        PyObject *answer = r->pieces[i].answer;
+        if (answer != NULL && (kings_set ? r->pieces[i].kings : r->pieces[i].men) == set)
+            return Py_NewRef(PyTuple_GET_ITEM(answer, kings_set));
+    }
+    return squares_of(r, set);
 }
 
-/* pieces(side, kings, known, most) -> (men, kings) of a side as frozensets of square numbers:
- * `side` its bitboard, `kings` the position's, `known` the answers remembered (a dict of at most
- * `most`: a side's bitboard -> its answer without kings, (side, kings) -> its answer with them;
- * twin: pdn_tools.rules.movegen.Position.pieces). */
+/* pieces(side, kings) -> (men, kings) of a side as frozensets of square numbers: `side` its
+ * bitboard, `kings` the position's.  The last PIECES_KEPT answers are kept and given again for
+ * the same men and kings (their sets too, in a new answer with one of them): along a game the
+ * side that did not move keeps its answer.  The Python twin keeps its sets in a dict instead
+ * (twin: pdn_tools.rules.movegen.Position.pieces). */
 PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 4 || !PyDict_Check(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "pieces takes a side's bitboard, the kings', a dict and its size");
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "pieces takes a side's bitboard and the kings'");
         return NULL;
     }
-    Py_ssize_t most = PyLong_AsSsize_t(args[3]);
-    if (most == -1 && PyErr_Occurred())
+    u128 side, kings;
+    if (to_set(self, args[0], &side) < 0 || to_set(self, args[1], &kings) < 0)
         return NULL;
-    if (no_squares == NULL && (no_squares = PyFrozenSet_New(NULL)) == NULL)
+    kings &= side;
+    u128 men = side & ~kings;
+    for (int i = 0; i < PIECES_KEPT; i++)
+        if (self->pieces[i].answer != NULL && self->pieces[i].men == men && self->pieces[i].kings == kings)
+            return Py_NewRef(self->pieces[i].answer);
+    PyObject *men_set = kept_squares(self, men, 0);
+    PyObject *kings_set = men_set == NULL ? NULL : kept_squares(self, kings, 1);
+    PyObject *answer = kings_set == NULL ? NULL : untracked(PyTuple_Pack(2, men_set, kings_set));
+    Py_XDECREF(men_set);
+    Py_XDECREF(kings_set);
+    if (answer == NULL)
         return NULL;
-    u128 side, kings = 0;
-    int crowned = PyObject_IsTrue(args[1]);
-    if (crowned < 0)
-        return NULL;
-    if (!crowned) {                     /* the common case: the answer by the side's bitboard */
-        PyObject *found = PyDict_GetItemWithError(args[2], args[0]);
-        if (found != NULL || PyErr_Occurred())
-            return Py_XNewRef(found);
-        return to_set(self, args[0], &side) < 0 ? NULL : known_squares(self, args[2], most, args[0], side);
-    }
-    PyObject *key = PyTuple_Pack(2, args[0], args[1]);     /* with kings: the answer by (side, kings) */
-    PyObject *out = key == NULL ? NULL : PyDict_GetItemWithError(args[2], key);
-    if (out != NULL || key == NULL || PyErr_Occurred()) {
-        Py_XDECREF(key);
-        return Py_XNewRef(out);
-    }
-    PyObject *men = NULL, *crown = NULL;
-    if (to_set(self, args[0], &side) == 0 && to_set(self, args[1], &kings) == 0) {
-        kings &= side;
-        men = made_squares(self, args[2], most, side & ~kings);
-        crown = men == NULL ? NULL : kings ? made_squares(self, args[2], most, kings) : Py_NewRef(no_squares);
-    }
-    out = crown == NULL ? NULL : PyTuple_Pack(2, men, crown);
-    if (out != NULL && PyDict_GET_SIZE(args[2]) >= most)
-        PyDict_Clear(args[2]);
-    if (out != NULL && PyDict_SetItem(args[2], key, out) < 0)
-        Py_CLEAR(out);
-    Py_XDECREF(men);
-    Py_XDECREF(crown);
-    Py_DECREF(key);
-    return out;
+    int at = self->next_pieces;
+    self->next_pieces = (at + 1) % PIECES_KEPT;
+    self->pieces[at].men = men;
+    self->pieces[at].kings = kings;
+    Py_XSETREF(self->pieces[at].answer, Py_NewRef(answer));
+    return answer;
+}
+
+/* Lets the kept answers go (Rules_clear). */
+void forget_pieces(Rules *r) {
+    for (int i = 0; i < PIECES_KEPT; i++)
+        Py_CLEAR(r->pieces[i].answer);
 }
 
 /* names_in(names, out): the names of the squares `names` gives (None: their numbers; else a tuple

@@ -402,7 +402,7 @@ static PyMethodDef Rules_methods[] = {
     {"choices", (PyCFunction)(void (*)(void))Rules_choices, METH_FASTCALL,
      "choices(ci, own, opp, kings, counter): legal moves, captures differing only in order counted once"},
     {"pieces", (PyCFunction)(void (*)(void))Rules_pieces, METH_FASTCALL,
-     "pieces(side, kings, known, most): (men, kings) of a side as frozensets of square numbers, kept in known"},
+     "pieces(side, kings): (men, kings) of a side as frozensets of square numbers"},
     {"fen", (PyCFunction)(void (*)(void))Rules_fen, METH_FASTCALL,
      "fen(white, black, kings, black_to_move): the position's canonical FEN in square numbers"},
     {"zobrist", (PyCFunction)(void (*)(void))Rules_zobrist, METH_FASTCALL,
@@ -423,6 +423,7 @@ static int Rules_clear(Rules *self) {
     Py_CLEAR(self->position_like);
     Py_CLEAR(self->position_pieces);
     Py_CLEAR(self->move_type);
+    forget_pieces(self);
     return 0;
 }
 

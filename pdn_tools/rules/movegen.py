@@ -25,7 +25,7 @@ from pdn_tools.rules.zobrist import ZOBRIST_SIDE, zobrist_keys
 
 __all__ = ["Move", "Position", "perft", "divide"]
 
-_SQUARE_SETS = 4096             # square sets a variant's rules remember for Position.pieces
+_SQUARE_SETS = 4096             # square sets a variant's rules remember for Position.pieces (pure engine)
 
 
 @functools.cache
@@ -173,7 +173,7 @@ class Position:
         bits = self._white if colour == "W" else self._black
         rl = self._rl
         if rl.core is not None:                # the compiled core finds or makes both sets at once
-            return rl.core.pieces(bits, self._kings, rl.square_sets, _SQUARE_SETS)
+            return rl.core.pieces(bits, self._kings)
         men, kings = bits & ~self._kings, bits & self._kings
         known = rl.square_sets                 # the common case, written out: one call a ply
         men_squares, king_squares = known.get(men), known.get(kings)
