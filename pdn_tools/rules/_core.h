@@ -55,7 +55,8 @@ typedef struct {
     PyObject *move_type;                /* Move(start, path, captured, promotes) */
     struct {                            /* _positions.c: pieces()' last answers, by a side's */
         u128 men, kings;                /* men and kings (squares), a new one in place of the */
-        PyObject *answer;               /* oldest (next) */
+        PyObject *answer;               /* oldest (next); the ints it was asked with */
+        PyObject *side, *all_kings;
     } pieces[PIECES_KEPT];
     int next_pieces;
 } Rules;

@@ -36,16 +36,27 @@ int read_position(const Rules *r, PyObject *position, Seen *out) {
 /* The position of `like`'s variant, tables and counters (the maker's first three slots, read
  * from `like`) with the side to move and pieces of `s` (the last four). */
 PyObject *make_position(const Rules *r, PyObject *like, const Seen *s) {
+    return make_position_after(r, like, NULL, s);
+}
+
+/* make_position, the pieces' ints of `like` taken again where its pieces (`was`, when not NULL)
+ * are those of `s`: along a game the side that did not move keeps them. */
+PyObject *make_position_after(const Rules *r, PyObject *like, const Seen *was, const Seen *s) {
     PyObject *descriptors = PyTuple_GET_ITEM(r->position_like, 1);
     PyObject *values[7] = {NULL, NULL, NULL, turn_name(s->turn), NULL, NULL, NULL};
+    const u128 sets[3] = {s->white, s->black, s->kings};
+    const u128 had[3] = {was ? was->white : 0, was ? was->black : 0, was ? was->kings : 0};
     int ready = values[3] != NULL;
-    for (int i = 0; ready && i < 3; i++) {
+    for (int i = 0; ready && i < 7; i++) {
         PyObject *descriptor = PyTuple_GET_ITEM(descriptors, i);
-        values[i] = Py_TYPE(descriptor)->tp_descr_get(descriptor, like, (PyObject *)Py_TYPE(like));
+        if (i == 3)
+            continue;
+        if (i < 3 || (was != NULL && had[i - 4] == sets[i - 4]))
+            values[i] = Py_TYPE(descriptor)->tp_descr_get(descriptor, like, (PyObject *)Py_TYPE(like));
+        else
+            values[i] = from_set(r, sets[i - 4]);
         ready = values[i] != NULL;
     }
-    ready = ready && (values[4] = from_set(r, s->white)) != NULL && (values[5] = from_set(r, s->black)) != NULL
-            && (values[6] = from_set(r, s->kings)) != NULL;
     PyObject *position = ready ? make_slotted(r->position_like, values) : NULL;
     for (int i = 0; i < 7; i++)
         if (i != 3)
@@ -160,7 +171,7 @@ static PyObject *kept_squares(const Rules *r, u128 set, int kings_set) {
 
 /* pieces(side, kings) -> (men, kings) of a side as frozensets of square numbers: `side` its
  * bitboard, `kings` the position's.  The last PIECES_KEPT answers are kept and given again for
- * the same men and kings (their sets too, in a new answer with one of them): along a game the
+ * the same ints, or the same men and kings (their sets too, in a new answer with one of them): along a game the
  * side that did not move keeps its answer.  The Python twin keeps its sets in a dict instead
  * (twin: pdn_tools.rules.movegen.Position.pieces). */
 PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -168,6 +179,9 @@ PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         PyErr_SetString(PyExc_TypeError, "pieces takes a side's bitboard and the kings'");
         return NULL;
     }
+    for (int i = 0; i < PIECES_KEPT; i++)        /* the same ints: a position made after another */
+        if (self->pieces[i].side == args[0] && self->pieces[i].all_kings == args[1])  /* keeps them */
+            return Py_NewRef(self->pieces[i].answer);
     u128 side, kings;
     if (to_set(self, args[0], &side) < 0 || to_set(self, args[1], &kings) < 0)
         return NULL;
@@ -188,13 +202,18 @@ PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     self->pieces[at].men = men;
     self->pieces[at].kings = kings;
     Py_XSETREF(self->pieces[at].answer, Py_NewRef(answer));
+    Py_XSETREF(self->pieces[at].side, Py_NewRef(args[0]));
+    Py_XSETREF(self->pieces[at].all_kings, Py_NewRef(args[1]));
     return answer;
 }
 
 /* Lets the kept answers go (Rules_clear). */
 void forget_pieces(Rules *r) {
-    for (int i = 0; i < PIECES_KEPT; i++)
+    for (int i = 0; i < PIECES_KEPT; i++) {
         Py_CLEAR(r->pieces[i].answer);
+        Py_CLEAR(r->pieces[i].side);
+        Py_CLEAR(r->pieces[i].all_kings);
+    }
 }
 
 /* names_in(names, out): the names of the squares `names` gives (None: their numbers; else a tuple
