@@ -137,9 +137,9 @@ PyObject *Rules_zobrist(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* _positions.c: a slot maker is (a class with __slots__, the member descriptors of the slots to
- * fill, in order); an object is made as object.__new__ makes it, each slot set through its
- * descriptor, no Python code run (the class's __init__ is not called).  slot_maker_in checks one
- * for `slots` values. */
+ * fill, in order); an object is made as object.__new__ makes it, each slot set where its member
+ * descriptor says (else through the descriptor), no Python code run (the class's __init__ is not
+ * called).  slot_maker_in checks one for `slots` values. */
 PyObject *Rules_fen(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 void forget_pieces(Rules *r);

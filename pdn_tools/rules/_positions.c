@@ -5,6 +5,32 @@
  * pdn_tools.rules.movegen._position_like, pdn_tools.rules.movegen._position_pieces,
  * pdn_tools.rules.move.Move). */
 #include "_replay.h"
+#if PY_VERSION_HEX < 0x030C0000
+#include <structmember.h>               /* T_OBJECT_EX, READONLY (3.12: Py_T_OBJECT_EX, Py_READONLY) */
+#define Py_T_OBJECT_EX T_OBJECT_EX
+#define Py_READONLY READONLY
+#endif
+
+/* Where the slot `descriptor` stands for is in `object`, when it is a plain object slot of the
+ * object's own class (what __slots__ makes): read and written there at once, as the descriptor
+ * would, without its checks; else NULL (the descriptor is asked). */
+static PyObject **slot_in(PyObject *descriptor, PyObject *object) {
+    if (!Py_IS_TYPE(descriptor, &PyMemberDescr_Type))
+        return NULL;
+    PyMemberDescrObject *member = (PyMemberDescrObject *)descriptor;
+    if (member->d_common.d_type != Py_TYPE(object) || member->d_member->type != Py_T_OBJECT_EX
+        || (member->d_member->flags & Py_READONLY))
+        return NULL;
+    return (PyObject **)((char *)object + member->d_member->offset);
+}
+
+/* The value of the slot `descriptor` of `object` (a new reference; NULL and an error when unset). */
+static PyObject *slot_value(PyObject *descriptor, PyObject *object) {
+    PyObject **slot = slot_in(descriptor, object);
+    if (slot != NULL && *slot != NULL)
+        return Py_NewRef(*slot);
+    return Py_TYPE(descriptor)->tp_descr_get(descriptor, object, (PyObject *)Py_TYPE(object));
+}
 
 /* "W" or "B": the side to move as Position.turn holds it. */
 static PyObject *turn_name(int turn) {
@@ -52,7 +78,7 @@ PyObject *make_position_after(const Rules *r, PyObject *like, const Seen *was, c
         if (i == 3)
             continue;
         if (i < 3 || (was != NULL && had[i - 4] == sets[i - 4]))
-            values[i] = Py_TYPE(descriptor)->tp_descr_get(descriptor, like, (PyObject *)Py_TYPE(like));
+            values[i] = slot_value(descriptor, like);
         else
             values[i] = from_set(r, sets[i - 4]);
         ready = values[i] != NULL;
@@ -89,7 +115,10 @@ PyObject *make_slotted(PyObject *maker, PyObject *const *values) {
     PyObject *made = PyBaseObject_Type.tp_new((PyTypeObject *)PyTuple_GET_ITEM(maker, 0), no_args, NULL);
     for (Py_ssize_t i = 0; made != NULL && i < PyTuple_GET_SIZE(descriptors); i++) {
         PyObject *descriptor = PyTuple_GET_ITEM(descriptors, i);
-        if (Py_TYPE(descriptor)->tp_descr_set(descriptor, made, values[i]) < 0)
+        PyObject **slot = slot_in(descriptor, made);
+        if (slot != NULL)
+            Py_XSETREF(*slot, Py_XNewRef(values[i]));
+        else if (Py_TYPE(descriptor)->tp_descr_set(descriptor, made, values[i]) < 0)
             Py_CLEAR(made);
     }
     return made;
