@@ -19,6 +19,7 @@ typedef unsigned __int128 u128;
 #define NO_DIR 8
 #define MATERIAL_SIDE 16                /* draws.MATERIAL_SIDE: counts this high are in no ending */
 #define ENDING_TABLE (MATERIAL_SIDE * MATERIAL_SIDE * MATERIAL_SIDE * MATERIAL_SIDE)
+#define PIECES_KEPT 4                   /* pieces() answers kept (_positions.c) */
 #define MAX_NAMED 100                   /* square numbers of one or two digits, as runs write them */
 
 enum { LAW_FREE, LAW_COUNT, LAW_COUNT_KINGS, LAW_ITALIAN, LAW_FRISIAN, LAW_KING };
@@ -52,6 +53,12 @@ typedef struct {
                                            a slot maker */
     PyObject *position_pieces;          /* (turn, white, black, kings) of a position */
     PyObject *move_type;                /* Move(start, path, captured, promotes) */
+    struct {                            /* _positions.c: pieces()' last answers, by a side's */
+        u128 men, kings;                /* men and kings (squares), a new one in place of the */
+        PyObject *answer;               /* oldest (next); the ints it was asked with */
+        PyObject *side, *all_kings;
+    } pieces[PIECES_KEPT];
+    int next_pieces;
 } Rules;
 
 /* A complete capture: landing squares, captured squares in order, and its outcome. */
@@ -130,11 +137,12 @@ PyObject *Rules_zobrist(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* _positions.c: a slot maker is (a class with __slots__, the member descriptors of the slots to
- * fill, in order); an object is made as object.__new__ makes it, each slot set through its
- * descriptor, no Python code run (the class's __init__ is not called).  slot_maker_in checks one
- * for `slots` values. */
+ * fill, in order); an object is made as object.__new__ makes it, each slot set where its member
+ * descriptor says (else through the descriptor), no Python code run (the class's __init__ is not
+ * called).  slot_maker_in checks one for `slots` values. */
 PyObject *Rules_fen(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs);
+void forget_pieces(Rules *r);
 int slot_maker_in(PyObject *maker, Py_ssize_t slots);
 PyObject *make_slotted(PyObject *maker, PyObject *const *values);
 

@@ -5,6 +5,32 @@
  * pdn_tools.rules.movegen._position_like, pdn_tools.rules.movegen._position_pieces,
  * pdn_tools.rules.move.Move). */
 #include "_replay.h"
+#if PY_VERSION_HEX < 0x030C0000
+#include <structmember.h>               /* T_OBJECT_EX, READONLY (3.12: Py_T_OBJECT_EX, Py_READONLY) */
+#define Py_T_OBJECT_EX T_OBJECT_EX
+#define Py_READONLY READONLY
+#endif
+
+/* Where the slot `descriptor` stands for is in `object`, when it is a plain object slot of the
+ * object's own class (what __slots__ makes): read and written there at once, as the descriptor
+ * would, without its checks; else NULL (the descriptor is asked). */
+static PyObject **slot_in(PyObject *descriptor, PyObject *object) {
+    if (!Py_IS_TYPE(descriptor, &PyMemberDescr_Type))
+        return NULL;
+    PyMemberDescrObject *member = (PyMemberDescrObject *)descriptor;
+    if (member->d_common.d_type != Py_TYPE(object) || member->d_member->type != Py_T_OBJECT_EX
+        || (member->d_member->flags & Py_READONLY))
+        return NULL;
+    return (PyObject **)((char *)object + member->d_member->offset);
+}
+
+/* The value of the slot `descriptor` of `object` (a new reference; NULL and an error when unset). */
+static PyObject *slot_value(PyObject *descriptor, PyObject *object) {
+    PyObject **slot = slot_in(descriptor, object);
+    if (slot != NULL && *slot != NULL)
+        return Py_NewRef(*slot);
+    return Py_TYPE(descriptor)->tp_descr_get(descriptor, object, (PyObject *)Py_TYPE(object));
+}
 
 /* "W" or "B": the side to move as Position.turn holds it. */
 static PyObject *turn_name(int turn) {
@@ -36,16 +62,27 @@ int read_position(const Rules *r, PyObject *position, Seen *out) {
 /* The position of `like`'s variant, tables and counters (the maker's first three slots, read
  * from `like`) with the side to move and pieces of `s` (the last four). */
 PyObject *make_position(const Rules *r, PyObject *like, const Seen *s) {
+    return make_position_after(r, like, NULL, s);
+}
+
+/* make_position, the pieces' ints of `like` taken again where its pieces (`was`, when not NULL)
+ * are those of `s`: along a game the side that did not move keeps them. */
+PyObject *make_position_after(const Rules *r, PyObject *like, const Seen *was, const Seen *s) {
     PyObject *descriptors = PyTuple_GET_ITEM(r->position_like, 1);
     PyObject *values[7] = {NULL, NULL, NULL, turn_name(s->turn), NULL, NULL, NULL};
+    const u128 sets[3] = {s->white, s->black, s->kings};
+    const u128 had[3] = {was ? was->white : 0, was ? was->black : 0, was ? was->kings : 0};
     int ready = values[3] != NULL;
-    for (int i = 0; ready && i < 3; i++) {
+    for (int i = 0; ready && i < 7; i++) {
         PyObject *descriptor = PyTuple_GET_ITEM(descriptors, i);
-        values[i] = Py_TYPE(descriptor)->tp_descr_get(descriptor, like, (PyObject *)Py_TYPE(like));
+        if (i == 3)
+            continue;
+        if (i < 3 || (was != NULL && had[i - 4] == sets[i - 4]))
+            values[i] = slot_value(descriptor, like);
+        else
+            values[i] = from_set(r, sets[i - 4]);
         ready = values[i] != NULL;
     }
-    ready = ready && (values[4] = from_set(r, s->white)) != NULL && (values[5] = from_set(r, s->black)) != NULL
-            && (values[6] = from_set(r, s->kings)) != NULL;
     PyObject *position = ready ? make_slotted(r->position_like, values) : NULL;
     for (int i = 0; i < 7; i++)
         if (i != 3)
@@ -78,7 +115,10 @@ PyObject *make_slotted(PyObject *maker, PyObject *const *values) {
     PyObject *made = PyBaseObject_Type.tp_new((PyTypeObject *)PyTuple_GET_ITEM(maker, 0), no_args, NULL);
     for (Py_ssize_t i = 0; made != NULL && i < PyTuple_GET_SIZE(descriptors); i++) {
         PyObject *descriptor = PyTuple_GET_ITEM(descriptors, i);
-        if (Py_TYPE(descriptor)->tp_descr_set(descriptor, made, values[i]) < 0)
+        PyObject **slot = slot_in(descriptor, made);
+        if (slot != NULL)
+            Py_XSETREF(*slot, Py_XNewRef(values[i]));
+        else if (Py_TYPE(descriptor)->tp_descr_set(descriptor, made, values[i]) < 0)
             Py_CLEAR(made);
     }
     return made;
@@ -126,16 +166,16 @@ PyObject *Rules_fen(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     return PyUnicode_FromStringAndSize(out, at - out);
 }
 
-static PyObject *no_squares = NULL;     /* the empty set: the kings of a side without */
+/* What pieces() answers is left out of the cyclic garbage collector's walks (untracked):
+ * frozensets of square numbers and pairs of them hold ints alone, so they are in no cycle. */
+static PyObject *untracked(PyObject *made) {
+    if (made != NULL)
+        PyObject_GC_UnTrack(made);
+    return made;
+}
 
-/* The answer (its squares, no kings) for a side without kings whose bitboard is `set` (its
- * Python int `key`), kept in `known` (bitboard -> answer), which is emptied when it holds `most`
- * answers: along a game the side that did not move keeps its answer (twin:
- * pdn_tools.rules.movegen.Position._squares). */
-static PyObject *known_squares(const Rules *r, PyObject *known, Py_ssize_t most, PyObject *key, u128 set) {
-    PyObject *found = PyDict_GetItemWithError(known, key);
-    if (found != NULL || PyErr_Occurred())
-        return Py_XNewRef(found);
+/* The square numbers of `set` in a new frozenset, untracked. */
+static PyObject *squares_of(const Rules *r, u128 set) {
     PyObject *squares = PyFrozenSet_New(NULL);
     while (squares != NULL && set) {
         int sq = lowest(set);
@@ -145,72 +185,64 @@ static PyObject *known_squares(const Rules *r, PyObject *known, Py_ssize_t most,
             Py_CLEAR(squares);
         Py_XDECREF(number);
     }
-    PyObject *out = squares == NULL ? NULL : PyTuple_Pack(2, squares, no_squares);
-    Py_XDECREF(squares);
-    if (out == NULL)
-        return NULL;
-    if (PyDict_GET_SIZE(known) >= most)
-        PyDict_Clear(known);
-    if (PyDict_SetItem(known, key, out) < 0)
-        Py_CLEAR(out);
-    return out;
+    return untracked(squares);
 }
 
-/* The squares of `set`, its Python int made first (the key of `known`): a new reference. */
-static PyObject *made_squares(const Rules *r, PyObject *known, Py_ssize_t most, u128 set) {
-    PyObject *key = from_set(r, set);
-    PyObject *answer = key == NULL ? NULL : known_squares(r, known, most, key, set);
-    PyObject *out = answer == NULL ? NULL : Py_NewRef(PyTuple_GET_ITEM(answer, 0));
-    Py_XDECREF(key);
-    Py_XDECREF(answer);
-    return out;
+/* The frozenset of `men` (kings_set 0) or of `kings` (1) of a kept answer with those, else a new one. */
+static PyObject *kept_squares(const Rules *r, u128 set, int kings_set) {
+    for (int i = 0; i < PIECES_KEPT; i++) {
+        PyObject *answer = r->pieces[i].answer;
+        if (answer != NULL && (kings_set ? r->pieces[i].kings : r->pieces[i].men) == set)
+            return Py_NewRef(PyTuple_GET_ITEM(answer, kings_set));
+    }
+    return squares_of(r, set);
 }
 
-/* pieces(side, kings, known, most) -> (men, kings) of a side as frozensets of square numbers:
- * `side` its bitboard, `kings` the position's, `known` the answers remembered (a dict of at most
- * `most`: a side's bitboard -> its answer without kings, (side, kings) -> its answer with them;
- * twin: pdn_tools.rules.movegen.Position.pieces). */
+/* pieces(side, kings) -> (men, kings) of a side as frozensets of square numbers: `side` its
+ * bitboard, `kings` the position's.  The last PIECES_KEPT answers are kept and given again for
+ * the same ints, or the same men and kings (their sets too, in a new answer with one of them): along a game the
+ * side that did not move keeps its answer.  The Python twin keeps its sets in a dict instead
+ * (twin: pdn_tools.rules.movegen.Position.pieces). */
 PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 4 || !PyDict_Check(args[2])) {
-        PyErr_SetString(PyExc_TypeError, "pieces takes a side's bitboard, the kings', a dict and its size");
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "pieces takes a side's bitboard and the kings'");
         return NULL;
     }
-    Py_ssize_t most = PyLong_AsSsize_t(args[3]);
-    if (most == -1 && PyErr_Occurred())
+    for (int i = 0; i < PIECES_KEPT; i++)        /* the same ints: a position made after another */
+        if (self->pieces[i].side == args[0] && self->pieces[i].all_kings == args[1])  /* keeps them */
+            return Py_NewRef(self->pieces[i].answer);
+    u128 side, kings;
+    if (to_set(self, args[0], &side) < 0 || to_set(self, args[1], &kings) < 0)
         return NULL;
-    if (no_squares == NULL && (no_squares = PyFrozenSet_New(NULL)) == NULL)
+    kings &= side;
+    u128 men = side & ~kings;
+    for (int i = 0; i < PIECES_KEPT; i++)
+        if (self->pieces[i].answer != NULL && self->pieces[i].men == men && self->pieces[i].kings == kings)
+            return Py_NewRef(self->pieces[i].answer);
+    PyObject *men_set = kept_squares(self, men, 0);
+    PyObject *kings_set = men_set == NULL ? NULL : kept_squares(self, kings, 1);
+    PyObject *answer = kings_set == NULL ? NULL : untracked(PyTuple_Pack(2, men_set, kings_set));
+    Py_XDECREF(men_set);
+    Py_XDECREF(kings_set);
+    if (answer == NULL)
         return NULL;
-    u128 side, kings = 0;
-    int crowned = PyObject_IsTrue(args[1]);
-    if (crowned < 0)
-        return NULL;
-    if (!crowned) {                     /* the common case: the answer by the side's bitboard */
-        PyObject *found = PyDict_GetItemWithError(args[2], args[0]);
-        if (found != NULL || PyErr_Occurred())
-            return Py_XNewRef(found);
-        return to_set(self, args[0], &side) < 0 ? NULL : known_squares(self, args[2], most, args[0], side);
+    int at = self->next_pieces;
+    self->next_pieces = (at + 1) % PIECES_KEPT;
+    self->pieces[at].men = men;
+    self->pieces[at].kings = kings;
+    Py_XSETREF(self->pieces[at].answer, Py_NewRef(answer));
+    Py_XSETREF(self->pieces[at].side, Py_NewRef(args[0]));
+    Py_XSETREF(self->pieces[at].all_kings, Py_NewRef(args[1]));
+    return answer;
+}
+
+/* Lets the kept answers go (Rules_clear). */
+void forget_pieces(Rules *r) {
+    for (int i = 0; i < PIECES_KEPT; i++) {
+        Py_CLEAR(r->pieces[i].answer);
+        Py_CLEAR(r->pieces[i].side);
+        Py_CLEAR(r->pieces[i].all_kings);
     }
-    PyObject *key = PyTuple_Pack(2, args[0], args[1]);     /* with kings: the answer by (side, kings) */
-    PyObject *out = key == NULL ? NULL : PyDict_GetItemWithError(args[2], key);
-    if (out != NULL || key == NULL || PyErr_Occurred()) {
-        Py_XDECREF(key);
-        return Py_XNewRef(out);
-    }
-    PyObject *men = NULL, *crown = NULL;
-    if (to_set(self, args[0], &side) == 0 && to_set(self, args[1], &kings) == 0) {
-        kings &= side;
-        men = made_squares(self, args[2], most, side & ~kings);
-        crown = men == NULL ? NULL : kings ? made_squares(self, args[2], most, kings) : Py_NewRef(no_squares);
-    }
-    out = crown == NULL ? NULL : PyTuple_Pack(2, men, crown);
-    if (out != NULL && PyDict_GET_SIZE(args[2]) >= most)
-        PyDict_Clear(args[2]);
-    if (out != NULL && PyDict_SetItem(args[2], key, out) < 0)
-        Py_CLEAR(out);
-    Py_XDECREF(men);
-    Py_XDECREF(crown);
-    Py_DECREF(key);
-    return out;
 }
 
 /* names_in(names, out): the names of the squares `names` gives (None: their numbers; else a tuple

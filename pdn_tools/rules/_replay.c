@@ -202,14 +202,14 @@ static PyObject *ply_move(const Rules *r, const Plies *plies, const Record *rec,
 
 /* Appends the Ply of one ply played (its move at text[start:end]) to the record. */
 static int record_ply(const Rules *r, Plies *plies, Py_ssize_t start, Py_ssize_t end,
-                      const Record *rec, int sb, int eb, int promotes, const Seen *after) {
+                      const Record *rec, int sb, int eb, int promotes, const Seen *before, const Seen *after) {
     PyObject *move = ply_move(r, plies, rec, sb, eb, promotes);
     if (move != NULL && plies->maker == Py_None) {      /* the moves alone */
         int failed = PyList_Append(plies->list, move) < 0;
         Py_DECREF(move);
         return failed ? -1 : 0;
     }
-    PyObject *position = move == NULL ? NULL : make_position(r, plies->last, after);
+    PyObject *position = move == NULL ? NULL : make_position_after(r, plies->last, before, after);
     PyObject *number = position == NULL ? NULL : PyLong_FromLong(plies->number + 1);
     PyObject *from = number == NULL ? NULL : PyLong_FromSsize_t(start);
     PyObject *to = from == NULL ? NULL : PyLong_FromSsize_t(end);
@@ -313,7 +313,7 @@ PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         if (stop)
             break;
         if (record.list != NULL && record_ply(self, &record, pos, end, capture ? &rec : NULL, sb, eb,
-                                              promotes, &next) < 0)
+                                              promotes, &now, &next) < 0)
             goto done;
         before = now;
         now = next;

@@ -52,6 +52,7 @@ typedef struct {
 /* _positions.c: `like` is a position whose variant, tables and counters a new one keeps */
 int read_position(const Rules *r, PyObject *position, Seen *out);
 PyObject *make_position(const Rules *r, PyObject *like, const Seen *s);
+PyObject *make_position_after(const Rules *r, PyObject *like, const Seen *was, const Seen *s);
 PyObject *make_move(const Rules *r, const Record *rec);
 int names_in(const Rules *r, PyObject *names, Names *out);
 char *write_number(long value, char *at);

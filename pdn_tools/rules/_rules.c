@@ -32,6 +32,16 @@ int to_set(const Rules *r, PyObject *value, u128 *out) {
         return -1;
 #endif
     u128 set = 0;
+    if (r->bulk) {                      /* indices are the padded bits */
+        for (int i = r->nbytes - 1; i >= 0; i--)
+            set = set << 8 | buf[i];
+        if (set & ~r->valid) {
+            PyErr_SetString(PyExc_ValueError, "a bitboard holds a bit that is not a square");
+            return -1;
+        }
+        *out = set;
+        return 0;
+    }
     for (int i = 0; i < r->nbytes; i++) {
         unsigned b = buf[i];
         while (b) {
@@ -52,7 +62,10 @@ int to_set(const Rules *r, PyObject *value, u128 *out) {
 PyObject *from_set(const Rules *r, u128 set) {
     unsigned char buf[MAX_BITS / 8];
     memset(buf, 0, sizeof buf);
-    while (set) {
+    if (r->bulk)                        /* indices are the padded bits */
+        for (int i = 0; i < r->nbytes; i++)
+            buf[i] = (unsigned char)(set >> (8 * i));
+    while (!r->bulk && set) {
         int sq = lowest(set);
         set &= set - 1;
         int bit = r->bit_of[sq];
@@ -404,7 +417,7 @@ static PyMethodDef Rules_methods[] = {
     {"choices", (PyCFunction)(void (*)(void))Rules_choices, METH_FASTCALL,
      "choices(ci, own, opp, kings, counter): legal moves, captures differing only in order counted once"},
     {"pieces", (PyCFunction)(void (*)(void))Rules_pieces, METH_FASTCALL,
-     "pieces(side, kings, known, most): (men, kings) of a side as frozensets of square numbers, kept in known"},
+     "pieces(side, kings): (men, kings) of a side as frozensets of square numbers"},
     {"fen", (PyCFunction)(void (*)(void))Rules_fen, METH_FASTCALL,
      "fen(white, black, kings, black_to_move): the position's canonical FEN in square numbers"},
     {"zobrist", (PyCFunction)(void (*)(void))Rules_zobrist, METH_FASTCALL,
@@ -425,6 +438,7 @@ static int Rules_clear(Rules *self) {
     Py_CLEAR(self->position_like);
     Py_CLEAR(self->position_pieces);
     Py_CLEAR(self->move_type);
+    forget_pieces(self);
     return 0;
 }
 

@@ -25,7 +25,7 @@ from pdn_tools.rules.zobrist import ZOBRIST_SIDE, zobrist_keys
 
 __all__ = ["Move", "Position", "perft", "divide"]
 
-_SQUARE_SETS = 4096             # square sets a variant's rules remember for Position.pieces
+_SQUARE_SETS = 4096             # square sets a variant's rules remember for Position.pieces (pure engine)
 
 
 @functools.cache
@@ -170,10 +170,11 @@ class Position:
 
     def pieces(self, colour: str) -> tuple[frozenset[int], frozenset[int]]:
         """(men, kings) of `colour` ('W' or 'B') as square numbers."""
+        core = self._rl.core
+        if core is not None:                   # the compiled core finds or makes both sets at once
+            return core.pieces(self._white if colour == "W" else self._black, self._kings)
         bits = self._white if colour == "W" else self._black
         rl = self._rl
-        if rl.core is not None:                # the compiled core finds or makes both sets at once
-            return rl.core.pieces(bits, self._kings, rl.square_sets, _SQUARE_SETS)
         men, kings = bits & ~self._kings, bits & self._kings
         known = rl.square_sets                 # the common case, written out: one call a ply
         men_squares, king_squares = known.get(men), known.get(kings)

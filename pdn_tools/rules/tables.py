@@ -79,8 +79,8 @@ class _Rules:
         self.quiet_move_of = {
             ((entry[1] ^ 1 << entry[3]).bit_length() - 1) << 9 | entry[3] << 1 | entry[0].promotes: entry[0]
             for entry in self._quiet_table_entries()} if self.core is not None else {}
-        # Position._squares' memory; on the core, Position.pieces' answers by a side's bitboard and
-        # by (side, kings) for a side with kings (_positions.c).
+        # Position._squares' memory on the pure engine (the core keeps its last answers itself:
+        # _positions.c).
         self.square_sets: dict[int, frozenset[int]] = {}
 
     def _rays(self, dr: int, dc: int) -> list[tuple[int, ...]]:

@@ -135,3 +135,40 @@ def test_the_moves_the_core_records_alone_are_the_plies_moves(name, data):
         moves = played_moves(result)
         assert moves == [ply.move for ply in result.plies] == played_moves(result)
         assert len(moves) == result.ply_count
+
+
+def looked_at(position, moves: bool = True) -> tuple:
+    """What a script may ask of a position: its value (equality, hash), FEN both ways, the pieces of
+    each side (asked twice, in both orders), counts, every square; its moves and what they lead to
+    (`moves`: they depend on Frisian king-move counters too, which a FEN does not hold)."""
+    squares = range(1, position.variant.num_squares + 1)
+    seen = (position, hash(position), position.turn, position.fen(False), position.fen(True),
+            position.pieces("W"), position.pieces("B"), position.pieces("B"), position.pieces("W"),
+            position.counts("W"), position.counts("B"), [position.piece_at(square) for square in squares])
+    if not moves:
+        return seen
+    legal = position.legal_moves()
+    return (*seen, position.has_move(), position.has_capture(), legal, [position.play(move) for move in legal])
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@settings(max_examples=15, deadline=None)
+@given(data=st.data())
+def test_positions_the_core_makes_after_another_are_positions_made_afresh(name, data):
+    """The positions of the plies the compiled core records (each made after the one before it,
+    keeping the ints of the pieces that did not change, their pieces() answers kept) are, in all a
+    script asks of them, the pure engine's plies' positions, and the positions made afresh from
+    their FEN on either engine."""
+    from pdn_tools.rules.movegen import Position
+
+    text = data.draw(played_games(name))
+    variant = VARIANTS[name]
+    compiled = replay(read_text(text, engine=COMPILED)[0], engine=COMPILED).plies
+    pure = replay(read_text(text, engine=PURE)[0], engine=PURE).plies
+    assert len(compiled) == len(pure)
+    for made, reference in zip(compiled, pure):
+        assert looked_at(made.after) == looked_at(reference.after)
+        assert made.before == reference.before and hash(made.before) == hash(reference.before)
+        fen = reference.after.fen()
+        afresh = [looked_at(Position.from_fen(variant, fen, engine), moves=False) for engine in (COMPILED, PURE)]
+        assert looked_at(made.after, moves=False) == afresh[0] == afresh[1]

@@ -555,3 +555,20 @@ def test_both_engines_find_the_same_ambiguous_short_captures(position: Position)
         for step in (steps.capture_step(pure, start, end), run_one(fast, start, end, True)):
             assert (step is None) == ambiguous, (to_fen(position), start, end)
             assert step is None or frozenset(step[0].captured) in sets
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+def test_the_core_reads_every_square_bit_and_refuses_a_padding_bit(name):
+    """to_set/from_set (each bit read as it is on boards whose square indices are the padded bits,
+    bit by bit on the 12x12 board): each square's bit alone is that square, through pieces() and
+    fen(); a padding bit is refused."""
+    rl = _rules(VARIANTS[name], core.Engine(True))
+    assert rl.core is not None
+    for number in range(1, VARIANTS[name].num_squares + 1):
+        bit = 1 << rl.bit_of[number]
+        assert rl.core.pieces(bit, 0) == (frozenset({number}), frozenset())
+        assert rl.core.pieces(bit, bit) == (frozenset(), frozenset({number}))
+        assert rl.core.fen(bit, 0, 0, False) == f"W:W{number}:B"
+    padding = next(bit for bit in range(rl.valid.bit_length()) if not rl.valid >> bit & 1)
+    with pytest.raises(ValueError, match="not a square"):
+        rl.core.pieces(1 << padding, 0)
