@@ -8,7 +8,8 @@ from typing import Iterator
 from pdn_tools.rules.core import Engine, engine_from_environment
 from pdn_tools.text import reader
 from pdn_tools.text.model import Game, ReadError
-from pdn_tools.text.reader import MAX_GAME_BYTES, Source
+from pdn_tools.text.reader import MAX_GAME_BYTES
+from pdn_tools.text.source import Source
 
 
 def read_games(source: Source, strict: bool = False, name: str | None = None,

@@ -13,12 +13,9 @@ from __future__ import annotations
 
 import io
 import itertools
-import os
 import re
-import sys
 from dataclasses import field
-from typing import BinaryIO, Iterable, Iterator, Sequence, Union
-
+from typing import Iterable, Iterator, Sequence
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.decoding import Decoder
@@ -27,9 +24,8 @@ from pdn_tools.text.scanner import HOLD, WHITE_SPACE as _WHITE_SPACE
 from pdn_tools.text.tokens import ESCAPE, FastTags, Reading, ScanToken
 from pdn_tools.text.model import Comment, Diagnostic, Game, ReadError
 from pdn_tools.text.records import record
-from pdn_tools.text.source import NotPdn, cut_of, input_bytes, watched
+from pdn_tools.text.source import NotPdn, Source, cut_of, input_bytes, opened_source
 
-Source = Union[str, os.PathLike[str], BinaryIO, io.TextIOBase]
 _TAGS = ("TAGS",)
 _COMMENTS = ("COMMENT", "LINE_COMMENT", "ERROR", "ESCAPE")    # not movetext
 _TERMINATORS = ("RESULT", "STAR")
@@ -321,20 +317,6 @@ def _tail_line(token: ScanToken, line: int) -> int:
 
 # ---- public API ---------------------------------------------------------------------
 
-def _open(source: Source) -> tuple[BinaryIO, str, bool]:
-    """A binary stream for `source`, its display name, and whether we opened it."""
-    if isinstance(source, (str, os.PathLike)):
-        if str(source) == "-":
-            return sys.stdin.buffer, "<stdin>", False
-        return watched(str(source)), str(source), True
-    if isinstance(source, io.TextIOBase):
-        buffer = getattr(source, "buffer", None)
-        if buffer is not None:
-            return buffer, getattr(source, "name", "<stream>"), False
-        return io.BytesIO(source.read().encode("utf-8")), getattr(source, "name", "<stream>"), False
-    return source, str(getattr(source, "name", "<stream>")), False
-
-
 class RawGames:
     """The games of `source` split but not parsed, each with the file's warnings (encoding,
     undecodable bytes) that fall within it or before it; the last game takes the rest.
@@ -354,7 +336,7 @@ class RawGames:
         self.cut: Diagnostic | None = None
 
     def __iter__(self) -> Iterator[tuple[RawGame, list[Diagnostic]]]:
-        stream, shown, opened = _open(self.source)
+        stream, shown, opened = opened_source(self.source)
         decoder = Decoder(stream, self.encoding, line=self.line)
         try:
             previous: RawGame | None = None
@@ -417,7 +399,7 @@ def read_games(source: Source, strict: bool = False, name: str | None = None,
     read) gives its complete games, then a ReadError with code `truncated` in place of the rest.
     `engine` reads runs of moves its way (see the module's docstring); the games are the same.
     """
-    stream, shown, opened = _open(source)
+    stream, shown, opened = opened_source(source)
     try:
         try:
             data = input_bytes(stream)

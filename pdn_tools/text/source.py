@@ -9,8 +9,9 @@ import io
 import lzma
 import os
 import stat
+import sys
 import zlib
-from typing import Any, BinaryIO, cast
+from typing import Any, BinaryIO, Union, cast
 
 from pdn_tools.text import decoding
 from pdn_tools.text.decoding import sniff
@@ -24,6 +25,7 @@ _FED = 512                         # compressed bytes given to the decompressor 
                                    # loses at most what these bytes would have given
 _ZSTD_FED = 128                    # the same for zstd, whose decompressor takes no output limit: 4 bytes
                                    # can give a block of 128 KB, so 128 bytes give at most some 4 MB
+Source = Union[str, os.PathLike[str], BinaryIO, io.TextIOBase]   # a path ('-': standard input) or a stream
 CUT = "truncated"                  # the word that starts every reason an input ended early
 _NEEDS_ZSTD = "zstd data needs the zstd extra: pip install 'pdn-tools[zstd]'"
 
@@ -101,6 +103,20 @@ def input_bytes(raw: BinaryIO) -> BinaryIO:
     if binary(stream.peek(_SNIFF_BINARY)[:_SNIFF_BINARY]):
         raise NotPdn("not a PDN file (binary data)")
     return cast(BinaryIO, stream)
+
+
+def opened_source(source: Source) -> tuple[BinaryIO, str, bool]:
+    """A binary stream for `source`, its display name, and whether it was opened here (to close)."""
+    if isinstance(source, (str, os.PathLike)):
+        if str(source) == "-":
+            return sys.stdin.buffer, "<stdin>", False
+        return watched(str(source)), str(source), True
+    if isinstance(source, io.TextIOBase):
+        buffer = getattr(source, "buffer", None)
+        if buffer is not None:
+            return buffer, getattr(source, "name", "<stream>"), False
+        return io.BytesIO(source.read().encode("utf-8")), getattr(source, "name", "<stream>"), False
+    return source, str(getattr(source, "name", "<stream>")), False
 
 
 def watched(path: str) -> io.BufferedReader:

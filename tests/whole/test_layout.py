@@ -61,6 +61,16 @@ def test_the_imports_up_the_order_are_inside_functions():
         assert not [node for node in top if node.module.endswith(f".{other}")], f"{own} imports {other}"
 
 
+MAX_LINES = 500      # issue 27: a module longer than this does more than one job; no exception today
+
+
+def test_no_module_of_python_or_c_is_over_500_lines():
+    sources = [p for p in PACKAGE.rglob("*") if p.suffix in (".py", ".c", ".h") and "__pycache__" not in p.parts]
+    long = {str(p.relative_to(PACKAGE)): n for p in sources if (n := len(p.read_text(encoding="utf-8").splitlines()))
+            > MAX_LINES}
+    assert len(sources) > 90 and not long
+
+
 def test_the_design_layout_table_names_every_module():
     design = (PACKAGE.parent / "docs" / "design.md").read_text(encoding="utf-8")
     table = design[design.index("## Layout"):design.index("## Adding a variant")]
