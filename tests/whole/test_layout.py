@@ -149,3 +149,10 @@ def test_every_module_is_imported_by_a_test():
         tested |= found
         todo += found
     assert sorted(modules - tested) == []
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_every_folder_and_module_says_first_what_it_holds(path):
+    """Issue 27: each folder's __init__.py, and each module, opens with a docstring."""
+    docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
+    assert docstring and len(docstring.split()) >= 3
