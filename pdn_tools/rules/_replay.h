@@ -53,9 +53,6 @@ int read_position(const Rules *r, PyObject *position, Seen *out);
 PyObject *make_position(const Rules *r, PyObject *like, const Seen *s);
 PyObject *make_move(const Rules *r, const Record *rec);
 int names_in(const Rules *r, PyObject *names, Names *out);
-char *write_number(long value, char *at);
-char *write_square(const Rules *r, const Names *names, int sq, int quoted, char *at);
-char *write_fen(const Rules *r, const Seen *s, const Names *names, char *at);
 
 /* _draws.c */
 int count_ply(Counters *c, const Seen *after, int king, int captured);
@@ -75,6 +72,7 @@ PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *moves_hint(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* _written.c */
+char *write_fen(const Rules *r, const Seen *s, const Names *names, char *at);
 PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 
 #endif
