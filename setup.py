@@ -1,4 +1,4 @@
-"""Builds the optional compiled move core (pdn_tools/rules/_*.c) and scanner (pdn_tools/text/_scan.c); the metadata is in pyproject.toml.
+"""Builds the optional compiled move core (pdn_tools/rules/_*.c) and scanner (pdn_tools/text/_scan.c, _wrap.c); the metadata is in pyproject.toml.
 
 The extension is optional: without a C compiler or Python headers the build warns and the
 package installs with the pure-Python engine, which gives the same answers, only slower.
@@ -38,7 +38,7 @@ setup(
                    ("rules", "captures", "movegen", "steps", "positions", "draws", "replay", "written", "found", "search")],
                   depends=["pdn_tools/rules/_core.h", "pdn_tools/rules/_replay.h", "pdn_tools/text/_scan.h"],
                   optional=True, extra_compile_args=["-O3"]),
-        Extension("pdn_tools.text._scan", ["pdn_tools/text/_scan.c"], depends=["pdn_tools/text/_scan.h"],
+        Extension("pdn_tools.text._scan", ["pdn_tools/text/_scan.c", "pdn_tools/text/_wrap.c"], depends=["pdn_tools/text/_scan.h"],
                   optional=True, extra_compile_args=["-O3"]),
         Extension("pdn_tools.text._lines", ["pdn_tools/text/_lines.c"], optional=True, extra_compile_args=["-O3"]),
     ],

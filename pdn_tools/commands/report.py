@@ -128,7 +128,7 @@ def text_part(results: Sequence[tuple[Record, Any]], warnings: str, ignore: froz
 
 
 # Line breaks that JSON leaves raw but `str.splitlines` and other line readers break on.
-_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
 @cache
@@ -146,7 +146,7 @@ def json_text(value: object) -> str:
     """`value` as JSON on one line, whatever line reader splits it (UTF-8 kept as it is)."""
     text = _json()[0](value)
     if "\x85" in text or "\u2028" in text or "\u2029" in text:      # rare: translate() is slow
-        text = text.translate(_LINE_BREAKS)
+        text = text.translate(LINE_BREAKS)
     return text
 
 
@@ -165,7 +165,7 @@ def _record_json(record: Record) -> str:
             f'"result": {string(record.result)}, "errors": [{", ".join(map(_problem_json, record.errors))}], '
             f'"warnings": [{", ".join(map(_problem_json, record.warnings))}]}}')
     if "\x85" in text or "\u2028" in text or "\u2029" in text:
-        text = text.translate(_LINE_BREAKS)
+        text = text.translate(LINE_BREAKS)
     return text
 
 

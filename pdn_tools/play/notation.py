@@ -6,6 +6,7 @@ written again from the legal move the replay resolved it to.
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -13,15 +14,14 @@ from pdn_tools.text.codes import Code
 from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, NotatedMove, MoveNumber, MoveRun, Nag,
                                   Placeholder, Variation, movetext_runs)
 from pdn_tools.rules.movegen import Move, Position
-from pdn_tools.play.checking import Checking
 from pdn_tools.play.replay import Replay
 from pdn_tools.play.result_check import board_verdict, meaning
-from pdn_tools.play.variant_choice import choose_variant
+from pdn_tools.play.variant_choice import gametype_candidates
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.variants import Variant
 from pdn_tools.text.results import off_board, outcome, stated_result
 from pdn_tools.text.walk import Path, walk
-from pdn_tools.text.writer import atom, write_game
+from pdn_tools.text.writer import MOVE, OTHER, RUN, WIDTH, atom, numbered_text, tail, write_game
 
 FIRST_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN")
 DROPPABLE = ("comments", "variations", "nags")
@@ -71,8 +71,15 @@ def move_text(before: Position, move: Move, style: Style = Style()) -> str:
 
 def canonical_tags(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """FIRST_TAGS in their order, then the others in their original order."""
+    return [tags[index] for index in _tag_order(tuple([name for name, _ in tags]))]
+
+
+@functools.lru_cache(maxsize=4096)
+def _tag_order(names: tuple[str, ...]) -> tuple[int, ...]:
+    """Where each tag of canonical_tags comes from, for tags of these names (games of a file
+    have the same few)."""
     rank = {name: i for i, name in enumerate(FIRST_TAGS)}
-    return sorted(tags, key=lambda tag: rank.get(tag[0], len(rank)))
+    return tuple(sorted(range(len(names)), key=lambda index: rank.get(names[index], len(rank))))
 
 
 def result_fixes(game: Game, result: Replay) -> tuple[str | None, str | None]:
@@ -138,18 +145,21 @@ def canonical_text(game: Game, result: Replay | None = None, style: Style = Styl
     """`write_game(canonical_game(game, result, style))`, written from the runs of moves kept as
     text when the main line holds only moves, move numbers, comments and NAGs (and variations
     the style drops) and the style keeps the moves as written, or `rewritten` gives the main
-    line with its moves as the style writes them: no model element per move."""
+    line with its moves as the style writes them: no model element per move (and on the
+    compiled engine, no string per move: the scanner's `numbered_text`)."""
     movetext = movetext_runs(game) if rewritten is None else rewritten
-    atoms = None if style.rewrites_moves and rewritten is None else \
-        _numbered_atoms(movetext, _start_index(game, result), style.drop)
-    if atoms is None:
+    pieces = None if style.rewrites_moves and rewritten is None else _numbered_pieces(movetext, style.drop)
+    if pieces is None:
         return write_game(canonical_game(game, result, style))
-    return write_game(canonical_head(game, result, style), atoms=atoms)
+    head = canonical_head(game, result, style)
+    engine = None if result is None or result.start is None else result.start.engine
+    numbered = engine.numbered_text if engine is not None else None
+    return write_game(head, movetext=(numbered or numbered_text)(pieces, _start_index(game, result), tail(head), WIDTH))
 
 
 def canonical_head(game: Game, result: Replay | None, style: Style) -> Game:
     """The canonical game's tags, terminator and outer comments, with no movetext."""
-    tags = list(game.tags)
+    tags = game.tags                    # not changed: _set_tag and canonical_tags make new lists
     terminator = game.result
     if style.fix_results and result is not None:
         new_tag, new_end = result_fixes(game, result)
@@ -164,37 +174,23 @@ def canonical_head(game: Game, result: Replay | None, style: Style) -> Game:
                 warnings=game.warnings)
 
 
-def _numbered_atoms(movetext: list[Element | MoveRun] | list[Element], ply: int,
-                    drop: frozenset[str]) -> list[str] | None:
-    """The writer's pieces of the canonical main line (_Numbering.line's elements, written)
-    from ply `ply` on, None when the main line holds what only _Numbering follows (a
+def _numbered_pieces(movetext: list[Element | MoveRun] | list[Element],
+                     drop: frozenset[str]) -> list[tuple[int, str]] | None:
+    """The pieces of the canonical main line (_Numbering.line's elements) for
+    `writer.numbered_text`, None when the main line holds what only _Numbering follows (a
     variation kept, a setup, a placeholder).  With no setup, the replay's positions alternate
     sides as the text's plies do, so the numbers come from the count of moves alone."""
-    out: list[str] = []
-    moved = False                # the last piece written is a move (the next odd ply has no number)
+    out: list[tuple[int, str]] = []
     for element in movetext:
         if type(element) is MoveRun:
-            texts = [text for text in element.texts() if text[-1] != "."]
+            out.append((RUN, element.text))
         elif type(element) is NotatedMove:
-            texts = [element.text + element.strength]
+            out.append((MOVE, element.text + element.strength))
         elif isinstance(element, (Comment, Nag)):
             if ("comments" if type(element) is Comment else "nags") not in drop:
-                out.append(atom(element))
-                moved = False
-            continue
-        elif isinstance(element, MoveNumber) or isinstance(element, Variation) and "variations" in drop:
-            continue
-        else:
+                out.append((OTHER, atom(element)))
+        elif not (isinstance(element, MoveNumber) or isinstance(element, Variation) and "variations" in drop):
             return None
-        for text in texts:
-            if ply % 2 == 0:
-                out.append(f"{ply // 2 + 1}. {text}")
-            elif not moved:
-                out.append(f"{ply // 2 + 1}... {text}")
-            else:
-                out.append(text)
-            moved = True
-            ply += 1
     return out
 
 
@@ -209,7 +205,7 @@ def variant_tags(game: Game, tags: list[tuple[str, str]], result: Replay, style:
     gametype = game.tag("GameType") or ""
     declared = _NOTATION.search(gametype)
     number = _NUMBER.match(gametype)
-    if number is not None and choose_variant(game, Checking(engine=start.engine)).candidates != [variant]:
+    if number is not None and gametype_candidates(gametype) != (variant,):     # choose_variant's candidates
         number = None
     if number is None or (variant.alpha if declared is None else declared.group(1) != "N") != alpha:
         full = variant.gametype_text(alpha)         # a number naming the variant stays (lidraughts' 96)

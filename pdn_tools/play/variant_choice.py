@@ -50,6 +50,12 @@ def choose_variant(game: Game, checking: Checking | None = None) -> Choice:
     return Choice(list(_inferred(game, run_hint if core is None else core.moves_hint)), [])
 
 
+def gametype_candidates(gametype: str) -> tuple[Variant, ...]:
+    """The variants a game whose GameType tag is `gametype` may be replayed as (choose_variant's
+    candidates when no variant is given), read once a value."""
+    return _gametype_reading(gametype)[0]
+
+
 # What a GameType value says, read once a value (a file's games repeat a few): the candidates, the
 # diagnostics about it (code, message: the tag's place is the game's), whether results are checked.
 GametypeReading = tuple[tuple[Variant, ...], tuple[tuple[Code, str], ...], bool]

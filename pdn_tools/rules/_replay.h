@@ -55,9 +55,6 @@ PyObject *make_position(const Rules *r, PyObject *like, const Seen *s);
 PyObject *make_position_after(const Rules *r, PyObject *like, const Seen *was, const Seen *s);
 PyObject *make_move(const Rules *r, const Record *rec);
 int names_in(const Rules *r, PyObject *names, Names *out);
-char *write_number(long value, char *at);
-char *write_square(const Rules *r, const Names *names, int sq, int quoted, char *at);
-char *write_fen(const Rules *r, const Seen *s, const Names *names, char *at);
 
 /* _draws.c */
 int count_ply(Counters *c, const Seen *after, int king, int captured);
@@ -77,6 +74,7 @@ PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *moves_hint(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* _written.c */
+char *write_fen(const Rules *r, const Seen *s, const Names *names, char *at);
 PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* _found.c */

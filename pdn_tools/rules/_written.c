@@ -32,6 +32,80 @@ static char *put(char *at, const char *text, Py_ssize_t len) {
     return at + len;
 }
 
+/* The digits of 0 to 99, two each. */
+static const char DIGITS[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                             "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                             "8081828384858687888990919293949596979899";
+
+/* Writes `value` (0 or more) in decimal at `at`; returns the end. */
+static inline char *write_number(long value, char *at) {
+    if (value < 10) {                   /* squares and most plies: no division */
+        *at = (char)('0' + value);
+        return at + 1;
+    }
+    if (value < 100) {
+        memcpy(at, DIGITS + 2 * value, 2);
+        return at + 2;
+    }
+    char digits[24];
+    int count = 0;
+    do {
+        digits[count++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value > 0);
+    while (count)
+        *at++ = digits[--count];
+    return at;
+}
+
+/* Writes square number `number` at `at` as itself or its name (`quoted` between double quotes, as
+ * JSON writes a string); returns the end. */
+static inline char *write_named(const Names *names, int number, int quoted, char *at) {
+    if (!names->on)
+        return write_number(number, at);
+    if (quoted)
+        *at++ = '"';
+    memcpy(at, names->text[number], (size_t)names->len[number]);
+    at += names->len[number];
+    if (quoted)
+        *at++ = '"';
+    return at;
+}
+
+/* Writes square `sq` at `at` (see write_named). */
+static inline char *write_square(const Rules *r, const Names *names, int sq, int quoted, char *at) {
+    return write_named(names, r->number[sq], quoted, at);
+}
+
+/* Writes the canonical FEN of `s` at `at` (at most FEN_SIZE characters; twin:
+ * pdn_tools.rules.fen.write_fen): the side to move, then each side's squares in increasing
+ * order of their numbers, a king's after `K`; returns the end.  A side's squares are taken
+ * from its set lowest index first, which is the order of their numbers on the boards known
+ * (the insertion sort moves nothing then). */
+char *write_fen(const Rules *r, const Seen *s, const Names *names, char *at) {
+    u128 sides[2] = {s->white & r->valid, s->black & r->valid};
+    *at++ = s->turn ? 'B' : 'W';
+    for (int side = 0; side < 2; side++) {
+        *at++ = ':';
+        *at++ = side ? 'B' : 'W';
+        int keys[MAX_SQ], count = 0;            /* 2 * number + 1 for a king, in increasing order */
+        for (u128 left = sides[side]; left; left &= left - 1) {
+            int sq = lowest(left), key = 2 * r->number[sq] + HAS(s->kings, sq), i = count++;
+            for (; i > 0 && keys[i - 1] > key; i--)
+                keys[i] = keys[i - 1];
+            keys[i] = key;
+        }
+        for (int i = 0; i < count; i++) {
+            if (i)
+                *at++ = ',';
+            if (keys[i] & 1)
+                *at++ = 'K';
+            at = write_named(names, keys[i] >> 1, 0, at);
+        }
+    }
+    return at;
+}
+
 /* Writes squares (`count` of them, the first `start` when it is not -1) as a JSON array. */
 static char *json_squares(const Rules *r, const Names *names, int start, const int8_t *squares, int count,
                           char *at) {

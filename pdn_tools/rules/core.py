@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from pdn_tools.rules._core import Rules as CompiledRules
     from pdn_tools.rules.movegen import Position
     from pdn_tools.text.tokens import FastGame, MovesEnd, PlainRun
+    from pdn_tools.text.writer import NumberedText
 
 # How the compiled core makes and reads the objects it answers with (movegen hands it these with
 # the tables): a position like another with given (turn, white, black, kings) by a slot maker (the
@@ -101,6 +102,13 @@ class Engine:
         """The compiled reading of a common game at once for the scanner (None: token by token)."""
         scanner = compiled_scanner() if self.compiled else None
         return None if scanner is None else scanner.fast_game
+
+    @property
+    def numbered_text(self) -> NumberedText | None:
+        """The compiled canonical movetext, numbered and wrapped, for the writer (None:
+        `writer.numbered_text`, its twin)."""
+        scanner = compiled_scanner() if self.compiled else None
+        return None if scanner is None else scanner.numbered_text
 
 
 PURE = Engine(False)

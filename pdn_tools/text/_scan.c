@@ -419,6 +419,8 @@ static PyMethodDef scan_functions[] = {
      "moves_end(text, pos, endpos): the end of the scanner's MOVES token at pos, or -1"},
     {"plain_run", (PyCFunction)plain_run, METH_O,
      "plain_run(text): whether a MOVES token may be kept as text (builder._PLAIN_RUN matches it all)"},
+    {"numbered_text", (PyCFunction)(void (*)(void))scan_numbered_text, METH_FASTCALL,
+     "numbered_text(pieces, ply, tail, width): the movetext's moves numbered from ply, wrapped (writer.numbered_text)"},
     {NULL, NULL, 0, NULL},
 };
 

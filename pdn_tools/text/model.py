@@ -180,27 +180,32 @@ class MoveRun:
         return len(_RUN_PIECE.findall(self.text))
 
     def texts(self) -> list[str]:
-        """The text of each item, in order (expand()'s elements as written, not located): the
-        words of the text, a number glued to its move cut after its dots, a separator's space
-        kept in its move (`1- 7`)."""
-        out: list[str] = []
-        held = ""                        # a move cut by its separator's space
-        for word in self.text.split():
-            if held:
-                word, held = held + " " + word, ""
-            elif "." in word and word[-1] != ".":
-                dots = word.rindex(".") + 1
-                out.append(word[:dots])
-                word = word[dots:]
-            if word[-1] in "-x":
-                held = word
-            else:
-                out.append(word)
-        return out
+        """The text of each item, in order (expand()'s elements as written, not located): see
+        run_texts."""
+        return run_texts(self.text)
 
     def ends_with_number(self) -> bool:
         """Whether the last item is a move number (moves end with a digit)."""
         return self.text.endswith(".")
+
+
+def run_texts(text: str) -> list[str]:
+    """The text of each item of a run's text, in order: the words of the text, a number glued to
+    its move cut after its dots, a separator's space kept in its move (`1- 7`)."""
+    out: list[str] = []
+    held = ""                        # a move cut by its separator's space
+    for word in text.split():
+        if held:
+            word, held = held + " " + word, ""
+        elif "." in word and word[-1] != ".":
+            dots = word.rindex(".") + 1
+            out.append(word[:dots])
+            word = word[dots:]
+        if word[-1] in "-x":
+            held = word
+        else:
+            out.append(word)
+    return out
 
 
 # An item of a MoveRun's text: a move number (its dots end it, a move may follow at once), a move.

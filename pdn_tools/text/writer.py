@@ -1,11 +1,11 @@
 """Writing games back as PDN text, losing nothing the model holds."""
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator, Sequence
 
 from pdn_tools.text.results import RESULTS, read_result
 from pdn_tools.text.model import (Comment, Element, Game, ReadError, NotatedMove, MoveNumber, MoveRun, Nag, Placeholder, Setup,
-                                  Variation, movetext_runs)
+                                  Variation, movetext_runs, run_texts)
 from pdn_tools.text.walk import walk
 
 try:
@@ -146,6 +146,39 @@ def wrap(atoms: Iterable[str], width: int = WIDTH) -> str:
     return "\n".join(lines)
 
 
+RUN, MOVE, OTHER = 0, 1, 2      # the kinds of numbered_text's pieces
+NumberedText = Callable[[list[tuple[int, str]], int, str, int], str]     # numbered_text, or the compiled one
+
+
+def numbered_text(pieces: Sequence[tuple[int, str]], ply: int, tail: str, width: int = WIDTH) -> str:
+    """The pieces of a main line, each a (kind, text), numbered again from ply `ply` and wrapped
+    with `tail` after them (see wrap): a RUN is a run of moves kept as text (its moves, each
+    numbered, its move numbers left out), a MOVE a move, numbered, an OTHER any other piece,
+    written as it is.  A move at an even ply gets its number (`12. 11-15`), at an odd ply after
+    a piece other than a move its number and dots (`12... 22-18`).  The compiled scanner's
+    `numbered_text` (text/_wrap.c) writes the same text."""
+    return wrap([*_numbered(pieces, ply), tail], width)
+
+
+def _numbered(pieces: Sequence[tuple[int, str]], ply: int) -> Iterator[str]:
+    """numbered_text's pieces, the moves numbered."""
+    moved = False                # the last piece written is a move (the next odd ply has no number)
+    for kind, text in pieces:
+        if kind == OTHER:
+            yield text
+            moved = False
+            continue
+        for move in [word for word in run_texts(text) if word[-1] != "."] if kind == RUN else [text]:
+            if ply % 2 == 0:
+                yield f"{ply // 2 + 1}. {move}"
+            elif not moved:
+                yield f"{ply // 2 + 1}... {move}"
+            else:
+                yield move
+            moved = True
+            ply += 1
+
+
 def terminator(game: Game) -> str:
     """The game's written terminator, else its Result tag if it is a result, else '*'."""
     if game.result:
@@ -154,9 +187,10 @@ def terminator(game: Game) -> str:
     return tag if tag in RESULTS else "*"
 
 
-def write_game(game: Game, width: int = WIDTH, atoms: list[str] | None = None) -> str:
-    """PDN text for one game, ending with a newline and a blank line; its movetext written as
-    `atoms` when given (unbreakable pieces, see _atoms), else from the game."""
+def write_game(game: Game, width: int = WIDTH, atoms: list[str] | None = None, movetext: str | None = None) -> str:
+    """PDN text for one game, ending with a newline and a blank line; its movetext as `movetext`
+    when given (its lines, the tail included: see numbered_text), else written as `atoms` when
+    given (unbreakable pieces, see _atoms), else from the game."""
     parts: list[str] = []
     for comment in game.before:
         parts.append(_comment(comment).rstrip("\n"))
@@ -164,7 +198,9 @@ def write_game(game: Game, width: int = WIDTH, atoms: list[str] | None = None) -
         parts.append(f'[{name} "{escape(value)}"]')
     if game.tags:
         parts.append("")
-    parts.append(_movetext(game, width) if atoms is None else wrap([*atoms, _tail(game)], width))
+    if movetext is None:
+        movetext = _movetext(game, width) if atoms is None else wrap([*atoms, tail(game)], width)
+    parts.append(movetext)
     return "\n".join(parts) + "\n\n"
 
 
@@ -182,10 +218,10 @@ def _movetext(game: Game, width: int) -> str:
                 pieces.append((element.text, 0))
             else:
                 pieces += [(text, _KINDS[kind]) for text, kind in _pieces([element])]
-        written = _lines.movetext_lines(pieces, _tail(game), width)
+        written = _lines.movetext_lines(pieces, tail(game), width)
         if written is not None:
             return written
-    return wrap([*_atoms(movetext), _tail(game)], width)
+    return wrap([*_atoms(movetext), tail(game)], width)
 
 
 def game_text(game: Game | ReadError) -> str:
@@ -196,7 +232,7 @@ def game_text(game: Game | ReadError) -> str:
     return write_game(game)
 
 
-def _tail(game: Game) -> str:
+def tail(game: Game) -> str:
     """The terminator and the comments after it, on its line (unbreakable); a line comment
     ends the line, so what follows it goes on the next one."""
     tail = terminator(game)

@@ -7,13 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdn_tools.commands import convert
+from pdn_tools.commands import convert, report
 from pdn_tools.commands.convert import Options, convert_game
 from pdn_tools.play.checking import Checking
 from pdn_tools.play.notation import Style
 from pdn_tools.play.replay import replay
 from pdn_tools.rules.core import Engine
 from pdn_tools.rules.variants import VARIANTS
+from pdn_tools.text.model import Game
 from pdn_tools.text.reader import read_text
 from test_fast_plies import played_games
 
@@ -87,3 +88,23 @@ def test_the_core_leaves_what_it_does_not_play_whole():
     for text in (GAMES[4], GAMES[1]):
         game = read_text(text, engine=COMPILED)[0]
         assert convert._core_plies(replay(game, engine=COMPILED), False, "json", None) is None
+
+
+# Text a JSON encoder must escape: quotes, backslashes, controls, the line breaks json_text escapes.
+ODD_TEXT = st.lists(st.sampled_from(list('ab"\\/\n\t\x00\x1f\x7f\x85\u2028\u2029é日\U0001f600 {}[]:,') + ['"moves": null'])).map(
+    "".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Event", "White", "GameType", "x\"y", "\u2028"]), ODD_TEXT), max_size=6),
+       ODD_TEXT, st.integers(0, 10**9), ODD_TEXT, st.one_of(ODD_TEXT.filter(bool), st.sampled_from(["1-0", "*"])),
+       st.sampled_from([None, [], [{"code": "wrong-result", "message": "a\u2028b", "ply": None}]]))
+def test_the_json_line_written_by_hand_is_the_encoder_s(tags, file, index, fen, result, errors):
+    """json_game writes the fields around the core's moves itself (_json_head, _json_tail): the
+    text is report.json_text's of the same fields, whatever the tags and their names hold."""
+    game = Game(tags=tags, file=file, index=index)
+    first = dict(reversed(tags))                 # each name's first value ...
+    first = {name: first[name] for name in dict(tags)}      # ... in the order of the names
+    line = f'{convert._json_head(game, first, "english", fen)}, "moves": [], {convert._json_tail(result, errors)}'
+    assert line == report.json_text({"file": file, "game": index, "tags": first, "variant": "english", "fen": fen,
+                                     "moves": [], "result": result, "errors": errors or []})
