@@ -38,9 +38,11 @@ setup(
                    ("rules", "captures", "movegen", "steps", "positions", "draws", "replay", "written", "found", "search")],
                   depends=["pdn_tools/rules/_core.h", "pdn_tools/rules/_replay.h", "pdn_tools/text/_scan.h"],
                   optional=True, extra_compile_args=["-O3"]),
-        Extension("pdn_tools.text._scan", ["pdn_tools/text/_scan.c", "pdn_tools/text/_wrap.c"], depends=["pdn_tools/text/_scan.h"],
+        Extension("pdn_tools.text._scan", ["pdn_tools/text/_scan.c", "pdn_tools/text/_wrap.c"],
+                  depends=["pdn_tools/text/_scan.h", "pdn_tools/text/_lines.h"],
                   optional=True, extra_compile_args=["-O3"]),
-        Extension("pdn_tools.text._lines", ["pdn_tools/text/_lines.c"], optional=True, extra_compile_args=["-O3"]),
+        Extension("pdn_tools.text._lines", ["pdn_tools/text/_lines.c"], depends=["pdn_tools/text/_lines.h"],
+                  optional=True, extra_compile_args=["-O3"]),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

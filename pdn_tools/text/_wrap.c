@@ -13,38 +13,7 @@
  * tests/text/test_wrap_core.py compares the two.
  * twin: pdn_tools.text.writer.numbered_text */
 #include "_scan.h"
-
-static const Py_UCS4 NEWLINE = '\n', SPACE = ' ';
-
-typedef struct {
-    Py_UCS4 *chars;
-    Py_ssize_t len, size;
-} Buffer;
-
-/* Room for `more` characters after the buffer's end; -1 (MemoryError) when there is none. */
-static int room(Buffer *b, Py_ssize_t more) {
-    if (b->len + more <= b->size)
-        return 0;
-    Py_ssize_t size = b->size ? b->size : 256;
-    while (size < b->len + more)
-        size *= 2;
-    Py_UCS4 *chars = PyMem_Realloc(b->chars, (size_t)size * sizeof(Py_UCS4));
-    if (chars == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    b->chars = chars;
-    b->size = size;
-    return 0;
-}
-
-static int put_chars(Buffer *b, const Py_UCS4 *chars, Py_ssize_t n) {
-    if (room(b, n) < 0)
-        return -1;
-    memcpy(b->chars + b->len, chars, (size_t)n * sizeof(Py_UCS4));
-    b->len += n;
-    return 0;
-}
+#include "_lines.h"
 
 /* text[start:end] after the buffer's end. */
 static int put_text(Buffer *b, PyObject *text, Py_ssize_t start, Py_ssize_t end) {
@@ -66,45 +35,6 @@ static int put_ascii(Buffer *b, const char *text) {
     return 0;
 }
 
-/* ---- writer.wrap: pieces joined into lines ---------------------------------------------------- */
-typedef struct {
-    Buffer out;             /* the lines ended, '\n' between them */
-    Buffer line;            /* the line being filled */
-    Py_ssize_t lines;       /* how many lines `out` holds */
-    Py_ssize_t width;
-} Lines;
-
-static int end_line(Lines *w) {
-    if ((w->lines && put_chars(&w->out, &NEWLINE, 1) < 0) ||
-        put_chars(&w->out, w->line.chars, w->line.len) < 0)
-        return -1;
-    w->lines++;
-    w->line.len = 0;
-    return 0;
-}
-
-/* One piece (`n` characters): on the line, or starting the next one (see writer.wrap). */
-static int add_piece(Lines *w, const Py_UCS4 *piece, Py_ssize_t n) {
-    int ends_line = n > 0 && piece[n - 1] == '\n';
-    while (n > 0 && piece[n - 1] == '\n')
-        n--;
-    if (w->line.len == 0) {
-        if (put_chars(&w->line, piece, n) < 0)
-            return -1;
-    } else {
-        Py_UCS4 last = w->line.chars[w->line.len - 1];
-        int glued = last == '(' || (n == 1 && piece[0] == ')');
-        if ((last == '-' && n > 0 && piece[0] == '-') || w->line.len + !glued + n > w->width) {
-            if (end_line(w) < 0 || put_chars(&w->line, piece, n) < 0)
-                return -1;
-        } else if ((!glued && put_chars(&w->line, &SPACE, 1) < 0) ||
-                   put_chars(&w->line, piece, n) < 0) {
-            return -1;
-        }
-    }
-    return ends_line ? end_line(w) : 0;
-}
-
 /* ---- the moves numbered ------------------------------------------------------------------------ */
 typedef struct {
     Lines *lines;
@@ -122,14 +52,14 @@ static int add_move(Numbering *m, const Buffer *held, PyObject *text, Py_ssize_t
         if (put_ascii(&m->piece, number) < 0)
             return -1;
     }
-    if (held != NULL && (put_chars(&m->piece, held->chars, held->len) < 0 ||
-                         put_chars(&m->piece, &SPACE, 1) < 0))
+    if (held != NULL && (put(&m->piece, held->chars, held->len) < 0 ||
+                         put_char(&m->piece, ' ') < 0))
         return -1;
     if (put_text(&m->piece, text, start, end) < 0)
         return -1;
     m->moved = 1;
     m->ply++;
-    return add_piece(m->lines, m->piece.chars, m->piece.len);
+    return wrap_atom(m->lines, m->piece.chars, m->piece.len);
 }
 
 /* The moves of a run's text: its words (str.split), a number glued to its move cut after its dots,
@@ -156,7 +86,7 @@ static int add_run(Numbering *m, PyObject *text, Buffer *held) {
         if (last == '-' || last == 'x') {           /* the move goes on in the next word */
             if (!joined)
                 held->len = 0;
-            if ((joined && put_chars(held, &SPACE, 1) < 0) || put_text(held, text, start, i) < 0)
+            if ((joined && put_char(held, ' ') < 0) || put_text(held, text, start, i) < 0)
                 return -1;
             holding = 1;
         } else if (last != '.' && add_move(m, joined ? held : NULL, text, start, i) < 0) {
@@ -204,7 +134,7 @@ PyObject *scan_numbered_text(PyObject *module, PyObject *const *args, Py_ssize_t
             numbering.piece.len = 0;
             numbering.moved = 0;
             failed = put_text(&numbering.piece, text, 0, PyUnicode_GET_LENGTH(text)) < 0 ||
-                add_piece(&lines, numbering.piece.chars, numbering.piece.len) < 0;
+                wrap_atom(&lines, numbering.piece.chars, numbering.piece.len) < 0;
         } else {
             if (!PyErr_Occurred())
                 PyErr_SetString(PyExc_ValueError, "numbered_text: a piece's kind is 0, 1 or 2");
@@ -215,13 +145,13 @@ PyObject *scan_numbered_text(PyObject *module, PyObject *const *args, Py_ssize_t
     }
     numbering.piece.len = 0;
     if (put_text(&numbering.piece, args[2], 0, PyUnicode_GET_LENGTH(args[2])) < 0 ||
-        add_piece(&lines, numbering.piece.chars, numbering.piece.len) < 0 ||
+        wrap_atom(&lines, numbering.piece.chars, numbering.piece.len) < 0 ||
         (lines.line.len && end_line(&lines) < 0))
         goto done;
-    result = lines.out.len ? PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, lines.out.chars, lines.out.len)
+    result = lines.done.len ? PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, lines.done.chars, lines.done.len)
                            : PyUnicode_FromStringAndSize("", 0);
 done:
-    PyMem_Free(lines.out.chars);
+    PyMem_Free(lines.done.chars);
     PyMem_Free(lines.line.chars);
     PyMem_Free(numbering.piece.chars);
     PyMem_Free(held.chars);

@@ -58,13 +58,13 @@ def test_the_compiled_movetext_is_the_one_written_from_its_pieces(game, width):
     """A movetext with runs, comments (line comments too, non-ASCII), NAGs, numbers, moves,
     placeholders and variations, in lines of any width, is written as wrap() writes _atoms()."""
     movetext = game._runs
-    expected = writer.wrap([*writer._atoms(movetext), writer._tail(game)], width)
+    expected = writer.wrap([*writer._atoms(movetext), writer.tail(game)], width)
     assert writer._movetext(game, width) == expected
     pieces: list[tuple[str, int]] = []
     for element in movetext:
         pieces += [(element.text, 0)] if type(element) is MoveRun else \
             [(text, writer._KINDS[kind]) for text, kind in writer._pieces([element])]
-    assert _lines.movetext_lines(pieces, writer._tail(game), width) == expected      # the compiled path was taken
+    assert _lines.movetext_lines(pieces, writer.tail(game), width) == expected      # the compiled path was taken
 
 
 @settings(max_examples=300, deadline=None)
