@@ -36,6 +36,8 @@ static int room(Buffer *b, Py_ssize_t more) {
 }
 
 static int put(Buffer *b, const Py_UCS4 *chars, Py_ssize_t n) {
+    if (n == 0)                          /* nothing to copy: b->chars or chars may still be NULL */
+        return 0;
     if (room(b, n) < 0)
         return -1;
     memcpy(b->chars + b->len, chars, (size_t)n * sizeof(Py_UCS4));
@@ -206,7 +208,8 @@ static PyObject *movetext_lines(PyObject *module, PyObject *const *args, Py_ssiz
         long kind = OTHER;
         if (k < PyList_GET_SIZE(args[0])) {
             PyObject *pair = PyList_GET_ITEM(args[0], k);
-            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyUnicode_Check(PyTuple_GET_ITEM(pair, 0))) {
+            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyUnicode_Check(PyTuple_GET_ITEM(pair, 0))
+                || !PyLong_Check(PyTuple_GET_ITEM(pair, 1))) {    /* an int: no __index__ drops `pair` */
                 PyErr_SetString(PyExc_TypeError, "movetext_lines: each piece a (text, kind)");
                 done = -1;
                 break;
