@@ -19,7 +19,8 @@ PyObject *Rules_find_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     }
     const char *text = (const char *)PyUnicode_DATA(args[0]);
     Py_ssize_t len = PyUnicode_GET_LENGTH(args[0]), pos = PyLong_AsSsize_t(args[1]);
-    long number = PyLong_AsLong(args[3]), last = PyLong_AsLong(args[4]), first = number;
+    long number = PyErr_Occurred() ? 0 : PyLong_AsLong(args[3]);      /* no __index__ run with an error set */
+    long last = PyErr_Occurred() ? 0 : PyLong_AsLong(args[4]), first = number;
     Seen now, wanted;
     if (PyErr_Occurred() || read_position(self, args[2], &now) < 0 || read_position(self, args[5], &wanted) < 0)
         return NULL;

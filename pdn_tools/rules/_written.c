@@ -234,13 +234,14 @@ PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) 
     }
     const char *text = (const char *)PyUnicode_DATA(args[0]);
     Py_ssize_t len = PyUnicode_GET_LENGTH(args[0]), pos = PyLong_AsSsize_t(args[1]);
-    long number = PyLong_AsLong(args[3]), last = PyLong_AsLong(args[4]), first = number;
+    long number = PyErr_Occurred() ? 0 : PyLong_AsLong(args[3]);      /* no __index__ run with an error set */
+    long last = PyErr_Occurred() ? 0 : PyLong_AsLong(args[4]), first = number;
     Form form;
     Seen now;
     if (PyErr_Occurred() || form_in(self, args + 5, &form) < 0 || read_position(self, args[2], &now) < 0)
         return NULL;
-    if (pos < 0 || pos > len) {
-        PyErr_SetString(PyExc_ValueError, "write_run: offset out of the text");
+    if (pos < 0 || pos > len || number < 0) {
+        PyErr_SetString(PyExc_ValueError, "write_run: offset out of the text or a negative ply number");
         return NULL;
     }
     Written out = {NULL, 0, 0};

@@ -137,7 +137,8 @@ static PyObject *movetext_lines(PyObject *module, PyObject *const *args, Py_ssiz
         long kind = OTHER;
         if (k < PyList_GET_SIZE(args[0])) {
             PyObject *pair = PyList_GET_ITEM(args[0], k);
-            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyUnicode_Check(PyTuple_GET_ITEM(pair, 0))) {
+            if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2 || !PyUnicode_Check(PyTuple_GET_ITEM(pair, 0))
+                || !PyLong_Check(PyTuple_GET_ITEM(pair, 1))) {    /* an int: no __index__ drops `pair` */
                 PyErr_SetString(PyExc_TypeError, "movetext_lines: each piece a (text, kind)");
                 done = -1;
                 break;

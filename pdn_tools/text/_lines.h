@@ -30,6 +30,8 @@ static inline int room(Buffer *b, Py_ssize_t more) {
 }
 
 static inline int put(Buffer *b, const Py_UCS4 *chars, Py_ssize_t n) {
+    if (n == 0)                          /* nothing to copy: b->chars or chars may still be NULL */
+        return 0;
     if (room(b, n) < 0)
         return -1;
     memcpy(b->chars + b->len, chars, (size_t)n * sizeof(Py_UCS4));

@@ -270,3 +270,24 @@ def test_the_cores_search_stops_at_the_last_ply_replayed_and_leaves_what_it_cann
     assert steps.find_run(start, text, 0, 0, 1, start)[1:] == (1, after, False)
     offset, plies, _, found = steps.find_run(start, text + " 2-99", 0, 0, 9, start)
     assert (offset, plies, found) == (len(text) + 1, 3, False)
+
+
+def test_the_cores_run_arguments_are_read_one_at_a_time():
+    """find_run and write_run stop at the first argument they cannot read: a ply number too large
+    for a C long is not lost when the next argument's __index__ runs (it was, and the run was
+    played from ply -1), and write_run writes no negative ply number (it wrote a stray character)."""
+    start = parse_fen(VARIANTS["english"], "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+                      COMPILED)
+
+    class Last:
+        def __index__(self) -> int:
+            return 3
+
+    core = start._rl.core
+    assert core is not None
+    with pytest.raises(OverflowError):
+        core.find_run("9-14", 0, start, 2**64, Last(), start)
+    with pytest.raises(OverflowError):
+        core.write_run("9-14", 0, start, 2**64, Last(), None, "json", None)
+    with pytest.raises(ValueError):
+        core.write_run("9-14", 0, start, -5, 3, None, "fen", "p")

@@ -79,3 +79,30 @@ def test_a_number_that_is_not_digits_and_dots_is_left_to_the_writer():
     """A number the writer would read with int() (not digits alone) is not written: None."""
     assert _lines.movetext_lines([("1.2. 11-15", 0)], "*", 80) is None
     assert _lines.movetext_lines([("007. 11-15 ... 23-19 0.", 0)], "*", 80) == "7. 11-15 ... 23-19 0. *"
+
+
+def test_a_kind_that_is_not_an_int_is_refused_before_any_python_code_runs():
+    """A piece's kind must be an int: an object's __index__ could drop the piece from the list while
+    its text is read (a use after free, seen by AddressSanitizer, before the check)."""
+    class Dropping:
+        def __init__(self, pieces: list[tuple[str, object]]) -> None:
+            self.pieces = pieces
+
+        def __index__(self) -> int:
+            self.pieces.clear()
+            return 3
+
+    pieces: list[tuple[str, object]] = []
+    pieces.append(("".join(["x"] * 5000), Dropping(pieces)))
+    with pytest.raises(TypeError):
+        _lines.movetext_lines(pieces, "*", 80)
+    assert pieces        # the piece was left alone
+
+
+@pytest.mark.parametrize("pieces, tail", [([], ""), ([("", 3)], ""), ([("", 0), ("", 1), ("", 2)], ""),
+                                          ([("1.", 1)], ""), ([("\n", 3)], "\n")])
+def test_empty_pieces_are_written_as_the_writer_writes_them(pieces, tail):
+    """Empty texts (no character copied from or into a buffer not yet made: undefined behaviour
+    under -fsanitize=undefined before) are joined as writer.wrap joins them."""
+    atoms = [text for text, kind in pieces if kind]
+    assert _lines.movetext_lines(pieces, tail, 80) == writer.wrap([*atoms, tail], 80)
