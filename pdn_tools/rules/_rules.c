@@ -196,6 +196,8 @@ static int Rules_init(Rules *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     memset(self->named, -1, sizeof self->named);
+    forget_pieces(self);                /* made again: nothing kept from other tables */
+    self->zobrist_ready = 0;
     if (!PyArg_ParseTuple(args, "OOOOOOO(iiiiiiii)(OOO)", &bits, &rays, &promo, &man_jumps, &man_steps,
                           &king_steps, &king_jumps, &sw[0], &sw[1], &sw[2], &sw[3], &sw[4], &sw[5],
                           &sw[6], &sw[7], &makers[0], &makers[1], &makers[2]))

@@ -572,3 +572,26 @@ def test_the_core_reads_every_square_bit_and_refuses_a_padding_bit(name):
     padding = next(bit for bit in range(rl.valid.bit_length()) if not rl.valid >> bit & 1)
     with pytest.raises(ValueError, match="not a square"):
         rl.core.pieces(1 << padding, 0)
+
+
+def test_tables_made_again_keep_no_answer_of_the_tables_before(monkeypatch) -> None:
+    """Rules.__init__ called again on the same object with other tables (a misuse, but one Python allows):
+    pieces() answers from the new board, none kept from the old one (answers are kept by the ints asked)."""
+    made: list[tuple[object, ...]] = []
+
+    def recording(*args: object) -> CompiledRules:
+        made.append(args)
+        return CompiledRules(*args)
+    monkeypatch.setattr(COMPILED, "Rules", recording)
+    engine, makers = core.Engine(True), (movegen._POSITION_MAKER, movegen._position_pieces, movegen._MOVE_MAKER)
+    english = movegen._Rules(VARIANTS["english"], engine, makers).core
+    thai = movegen._Rules(VARIANTS["thai"], engine, makers).core        # the same bits, other numbers
+    assert english is not None and thai is not None and len(made) == 2
+    on_english, on_thai = list(made[0][0]), list(made[1][0])     # each square number's bit
+    shared = [bit for bit in on_english if bit in on_thai
+              and on_english.index(bit) != on_thai.index(bit)][:3]   # squares of other numbers there
+    side, kings = sum(1 << bit for bit in shared), 0
+    assert len(shared) == 3
+    old = english.pieces(side, kings)
+    english.__init__(*made[1])                     # the Thai board's tables
+    assert english.pieces(side, kings) == thai.pieces(side, kings) != old
