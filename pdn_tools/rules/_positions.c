@@ -246,7 +246,8 @@ void forget_pieces(Rules *r) {
 }
 
 /* names_in(names, out): the names of the squares `names` gives (None: their numbers; else a tuple
- * whose item k is the text of square number k, at most four ASCII characters). */
+ * whose item k is the text of square number k, at most four printable ASCII characters, none that
+ * JSON would escape: they are written as they are). */
 int names_in(const Rules *r, PyObject *names, Names *out) {
     out->on = names != Py_None;
     if (!out->on)
@@ -263,6 +264,14 @@ int names_in(const Rules *r, PyObject *names, Names *out) {
         }
         out->text[number] = (const char *)PyUnicode_DATA(name);
         out->len[number] = PyUnicode_GET_LENGTH(name);
+        for (Py_ssize_t i = 0; i < out->len[number]; i++) {
+            char ch = out->text[number][i];
+            if (ch < '!' || ch == '"' || ch == '\\' || ch == 127) {     /* written in JSON and FEN as it is */
+                PyErr_SetString(PyExc_ValueError, "names: a square's name holds a space, quote, backslash "
+                                                  "or control character");
+                return -1;
+            }
+        }
     }
     return 0;
 }

@@ -291,3 +291,17 @@ def test_the_cores_run_arguments_are_read_one_at_a_time():
         core.write_run("9-14", 0, start, 2**64, Last(), None, "json", None)
     with pytest.raises(ValueError):
         core.write_run("9-14", 0, start, -5, 3, None, "fen", "p")
+
+
+@pytest.mark.parametrize("name", ['a"1', "a\\1", "a 1", "a\t1", "a\x7f"])
+def test_square_names_that_json_would_escape_are_refused_by_the_core(name):
+    """write_run writes a square's name as it is (JSON and FEN): a name holding a quote, a backslash,
+    a space or a control character is refused (ValueError) rather than written into broken JSON."""
+    start = parse_fen(VARIANTS["english"], "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+                      COMPILED)
+    core = start._rl.core
+    assert core is not None
+    names = tuple(str(number) for number in range(33))
+    assert core.write_run("9-14", 0, start, 0, 1, names, "json", None)[1] == 1
+    with pytest.raises(ValueError, match="quote, backslash"):
+        core.write_run("9-14", 0, start, 0, 1, names[:9] + (name,) + names[10:], "json", None)
