@@ -31,14 +31,9 @@ PyObject *Rules_find_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     Records recs = {NULL, 0, 0, 0};
     int found = 0;
     while (!found && number < last && !self->limit) {
-        Py_ssize_t end = pos;
-        int squares[MAX_PATH], count = 0, capture = 0;
-        int kind = next_item(text, len, &pos, &end, squares, &count, &capture);
-        if (kind == 1) {
-            pos = end;
-            continue;
-        }
-        if (kind != 2 || !named_squares(self, squares, count) || (count > 2 && !capture))
+        Py_ssize_t end;
+        int squares[MAX_PATH], count, capture;
+        if (!next_move(self, text, len, &pos, &end, squares, &count, &capture))
             break;
         int ci = now.turn, promotes = 0;
         u128 own = ci ? now.black : now.white, opp = ci ? now.white : now.black, kings = now.kings;

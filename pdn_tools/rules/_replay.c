@@ -95,6 +95,21 @@ int named_squares(const Rules *r, int *squares, int count) {
     return 1;
 }
 
+/* The next move of a run that the core plays, from `*pos` (move numbers skipped): 1 with its
+ * squares as squares of this board in squares[] (*count, *capture), *pos at its start and *end
+ * after it; 0 when the run ends or its next item is left to the caller (*pos at that item). */
+int next_move(const Rules *r, const char *text, Py_ssize_t len, Py_ssize_t *pos, Py_ssize_t *end,
+              int *squares, int *count, int *capture) {
+    for (;;) {
+        *end = *pos;
+        *count = *capture = 0;
+        int kind = next_item(text, len, pos, end, squares, count, capture);
+        if (kind != 1)
+            return kind == 2 && named_squares(r, squares, *count) && (*count <= 2 || *capture);
+        *pos = *end;
+    }
+}
+
 /* The capture `squares` (start, landing squares in between, end; at least three) stands for,
  * as replay.resolve finds it: a lawful capture from the start to the end on whose landing
  * squares the squares in between lie, in order; NULL when none does or several taking
@@ -284,17 +299,10 @@ PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     before = now;
     long plies = 0;
     for (;;) {
-        Py_ssize_t end = pos;
-        int squares[MAX_PATH], count = 0, capture = 0;
-        int kind = next_item(text, len, &pos, &end, squares, &count, &capture);
-        if (kind == 0 || kind == 3 || self->limit)      /* a king-move limit: Python counts */
-            break;
-        if (kind == 1) {
-            pos = end;
-            continue;
-        }
-        if (!named_squares(self, squares, count) || (count > 2 && !capture))
-            break;
+        Py_ssize_t end;
+        int squares[MAX_PATH], count, capture;
+        if (self->limit || !next_move(self, text, len, &pos, &end, squares, &count, &capture))
+            break;                                      /* a king-move limit: Python counts */
         int sb = squares[0], eb = squares[count - 1];
         int ci = now.turn;
         u128 own = ci ? now.black : now.white, opp = ci ? now.white : now.black, kings = now.kings;

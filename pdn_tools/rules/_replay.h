@@ -63,10 +63,12 @@ int counters_in(const Rules *r, Counters *c, PyObject *seen, PyObject *since, Py
 int counters_out(const Rules *r, PyObject *like, Counters *c, PyObject *seen, PyObject *since,
                  PyObject **since_out);
 
-/* _replay.c: a run's items read and played (next_item, named_squares, play_item: see there) */
+/* _replay.c: a run's items read and played (next_item, named_squares, next_move, play_item: see there) */
 int next_item(const char *text, Py_ssize_t len, Py_ssize_t *pos, Py_ssize_t *end, int *squares, int *count,
               int *capture);
 int named_squares(const Rules *r, int *squares, int count);
+int next_move(const Rules *r, const char *text, Py_ssize_t len, Py_ssize_t *pos, Py_ssize_t *end, int *squares,
+              int *count, int *capture);
 int play_item(const Rules *r, int ci, u128 *own, u128 *opp, u128 *kings, const int *squares, int count,
               int capture, Records *recs, Record *rec, int *promotes);
 PyObject *Rules_name_squares(Rules *self, PyObject *numbers);
