@@ -15,7 +15,9 @@ import os
 import re
 from abc import ABC, abstractmethod
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from pdn_tools.commands import report
 from pdn_tools.play.check import Checked, Record
@@ -208,27 +210,42 @@ _SKIPPED = (MoveNumber, Comment, Nag, Variation)       # what the main line's pl
 
 def _core_reaches(result: Replay, wanted: Position) -> bool | None:
     """Whether a ply of the main line leaves `wanted`, found by the compiled core (`steps.find_run`,
-    no ply made) when the main line up to its last ply resolved holds runs kept as text that the
-    core plays whole, move numbers, comments, NAGs and variations; else None (the plies decide)."""
+    no ply made) where `_core_runs` can; else None (the plies decide)."""
+    found = _core_runs(result, lambda position, text, number, last:
+                       steps.find_run(position, text, 0, number, last, wanted), stop=True)
+    return None if found is None else any(found)
+
+
+_Answer = TypeVar("_Answer")
+
+
+def _core_runs(result: Replay, play: Callable[[Position, str, int, int], tuple[int, int, Position | None, _Answer]],
+               stop: bool = False) -> list[_Answer] | None:
+    """What `play(position, text, number, last)` answers for each run of the main line, played on
+    from ply `number` up to `last`, the main line's last ply resolved: None unless the core plays
+    each run whole and the rest is move numbers, comments, NAGs and variations (the plies then
+    decide).  With `stop`, the runs end at the first true answer."""
     position, last = result.start, result.ply_count
     if position is None or not steps.runs_text(position):
         return None
+    answers: list[_Answer] = []
     number = 0
     for element in movetext_runs(result.game):
         if number == last:
             break
         if type(element) is MoveRun:
             text = element.text
-            offset, count, after, found = steps.find_run(position, text, 0, number, last, wanted)
-            if found:
-                return True
+            offset, count, after, answer = play(position, text, number, last)
+            answers.append(answer)
+            if stop and answer:
+                return answers
             number += count
             if offset < len(text) and number < last:         # a move the core leaves to Python
                 return None
             position = after or position
         elif not isinstance(element, _SKIPPED):
             return None
-    return False if number == last else None
+    return answers if number == last else None
 
 
 @functools.lru_cache(maxsize=64)
@@ -267,28 +284,11 @@ def moves_key(game: Game | ReadError, result: Replay | None) -> str:
 
 def _core_moves(result: Replay) -> str | None:
     """The moves of the main line as moves_key writes them (start and landing squares joined by
-    "-", moves by " "), written by the compiled core (`steps.write_run` in full) when the main line
-    holds runs kept as text that the core plays whole up to its last ply resolved, move numbers,
-    comments, NAGs and variations; else None."""
-    position, last = result.start, result.ply_count
-    if position is None or not steps.runs_text(position):
-        return None
-    pieces: list[str] = []
-    number = 0
-    for element in movetext_runs(result.game):
-        if number == last:
-            break
-        if type(element) is MoveRun:
-            text = element.text
-            offset, count, after, written = steps.write_run(position, text, 0, number, last, None, "full", "-")
-            number += count
-            if offset < len(text) and number < last:         # a move the core leaves to Python
-                return None
-            position = after or position
-            pieces.append(written)
-        elif not isinstance(element, _SKIPPED):
-            return None
-    return " ".join(piece for piece in pieces if piece) if number == last else None
+    "-", moves by " "), written by the compiled core (`steps.write_run` in full) where `_core_runs`
+    can; else None."""
+    written = _core_runs(result, lambda position, text, number, last:
+                         steps.write_run(position, text, 0, number, last, None, "full", "-"))
+    return None if written is None else " ".join(piece for piece in written if piece)
 
 
 def _written(squares: tuple[str, ...], capture: bool) -> str:
