@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from corpus import CORPUS, needs_corpus
+from corpus import CORPUS, DATA, needs_corpus
 from pdn_tools.play.check import check
 from pdn_tools.play.replay import replay
 from pdn_tools.rules import core
@@ -60,7 +60,7 @@ def read_in_a_child(paths: list[str], imports: str, engine: tuple[str, str], pur
 
 
 def sample_paths() -> list[str]:
-    paths = [str(path) for path in SAMPLES]
+    paths = [str(path) for path in SAMPLES] + [str(path) for path in sorted(DATA.glob("**/*.pdn"))]
     if CORPUS.is_dir():
         paths += [str(CORPUS / "english" / "wiegerw-succeed-gem.pdn"), str(CORPUS / "spec-tests")]
     return paths
