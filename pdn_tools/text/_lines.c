@@ -10,6 +10,7 @@
  * them.  None when a run holds a number that is not digits and dots (the writer then decides).
  * twin: pdn_tools.text.writer._atoms, pdn_tools.text.writer.wrap, pdn_tools.text.model.MoveRun.texts */
 #include "_lines.h"
+#include "_scan.h"
 
 enum { RUN, NUMBER, MOVE, OTHER };
 
@@ -120,7 +121,7 @@ static int run_items(Atoms *a, PyObject *text, Buffer *word, Buffer *held) {
     return 1;
 }
 
-static PyObject *movetext_lines(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+PyObject *scan_movetext_lines(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
     if (nargs != 3 || !PyList_Check(args[0]) || !PyUnicode_Check(args[1])) {
         PyErr_SetString(PyExc_TypeError, "movetext_lines(pieces: list, tail: str, width: int)");
@@ -174,18 +175,4 @@ static PyObject *movetext_lines(PyObject *module, PyObject *const *args, Py_ssiz
     PyMem_Free(a.lines.done.chars);
     PyMem_Free(a.lines.line.chars);
     return result;
-}
-
-static PyMethodDef lines_functions[] = {
-    {"movetext_lines", (PyCFunction)(void (*)(void))movetext_lines, METH_FASTCALL,
-     "movetext_lines(pieces, tail, width): a movetext holding runs kept as text, written and wrapped"},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef lines_module = {
-    PyModuleDef_HEAD_INIT, "_lines", "Compiled writing of pdn_tools.text.writer.", -1, lines_functions,
-};
-
-PyMODINIT_FUNC PyInit__lines(void) {
-    return PyModule_Create(&lines_module);
 }

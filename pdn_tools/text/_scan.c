@@ -421,11 +421,13 @@ static PyMethodDef scan_functions[] = {
      "plain_run(text): whether a MOVES token may be kept as text (builder._PLAIN_RUN matches it all)"},
     {"numbered_text", (PyCFunction)(void (*)(void))scan_numbered_text, METH_FASTCALL,
      "numbered_text(pieces, ply, tail, width): the movetext's moves numbered from ply, wrapped (writer.numbered_text)"},
+    {"movetext_lines", (PyCFunction)(void (*)(void))scan_movetext_lines, METH_FASTCALL,
+     "movetext_lines(pieces, tail, width): a movetext holding runs kept as text, written and wrapped"},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef scan_module = {
-    PyModuleDef_HEAD_INIT, "_scan", "Compiled scanner of pdn_tools.text.scanner.", -1, scan_functions,
+    PyModuleDef_HEAD_INIT, "_scan", "Compiled scanner of pdn_tools.text.scanner, and movetext writers of pdn_tools.text.writer.", -1, scan_functions,
 };
 
 PyMODINIT_FUNC PyInit__scan(void) {

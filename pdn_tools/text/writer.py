@@ -9,9 +9,9 @@ from pdn_tools.text.model import (Comment, Element, Game, ReadError, NotatedMove
 from pdn_tools.text.walk import walk
 
 try:
-    from pdn_tools.text import _lines      # the compiled writer of movetexts holding runs (text/_lines.c)
+    from pdn_tools.text import _scan       # the compiled scanner, holding the writer of runs (text/_lines.c)
 except ImportError:                         # not built: written in Python, the same text
-    _lines = None   # type: ignore[assignment]
+    _scan = None    # type: ignore[assignment]
 
 WIDTH = 80
 
@@ -211,14 +211,14 @@ def _movetext(game: Game, width: int) -> str:
     """The game's movetext and tail in lines: written by the compiled writer (text/_lines.c) when it
     holds runs of moves kept as text, each run at once, else from its pieces (_atoms)."""
     movetext = movetext_runs(game)
-    if _lines is not None and any(type(element) is MoveRun for element in movetext):
+    if _scan is not None and any(type(element) is MoveRun for element in movetext):
         pieces: list[tuple[str, int]] = []
         for element in movetext:
             if type(element) is MoveRun:
                 pieces.append((element.text, 0))
             else:
                 pieces += [(text, _KINDS[kind]) for text, kind in _pieces([element])]
-        written = _lines.movetext_lines(pieces, tail(game), width)
+        written = _scan.movetext_lines(pieces, tail(game), width)
         if written is not None:
             return written
     return wrap([*_atoms(movetext), tail(game)], width)

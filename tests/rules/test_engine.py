@@ -221,7 +221,7 @@ def test_every_compiled_source_names_a_twin() -> None:
 def test_the_compiled_core_names_no_private_attribute() -> None:
     """C makes and reads Python objects through the makers handed to it (core.Makers), never by
     a private attribute's name: renaming one changes Python only."""
-    modules = {'"_core"', '"_scan"', '"_lines"'}          # the extensions' own names
+    modules = {'"_core"', '"_scan"'}          # the extensions' own names
     for path in C_SOURCES:
         assert set(re.findall(r'"_[a-z]\w*"', path.read_text(encoding="utf-8"))) <= modules, path
 

@@ -12,7 +12,7 @@ from pdn_tools.text.model import (Comment, Game, MoveNumber, MoveRun, Nag, Notat
                                   keep_runs)
 from test_grammar import plain_runs
 
-_lines = pytest.importorskip("pdn_tools.text._lines")
+_scan = pytest.importorskip("pdn_tools.text._scan")
 
 WORDS = st.text(st.sampled_from("ab é–♔ -()x.0123"), max_size=30)
 
@@ -64,7 +64,7 @@ def test_the_compiled_movetext_is_the_one_written_from_its_pieces(game, width):
     for element in movetext:
         pieces += [(element.text, 0)] if type(element) is MoveRun else \
             [(text, writer._KINDS[kind]) for text, kind in writer._pieces([element])]
-    assert _lines.movetext_lines(pieces, writer.tail(game), width) == expected      # the compiled path was taken
+    assert _scan.movetext_lines(pieces, writer.tail(game), width) == expected      # the compiled path was taken
 
 
 @settings(max_examples=300, deadline=None)
@@ -72,13 +72,13 @@ def test_the_compiled_movetext_is_the_one_written_from_its_pieces(game, width):
 def test_a_run_is_written_as_its_items_are(text, width):
     """A run alone: its words (MoveRun.texts) numbered as _run_number writes them, glued, wrapped."""
     expected = writer.wrap([*writer._atoms([MoveRun(text, 1, 1)]), "*"], width)
-    assert _lines.movetext_lines([(text, 0)], "*", width) == expected
+    assert _scan.movetext_lines([(text, 0)], "*", width) == expected
 
 
 def test_a_number_that_is_not_digits_and_dots_is_left_to_the_writer():
     """A number the writer would read with int() (not digits alone) is not written: None."""
-    assert _lines.movetext_lines([("1.2. 11-15", 0)], "*", 80) is None
-    assert _lines.movetext_lines([("007. 11-15 ... 23-19 0.", 0)], "*", 80) == "7. 11-15 ... 23-19 0. *"
+    assert _scan.movetext_lines([("1.2. 11-15", 0)], "*", 80) is None
+    assert _scan.movetext_lines([("007. 11-15 ... 23-19 0.", 0)], "*", 80) == "7. 11-15 ... 23-19 0. *"
 
 
 def test_a_kind_that_is_not_an_int_is_refused_before_any_python_code_runs():
@@ -95,7 +95,7 @@ def test_a_kind_that_is_not_an_int_is_refused_before_any_python_code_runs():
     pieces: list[tuple[str, object]] = []
     pieces.append(("".join(["x"] * 5000), Dropping(pieces)))
     with pytest.raises(TypeError):
-        _lines.movetext_lines(pieces, "*", 80)
+        _scan.movetext_lines(pieces, "*", 80)
     assert pieces        # the piece was left alone
 
 
@@ -105,4 +105,4 @@ def test_empty_pieces_are_written_as_the_writer_writes_them(pieces, tail):
     """Empty texts (no character copied from or into a buffer not yet made: undefined behaviour
     under -fsanitize=undefined before) are joined as writer.wrap joins them."""
     atoms = [text for text, kind in pieces if kind]
-    assert _lines.movetext_lines(pieces, tail, 80) == writer.wrap([*atoms, tail], 80)
+    assert _scan.movetext_lines(pieces, tail, 80) == writer.wrap([*atoms, tail], 80)
