@@ -280,7 +280,7 @@ class Game:
                  warnings: list[Diagnostic] | None = None) -> None:
         """Each list left out (or None) is a new empty one."""
         self.tags = [] if tags is None else tags
-        self.elements = [] if elements is None else elements
+        _GAME_ELEMENTS.__set__(self, [] if elements is None else elements)     # the slot itself (see _Elements)
         self.result = result
         self.before = [] if before is None else before
         self.after = [] if after is None else after
