@@ -13,13 +13,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterator
 
+from pdn_tools.rules import steps
 from pdn_tools.rules.core import Engine, engine_from_environment
 from pdn_tools.rules.draws import DrawEvent, DrawRules, DrawTracker
 from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.text.codes import Code
 from pdn_tools.text.walk import Path
 from pdn_tools.text.results import Outcome
-from pdn_tools.text.model import Diagnostic, Game, NotatedMove as Notated, movetext_runs
+from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, MoveRun, NotatedMove as Notated,
+                                  movetext_runs)
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.play.checking import Checking
@@ -166,19 +168,52 @@ def _replay(game: Game, variant: Variant, checking: Checking, check_results: boo
         result.errors.append(failure.diagnostic)
         return result
     tracker = DrawTracker(result.start, draws)
-    line = _Line(result, tracker, checking, record=plies)
-    try:
-        line.follow(movetext_runs(game))
+    movetext = movetext_runs(game)
+    if not plies and _on_core_alone(result, movetext, tracker):
         result.complete = True
-    except _Stop:
-        pass
-    except _Failure as failure:
-        result.errors.append(failure.diagnostic)
-    result.ply_count, result.last, result.made = line.count, line.last, line.plies
+    else:
+        if not plies:               # the core may have counted some runs' plies: counted again from the start
+            tracker = DrawTracker(result.start, draws)
+        line = _Line(result, tracker, checking, record=plies)
+        try:
+            line.follow(movetext)
+            result.complete = True
+        except _Stop:
+            pass
+        except _Failure as failure:
+            result.errors.append(failure.diagnostic)
+        result.ply_count, result.last, result.made = line.count, line.last, line.plies
     result.draw, result.claims = tracker.event, tracker.claims
     if result.complete and check_results:
         _check_result(result)
     return result
+
+
+def _on_core_alone(result: Replay, movetext: list[Element | MoveRun] | list[Element], tracker: DrawTracker) -> bool:
+    """The common main line played as _Line.follow plays it, without its steps: runs of moves kept as
+    text and comments, every move of every run played by the compiled core (steps.run_text).  Sets the
+    plies counted and the last position (no ply is made: `made` stays None) and says True; False, the
+    tracker maybe counting some plies, when a run or its move is left to _Line (see _replay)."""
+    position = result.start
+    assert position is not None
+    if not steps.runs_text(position):
+        return False
+    count, last, runs = 0, None, False
+    for element in movetext:
+        kind = type(element)
+        if kind is MoveRun:
+            text = element.text             # type: ignore[union-attr]
+            offset, played, _, after = steps.run_text(position, text, 0, tracker)
+            if offset < len(text):
+                return False
+            if played and after is not None:
+                count += played
+                position = last = after
+            runs = True
+        elif kind is not Comment:
+            return False
+    result.ply_count, result.last = count, last
+    return runs
 
 
 _INITIAL: dict[tuple[str, bool], Position] = {}   # positions are immutable: one start position per

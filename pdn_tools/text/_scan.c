@@ -226,9 +226,11 @@ static PyObject *plain_run(PyObject *module, PyObject *text) {
  *   moves (builder._PLAIN_RUN, each ending with a move) and block comments (with no blank line in
  *   them), white space between; a result or '*', then spaces or tabs and a line end before `endpos`,
  *   or `endpos` itself when `last` (no more text follows it).
- * Returns (pairs, tags_end, pieces, terminator_start, terminator_end), `pieces` the (start, end) of
- * each run and comment; every other text is left to the scanner, whose tokens for it these are
- * (tests/text/test_fast_read.py compares the two readings). */
+ * Returns (pairs, tags_end, spans): each run, comment and the terminator as (start, end, kind: 0 MOVES,
+ * 1 COMMENT, 2 RESULT, 3 STAR, line ends since the start of the span before (of TAGS' end for the
+ * first), the offset after the last of them (-1: none), whether a blank line comes just before it);
+ * every other text is left to the scanner, whose tokens for it these are (tests/text/test_fast_read.py
+ * compares the two readings; twin of the locating: pdn_tools.text.scanner._fast_tokens). */
 
 /* [A-Z][A-Za-z0-9_]* */
 static Py_ssize_t tag_name_end(const Text *t, Py_ssize_t i) {
@@ -362,7 +364,7 @@ static PyObject *fast_game(PyObject *module, PyObject *const *args, Py_ssize_t n
         gap++;
     if (char_at(&t, gap) == '[' || char_at(&t, gap) == '\\')
         return Py_NewRef(Py_None);
-    Py_ssize_t pieces[MOST_PIECES][2], term = blank_end(&t, tags_end), term_end;
+    Py_ssize_t pieces[MOST_PIECES + 1][2], term = blank_end(&t, tags_end), term_end;
     int found = 0;
     for (;;) {                                  /* runs and comments up to the result */
         if (char_at(&t, term) == '*') {
@@ -395,21 +397,34 @@ static PyObject *fast_game(PyObject *module, PyObject *const *args, Py_ssize_t n
         }
         PyList_SET_ITEM(pairs, k, pair);
     }
-    PyObject *spans = PyTuple_New(found);
+    pieces[found][0] = term, pieces[found][1] = term_end;     /* the terminator, the last span */
+    PyObject *spans = PyTuple_New(found + 1);
     if (spans == NULL) {
         Py_DECREF(pairs);
         return NULL;
     }
-    for (int k = 0; k < found; k++) {
-        PyObject *span = Py_BuildValue("(nn)", pieces[k][0], pieces[k][1]);
+    Py_ssize_t counted = tags_end, previous_end = tags_end;  /* line ends counted up to `counted` */
+    for (int k = 0; k <= found; k++) {
+        Py_ssize_t begin = pieces[k][0], newlines = 0, line_start = -1, between = 0;
+        for (Py_ssize_t j = counted; j < begin; j++)
+            if (char_at(&t, j) == '\n') {
+                newlines++;
+                line_start = j + 1;
+                between += j >= previous_end;
+            }
+        Py_UCS4 first = char_at(&t, begin);
+        int kind = k == found ? (first == '*' ? 3 : 2) : first == '{' ? 1 : 0;
+        PyObject *span = Py_BuildValue("(nninnN)", begin, pieces[k][1], kind, newlines, line_start,
+                                       PyBool_FromLong(between > 1));
         if (span == NULL) {
             Py_DECREF(pairs);
             Py_DECREF(spans);
             return NULL;
         }
         PyTuple_SET_ITEM(spans, k, span);
+        counted = begin, previous_end = pieces[k][1];
     }
-    return Py_BuildValue("(NnNnn)", pairs, tags_end, spans, term, term_end);
+    return Py_BuildValue("(NnN)", pairs, tags_end, spans);
 }
 
 static PyMethodDef scan_functions[] = {

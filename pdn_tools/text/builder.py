@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import sys
+from itertools import repeat
 from typing import Any, Iterator, Union, cast
 
 from lark import Token, Transformer
@@ -403,12 +404,20 @@ TAG_PAIR = lazy(r'\[[ \t]*(?:(?P<name>[^\s"\[\]{}()]+(?:[ \t]+[^\s"\[\]{}()]+)*)
 def _fast_built(tags: FastTags, tokens: list[ScanToken], reading: Reading | None) -> Game:
     """The Game of a game's tokens `fast_game` made, as the builder would make it: the tags, the
     runs of moves (kept as text when `reading` keeps runs) and comments, the terminator; no warning."""
-    game = Game(tags.pairs, result=_Terminator(tokens[-1]), warnings=[])
-    game.tag_positions = [(tags.line, tags.column)] + [(line, 1) for line in range(tags.line + 1,
-                                                                                    tags.line + len(tags.pairs))]
-    movetext: list[Element | MoveRun] = [MoveRun(str(token), token.line, token.column) if token.type == "MOVES"
-                                         else Comment(token[1:-1]) for token in tokens[1:-1]]
-    runs = any(type(element) is MoveRun for element in movetext)
+    pairs, line = tags.pairs, tags.line
+    game = Game(pairs, result=_Terminator(tokens[-1]), warnings=[])
+    positions = [(line, tags.column)]
+    if len(pairs) > 1:                  # one pair a line, each at its line's start
+        positions += zip(range(line + 1, line + len(pairs)), repeat(1))
+    game.tag_positions = positions
+    movetext: list[Element | MoveRun] = []
+    runs = False
+    for token in tokens[1:-1]:
+        if token.type == "MOVES":
+            movetext.append(MoveRun(str(token), token.line, token.column))
+            runs = True
+        else:
+            movetext.append(Comment(token[1:-1]))
     if runs and reading is not None and reading.keeps_runs:
         keep_runs(game, movetext)
     elif runs:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from dataclasses import field
 from types import MappingProxyType
-from typing import Union
+from typing import Any, Union
 
 from pdn_tools.text.codes import Code
 from pdn_tools.text.patterns import lazy
@@ -280,7 +280,7 @@ class Game:
                  warnings: list[Diagnostic] | None = None) -> None:
         """Each list left out (or None) is a new empty one."""
         self.tags = [] if tags is None else tags
-        self.elements = [] if elements is None else elements
+        _GAME_ELEMENTS.__set__(self, [] if elements is None else elements)     # the slot itself (see _Elements)
         self.result = result
         self.before = [] if before is None else before
         self.after = [] if after is None else after
@@ -360,6 +360,27 @@ class Game:
 _GAME_ELEMENTS = Game.__dict__["elements"]        # the slot's descriptor: raises while it is unset
 
 
+class _Elements:
+    """`Game.elements`, its slot's descriptor wrapped: setting it drops the runs kept as text, so that
+    `_runs` alone tells whether `elements` is unset (movetext_runs: an unset slot is told by an exception,
+    which took the replay of the common game some 2 µs)."""
+
+    __slots__ = ()
+
+    def __get__(self, game: Game | None, owner: type | None = None) -> Any:
+        return self if game is None else _GAME_ELEMENTS.__get__(game, owner)
+
+    def __set__(self, game: Game, elements: list[Element]) -> None:
+        _GAME_ELEMENTS.__set__(game, elements)
+        game._runs = None
+
+    def __delete__(self, game: Game) -> None:
+        _GAME_ELEMENTS.__delete__(game)
+
+
+setattr(Game, "elements", _Elements())
+
+
 def keep_runs(game: Game, movetext: list[Element | MoveRun]) -> None:
     """Give `game` the movetext `movetext`, whose runs of plain moves are still text: its
     `elements` are expanded from it when first read.  The reader's internal form, for the
@@ -371,11 +392,8 @@ def keep_runs(game: Game, movetext: list[Element | MoveRun]) -> None:
 def movetext_runs(game: Game) -> list[Element | MoveRun]:
     """The movetext of `game` with its runs of plain moves still text when `elements` was never
     read nor set (replaying the main line needs no more), else `elements`."""
-    try:
-        return _GAME_ELEMENTS.__get__(game, Game)    # type: ignore[no-any-return]
-    except AttributeError:
-        assert game._runs is not None
-        return game._runs
+    runs = game._runs               # set only while `elements` is unset (see _Elements)
+    return runs if runs is not None else game.elements     # type: ignore[return-value]
 
 
 def main_line_text(game: Game) -> list[Element]:

@@ -197,24 +197,23 @@ class Scanner:
                 scanner, segment_end = main, stop
         return Scanned(out, stop, line, stop - line_start + 1, None, blank_before)
 
+_FAST_KINDS = ("MOVES", "COMMENT", "RESULT", "STAR")      # fast_game's kinds of span, by number
+
+
 def _fast_tokens(game: FastRead, text: str, start: int, line: int, line_start: int, blank: bool,
                  out: list[ScanToken]) -> tuple[int, int, int]:
     """The tokens of a game `fast_game` read at `start` (line `line`, which starts at offset
     `line_start`; `blank`: a blank line came before it), located as the scanner locates them: its
     FastTags added to `out`, holding the others; the offset after them, and the line and its start
-    there."""
-    pairs, tags_end, pieces, term, term_end = game
-    tags = _fast_tags(text[start:tags_end], start, line, start - line_start + 1, blank, pairs, [], len(pieces) + 2)
-    out.append(tags)
+    there.  fast_game counted the line ends before each token (its twin in C)."""
+    pairs, tags_end, spans = game
+    rest: list[ScanToken] = []
+    out.append(_fast_tags(text[start:tags_end], start, line, start - line_start + 1, blank, pairs, rest,
+                          len(spans) + 1))
     line += len(pairs) - 1
-    counted = previous_end = tags_end          # newlines counted up to `counted`
-    spans = [(begin, end, "COMMENT" if text[begin] == "{" else "MOVES") for begin, end in pieces]
-    for begin, end, kind in spans + [(term, term_end, "STAR" if text[term] == "*" else "RESULT")]:
-        newlines = text.count("\n", counted, begin)
+    for begin, end, kind, newlines, newline_end, blank_before in spans:
         if newlines:
             line += newlines
-            line_start = text.rfind("\n", counted, begin) + 1
-        blank_before = newlines > 1 and text.count("\n", previous_end, begin) > 1
-        tags.rest.append(_scanned(kind, text[begin:end], begin, line, begin - line_start + 1, blank_before))
-        counted, previous_end = begin, end
-    return term_end, line, line_start
+            line_start = newline_end
+        rest.append(_scanned(_FAST_KINDS[kind], text[begin:end], begin, line, begin - line_start + 1, blank_before))
+    return spans[-1][1], line, line_start

@@ -78,9 +78,10 @@ def _fast_tags(text: str, start: int, line: int, column: int, blank: bool, pairs
 
 MovesEnd = Callable[[str, int, int], int]
 PlainRun = Callable[[str], bool]
-# The compiled reading of a common game at once (see Scanner.tokens): its tag pairs and where its
-# tokens end: TAGS; each MOVES and COMMENT (start, end); RESULT or STAR (start, end); or None.
-FastRead = tuple[list[tuple[str, str]], int, tuple[tuple[int, int], ...], int, int]
+# The compiled reading of a common game at once (see Scanner.tokens): its tag pairs, where TAGS ends,
+# and each MOVES and COMMENT, then its RESULT or STAR, as (start, end, kind, line ends since the start of
+# the token before, the offset after the last of them, whether a blank line comes before it); or None.
+FastRead = tuple[list[tuple[str, str]], int, tuple[tuple[int, int, int, int, int, bool], ...]]
 FastGame = Callable[[str, int, int, bool], Union[FastRead, None]]
 
 

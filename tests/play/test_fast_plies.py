@@ -15,6 +15,7 @@ from pdn_tools.text.model import Game, MoveRun, movetext_runs
 from pdn_tools.text.reader import read_text
 from pdn_tools.text.writer import write_game
 from test_grammar import plain_runs
+from test_round_trip import random_games
 
 COMPILED = Engine(True)
 
@@ -172,3 +173,55 @@ def test_positions_the_core_makes_after_another_are_positions_made_afresh(name, 
         fen = reference.after.fen()
         afresh = [looked_at(Position.from_fen(variant, fen, engine), moves=False) for engine in (COMPILED, PURE)]
         assert looked_at(made.after, moves=False) == afresh[0] == afresh[1]
+
+
+def verdict(result) -> tuple:
+    """What a replay says of a game, whichever path played it: the variant, how far it got, its
+    diagnostics, the draws and the final position."""
+    final = result.final
+    return (result.variant and result.variant.name, result.complete, result.ply_count, result.errors, result.warnings,
+            result.draw, result.claims, None if final is None else (final.fen(), final.turn))
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@settings(max_examples=20, deadline=None)
+@given(data=st.data(), result=st.sampled_from(["*", "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0"]),
+       tag=st.booleans())
+def test_a_main_line_the_core_plays_alone_is_judged_as_move_by_move(name, data, result, tag):
+    """A replay that makes no plies lets the compiled core play a main line of runs and comments alone
+    (replay._on_core_alone); its verdict is the one of the replay that makes each ply (play.main_line's
+    _Line) and the pure engine's, and so is its record, whatever the result said."""
+    from pdn_tools.play.check import check
+
+    text = data.draw(played_games(name))[:-1] + result
+    text = f'[Result "{result}"]\n' + text if tag else text
+    alone = replay(read_text(text, engine=COMPILED)[0], engine=COMPILED, plies=False)
+    stepped = replay(read_text(text, engine=COMPILED)[0], engine=COMPILED, plies=True)
+    pure = replay(read_text(text, engine=PURE)[0], engine=PURE, plies=False)
+    assert verdict(alone) == verdict(stepped) == verdict(pure)
+    assert check(read_text(text, engine=COMPILED)[0], engine=COMPILED).record == \
+        check(read_text(text, engine=PURE)[0], engine=PURE).record
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(random_games(), min_size=1, max_size=3).map("\n".join))
+def test_random_games_are_judged_alike_with_the_core_alone_and_move_by_move(text):
+    """The same for random games of every variant and writing style, illegal moves and draws included."""
+    for game in read_text(text, engine=COMPILED):
+        if isinstance(game, Game):
+            assert verdict(replay(game, engine=COMPILED, plies=False)) == \
+                verdict(replay(game, engine=COMPILED, plies=True))
+
+
+@pytest.mark.parametrize("text", [
+    '[GameType "21"]\n[FEN "W:WK1:BK32"]\n1. 1-5 32-27 {a} 2. 5-1 27-32 3. 1-5 32-27 4. 5-1 27-32 5. 1-5 32-27 '
+    '6. 5-1 27-32 7. 1-5 1/2-1/2',
+    '[GameType "21"]\n[FEN "W:WK1:BK32"]\n1. 1-5 {a} 32-27 {b} 5-1 27-32 1-5 32-27 5-1 27-32 1-5 32-27 1-0'])
+def test_a_main_line_the_core_leaves_to_the_line_is_counted_once(text):
+    """A draw by repetition in the second run stops the core there: the line is then played move by move
+    from its start, its draws counted afresh (not on top of what the core counted of the first run)."""
+    alone = replay(read_text(text, engine=COMPILED)[0], engine=COMPILED, plies=False)
+    stepped = replay(read_text(text, engine=COMPILED)[0], engine=COMPILED, plies=True)
+    pure = replay(read_text(text, engine=PURE)[0], engine=PURE, plies=False)
+    assert alone.draw is not None or alone.claims
+    assert verdict(alone) == verdict(stepped) == verdict(pure)

@@ -185,17 +185,20 @@ def test_a_game_read_at_once_is_the_same_game_once_pickled() -> None:
 
 
 def test_what_fast_game_reads_is_what_the_scanner_scans() -> None:
-    """fast_game's tokens are the scanner's, at the same places: the tags, the run, the result."""
+    """fast_game's tokens are the scanner's, at the same places: the tags, the run, the result; each with
+    its kind, the line ends before it (since the start of the token before) and after the last of them, and
+    whether a blank line comes before it."""
     module = core.compiled_scanner()
     assert module is not None
     text = '[Event "x"]\n[Result "1-0"]\n\n1. 11-15 23-19\n1-0\n'
-    assert module.fast_game(text, 0, len(text), False) == ([("Event", "x"), ("Result", "1-0")], 26, ((28, 42),), 43, 46)
+    assert module.fast_game(text, 0, len(text), False) == ([("Event", "x"), ("Result", "1-0")], 26,
+                                                          ((28, 42, 0, 2, 28, True), (43, 46, 2, 1, 43, False)))
     assert module.fast_game(text, 0, len(text) - 1, False) is None      # no line end before the end
     assert module.fast_game(text, 0, len(text) - 1, True) == module.fast_game(text, 0, len(text), False)  # last
-    assert module.fast_game('[Event "x"]\n*\n', 0, 14, False) == ([("Event", "x")], 11, (), 12, 13)
+    assert module.fast_game('[Event "x"]\n*\n', 0, 14, False) == ([("Event", "x")], 11, ((12, 13, 3, 1, 12, False),))
     commented = '[Event "x"]\n{a\nb} 1. 11-15 {c}\n1-0\n'
-    assert module.fast_game(commented, 0, len(commented), False) == ([("Event", "x")], 11, ((12, 17), (18, 26),
-                                                                                           (27, 30)), 31, 34)
+    assert module.fast_game(commented, 0, len(commented), False) == ([("Event", "x")], 11, (
+        (12, 17, 1, 1, 12, False), (18, 26, 0, 1, 15, False), (27, 30, 1, 0, -1, False), (31, 34, 2, 1, 31, False)))
     assert module.fast_game(commented.replace("{a\n", "{a\n\n"), 0, len(commented) + 1, False) is None
     with pytest.raises(ValueError):
         module.fast_game(text, 0, len(text) + 1, False)
