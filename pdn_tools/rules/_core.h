@@ -142,6 +142,8 @@ PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs);
  * called).  slot_maker_in checks one for `slots` values. */
 PyObject *Rules_fen(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *pieces_method(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern PyTypeObject RulesType;           /* _rules.c */
 void forget_pieces(Rules *r);
 int slot_maker_in(PyObject *maker, Py_ssize_t slots);
 PyObject *make_slotted(PyObject *maker, PyObject *const *values);

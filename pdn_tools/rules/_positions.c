@@ -236,6 +236,73 @@ PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     return answer;
 }
 
+/* Position.pieces itself on the compiled core (twin: pdn_tools.rules.movegen.Position.pieces):
+ * the method pieces_method makes reads the position's slots through the member descriptors
+ * movegen hands it (its tables, its sides' bitboards and kings'; the tables' compiled core)
+ * and answers as Rules_pieces, with no Python code run; a position on the pure engine, of a
+ * subclass, or a call with other arguments goes to the Python method it replaces. */
+static struct {
+    PyObject *tables, *white, *black, *kings, *core, *method;
+} position_slots;
+
+/* What the slot `descriptor` of `object` holds (borrowed), NULL when it is not a plain slot of
+ * the object's own class or is unset. */
+static PyObject *slot_held(PyObject *descriptor, PyObject *object) {
+    PyObject **slot = slot_in(descriptor, object);
+    return slot == NULL ? NULL : *slot;
+}
+
+static PyObject *position_pieces(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *tables = slot_held(position_slots.tables, self);
+    PyObject *core = tables == NULL ? NULL : slot_held(position_slots.core, tables);
+    if (nargs != 1 || kwnames != NULL || core == NULL || !Py_IS_TYPE(core, &RulesType)) {
+        PyObject *bound = PyMethod_New(position_slots.method, self);
+        PyObject *answer = bound == NULL ? NULL : PyObject_Vectorcall(bound, args, nargs, kwnames);
+        Py_XDECREF(bound);
+        return answer;
+    }
+    PyObject *white_name = turn_name(0);
+    int white = args[0] == white_name;
+    if (!white && (white_name == NULL || (white = PyObject_RichCompareBool(args[0], white_name, Py_EQ)) < 0))
+        return NULL;
+    PyObject *bitboards[2] = {slot_held(white ? position_slots.white : position_slots.black, self),
+                              slot_held(position_slots.kings, self)};
+    if (bitboards[0] == NULL || bitboards[1] == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "pieces: the position's pieces are not set");
+        return NULL;
+    }
+    return Rules_pieces((Rules *)core, bitboards, 2);
+}
+
+static PyMethodDef position_pieces_def = {
+    "pieces", (PyCFunction)(void (*)(void))position_pieces, METH_FASTCALL | METH_KEYWORDS,
+    "pieces($self, colour, /)\n--\n\n(men, kings) of `colour` ('W' or 'B') as square numbers."};
+
+/* pieces_method(position class, (descriptors of its slots _rl, _white, _black, _kings), the
+ * descriptor of the tables' slot core, the Python method) -> the method, for the class. */
+PyObject *pieces_method(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 4 || !PyType_Check(args[0]) || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != 4
+        || !PyCallable_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "pieces_method(class, (_rl, _white, _black, _kings), core, method)");
+        return NULL;
+    }
+    PyObject *descriptors[5] = {PyTuple_GET_ITEM(args[1], 0), PyTuple_GET_ITEM(args[1], 1),
+                                PyTuple_GET_ITEM(args[1], 2), PyTuple_GET_ITEM(args[1], 3), args[2]};
+    for (int i = 0; i < 5; i++)
+        if (!Py_IS_TYPE(descriptors[i], &PyMemberDescr_Type)) {
+            PyErr_SetString(PyExc_TypeError, "pieces_method: the slots' member descriptors");
+            return NULL;
+        }
+    Py_XSETREF(position_slots.tables, Py_NewRef(descriptors[0]));
+    Py_XSETREF(position_slots.white, Py_NewRef(descriptors[1]));
+    Py_XSETREF(position_slots.black, Py_NewRef(descriptors[2]));
+    Py_XSETREF(position_slots.kings, Py_NewRef(descriptors[3]));
+    Py_XSETREF(position_slots.core, Py_NewRef(descriptors[4]));
+    Py_XSETREF(position_slots.method, Py_NewRef(args[3]));
+    return PyDescr_NewMethod((PyTypeObject *)args[0], &position_pieces_def);
+}
+
 /* Lets the kept answers go (Rules_clear). */
 void forget_pieces(Rules *r) {
     for (int i = 0; i < PIECES_KEPT; i++) {

@@ -450,7 +450,7 @@ static void Rules_dealloc(Rules *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static PyTypeObject RulesType = {
+PyTypeObject RulesType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "pdn_tools.rules._core.Rules",
     .tp_doc = "A variant's tables and rule switches for the compiled move core.",
@@ -467,6 +467,8 @@ static PyTypeObject RulesType = {
 static PyMethodDef core_functions[] = {
     {"moves_hint", (PyCFunction)(void (*)(void))moves_hint, METH_FASTCALL,
      "moves_hint(text, wanted): (moves, highest square number or -1) of a run's first moves"},
+    {"pieces_method", (PyCFunction)(void (*)(void))pieces_method, METH_FASTCALL,
+     "pieces_method(class, slots, core, method): Position.pieces answered by the core"},
     {NULL, NULL, 0, NULL},
 };
 
