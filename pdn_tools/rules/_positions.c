@@ -11,6 +11,96 @@
 #define Py_READONLY READONLY
 #endif
 
+/* Bitboards at the Python boundary (to_set, from_set): an int's digits
+ * are read or written at once where the int's layout is known (CPython 3.11, 30-bit digits) and a
+ * bitboard of padded bits (bulk) fits 128 bits; else through the byte arrays below. */
+#if PY_VERSION_HEX < 0x030C0000 && PYLONG_BITS_IN_DIGIT == 30
+#define DIGITS_KNOWN 1
+#else
+#define DIGITS_KNOWN 0
+#endif
+
+int to_set(const Rules *r, PyObject *value, u128 *out) {
+    unsigned char buf[MAX_BITS / 8];
+    if (!PyLong_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "a bitboard must be an int");
+        return -1;
+    }
+#if DIGITS_KNOWN
+    Py_ssize_t size = Py_SIZE(value);
+    if (r->bulk && size >= 0 && size <= 4) {        /* at most 120 bits: any other goes the long way */
+        u128 set = 0;
+        for (Py_ssize_t i = size - 1; i >= 0; i--)
+            set = set << PyLong_SHIFT | ((PyLongObject *)value)->ob_digit[i];
+        if ((set & ~r->valid) == 0) {              /* else the long way, which raises as before */
+            *out = set;
+            return 0;
+        }
+    }
+#endif
+#if PY_VERSION_HEX >= 0x030D0000
+    if (_PyLong_AsByteArray((PyLongObject *)value, buf, (size_t)r->nbytes, 1, 0, 1) < 0)
+        return -1;
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)value, buf, (size_t)r->nbytes, 1, 0) < 0)
+        return -1;
+#endif
+    u128 set = 0;
+    if (r->bulk) {                      /* indices are the padded bits */
+        for (int i = r->nbytes - 1; i >= 0; i--)
+            set = set << 8 | buf[i];
+        if (set & ~r->valid) {
+            PyErr_SetString(PyExc_ValueError, "a bitboard holds a bit that is not a square");
+            return -1;
+        }
+        *out = set;
+        return 0;
+    }
+    for (int i = 0; i < r->nbytes; i++) {
+        unsigned b = buf[i];
+        while (b) {
+            int bit = i * 8 + __builtin_ctz(b);
+            b &= b - 1;
+            int sq = r->sq_of_bit[bit];
+            if (sq < 0) {
+                PyErr_SetString(PyExc_ValueError, "a bitboard holds a bit that is not a square");
+                return -1;
+            }
+            set |= BIT(sq);
+        }
+    }
+    *out = set;
+    return 0;
+}
+
+PyObject *from_set(const Rules *r, u128 set) {
+    if (r->bulk && (set >> 64) == 0)
+        return PyLong_FromUnsignedLongLong((unsigned long long)set);
+#if DIGITS_KNOWN
+    if (r->bulk) {
+        int count = 0;
+        for (u128 rest = set; rest; rest >>= PyLong_SHIFT)
+            count++;
+        PyLongObject *made = _PyLong_New(count);
+        for (int i = 0; made != NULL && i < count; i++, set >>= PyLong_SHIFT)
+            made->ob_digit[i] = (digit)(set & PyLong_MASK);
+        return (PyObject *)made;
+    }
+#endif
+    unsigned char buf[MAX_BITS / 8];
+    memset(buf, 0, sizeof buf);
+    if (r->bulk)                        /* indices are the padded bits */
+        for (int i = 0; i < r->nbytes; i++)
+            buf[i] = (unsigned char)(set >> (8 * i));
+    while (!r->bulk && set) {
+        int sq = lowest(set);
+        set &= set - 1;
+        int bit = r->bit_of[sq];
+        buf[bit >> 3] |= (unsigned char)(1u << (bit & 7));
+    }
+    return _PyLong_FromByteArray(buf, (size_t)r->nbytes, 1, 0);
+}
+
 /* Where the slot `descriptor` stands for is in `object`, when it is a plain object slot of the
  * object's own class (what __slots__ makes): read and written there at once, as the descriptor
  * would, without its checks; else NULL (the descriptor is asked). */
