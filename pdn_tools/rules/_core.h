@@ -98,7 +98,8 @@ int quiet_moves_fast(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int
 int next_counter(const Rules *r, int ctr, int from, int to, int king);
 void after_capture(const Record *rec, u128 *own, u128 *opp, u128 *kings);
 void drop_duplicates(Records *recs);
-int to_set(const Rules *r, PyObject *value, u128 *out);
+int to_set(const Rules *r, PyObject *value, u128 *out);          /* _positions.c, with from_set */
+PyObject *from_set(const Rules *r, u128 set);
 int counter_in(const Rules *r, long ctr);
 int side_args(Rules *r, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, int *ci, u128 *own,
               u128 *opp, u128 *kings);
@@ -128,7 +129,6 @@ PyObject *Rules_perft(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Rules_choices(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* _rules.c */
-PyObject *from_set(const Rules *r, u128 set);
 int side_counter_args(Rules *r, PyObject *const *args, Py_ssize_t nargs, int *ci, u128 *own, u128 *opp,
                       u128 *kings, int *ctr);
 
@@ -142,6 +142,8 @@ PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs);
  * called).  slot_maker_in checks one for `slots` values. */
 PyObject *Rules_fen(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs);
+PyObject *pieces_method(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+extern PyTypeObject RulesType;           /* _rules.c */
 void forget_pieces(Rules *r);
 int slot_maker_in(PyObject *maker, Py_ssize_t slots);
 PyObject *make_slotted(PyObject *maker, PyObject *const *values);

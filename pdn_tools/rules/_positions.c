@@ -11,6 +11,96 @@
 #define Py_READONLY READONLY
 #endif
 
+/* Bitboards at the Python boundary (to_set, from_set): an int's digits
+ * are read or written at once where the int's layout is known (CPython 3.11, 30-bit digits) and a
+ * bitboard of padded bits (bulk) fits 128 bits; else through the byte arrays below. */
+#if PY_VERSION_HEX < 0x030C0000 && PYLONG_BITS_IN_DIGIT == 30
+#define DIGITS_KNOWN 1
+#else
+#define DIGITS_KNOWN 0
+#endif
+
+int to_set(const Rules *r, PyObject *value, u128 *out) {
+    unsigned char buf[MAX_BITS / 8];
+    if (!PyLong_Check(value)) {
+        PyErr_SetString(PyExc_TypeError, "a bitboard must be an int");
+        return -1;
+    }
+#if DIGITS_KNOWN
+    Py_ssize_t size = Py_SIZE(value);
+    if (r->bulk && size >= 0 && size <= 4) {        /* at most 120 bits: any other goes the long way */
+        u128 set = 0;
+        for (Py_ssize_t i = size - 1; i >= 0; i--)
+            set = set << PyLong_SHIFT | ((PyLongObject *)value)->ob_digit[i];
+        if ((set & ~r->valid) == 0) {              /* else the long way, which raises as before */
+            *out = set;
+            return 0;
+        }
+    }
+#endif
+#if PY_VERSION_HEX >= 0x030D0000
+    if (_PyLong_AsByteArray((PyLongObject *)value, buf, (size_t)r->nbytes, 1, 0, 1) < 0)
+        return -1;
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)value, buf, (size_t)r->nbytes, 1, 0) < 0)
+        return -1;
+#endif
+    u128 set = 0;
+    if (r->bulk) {                      /* indices are the padded bits */
+        for (int i = r->nbytes - 1; i >= 0; i--)
+            set = set << 8 | buf[i];
+        if (set & ~r->valid) {
+            PyErr_SetString(PyExc_ValueError, "a bitboard holds a bit that is not a square");
+            return -1;
+        }
+        *out = set;
+        return 0;
+    }
+    for (int i = 0; i < r->nbytes; i++) {
+        unsigned b = buf[i];
+        while (b) {
+            int bit = i * 8 + __builtin_ctz(b);
+            b &= b - 1;
+            int sq = r->sq_of_bit[bit];
+            if (sq < 0) {
+                PyErr_SetString(PyExc_ValueError, "a bitboard holds a bit that is not a square");
+                return -1;
+            }
+            set |= BIT(sq);
+        }
+    }
+    *out = set;
+    return 0;
+}
+
+PyObject *from_set(const Rules *r, u128 set) {
+    if (r->bulk && (set >> 64) == 0)
+        return PyLong_FromUnsignedLongLong((unsigned long long)set);
+#if DIGITS_KNOWN
+    if (r->bulk) {
+        int count = 0;
+        for (u128 rest = set; rest; rest >>= PyLong_SHIFT)
+            count++;
+        PyLongObject *made = _PyLong_New(count);
+        for (int i = 0; made != NULL && i < count; i++, set >>= PyLong_SHIFT)
+            made->ob_digit[i] = (digit)(set & PyLong_MASK);
+        return (PyObject *)made;
+    }
+#endif
+    unsigned char buf[MAX_BITS / 8];
+    memset(buf, 0, sizeof buf);
+    if (r->bulk)                        /* indices are the padded bits */
+        for (int i = 0; i < r->nbytes; i++)
+            buf[i] = (unsigned char)(set >> (8 * i));
+    while (!r->bulk && set) {
+        int sq = lowest(set);
+        set &= set - 1;
+        int bit = r->bit_of[sq];
+        buf[bit >> 3] |= (unsigned char)(1u << (bit & 7));
+    }
+    return _PyLong_FromByteArray(buf, (size_t)r->nbytes, 1, 0);
+}
+
 /* Where the slot `descriptor` stands for is in `object`, when it is a plain object slot of the
  * object's own class (what __slots__ makes): read and written there at once, as the descriptor
  * would, without its checks; else NULL (the descriptor is asked). */
@@ -234,6 +324,73 @@ PyObject *Rules_pieces(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     Py_XSETREF(self->pieces[at].side, Py_NewRef(args[0]));
     Py_XSETREF(self->pieces[at].all_kings, Py_NewRef(args[1]));
     return answer;
+}
+
+/* Position.pieces itself on the compiled core (twin: pdn_tools.rules.movegen.Position.pieces):
+ * the method pieces_method makes reads the position's slots through the member descriptors
+ * movegen hands it (its tables, its sides' bitboards and kings'; the tables' compiled core)
+ * and answers as Rules_pieces, with no Python code run; a position on the pure engine, of a
+ * subclass, or a call with other arguments goes to the Python method it replaces. */
+static struct {
+    PyObject *tables, *white, *black, *kings, *core, *method;
+} position_slots;
+
+/* What the slot `descriptor` of `object` holds (borrowed), NULL when it is not a plain slot of
+ * the object's own class or is unset. */
+static PyObject *slot_held(PyObject *descriptor, PyObject *object) {
+    PyObject **slot = slot_in(descriptor, object);
+    return slot == NULL ? NULL : *slot;
+}
+
+static PyObject *position_pieces(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *tables = slot_held(position_slots.tables, self);
+    PyObject *core = tables == NULL ? NULL : slot_held(position_slots.core, tables);
+    if (nargs != 1 || kwnames != NULL || core == NULL || !Py_IS_TYPE(core, &RulesType)) {
+        PyObject *bound = PyMethod_New(position_slots.method, self);
+        PyObject *answer = bound == NULL ? NULL : PyObject_Vectorcall(bound, args, nargs, kwnames);
+        Py_XDECREF(bound);
+        return answer;
+    }
+    PyObject *white_name = turn_name(0);
+    int white = args[0] == white_name;
+    if (!white && (white_name == NULL || (white = PyObject_RichCompareBool(args[0], white_name, Py_EQ)) < 0))
+        return NULL;
+    PyObject *bitboards[2] = {slot_held(white ? position_slots.white : position_slots.black, self),
+                              slot_held(position_slots.kings, self)};
+    if (bitboards[0] == NULL || bitboards[1] == NULL) {
+        PyErr_SetString(PyExc_AttributeError, "pieces: the position's pieces are not set");
+        return NULL;
+    }
+    return Rules_pieces((Rules *)core, bitboards, 2);
+}
+
+static PyMethodDef position_pieces_def = {
+    "pieces", (PyCFunction)(void (*)(void))position_pieces, METH_FASTCALL | METH_KEYWORDS,
+    "pieces($self, colour, /)\n--\n\n(men, kings) of `colour` ('W' or 'B') as square numbers."};
+
+/* pieces_method(position class, (descriptors of its slots _rl, _white, _black, _kings), the
+ * descriptor of the tables' slot core, the Python method) -> the method, for the class. */
+PyObject *pieces_method(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 4 || !PyType_Check(args[0]) || !PyTuple_Check(args[1]) || PyTuple_GET_SIZE(args[1]) != 4
+        || !PyCallable_Check(args[3])) {
+        PyErr_SetString(PyExc_TypeError, "pieces_method(class, (_rl, _white, _black, _kings), core, method)");
+        return NULL;
+    }
+    PyObject *descriptors[5] = {PyTuple_GET_ITEM(args[1], 0), PyTuple_GET_ITEM(args[1], 1),
+                                PyTuple_GET_ITEM(args[1], 2), PyTuple_GET_ITEM(args[1], 3), args[2]};
+    for (int i = 0; i < 5; i++)
+        if (!Py_IS_TYPE(descriptors[i], &PyMemberDescr_Type)) {
+            PyErr_SetString(PyExc_TypeError, "pieces_method: the slots' member descriptors");
+            return NULL;
+        }
+    Py_XSETREF(position_slots.tables, Py_NewRef(descriptors[0]));
+    Py_XSETREF(position_slots.white, Py_NewRef(descriptors[1]));
+    Py_XSETREF(position_slots.black, Py_NewRef(descriptors[2]));
+    Py_XSETREF(position_slots.kings, Py_NewRef(descriptors[3]));
+    Py_XSETREF(position_slots.core, Py_NewRef(descriptors[4]));
+    Py_XSETREF(position_slots.method, Py_NewRef(args[3]));
+    return PyDescr_NewMethod((PyTypeObject *)args[0], &position_pieces_def);
 }
 
 /* Lets the kept answers go (Rules_clear). */

@@ -18,62 +18,6 @@
 
 /* ---- conversion at the Python boundary ------------------------------------------------- */
 
-int to_set(const Rules *r, PyObject *value, u128 *out) {
-    unsigned char buf[MAX_BITS / 8];
-    if (!PyLong_Check(value)) {
-        PyErr_SetString(PyExc_TypeError, "a bitboard must be an int");
-        return -1;
-    }
-#if PY_VERSION_HEX >= 0x030D0000
-    if (_PyLong_AsByteArray((PyLongObject *)value, buf, (size_t)r->nbytes, 1, 0, 1) < 0)
-        return -1;
-#else
-    if (_PyLong_AsByteArray((PyLongObject *)value, buf, (size_t)r->nbytes, 1, 0) < 0)
-        return -1;
-#endif
-    u128 set = 0;
-    if (r->bulk) {                      /* indices are the padded bits */
-        for (int i = r->nbytes - 1; i >= 0; i--)
-            set = set << 8 | buf[i];
-        if (set & ~r->valid) {
-            PyErr_SetString(PyExc_ValueError, "a bitboard holds a bit that is not a square");
-            return -1;
-        }
-        *out = set;
-        return 0;
-    }
-    for (int i = 0; i < r->nbytes; i++) {
-        unsigned b = buf[i];
-        while (b) {
-            int bit = i * 8 + __builtin_ctz(b);
-            b &= b - 1;
-            int sq = r->sq_of_bit[bit];
-            if (sq < 0) {
-                PyErr_SetString(PyExc_ValueError, "a bitboard holds a bit that is not a square");
-                return -1;
-            }
-            set |= BIT(sq);
-        }
-    }
-    *out = set;
-    return 0;
-}
-
-PyObject *from_set(const Rules *r, u128 set) {
-    unsigned char buf[MAX_BITS / 8];
-    memset(buf, 0, sizeof buf);
-    if (r->bulk)                        /* indices are the padded bits */
-        for (int i = 0; i < r->nbytes; i++)
-            buf[i] = (unsigned char)(set >> (8 * i));
-    while (!r->bulk && set) {
-        int sq = lowest(set);
-        set &= set - 1;
-        int bit = r->bit_of[sq];
-        buf[bit >> 3] |= (unsigned char)(1u << (bit & 7));
-    }
-    return _PyLong_FromByteArray(buf, (size_t)r->nbytes, 1, 0);
-}
-
 /* A Frisian counter between the padded layout (bit << 3 | n) and squares (sq << 3 | n). */
 int counter_in(const Rules *r, long ctr) {
     if (ctr <= 0 || (ctr >> 3) >= MAX_BITS)
@@ -450,7 +394,7 @@ static void Rules_dealloc(Rules *self) {
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
-static PyTypeObject RulesType = {
+PyTypeObject RulesType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "pdn_tools.rules._core.Rules",
     .tp_doc = "A variant's tables and rule switches for the compiled move core.",
@@ -467,6 +411,8 @@ static PyTypeObject RulesType = {
 static PyMethodDef core_functions[] = {
     {"moves_hint", (PyCFunction)(void (*)(void))moves_hint, METH_FASTCALL,
      "moves_hint(text, wanted): (moves, highest square number or -1) of a run's first moves"},
+    {"pieces_method", (PyCFunction)(void (*)(void))pieces_method, METH_FASTCALL,
+     "pieces_method(class, slots, core, method): Position.pieces answered by the core"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -30,8 +30,13 @@ _SQUARE_SETS = 4096             # square sets a variant's rules remember for Pos
 
 @functools.cache
 def _rules(variant: Variant, engine: Engine) -> _Rules:
-    """The tables of `variant` on `engine`, made once."""
-    return _Rules(variant, engine, (_POSITION_MAKER, _position_pieces, _MOVE_MAKER))
+    """The tables of `variant` on `engine`, made once (the first on the compiled core hands
+    Position.pieces to it)."""
+    rules = _Rules(variant, engine, (_POSITION_MAKER, _position_pieces, _MOVE_MAKER))
+    module = engine.core
+    if module is not None and Position.__dict__["pieces"] is _PIECES:
+        setattr(Position, "pieces", module.pieces_method(Position, _PIECES_SLOTS, vars(_Rules)["core"], _PIECES))
+    return rules
 
 
 # -- positions ---------------------------------------------------------------------------------
@@ -380,6 +385,11 @@ def _position_like(like: Position, turn: str, white: int, black: int, kings: int
 # _position_like makes it (no Python code runs per position).
 _POSITION_MAKER = (Position, tuple(getattr(Position, slot) for slot in ("variant", "_rl", "_ctr", "turn", "_white",
                                                                         "_black", "_kings")))
+# Position.pieces in Python, the method the compiled core's answers in its place once a position is made
+# on it (core pieces_method: it reads the position's tables, its sides' and kings' bitboards through
+# these slots, and the tables' core; positions on the pure engine are answered by this one).
+_PIECES = Position.pieces
+_PIECES_SLOTS = tuple(getattr(Position, slot) for slot in ("_rl", "_white", "_black", "_kings"))
 # How it makes moves: Move's slots, filled as Move(start, path, captured, promotes) fills them.
 _MOVE_MAKER = (Move, tuple(getattr(Move, slot) for slot in ("start", "path", "captured", "promotes")))
 

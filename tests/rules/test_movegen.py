@@ -244,3 +244,27 @@ def test_a_king_ending_on_a_square_it_took_stays_a_king():
     pos = parse_fen(VARIANTS["turkish"], "W:WK1,K2,16,17,18,19,24,25,26,27,28,29,32:B6,14,15,34,49,K58")
     moves = [m for m in pos.legal_moves() if (m.start, m.end) == (2, 6)]
     assert moves and all(6 in move.captured and pos.play(move).piece_at(6) == "W" for move in moves)
+
+
+@settings(max_examples=80, deadline=None, database=None, derandomize=True)
+@given(name=st.sampled_from(sorted(VARIANTS)), data=st.data())
+def test_the_core_reads_and_makes_bitboards_of_any_size_as_python_does(name, data):
+    """The compiled core reads a bitboard's int at once when it fits 128 bits (rules/_rules.c
+    to_set): any set of squares, crowned or not, gives the pure engine's pieces, FEN and moves; a
+    negative int, one too big for the board or one with a padding bit is refused as before.  The
+    ints it makes (from_set) are the positions test_fast_plies compares with the pure replay's."""
+    from pdn_tools.rules.core import PURE, Engine
+    variant = VARIANTS[name]
+    pieces = data.draw(st.dictionaries(st.integers(1, variant.num_squares), st.sampled_from("wWbB"), max_size=20))
+    compiled, pure = Position(variant, "W", pieces, Engine(True)), Position(variant, "W", pieces, PURE)
+    for colour in "WB":
+        assert compiled.pieces(colour) == pure.pieces(colour)
+    assert compiled.fen() == pure.fen()
+    assert [str(m) for m in compiled.legal_moves()] == [str(m) for m in pure.legal_moves()]
+    core = compiled._rl.core
+    assert core is not None
+    padding = next(bit for bit in range(compiled._rl.valid.bit_length()) if not compiled._rl.valid >> bit & 1)
+    for wrong, error in ((-1, OverflowError), (1 << 200, OverflowError), (1 << padding, ValueError),
+                         (compiled._rl.valid | 1 << padding, ValueError)):
+        with pytest.raises(error):
+            core.pieces(wrong, 0)
