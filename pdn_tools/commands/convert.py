@@ -14,7 +14,8 @@ from pdn_tools.text import writer
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import (Comment, Element, Game, MoveNumber, MoveRun, Nag, ReadError, Variation,
                                   movetext_runs)
-from pdn_tools.play.notation import Style, canonical_game, canonical_head, canonical_text, fix_notes, kept_notes, result_fixes
+from pdn_tools.play.notation import (Style, canonical_game, canonical_head, canonical_text, fix_notes, head_tags,
+                                     kept_notes, result_fixes)
 from pdn_tools.text.names import printable
 from pdn_tools.rules import steps
 from pdn_tools.rules.fen import to_fen
@@ -65,7 +66,7 @@ def convert(checked: Checked, options: Options) -> Converted:
     style = options.style
     if style.fix_results:
         record = replace(record, errors=tuple(e for e in record.errors if e.code != Code.WRONG_RESULT))
-    problems = tuple(report.text_lines(record, warnings=False))
+    problems = tuple(report.text_lines(record, warnings=False)) if record.errors else ()
     replays = all(error.code in RESULT_ERRORS for error in record.errors)
     needs_replay = not WRITERS[options.to].pdn or style.needs_replay
     if isinstance(game, ReadError) or replayed is None or (needs_replay and not replays):
@@ -121,16 +122,19 @@ class JsonWriter(GameWriter):
     """One JSON object per game (`json_game`)."""
 
     def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
+        rewrites = style.rewrites_moves
+        written = _core_plies(replayed, _named(replayed, style), f"json-{_captures(style)}" if rewrites else "json",
+                              style.separator or "x" if rewrites else None)
+        if written is not None:             # the head's tags alone: no canonical Game made
+            tags, terminator = head_tags(game, replayed, style)
+            return _json_line(game, tags, terminator, replayed, errors, _alpha(style), written)
         texts = None             # the moves as written, each its ply's (no element made for the others)
-        form = f"json-{_captures(style)}" if style.rewrites_moves else "json"
-        written = _core_plies(replayed, _named(replayed, style), form, style.separator or "x" if style.rewrites_moves
-                              else None)
-        if written is None and style.rewrites_moves:
+        if rewrites:
             canonical = canonical_game(game, replayed, style)
             texts = [move.text for move in canonical.main_line()]
         else:
             canonical = canonical_head(game, replayed, style)
-        return json_game(canonical, replayed, [error.as_dict() for error in errors], _alpha(style), texts, written)
+        return json_game(canonical, replayed, [error.as_dict() for error in errors], _alpha(style), texts)
 
 
 class FenWriter(GameWriter):
@@ -151,12 +155,12 @@ WRITERS: dict[str, type[GameWriter]] = {"pdn": PdnWriter, "jsonl": JsonWriter, "
 
 
 def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | None = None,
-              alpha: bool | None = None, texts: list[str] | None = None, written: list[str] | None = None) -> str:
+              alpha: bool | None = None, texts: list[str] | None = None) -> str:
     """One JSON line: tags (the first of each name), variant, start FEN, every main-line
     ply with its text as written (or in `texts`) and the squares of the legal move it stands for,
     the result as stated, and the game's errors (as `validate` gives them: a wrong Result).  Squares
     are numbers in numeric notation and names ("c3") in algebraic (`alpha` None: the variant's own).
-    The moves are `written` by the core when given (see _core_plies), else made from the plies."""
+    (_json_line writes the same line from the moves the core wrote.)"""
     tags = dict(game.tags)
     if len(tags) < len(game.tags):                  # a name given twice: its first value
         tags = {}
@@ -166,9 +170,6 @@ def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | No
     assert variant is not None and start is not None                       # a replayed game
     named = variant.alpha if alpha is None else alpha
     fen, result = to_fen(start, named), writer.result(game)
-    if written is not None:
-        return f'{_json_head(game, tags, variant.name, fen)}, "moves": [{", ".join(filter(None, written))}], ' \
-               f'{_json_tail(result, errors)}\n'
 
     def squares(numbers: tuple[int, ...]) -> list[int] | list[str]:
         return [variant.square_text(n, True) for n in numbers] if named else list(numbers)
@@ -182,14 +183,51 @@ def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | No
                              "moves": moves, "result": result, "errors": errors or []}) + "\n"
 
 
+def _json_line(game: Game, tags: list[tuple[str, str]], terminator: str | None, replayed: Replay,
+               errors: tuple[Problem, ...], alpha: bool | None, written: list[str]) -> str:
+    """json_game's line for the canonical game of `tags` and `terminator` (canonical_head's), its
+    moves `written` by the core (see _core_plies)."""
+    variant, start = replayed.variant, replayed.start
+    assert variant is not None and start is not None                       # a replayed game
+    pairs, tag = _json_tags(tags)
+    result = writer.result_of(tag, terminator)
+    fen = to_fen(start, variant.alpha if alpha is None else alpha)
+    return f'{_json_head(game, pairs, variant.name, fen)}, "moves": [{", ".join(filter(None, written))}], ' \
+           f'{_json_tail(result, [error.as_dict() for error in errors])}\n'
+
+
 _STRING = json.encoder.encode_basestring         # a str as JSON, UTF-8 kept (the encoder's own, in C)
+# The tags' names of a game -> which tags the JSON line's "tags" holds (each name's first), each with the
+# text before its value, and the index of the first Result (-1: none): a file's games repeat a few
+_PAIRS: dict[tuple[str, ...], tuple[tuple[tuple[int, str], ...], int]] = {}
 
 
-def _json_head(game: Game, tags: dict[str, str], variant: str, fen: str) -> str:
-    """json_game's line up to its moves (`report.json_text` of the fields before them, without
-    the closing brace), written field by field: the encoder took a quarter of json_game's time."""
+def _json_tags(tags: list[tuple[str, str]]) -> tuple[str, str | None]:
+    """The pairs of the JSON line's "tags" object (each name's first value, in the order of the
+    names), and the first Result tag's value (None: none)."""
+    names = tuple([name for name, _ in tags])
+    kept, result_at = _PAIRS.get(names) or _pairs_plan(names)
     string = _STRING
-    pairs = ", ".join([f"{string(name)}: {string(value)}" for name, value in tags.items()])
+    return (", ".join([prefix + string(tags[index][1]) for index, prefix in kept]),
+            tags[result_at][1] if result_at >= 0 else None)
+
+
+def _pairs_plan(names: tuple[str, ...]) -> tuple[tuple[tuple[int, str], ...], int]:
+    """_PAIRS' entry for `names`, made (and kept)."""
+    first: dict[str, int] = {}
+    for index, name in enumerate(names):
+        first.setdefault(name, index)
+    plan = (tuple([(index, f"{_STRING(name)}: ") for name, index in first.items()]), first.get("Result", -1))
+    if len(_PAIRS) < 4096:
+        _PAIRS[names] = plan
+    return plan
+
+
+def _json_head(game: Game, pairs: str, variant: str, fen: str) -> str:
+    """json_game's line up to its moves (`report.json_text` of the fields before them, without
+    the closing brace), written field by field, the tags' `pairs` given: the encoder took a
+    quarter of json_game's time."""
+    string = _STRING
     text = (f'{{"file": {string(game.file)}, "game": {game.index}, "tags": {{{pairs}}}, '
             f'"variant": {string(variant)}, "fen": {string(fen)}')
     return text.translate(report.LINE_BREAKS) if "\x85" in text or "\u2028" in text or "\u2029" in text else text

@@ -159,6 +159,15 @@ def canonical_text(game: Game, result: Replay | None = None, style: Style = Styl
 
 def canonical_head(game: Game, result: Replay | None, style: Style) -> Game:
     """The canonical game's tags, terminator and outer comments, with no movetext."""
+    tags, terminator = head_tags(game, result, style)
+    keep_comments = "comments" not in style.drop
+    return Game(tags=tags, result=terminator, before=game.before if keep_comments else [],
+                after=game.after if keep_comments else [], line=game.line, index=game.index, file=game.file,
+                warnings=game.warnings)
+
+
+def head_tags(game: Game, result: Replay | None, style: Style) -> tuple[list[tuple[str, str]], str | None]:
+    """canonical_head's tags and terminator (convert --to jsonl needs no more of it: no Game made)."""
     tags = game.tags                    # not changed: _set_tag and canonical_tags make new lists
     terminator = game.result
     if style.fix_results and result is not None:
@@ -168,10 +177,7 @@ def canonical_head(game: Game, result: Replay | None, style: Style) -> Game:
         terminator = new_end or terminator
     if result is not None:
         tags = variant_tags(game, tags, result, style)
-    keep_comments = "comments" not in style.drop
-    return Game(tags=canonical_tags(tags), result=terminator, before=game.before if keep_comments else [],
-                after=game.after if keep_comments else [], line=game.line, index=game.index, file=game.file,
-                warnings=game.warnings)
+    return canonical_tags(tags), terminator
 
 
 def _numbered_pieces(movetext: list[Element | MoveRun] | list[Element],
@@ -203,16 +209,35 @@ def variant_tags(game: Game, tags: list[tuple[str, str]], result: Replay, style:
         return tags                     # moves that do not replay say nothing sure of the variant
     alpha = written_alpha(game, variant, style)
     gametype = game.tag("GameType") or ""
+    key = (gametype, id(variant), alpha)
+    known = _GAMETYPES.get(key)
+    if known is None or known[0] is not variant:
+        known = (variant, _gametype_written(gametype, variant, alpha))
+        if len(_GAMETYPES) < 4096:
+            _GAMETYPES[key] = known
+    if known[1] is not None:
+        tags = _set_tag(tags, "GameType", known[1])
+    if style.squares is not None and game.tag("FEN") is not None:
+        tags = _set_tag(tags, "FEN", to_fen(start, alpha))
+    return tags
+
+
+# (GameType value, id of the variant, alpha) -> (the variant, _gametype_written's answer): a file's games
+# repeat a few
+_GAMETYPES: dict[tuple[str, int, bool], tuple[Variant, str | None]] = {}
+
+
+def _gametype_written(gametype: str, variant: Variant, alpha: bool) -> str | None:
+    """The GameType value variant_tags writes for a game whose tag is `gametype` ("" when none),
+    replayed as `variant`, its moves in algebraic notation or not (`alpha`); None: it stays."""
     declared = _NOTATION.search(gametype)
     number = _NUMBER.match(gametype)
     if number is not None and gametype_candidates(gametype) != (variant,):     # choose_variant's candidates
         number = None
     if number is None or (variant.alpha if declared is None else declared.group(1) != "N") != alpha:
         full = variant.gametype_text(alpha)         # a number naming the variant stays (lidraughts' 96)
-        tags = _set_tag(tags, "GameType", full if number is None else number.group(1) + full[full.index(","):])
-    if style.squares is not None and game.tag("FEN") is not None:
-        tags = _set_tag(tags, "FEN", to_fen(start, alpha))
-    return tags
+        return full if number is None else number.group(1) + full[full.index(","):]
+    return None
 
 
 _NOTATION = re.compile(r",\s*([ANS])[0-3]")     # the notation field of a full GameType

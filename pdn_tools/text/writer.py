@@ -243,5 +243,10 @@ def tail(game: Game) -> str:
 
 def result(game: Game) -> str:
     """The game's result: its Result tag when that is a result, else its terminator."""
-    tag = read_result(game.tag("Result"))
-    return tag if tag in RESULTS else terminator(game)
+    return result_of(game.tag("Result"), game.result)
+
+
+def result_of(tag: str | None, written: str | None) -> str:
+    """`result` of a game whose Result tag is `tag` (None: no tag) and whose terminator is `written`."""
+    value = read_result(tag)
+    return value if value in RESULTS else written or "*"

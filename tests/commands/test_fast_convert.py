@@ -105,6 +105,8 @@ def test_the_json_line_written_by_hand_is_the_encoder_s(tags, file, index, fen, 
     game = Game(tags=tags, file=file, index=index)
     first = dict(reversed(tags))                 # each name's first value ...
     first = {name: first[name] for name in dict(tags)}      # ... in the order of the names
-    line = f'{convert._json_head(game, first, "english", fen)}, "moves": [], {convert._json_tail(result, errors)}'
+    pairs, tag = convert._json_tags(tags)
+    assert tag == first.get("Result")
+    line = f'{convert._json_head(game, pairs, "english", fen)}, "moves": [], {convert._json_tail(result, errors)}'
     assert line == report.json_text({"file": file, "game": index, "tags": first, "variant": "english", "fen": fen,
                                      "moves": [], "result": result, "errors": errors or []})
