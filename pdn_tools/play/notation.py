@@ -21,7 +21,8 @@ from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.variants import Variant
 from pdn_tools.text.results import off_board, outcome, stated_result
 from pdn_tools.text.walk import Path, walk
-from pdn_tools.text.writer import MOVE, OTHER, RUN, WIDTH, atom, numbered_text, tail, write_game
+from pdn_tools.text.writer import (MOVE, OTHER, RUN, WIDTH, atom, numbered_text, tail_of, terminator_of, write_game,
+                                   written_game)
 
 FIRST_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN")
 DROPPABLE = ("comments", "variations", "nags")
@@ -151,10 +152,20 @@ def canonical_text(game: Game, result: Replay | None = None, style: Style = Styl
     pieces = None if style.rewrites_moves and rewritten is None else _numbered_pieces(movetext, style.drop)
     if pieces is None:
         return write_game(canonical_game(game, result, style))
-    head = canonical_head(game, result, style)
+    tags, terminator = head_tags(game, result, style)        # canonical_head's, no Game made
+    before, after = (game.before, game.after) if "comments" not in style.drop else ([], [])
+    ending = tail_of(terminator or terminator_of(_first(tags, "Result")), after)
     engine = None if result is None or result.start is None else result.start.engine
     numbered = engine.numbered_text if engine is not None else None
-    return write_game(head, movetext=(numbered or numbered_text)(pieces, _start_index(game, result), tail(head), WIDTH))
+    return written_game(before, tags, (numbered or numbered_text)(pieces, _start_index(game, result), ending, WIDTH))
+
+
+def _first(tags: list[tuple[str, str]], name: str) -> str | None:
+    """The first value of tag `name` of `tags` (as Game.tag), else None."""
+    for key, value in tags:
+        if key == name:
+            return value
+    return None
 
 
 def canonical_head(game: Game, result: Replay | None, style: Style) -> Game:
