@@ -15,7 +15,7 @@ from pdn_tools.text.codes import Code
 from pdn_tools.text.model import (Comment, Element, Game, MoveNumber, MoveRun, Nag, ReadError, Variation,
                                   movetext_runs)
 from pdn_tools.play.notation import (Style, canonical_game, canonical_head, canonical_text, fix_notes, head_tags,
-                                     kept_notes, result_fixes)
+                                     kept_notes, result_fixes, tag_order, written_gametype)
 from pdn_tools.text.names import printable
 from pdn_tools.rules import steps
 from pdn_tools.rules.fen import to_fen
@@ -126,8 +126,11 @@ class JsonWriter(GameWriter):
         written = _core_plies(replayed, _named(replayed, style), f"json-{_captures(style)}" if rewrites else "json",
                               style.separator or "x" if rewrites else None)
         if written is not None:             # the head's tags alone: no canonical Game made
-            tags, terminator = head_tags(game, replayed, style)
-            return _json_line(game, tags, terminator, replayed, errors, _alpha(style), written)
+            if style.fix_results or style.squares is not None:
+                tags, terminator = head_tags(game, replayed, style)
+                return _json_line(game, _json_tags(tags), terminator, replayed, errors, _alpha(style), written)
+            tagged = _json_tags(game.tags, written_gametype(game, replayed, style))     # head_tags' then
+            return _json_line(game, tagged, game.result, replayed, errors, _alpha(style), written)
         texts = None             # the moves as written, each its ply's (no element made for the others)
         if rewrites:
             canonical = canonical_game(game, replayed, style)
@@ -183,43 +186,54 @@ def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | No
                              "moves": moves, "result": result, "errors": errors or []}) + "\n"
 
 
-def _json_line(game: Game, tags: list[tuple[str, str]], terminator: str | None, replayed: Replay,
+def _json_line(game: Game, tagged: tuple[str, str | None], terminator: str | None, replayed: Replay,
                errors: tuple[Problem, ...], alpha: bool | None, written: list[str]) -> str:
-    """json_game's line for the canonical game of `tags` and `terminator` (canonical_head's), its
-    moves `written` by the core (see _core_plies)."""
+    """json_game's line for the canonical game whose tags _json_tags gives (`tagged`) and whose
+    terminator is `terminator` (canonical_head's), its moves `written` by the core (see _core_plies)."""
     variant, start = replayed.variant, replayed.start
     assert variant is not None and start is not None                       # a replayed game
-    pairs, tag = _json_tags(tags)
+    pairs, tag = tagged
     result = writer.result_of(tag, terminator)
     fen = to_fen(start, variant.alpha if alpha is None else alpha)
     return f'{_json_head(game, pairs, variant.name, fen)}, "moves": [{", ".join(filter(None, written))}], ' \
            f'{_json_tail(result, [error.as_dict() for error in errors])}\n'
 
 
-_STRING = json.encoder.encode_basestring         # a str as JSON, UTF-8 kept (the encoder's own, in C)
-# The tags' names of a game -> which tags the JSON line's "tags" holds (each name's first), each with the
-# text before its value, and the index of the first Result (-1: none): a file's games repeat a few
-_PAIRS: dict[tuple[str, ...], tuple[tuple[tuple[int, str], ...], int]] = {}
-
-
-def _json_tags(tags: list[tuple[str, str]]) -> tuple[str, str | None]:
-    """The pairs of the JSON line's "tags" object (each name's first value, in the order of the
-    names), and the first Result tag's value (None: none)."""
+def _json_tags(tags: list[tuple[str, str]], gametype: str | None = None) -> tuple[str, str | None]:
+    """The pairs of the JSON line's "tags" object of the canonical game of `tags` (canonical_tags'
+    order, each name's first value) with the first GameType set to `gametype` (added when none;
+    None: as it is), and the first Result tag's value (None: none)."""
     names = tuple([name for name, _ in tags])
-    kept, result_at = _PAIRS.get(names) or _pairs_plan(names)
+    values = [value for _, value in tags]
+    added = False
+    if gametype is not None:
+        if "GameType" in names:
+            values[names.index("GameType")] = gametype
+        else:
+            values.append(gametype)
+            added = True
+    kept, result_at = _PAIRS.get((names, added)) or _pairs_plan(names, added)
     string = _STRING
-    return (", ".join([prefix + string(tags[index][1]) for index, prefix in kept]),
-            tags[result_at][1] if result_at >= 0 else None)
+    return ", ".join([prefix + string(values[index]) for index, prefix in kept]), \
+        values[result_at] if result_at >= 0 else None
 
 
-def _pairs_plan(names: tuple[str, ...]) -> tuple[tuple[tuple[int, str], ...], int]:
-    """_PAIRS' entry for `names`, made (and kept)."""
+_STRING = json.encoder.encode_basestring         # a str as JSON, UTF-8 kept (the encoder's own, in C)
+# (the tags' names of a game, whether a GameType is added) -> which values the JSON line's "tags" holds
+# (each name's first, in canonical order), each with the text before it, and the index of the first Result
+# (-1: none): a file's games repeat a few
+_PAIRS: dict[tuple[tuple[str, ...], bool], tuple[tuple[tuple[int, str], ...], int]] = {}
+
+
+def _pairs_plan(names: tuple[str, ...], added: bool) -> tuple[tuple[tuple[int, str], ...], int]:
+    """_PAIRS' entry for `names` (and a GameType `added` after them), made (and kept)."""
+    every = (*names, "GameType") if added else names
     first: dict[str, int] = {}
-    for index, name in enumerate(names):
-        first.setdefault(name, index)
+    for index in tag_order(every):
+        first.setdefault(every[index], index)
     plan = (tuple([(index, f"{_STRING(name)}: ") for name, index in first.items()]), first.get("Result", -1))
     if len(_PAIRS) < 4096:
-        _PAIRS[names] = plan
+        _PAIRS[names, added] = plan
     return plan
 
 

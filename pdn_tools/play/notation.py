@@ -72,11 +72,11 @@ def move_text(before: Position, move: Move, style: Style = Style()) -> str:
 
 def canonical_tags(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """FIRST_TAGS in their order, then the others in their original order."""
-    return [tags[index] for index in _tag_order(tuple([name for name, _ in tags]))]
+    return [tags[index] for index in tag_order(tuple([name for name, _ in tags]))]
 
 
 @functools.lru_cache(maxsize=4096)
-def _tag_order(names: tuple[str, ...]) -> tuple[int, ...]:
+def tag_order(names: tuple[str, ...]) -> tuple[int, ...]:
     """Where each tag of canonical_tags comes from, for tags of these names (games of a file
     have the same few)."""
     rank = {name: i for i, name in enumerate(FIRST_TAGS)}
@@ -218,6 +218,20 @@ def variant_tags(game: Game, tags: list[tuple[str, str]], result: Replay, style:
     variant, start = result.variant, result.start
     if variant is None or start is None or not result.complete:
         return tags                     # moves that do not replay say nothing sure of the variant
+    gametype = written_gametype(game, result, style)
+    if gametype is not None:
+        tags = _set_tag(tags, "GameType", gametype)
+    if style.squares is not None and game.tag("FEN") is not None:
+        tags = _set_tag(tags, "FEN", to_fen(start, written_alpha(game, variant, style)))
+    return tags
+
+
+def written_gametype(game: Game, result: Replay, style: Style) -> str | None:
+    """The GameType value variant_tags sets (the first GameType tag's, else a new one at the end);
+    None when the game's stays."""
+    variant = result.variant
+    if variant is None or result.start is None or not result.complete:
+        return None
     alpha = written_alpha(game, variant, style)
     gametype = game.tag("GameType") or ""
     key = (gametype, id(variant), alpha)
@@ -226,11 +240,7 @@ def variant_tags(game: Game, tags: list[tuple[str, str]], result: Replay, style:
         known = (variant, _gametype_written(gametype, variant, alpha))
         if len(_GAMETYPES) < 4096:
             _GAMETYPES[key] = known
-    if known[1] is not None:
-        tags = _set_tag(tags, "GameType", known[1])
-    if style.squares is not None and game.tag("FEN") is not None:
-        tags = _set_tag(tags, "FEN", to_fen(start, alpha))
-    return tags
+    return known[1]
 
 
 # (GameType value, id of the variant, alpha) -> (the variant, _gametype_written's answer): a file's games
