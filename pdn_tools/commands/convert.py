@@ -1,7 +1,6 @@
 """Converting one game at a time (the work `pdn convert` hands to `batch.run`)."""
 from __future__ import annotations
 
-import functools
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
@@ -322,7 +321,14 @@ def _core_plies(replayed: Replay, named: bool, form: str, extra: str | None) -> 
     return pieces if number == last else None
 
 
-@functools.cache
 def _names(variant: Variant) -> tuple[str, ...]:
-    """The algebraic name of each square number of `variant` (item 0 unused)."""
-    return ("", *(variant.square_text(number, True) for number in range(1, variant.num_squares + 1)))
+    """The algebraic name of each square number of `variant` (item 0 unused), kept per variant (by
+    identity: hashing a Variant takes some microseconds, a game)."""
+    known = _NAMES.get(id(variant))
+    if known is None or known[0] is not variant:
+        known = (variant, ("", *(variant.square_text(number, True) for number in range(1, variant.num_squares + 1))))
+        _NAMES[id(variant)] = known
+    return known[1]
+
+
+_NAMES: dict[int, tuple[Variant, tuple[str, ...]]] = {}        # id(variant) -> (variant, its _names)
