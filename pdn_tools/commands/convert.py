@@ -66,8 +66,9 @@ def convert(checked: Checked, options: Options) -> Converted:
     if style.fix_results:
         record = replace(record, errors=tuple(e for e in record.errors if e.code != Code.WRONG_RESULT))
     problems = tuple(report.text_lines(record, warnings=False)) if record.errors else ()
-    replays = all(error.code in RESULT_ERRORS for error in record.errors)
-    needs_replay = not WRITERS[options.to].pdn or style.needs_replay
+    replays = not record.errors or all(error.code in RESULT_ERRORS for error in record.errors)
+    writes = _WRITING[options.to]
+    needs_replay = not writes.pdn or style.needs_replay
     if isinstance(game, ReadError) or replayed is None or (needs_replay and not replays):
         if not options.keep_invalid:
             return Converted("", problems, False)
@@ -80,7 +81,7 @@ def convert(checked: Checked, options: Options) -> Converted:
     if style.fix_results:
         fixes = fix_notes(game, result_fixes(game, replayed)) + kept_notes(game, replayed)
         notes += tuple(report.text_lines(replace(record, errors=(), warnings=tuple(map(problem, fixes)))))
-    text = WRITERS[options.to]().text(game, replayed, style, record.errors)
+    text = writes.text(game, replayed, style, record.errors)
     return Converted(text, notes, not record.errors, replayed.ply_count)
 
 
@@ -154,6 +155,7 @@ def _alpha(style: Style) -> bool | None:
 
 
 WRITERS: dict[str, type[GameWriter]] = {"pdn": PdnWriter, "jsonl": JsonWriter, "fen": FenWriter}
+_WRITING = {name: kind() for name, kind in WRITERS.items()}         # one of each, made once
 
 
 def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | None = None,
