@@ -101,9 +101,12 @@ def convert(to: str, captures: str | None, squares: str | None, separator: str |
 
 def _write_converted(run: Run, work: batch.Work[Any], out: TextIO) -> Tally:
     """convert's games written to `out`, their notes on stderr (with workers, --jobs or --dask, the games of
-    each part of a file come back as one text; with one job, each game); the games read and failed."""
-    from pdn_tools.running.writing import write_parts, written
+    each part of a file come back as one text; with one job, each game, as it comes); the games read and
+    failed."""
+    from pdn_tools.running.writing import write_games, write_parts, written
 
+    if run.reading.jobs <= 1 and run.reading.dask is None:
+        return write_games(run.results(work), out, run.terminal.note)
     return write_parts(run.results(work, fold=written), out, run.terminal.note)
 
 

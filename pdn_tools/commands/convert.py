@@ -1,7 +1,6 @@
 """Converting one game at a time (the work `pdn convert` hands to `batch.run`)."""
 from __future__ import annotations
 
-import functools
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
@@ -14,7 +13,8 @@ from pdn_tools.text import writer
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import (Comment, Element, Game, MoveNumber, MoveRun, Nag, ReadError, Variation,
                                   movetext_runs)
-from pdn_tools.play.notation import Style, canonical_game, canonical_head, canonical_text, fix_notes, kept_notes, result_fixes
+from pdn_tools.play.notation import (Style, canonical_game, canonical_head, canonical_text, fix_notes, head_tags,
+                                     kept_notes, result_fixes, tag_order, written_gametype)
 from pdn_tools.text.names import printable
 from pdn_tools.rules import steps
 from pdn_tools.rules.fen import to_fen
@@ -65,9 +65,10 @@ def convert(checked: Checked, options: Options) -> Converted:
     style = options.style
     if style.fix_results:
         record = replace(record, errors=tuple(e for e in record.errors if e.code != Code.WRONG_RESULT))
-    problems = tuple(report.text_lines(record, warnings=False))
-    replays = all(error.code in RESULT_ERRORS for error in record.errors)
-    needs_replay = not WRITERS[options.to].pdn or style.needs_replay
+    problems = tuple(report.text_lines(record, warnings=False)) if record.errors else ()
+    replays = not record.errors or all(error.code in RESULT_ERRORS for error in record.errors)
+    writes = _WRITING[options.to]
+    needs_replay = not writes.pdn or style.needs_replay
     if isinstance(game, ReadError) or replayed is None or (needs_replay and not replays):
         if not options.keep_invalid:
             return Converted("", problems, False)
@@ -80,7 +81,7 @@ def convert(checked: Checked, options: Options) -> Converted:
     if style.fix_results:
         fixes = fix_notes(game, result_fixes(game, replayed)) + kept_notes(game, replayed)
         notes += tuple(report.text_lines(replace(record, errors=(), warnings=tuple(map(problem, fixes)))))
-    text = WRITERS[options.to]().text(game, replayed, style, record.errors)
+    text = writes.text(game, replayed, style, record.errors)
     return Converted(text, notes, not record.errors, replayed.ply_count)
 
 
@@ -121,16 +122,22 @@ class JsonWriter(GameWriter):
     """One JSON object per game (`json_game`)."""
 
     def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
+        rewrites = style.rewrites_moves
+        written = _core_plies(replayed, _named(replayed, style), f"json-{_captures(style)}" if rewrites else "json",
+                              style.separator or "x" if rewrites else None)
+        if written is not None:             # the head's tags alone: no canonical Game made
+            if style.fix_results or style.squares is not None:
+                tags, terminator = head_tags(game, replayed, style)
+                return _json_line(game, _json_tags(tags), terminator, replayed, errors, _alpha(style), written)
+            tagged = _json_tags(game.tags, written_gametype(game, replayed, style))     # head_tags' then
+            return _json_line(game, tagged, game.result, replayed, errors, _alpha(style), written)
         texts = None             # the moves as written, each its ply's (no element made for the others)
-        form = f"json-{_captures(style)}" if style.rewrites_moves else "json"
-        written = _core_plies(replayed, _named(replayed, style), form, style.separator or "x" if style.rewrites_moves
-                              else None)
-        if written is None and style.rewrites_moves:
+        if rewrites:
             canonical = canonical_game(game, replayed, style)
             texts = [move.text for move in canonical.main_line()]
         else:
             canonical = canonical_head(game, replayed, style)
-        return json_game(canonical, replayed, [error.as_dict() for error in errors], _alpha(style), texts, written)
+        return json_game(canonical, replayed, [error.as_dict() for error in errors], _alpha(style), texts)
 
 
 class FenWriter(GameWriter):
@@ -148,15 +155,16 @@ def _alpha(style: Style) -> bool | None:
 
 
 WRITERS: dict[str, type[GameWriter]] = {"pdn": PdnWriter, "jsonl": JsonWriter, "fen": FenWriter}
+_WRITING = {name: kind() for name, kind in WRITERS.items()}         # one of each, made once
 
 
 def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | None = None,
-              alpha: bool | None = None, texts: list[str] | None = None, written: list[str] | None = None) -> str:
+              alpha: bool | None = None, texts: list[str] | None = None) -> str:
     """One JSON line: tags (the first of each name), variant, start FEN, every main-line
     ply with its text as written (or in `texts`) and the squares of the legal move it stands for,
     the result as stated, and the game's errors (as `validate` gives them: a wrong Result).  Squares
     are numbers in numeric notation and names ("c3") in algebraic (`alpha` None: the variant's own).
-    The moves are `written` by the core when given (see _core_plies), else made from the plies."""
+    (_json_line writes the same line from the moves the core wrote.)"""
     tags = dict(game.tags)
     if len(tags) < len(game.tags):                  # a name given twice: its first value
         tags = {}
@@ -166,9 +174,6 @@ def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | No
     assert variant is not None and start is not None                       # a replayed game
     named = variant.alpha if alpha is None else alpha
     fen, result = to_fen(start, named), writer.result(game)
-    if written is not None:
-        return f'{_json_head(game, tags, variant.name, fen)}, "moves": [{", ".join(filter(None, written))}], ' \
-               f'{_json_tail(result, errors)}\n'
 
     def squares(numbers: tuple[int, ...]) -> list[int] | list[str]:
         return [variant.square_text(n, True) for n in numbers] if named else list(numbers)
@@ -182,14 +187,62 @@ def json_game(game: Game, replayed: Replay, errors: list[dict[str, object]] | No
                              "moves": moves, "result": result, "errors": errors or []}) + "\n"
 
 
-_STRING = json.encoder.encode_basestring         # a str as JSON, UTF-8 kept (the encoder's own, in C)
+def _json_line(game: Game, tagged: tuple[str, str | None], terminator: str | None, replayed: Replay,
+               errors: tuple[Problem, ...], alpha: bool | None, written: list[str]) -> str:
+    """json_game's line for the canonical game whose tags _json_tags gives (`tagged`) and whose
+    terminator is `terminator` (canonical_head's), its moves `written` by the core (see _core_plies)."""
+    variant, start = replayed.variant, replayed.start
+    assert variant is not None and start is not None                       # a replayed game
+    pairs, tag = tagged
+    result = writer.result_of(tag, terminator)
+    fen = to_fen(start, variant.alpha if alpha is None else alpha)
+    return f'{_json_head(game, pairs, variant.name, fen)}, "moves": [{", ".join(filter(None, written))}], ' \
+           f'{_json_tail(result, [error.as_dict() for error in errors])}\n'
 
 
-def _json_head(game: Game, tags: dict[str, str], variant: str, fen: str) -> str:
-    """json_game's line up to its moves (`report.json_text` of the fields before them, without
-    the closing brace), written field by field: the encoder took a quarter of json_game's time."""
+def _json_tags(tags: list[tuple[str, str]], gametype: str | None = None) -> tuple[str, str | None]:
+    """The pairs of the JSON line's "tags" object of the canonical game of `tags` (canonical_tags'
+    order, each name's first value) with the first GameType set to `gametype` (added when none;
+    None: as it is), and the first Result tag's value (None: none)."""
+    names = tuple([name for name, _ in tags])
+    values = [value for _, value in tags]
+    added = False
+    if gametype is not None:
+        if "GameType" in names:
+            values[names.index("GameType")] = gametype
+        else:
+            values.append(gametype)
+            added = True
+    kept, result_at = _PAIRS.get((names, added)) or _pairs_plan(names, added)
     string = _STRING
-    pairs = ", ".join([f"{string(name)}: {string(value)}" for name, value in tags.items()])
+    return ", ".join([prefix + string(values[index]) for index, prefix in kept]), \
+        values[result_at] if result_at >= 0 else None
+
+
+_STRING = json.encoder.encode_basestring         # a str as JSON, UTF-8 kept (the encoder's own, in C)
+# (the tags' names of a game, whether a GameType is added) -> which values the JSON line's "tags" holds
+# (each name's first, in canonical order), each with the text before it, and the index of the first Result
+# (-1: none): a file's games repeat a few
+_PAIRS: dict[tuple[tuple[str, ...], bool], tuple[tuple[tuple[int, str], ...], int]] = {}
+
+
+def _pairs_plan(names: tuple[str, ...], added: bool) -> tuple[tuple[tuple[int, str], ...], int]:
+    """_PAIRS' entry for `names` (and a GameType `added` after them), made (and kept)."""
+    every = (*names, "GameType") if added else names
+    first: dict[str, int] = {}
+    for index in tag_order(every):
+        first.setdefault(every[index], index)
+    plan = (tuple([(index, f"{_STRING(name)}: ") for name, index in first.items()]), first.get("Result", -1))
+    if len(_PAIRS) < 4096:
+        _PAIRS[names, added] = plan
+    return plan
+
+
+def _json_head(game: Game, pairs: str, variant: str, fen: str) -> str:
+    """json_game's line up to its moves (`report.json_text` of the fields before them, without
+    the closing brace), written field by field, the tags' `pairs` given: the encoder took a
+    quarter of json_game's time."""
+    string = _STRING
     text = (f'{{"file": {string(game.file)}, "game": {game.index}, "tags": {{{pairs}}}, '
             f'"variant": {string(variant)}, "fen": {string(fen)}')
     return text.translate(report.LINE_BREAKS) if "\x85" in text or "\u2028" in text or "\u2029" in text else text
@@ -270,7 +323,14 @@ def _core_plies(replayed: Replay, named: bool, form: str, extra: str | None) -> 
     return pieces if number == last else None
 
 
-@functools.cache
 def _names(variant: Variant) -> tuple[str, ...]:
-    """The algebraic name of each square number of `variant` (item 0 unused)."""
-    return ("", *(variant.square_text(number, True) for number in range(1, variant.num_squares + 1)))
+    """The algebraic name of each square number of `variant` (item 0 unused), kept per variant (by
+    identity: hashing a Variant takes some microseconds, a game)."""
+    known = _NAMES.get(id(variant))
+    if known is None or known[0] is not variant:
+        known = (variant, ("", *(variant.square_text(number, True) for number in range(1, variant.num_squares + 1))))
+        _NAMES[id(variant)] = known
+    return known[1]
+
+
+_NAMES: dict[int, tuple[Variant, tuple[str, ...]]] = {}        # id(variant) -> (variant, its _names)

@@ -21,7 +21,8 @@ from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.variants import Variant
 from pdn_tools.text.results import off_board, outcome, stated_result
 from pdn_tools.text.walk import Path, walk
-from pdn_tools.text.writer import MOVE, OTHER, RUN, WIDTH, atom, numbered_text, tail, write_game
+from pdn_tools.text.writer import (MOVE, OTHER, RUN, WIDTH, atom, numbered_text, tail_of, terminator_of, write_game,
+                                   written_game)
 
 FIRST_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result", "GameType", "FEN")
 DROPPABLE = ("comments", "variations", "nags")
@@ -71,11 +72,11 @@ def move_text(before: Position, move: Move, style: Style = Style()) -> str:
 
 def canonical_tags(tags: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """FIRST_TAGS in their order, then the others in their original order."""
-    return [tags[index] for index in _tag_order(tuple([name for name, _ in tags]))]
+    return [tags[index] for index in tag_order(tuple([name for name, _ in tags]))]
 
 
 @functools.lru_cache(maxsize=4096)
-def _tag_order(names: tuple[str, ...]) -> tuple[int, ...]:
+def tag_order(names: tuple[str, ...]) -> tuple[int, ...]:
     """Where each tag of canonical_tags comes from, for tags of these names (games of a file
     have the same few)."""
     rank = {name: i for i, name in enumerate(FIRST_TAGS)}
@@ -151,14 +152,33 @@ def canonical_text(game: Game, result: Replay | None = None, style: Style = Styl
     pieces = None if style.rewrites_moves and rewritten is None else _numbered_pieces(movetext, style.drop)
     if pieces is None:
         return write_game(canonical_game(game, result, style))
-    head = canonical_head(game, result, style)
+    tags, terminator = head_tags(game, result, style)        # canonical_head's, no Game made
+    before, after = (game.before, game.after) if "comments" not in style.drop else ([], [])
+    ending = tail_of(terminator or terminator_of(_first(tags, "Result")), after)
     engine = None if result is None or result.start is None else result.start.engine
     numbered = engine.numbered_text if engine is not None else None
-    return write_game(head, movetext=(numbered or numbered_text)(pieces, _start_index(game, result), tail(head), WIDTH))
+    return written_game(before, tags, (numbered or numbered_text)(pieces, _start_index(game, result), ending, WIDTH))
+
+
+def _first(tags: list[tuple[str, str]], name: str) -> str | None:
+    """The first value of tag `name` of `tags` (as Game.tag), else None."""
+    for key, value in tags:
+        if key == name:
+            return value
+    return None
 
 
 def canonical_head(game: Game, result: Replay | None, style: Style) -> Game:
     """The canonical game's tags, terminator and outer comments, with no movetext."""
+    tags, terminator = head_tags(game, result, style)
+    keep_comments = "comments" not in style.drop
+    return Game(tags=tags, result=terminator, before=game.before if keep_comments else [],
+                after=game.after if keep_comments else [], line=game.line, index=game.index, file=game.file,
+                warnings=game.warnings)
+
+
+def head_tags(game: Game, result: Replay | None, style: Style) -> tuple[list[tuple[str, str]], str | None]:
+    """canonical_head's tags and terminator (convert --to jsonl needs no more of it: no Game made)."""
     tags = game.tags                    # not changed: _set_tag and canonical_tags make new lists
     terminator = game.result
     if style.fix_results and result is not None:
@@ -168,10 +188,7 @@ def canonical_head(game: Game, result: Replay | None, style: Style) -> Game:
         terminator = new_end or terminator
     if result is not None:
         tags = variant_tags(game, tags, result, style)
-    keep_comments = "comments" not in style.drop
-    return Game(tags=canonical_tags(tags), result=terminator, before=game.before if keep_comments else [],
-                after=game.after if keep_comments else [], line=game.line, index=game.index, file=game.file,
-                warnings=game.warnings)
+    return canonical_tags(tags), terminator
 
 
 def _numbered_pieces(movetext: list[Element | MoveRun] | list[Element],
@@ -201,18 +218,47 @@ def variant_tags(game: Game, tags: list[tuple[str, str]], result: Replay, style:
     variant, start = result.variant, result.start
     if variant is None or start is None or not result.complete:
         return tags                     # moves that do not replay say nothing sure of the variant
+    gametype = written_gametype(game, result, style)
+    if gametype is not None:
+        tags = _set_tag(tags, "GameType", gametype)
+    if style.squares is not None and game.tag("FEN") is not None:
+        tags = _set_tag(tags, "FEN", to_fen(start, written_alpha(game, variant, style)))
+    return tags
+
+
+def written_gametype(game: Game, result: Replay, style: Style) -> str | None:
+    """The GameType value variant_tags sets (the first GameType tag's, else a new one at the end);
+    None when the game's stays."""
+    variant = result.variant
+    if variant is None or result.start is None or not result.complete:
+        return None
     alpha = written_alpha(game, variant, style)
     gametype = game.tag("GameType") or ""
+    key = (gametype, id(variant), alpha)
+    known = _GAMETYPES.get(key)
+    if known is None or known[0] is not variant:
+        known = (variant, _gametype_written(gametype, variant, alpha))
+        if len(_GAMETYPES) < 4096:
+            _GAMETYPES[key] = known
+    return known[1]
+
+
+# (GameType value, id of the variant, alpha) -> (the variant, _gametype_written's answer): a file's games
+# repeat a few
+_GAMETYPES: dict[tuple[str, int, bool], tuple[Variant, str | None]] = {}
+
+
+def _gametype_written(gametype: str, variant: Variant, alpha: bool) -> str | None:
+    """The GameType value variant_tags writes for a game whose tag is `gametype` ("" when none),
+    replayed as `variant`, its moves in algebraic notation or not (`alpha`); None: it stays."""
     declared = _NOTATION.search(gametype)
     number = _NUMBER.match(gametype)
     if number is not None and gametype_candidates(gametype) != (variant,):     # choose_variant's candidates
         number = None
     if number is None or (variant.alpha if declared is None else declared.group(1) != "N") != alpha:
         full = variant.gametype_text(alpha)         # a number naming the variant stays (lidraughts' 96)
-        tags = _set_tag(tags, "GameType", full if number is None else number.group(1) + full[full.index(","):])
-    if style.squares is not None and game.tag("FEN") is not None:
-        tags = _set_tag(tags, "FEN", to_fen(start, alpha))
-    return tags
+        return full if number is None else number.group(1) + full[full.index(","):]
+    return None
 
 
 _NOTATION = re.compile(r",\s*([ANS])[0-3]")     # the notation field of a full GameType

@@ -77,31 +77,87 @@ static inline char *write_square(const Rules *r, const Names *names, int sq, int
     return write_named(names, r->number[sq], quoted, at);
 }
 
+/* write_side for any board: the squares sorted by their numbers first. */
+static char *write_sorted_side(const Rules *r, u128 pieces, u128 kings, const Names *names, char *at) {
+    int keys[MAX_SQ], count = 0;            /* 2 * number + 1 for a king, in increasing order */
+    for (u128 left = pieces; left; left &= left - 1) {
+        int sq = lowest(left), key = 2 * r->number[sq] + HAS(kings, sq), i = count++;
+        for (; i > 0 && keys[i - 1] > key; i--)
+            keys[i] = keys[i - 1];
+        keys[i] = key;
+    }
+    for (int i = 0; i < count; i++) {
+        if (i)
+            *at++ = ',';
+        if (keys[i] & 1)
+            *at++ = 'K';
+        at = write_named(names, keys[i] >> 1, 0, at);
+    }
+    return at;
+}
+
+/* Writes the squares of one side (`pieces`, its kings `kings`) as a canonical FEN section does, after
+ * its colour: in increasing order of their numbers, a king's after `K`, joined by ","; returns the
+ * end.  The squares are taken from the set lowest index first, which is the order of their numbers
+ * on the boards known: written as they come while it is (else sorted first, write_sorted_side). */
+static char *write_side(const Rules *r, u128 pieces, u128 kings, const Names *names, char *at) {
+    char *start = at;
+    int last = -1;
+    for (u128 left = pieces; left; left &= left - 1) {
+        int sq = lowest(left), number = r->number[sq];
+        if (number < last)
+            return write_sorted_side(r, pieces, kings, names, start);
+        last = number;
+        if (at != start)
+            *at++ = ',';
+        if (HAS(kings, sq))
+            *at++ = 'K';
+        at = write_named(names, number, 0, at);
+    }
+    return at;
+}
+
 /* Writes the canonical FEN of `s` at `at` (at most FEN_SIZE characters; twin:
- * pdn_tools.rules.fen.write_fen): the side to move, then each side's squares in increasing
- * order of their numbers, a king's after `K`; returns the end.  A side's squares are taken
- * from its set lowest index first, which is the order of their numbers on the boards known
- * (the insertion sort moves nothing then). */
+ * pdn_tools.rules.fen.write_fen): the side to move, then each side's squares (write_side);
+ * returns the end. */
 char *write_fen(const Rules *r, const Seen *s, const Names *names, char *at) {
     u128 sides[2] = {s->white & r->valid, s->black & r->valid};
     *at++ = s->turn ? 'B' : 'W';
     for (int side = 0; side < 2; side++) {
         *at++ = ':';
         *at++ = side ? 'B' : 'W';
-        int keys[MAX_SQ], count = 0;            /* 2 * number + 1 for a king, in increasing order */
-        for (u128 left = sides[side]; left; left &= left - 1) {
-            int sq = lowest(left), key = 2 * r->number[sq] + HAS(s->kings, sq), i = count++;
-            for (; i > 0 && keys[i - 1] > key; i--)
-                keys[i] = keys[i - 1];
-            keys[i] = key;
+        at = write_side(r, sides[side], s->kings, names, at);
+    }
+    return at;
+}
+
+/* The sections of the last FEN write_run wrote, each with the pieces it shows: a ply changes the
+ * side that moved, and the other only by a capture, so the other's is most often copied. */
+typedef struct {
+    int kept[2];
+    u128 pieces[2], kings[2];
+    Py_ssize_t len[2];
+    char text[2][FEN_SIZE];
+} Sections;
+
+/* write_fen, each side's section copied from `last` when its pieces are the same (kept there). */
+static char *write_fen_again(const Rules *r, const Seen *s, const Names *names, Sections *last, char *at) {
+    *at++ = s->turn ? 'B' : 'W';
+    for (int side = 0; side < 2; side++) {
+        u128 pieces = (side ? s->black : s->white) & r->valid, kings = s->kings & pieces;
+        *at++ = ':';
+        *at++ = side ? 'B' : 'W';
+        if (last->kept[side] && last->pieces[side] == pieces && last->kings[side] == kings) {
+            at = put(at, last->text[side], last->len[side]);
+            continue;
         }
-        for (int i = 0; i < count; i++) {
-            if (i)
-                *at++ = ',';
-            if (keys[i] & 1)
-                *at++ = 'K';
-            at = write_named(names, keys[i] >> 1, 0, at);
-        }
+        char *end = write_side(r, pieces, kings, names, at);
+        last->len[side] = end - at;
+        memcpy(last->text[side], at, (size_t)(end - at));
+        last->pieces[side] = pieces;
+        last->kings[side] = kings;
+        last->kept[side] = 1;
+        at = end;
     }
     return at;
 }
@@ -152,13 +208,13 @@ static char *write_move(const Rules *r, const Form *form, const Record *rec, int
  * capture `rec`, leaving `after`) in its form, after ", " (JSON) or " " (moves) unless first. */
 static int write_ply(const Rules *r, const Form *form, Written *out, long number, const char *text,
                      Py_ssize_t start, Py_ssize_t end, const Record *rec, int sb, int eb, int ambiguous,
-                     const Seen *after) {
+                     const Seen *after, Sections *last) {
     char *at = room(out, form->extra_len * MAX_PATH + (end - start) + FEN_SIZE + 2 * MAX_PATH * 10 + 128);
     if (at == NULL)
         return -1;
     if (form->kind == FORM_FEN) {
         at = put(put(at, form->extra, form->extra_len), "\t", 1);
-        at = write_fen(r, after, &form->names, put(write_number(number, at), "\t", 1));
+        at = write_fen_again(r, after, &form->names, last, put(write_number(number, at), "\t", 1));
         *at++ = '\n';
     } else if (form->kind == FORM_JSON || form->kind >= FORM_JSON_SHORT) {
         int8_t path[1] = {(int8_t)eb};
@@ -169,7 +225,7 @@ static int write_ply(const Rules *r, const Form *form, Written *out, long number
                           put(at, "\", \"path\": ", 11));
         at = json_squares(r, &form->names, -1, rec ? rec->caps : path, rec ? rec->len : 0,
                           put(at, ", \"captured\": ", 14));
-        at = put(write_fen(r, after, &form->names, put(at, ", \"fen\": \"", 10)), "\"}", 2);
+        at = put(write_fen_again(r, after, &form->names, last, put(at, ", \"fen\": \"", 10)), "\"}", 2);
     } else {
         at = write_move(r, form, rec, sb, eb, ambiguous, out->len ? put(at, " ", 1) : at);
     }
@@ -246,6 +302,8 @@ PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) 
     }
     Written out = {NULL, 0, 0};
     Records recs = {NULL, 0, 0, 0};
+    Sections sections;
+    sections.kept[0] = sections.kept[1] = 0;
     PyObject *result = NULL;
     while (number < last && !self->limit) {
         Py_ssize_t end;
@@ -270,7 +328,7 @@ PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) 
         }
         Seen next = {ci ? opp : own, ci ? own : opp, kings, ci ^ 1, 0};
         if (write_ply(self, &form, &out, number + 1, text, pos, end, capture ? &rec : NULL, sb, eb, ambiguous,
-                      &next) < 0)
+                      &next, &sections) < 0)
             goto done;
         now = next;
         number++;

@@ -54,6 +54,23 @@ def write_parts(parts: Iterable[Written], out: IO[str], note: Note) -> Tally:
     return tally
 
 
+def write_games(games: Iterable[Converted], out: IO[str], note: Note) -> Tally:
+    """Write each converted game's text and pass on its notes (write_parts with a part a game, none
+    made); the tally of all the games."""
+    tally = Tally()
+    write = out.write
+    for converted in games:
+        for line in converted.notes:
+            note(line)
+        if converted.text:
+            write(converted.text)
+        else:
+            tally.left_out += 1
+        tally.failed += not converted.ok
+        tally.games += 1
+    return tally
+
+
 class _Unchanged(Exception):
     """A file to rewrite in place had a game left out, or could not be read through."""
 

@@ -181,27 +181,34 @@ def _numbered(pieces: Sequence[tuple[int, str]], ply: int) -> Iterator[str]:
 
 def terminator(game: Game) -> str:
     """The game's written terminator, else its Result tag if it is a result, else '*'."""
-    if game.result:
-        return game.result
-    tag = read_result(game.tag("Result"))
-    return tag if tag in RESULTS else "*"
+    return game.result or terminator_of(game.tag("Result"))
+
+
+def terminator_of(tag: str | None) -> str:
+    """`terminator` of a game with no terminator written, whose Result tag is `tag` (None: none)."""
+    value = read_result(tag)
+    return value if value in RESULTS else "*"
 
 
 def write_game(game: Game, width: int = WIDTH, atoms: list[str] | None = None, movetext: str | None = None) -> str:
     """PDN text for one game, ending with a newline and a blank line; its movetext as `movetext`
     when given (its lines, the tail included: see numbered_text), else written as `atoms` when
     given (unbreakable pieces, see _atoms), else from the game."""
-    parts: list[str] = []
-    for comment in game.before:
-        parts.append(_comment(comment).rstrip("\n"))
-    for name, value in game.tags:
-        parts.append(f'[{name} "{escape(value)}"]')
-    if game.tags:
-        parts.append("")
     if movetext is None:
         movetext = _movetext(game, width) if atoms is None else wrap([*atoms, tail(game)], width)
-    parts.append(movetext)
-    return "\n".join(parts) + "\n\n"
+    return written_game(game.before, game.tags, movetext)
+
+
+def written_game(before: list[Comment], tags: list[tuple[str, str]], movetext: str) -> str:
+    """write_game's text of a game of these comments before its tags, tags and `movetext` (its
+    lines, the tail included)."""
+    parts = [_comment(comment).rstrip("\n") for comment in before] if before else []
+    parts += [f'[{name} "{value}"]' if '"' not in value and "\\" not in value else f'[{name} "{escape(value)}"]'
+              for name, value in tags]
+    if tags:
+        parts.append("")
+    parts += (movetext, "\n")                   # the text ends with a newline and a blank line
+    return "\n".join(parts)
 
 
 _KINDS = {_NUMBER: 1, _MOVE: 2, _OTHER: 3}     # movetext_lines' kinds of piece (0: a run kept as text)
@@ -235,13 +242,23 @@ def game_text(game: Game | ReadError) -> str:
 def tail(game: Game) -> str:
     """The terminator and the comments after it, on its line (unbreakable); a line comment
     ends the line, so what follows it goes on the next one."""
-    tail = terminator(game)
-    for comment in game.after:
+    return tail_of(terminator(game), game.after)
+
+
+def tail_of(terminator: str, after: list[Comment]) -> str:
+    """`tail` of a game whose terminator is written `terminator`, with the comments `after` it."""
+    tail = terminator
+    for comment in after:
         tail += ("" if tail.endswith("\n") else " ") + _comment(comment)
     return tail.rstrip("\n")
 
 
 def result(game: Game) -> str:
     """The game's result: its Result tag when that is a result, else its terminator."""
-    tag = read_result(game.tag("Result"))
-    return tag if tag in RESULTS else terminator(game)
+    return result_of(game.tag("Result"), game.result)
+
+
+def result_of(tag: str | None, written: str | None) -> str:
+    """`result` of a game whose Result tag is `tag` (None: no tag) and whose terminator is `written`."""
+    value = read_result(tag)
+    return value if value in RESULTS else written or "*"

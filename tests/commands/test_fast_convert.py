@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from pdn_tools.commands import convert, report
 from pdn_tools.commands.convert import Options, convert_game
 from pdn_tools.play.checking import Checking
-from pdn_tools.play.notation import Style
+from pdn_tools.play.notation import Style, canonical_head, canonical_tags
 from pdn_tools.play.replay import replay
 from pdn_tools.rules.core import Engine
 from pdn_tools.rules.variants import VARIANTS
@@ -103,8 +103,28 @@ def test_the_json_line_written_by_hand_is_the_encoder_s(tags, file, index, fen, 
     """json_game writes the fields around the core's moves itself (_json_head, _json_tail): the
     text is report.json_text's of the same fields, whatever the tags and their names hold."""
     game = Game(tags=tags, file=file, index=index)
-    first = dict(reversed(tags))                 # each name's first value ...
-    first = {name: first[name] for name in dict(tags)}      # ... in the order of the names
-    line = f'{convert._json_head(game, first, "english", fen)}, "moves": [], {convert._json_tail(result, errors)}'
+    canonical = canonical_tags(tags)
+    first = dict(reversed(canonical))            # each name's first value ...
+    first = {name: first[name] for name in dict(canonical)}     # ... in the order of the names
+    pairs, tag = convert._json_tags(tags)
+    assert tag == first.get("Result")
+    line = f'{convert._json_head(game, pairs, "english", fen)}, "moves": [], {convert._json_tail(result, errors)}'
     assert line == report.json_text({"file": file, "game": index, "tags": first, "variant": "english", "fen": fen,
                                      "moves": [], "result": result, "errors": errors or []})
+
+
+TAG_NAMES = st.sampled_from(["Event", "White", "Result", "GameType", "Round", "Black", "Annotator"])
+TAG_VALUES = st.sampled_from(["", "x", "1-0", " 0-1 ", "*", "21", "20", "21,B,8,8,N1,0", "21,W,8,8,A0,0", "25", "96",
+                              'a "quoted" \\ value'])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(TAG_NAMES, TAG_VALUES), max_size=8), st.sampled_from(["1-0", "*", ""]),
+       st.sampled_from(["jsonl", "pdn"]), STYLES)
+def test_the_head_written_from_the_tags_alone_is_the_canonical_game_s(tags, end, to, style):
+    """The compiled engine writes a game's head from its tags alone (_json_tags with the GameType
+    written_gametype gives, notation.head_tags with written_game): the pure engine's bytes from the
+    canonical Game, whatever the tags (repeated, GameType numbers and full values, Results)."""
+    head = "".join(f'[{name} "{value}"]\n' for name, value in tags)
+    text = f"{head}1. 11-15 24-20 2. 8-11 28-24 {{a comment}} 3. 9-13 22-18 {end}"
+    assert converted(text, to, style, COMPILED) == converted(text, to, style, PURE)
