@@ -11,7 +11,7 @@ the replayer's shortcuts over these tables are in `steps`.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from pdn_tools.rules import laws
 from pdn_tools.rules.bitboards import _capture_records, _legal_records, _next_counter, _perft, _quiet_entries
@@ -363,12 +363,26 @@ class Position:
     def __hash__(self) -> int:
         return hash((self._white, self._black, self._kings, self.turn))
 
+    def __reduce__(self) -> tuple[Callable[..., Position], tuple[object, ...]]:
+        """Pickled (and copied) as its variant, side to move, engine, pieces and counters, not its
+        tables: the copy takes the tables of its variant and engine where it is made."""
+        return _unpickled, (self.variant, self.turn, self._rl.engine, self._white, self._black, self._kings,
+                            self._ctr)
+
     def __repr__(self) -> str:
         """The constructor call that makes this position (FEN text is the business of `fen`,
         which builds on this module)."""
         pieces = {square: self.piece_at(square) for square in range(1, self.variant.num_squares + 1)
                   if self.piece_at(square)}
         return f"Position(VARIANTS[{self.variant.name!r}], {self.turn!r}, {pieces!r})"
+
+
+def _unpickled(variant: Variant, turn: str, engine: Engine, white: int, black: int, kings: int,
+               ctr: tuple[int, int]) -> Position:
+    """The position Position.__reduce__ describes."""
+    pos = Position.__new__(Position)
+    pos._set(variant, turn, _rules(variant, engine), white, black, kings, ctr)
+    return pos
 
 
 def _position_like(like: Position, turn: str, white: int, black: int, kings: int) -> Position:

@@ -1,6 +1,8 @@
 """The library as python-chess users expect it (issue 29): Position.fen() / Position.from_fen(),
 Game.headers, replay(game).mainline(), and docs/library.md's examples, run as doctests."""
+import copy
 import doctest
+import pickle
 from pathlib import Path
 
 import pytest
@@ -186,3 +188,22 @@ def test_pieces_answered_by_the_core_are_the_python_methods(data):
         compiled.pieces()
     with pytest.raises(TypeError):
         compiled.pieces("W", "B")
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_replays_plies_and_positions_pickle_and_copy_on_both_engines(name, data):
+    """A replay, its plies and its positions come back equal from pickle (as Dask and process
+    pools send them) and from copy.deepcopy, on each engine, and still play: a position keeps its
+    engine and takes its variant's tables where it is read back (the compiled core's tables are
+    not pickled: pickling a compiled engine's position once raised 'cannot pickle Rules')."""
+    text = data.draw(played_games(name))
+    for engine in (COMPILED, PURE):
+        result = replay(read_text(text, engine=engine)[0], engine=engine)
+        for copied in (pickle.loads(pickle.dumps(result)), copy.deepcopy(result)):
+            assert walked(copied) == walked(result)
+            assert copied.computed_result() == result.computed_result()
+            final, again = result.final, copied.final
+            assert again == final and again.engine == engine and again._rl is final._rl
+            assert again.legal_moves() == final.legal_moves() and repr(again) == repr(final)
