@@ -197,6 +197,7 @@ class Scanner:
                 scanner, segment_end = main, stop
         return Scanned(out, stop, line, stop - line_start + 1, None, blank_before)
 
+
 _FAST_KINDS = ("MOVES", "COMMENT", "RESULT", "STAR")      # fast_game's kinds of span, by number
 
 
