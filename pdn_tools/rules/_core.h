@@ -126,6 +126,7 @@ void after_quiet(int sb, int eb, int king, int promotes, u128 *own, u128 *kings)
 PyObject *Rules_quiet_moves(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Rules_perft(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Rules_choices(Rules *self, PyObject *const *args, Py_ssize_t nargs);
+long legal_choices(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int ctr, Records *recs);
 
 /* _rules.c */
 PyObject *from_set(const Rules *r, u128 set);

@@ -1,0 +1,319 @@
+/* The compiled core's annotated main line: a game's movetext played (its runs kept as text, as
+ * _replay.c plays them) and written with annotate's commands after each move, wrapped into lines,
+ * with no Python object made per ply. */
+#include "_replay.h"
+#include "../text/_scan.h"
+#include "../text/_lines.h"
+
+/* ---- a main line annotated and written ---------------------------------------------------- */
+/* twin: pdn_tools.commands.annotate._atoms, pdn_tools.commands.annotate._commands,
+ * pdn_tools.commands.annotate._draw_counts, pdn_tools.text.writer.wrap */
+
+enum { PIECE_RUN, PIECE_NUMBER, PIECE_NAG, PIECE_OTHER };      /* annotate._CORE_PIECES' kinds */
+enum { ASK_FEN = 1, ASK_MOVES = 2, ASK_FORCED = 4, ASK_CAPTURES = 8 };   /* annotate._CORE_ASKS */
+
+#define MAX_NAGS 64                      /* NAGs after one move the core writes; more: left to Python */
+
+/* _atoms' state: a move number waiting for its move, and the NAGs and comment of move `ply`
+ * still to come (`after`): the $7 it adds, the NAGs written after it, its comment. */
+typedef struct {
+    Lines lines;
+    Buffer number, atom, comment;
+    long ply;
+    int after, forced, nag_count;
+    long nags[MAX_NAGS];
+} Annotating;
+
+static int put_ascii(Buffer *b, const char *text, Py_ssize_t n) {
+    if (room(b, n) < 0)
+        return -1;
+    for (Py_ssize_t i = 0; i < n; i++)
+        b->chars[b->len++] = (Py_UCS4)(unsigned char)text[i];
+    return 0;
+}
+
+static int put_str(Buffer *b, PyObject *text) {
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
+    if (room(b, n) < 0)
+        return -1;
+    int kind = PyUnicode_KIND(text);
+    const void *data = PyUnicode_DATA(text);
+    for (Py_ssize_t i = 0; i < n; i++)
+        b->chars[b->len++] = PyUnicode_READ(kind, data, i);
+    return 0;
+}
+
+/* Writes `$number` as one piece. */
+static int write_nag(Annotating *a, long number) {
+    char text[24];
+    int n = snprintf(text, sizeof text, "$%ld", number);
+    a->atom.len = 0;
+    return put_ascii(&a->atom, text, n) < 0 ? -1 : wrap_atom(&a->lines, a->atom.chars, a->atom.len);
+}
+
+/* The NAGs and comment of the last move, when still to come (piece()'s `if after`). */
+static int flush_after(Annotating *a) {
+    if (!a->after)
+        return 0;
+    a->after = 0;
+    if (a->forced) {
+        int given = 0;
+        for (int i = 0; i < a->nag_count; i++)
+            given |= a->nags[i] == 7;
+        if (!given && write_nag(a, 7) < 0)
+            return -1;
+    }
+    for (int i = 0; i < a->nag_count; i++)
+        if (write_nag(a, a->nags[i]) < 0)
+            return -1;
+    a->nag_count = 0;
+    return a->comment.len ? wrap_atom(&a->lines, a->comment.chars, a->comment.len) : 0;
+}
+
+/* A piece other than a move: a move number (it waits for its move) or one written as it is. */
+static int other_piece(Annotating *a, const Py_UCS4 *text, Py_ssize_t n, int number) {
+    if (flush_after(a) < 0)
+        return -1;
+    if (a->number.len) {
+        if (wrap_atom(&a->lines, a->number.chars, a->number.len) < 0)
+            return -1;
+        a->number.len = 0;
+    }
+    if (number)
+        return put(&a->number, text, n);
+    return wrap_atom(&a->lines, text, n);
+}
+
+/* A move written text[start:end], the number waiting before it glued to it; its NAGs and comment
+ * are then to come. */
+static int move_piece(Annotating *a, const char *text, Py_ssize_t start, Py_ssize_t end) {
+    if (flush_after(a) < 0)
+        return -1;
+    a->atom.len = 0;
+    if (a->number.len && (put(&a->atom, a->number.chars, a->number.len) < 0 || put_ascii(&a->atom, " ", 1) < 0))
+        return -1;
+    a->number.len = 0;
+    if (put_ascii(&a->atom, text + start, end - start) < 0 || wrap_atom(&a->lines, a->atom.chars, a->atom.len) < 0)
+        return -1;
+    a->ply++;
+    a->after = 1;
+    a->forced = 0;
+    a->comment.len = 0;
+    return 0;
+}
+
+/* A run's move number text[start:end] as writer._run_number writes it, waiting for its move; 0 when
+ * its word goes on with another number (MoveRun.texts would cut it elsewhere: left to Python). */
+static int run_number(Annotating *a, const char *text, Py_ssize_t len, Py_ssize_t start, Py_ssize_t end) {
+    for (Py_ssize_t i = end; i < len && !run_space(text[i]); i++)
+        if (text[i] == '.')
+            return 0;
+    Py_ssize_t digits = end;
+    while (digits > start && text[digits - 1] == '.')
+        digits--;
+    int black = end - digits >= 3;
+    while (start < digits && text[start] == '0')
+        start++;
+    char written[32];
+    int n;
+    if (start == digits && black)
+        n = snprintf(written, sizeof written, "...");
+    else if (digits - start > 20)
+        return 0;
+    else
+        n = snprintf(written, sizeof written, "%.*s%s", start == digits ? 1 : (int)(digits - start),
+                     start == digits ? "0" : text + start, black ? "..." : ".");
+    Buffer word = {NULL, 0, 0};
+    int failed = put_ascii(&word, written, n) < 0 || other_piece(a, word.chars, word.len, 1) < 0;
+    PyMem_Free(word.chars);
+    return failed ? -1 : 1;
+}
+
+/* What annotate writes of the draw counts: the quiet count's name (None: no count written), the
+ * counters (run_text's) and whether the count ran after the last ply. */
+typedef struct {
+    PyObject *name;
+    Counters c;
+    int counting;
+} Draws;
+
+/* The comment of the ply just played (from `before` to `after`, `captured` pieces taken): its
+ * commands as _commands and _draw_counts write them, those asked in `asks`; and whether it was
+ * forced. */
+static int ply_comment(const Rules *r, Annotating *a, int asks, const Names *names, Draws *draws,
+                       const Seen *before, const Seen *after, int captured, Records *recs) {
+    long count = 0;
+    if (asks & (ASK_MOVES | ASK_FORCED)) {
+        int ci = before->turn;
+        count = legal_choices(r, ci, ci ? before->black : before->white, ci ? before->white : before->black,
+                              before->kings, 0, recs);        /* no king-move limit here: no counter */
+        if (count < 0)
+            return -1;
+        a->forced = (asks & ASK_FORCED) && count == 1;
+    }
+    int running = draws->name != Py_None && draws->c.quiet > 0;
+    int noted = running != draws->counting;
+    if (!(asks & (ASK_FEN | ASK_MOVES)) && !((asks & ASK_CAPTURES) && captured) && !noted)
+        return 0;
+    char text[FEN_SIZE + 96];
+    char *at = text;
+    *at++ = '{';
+    if (asks & ASK_FEN) {
+        memcpy(at, "[%fen ", 6);
+        at = write_fen(r, after, names, at + 6);
+        memcpy(at, "] ", 2);
+        at += 2;
+    }
+    if (asks & ASK_MOVES)
+        at += snprintf(at, 32, "[%%moves %ld] ", count);
+    if ((asks & ASK_CAPTURES) && captured)
+        at += snprintf(at, 32, "[%%captured %d] ", captured);
+    Buffer *comment = &a->comment;
+    if (put_ascii(comment, text, at - text) < 0)
+        return -1;
+    if (noted) {
+        if (put_ascii(comment, running ? "[%draw start " : "[%draw end ", running ? 13 : 11) < 0
+            || put_str(comment, draws->name) < 0 || put_ascii(comment, "] ", 2) < 0)
+            return -1;
+        draws->counting = running;
+    }
+    comment->chars[comment->len - 1] = '}';     /* in the last command's space */
+    return 0;
+}
+
+/* Plays and writes a run's text; 1 done, 0 when a move or number is left to Python, -1 on error. */
+static int annotate_run(const Rules *r, Annotating *a, PyObject *run, Seen *now, long last, int asks,
+                        const Names *names, Draws *draws, Records *recs) {
+    if (!PyUnicode_IS_ASCII(run))
+        return 0;
+    const char *text = (const char *)PyUnicode_DATA(run);
+    Py_ssize_t len = PyUnicode_GET_LENGTH(run), pos = 0;
+    for (;;) {
+        Py_ssize_t end = pos;
+        int squares[MAX_PATH], count = 0, capture = 0;
+        int kind = next_item(text, len, &pos, &end, squares, &count, &capture);
+        if (kind == 0)
+            return 1;
+        if (kind == 1) {
+            int done = run_number(a, text, len, pos, end);
+            if (done <= 0)
+                return done;
+            pos = end;
+            continue;
+        }
+        if (kind != 2 || !named_squares(r, squares, count) || (count > 2 && !capture) || a->ply >= last
+            || (end < len && !run_space(text[end])))
+            return 0;
+        int ci = now->turn, promotes = 0;
+        u128 own = ci ? now->black : now->white, opp = ci ? now->white : now->black, kings = now->kings;
+        int king = HAS(kings, squares[0]);
+        Record rec;
+        int played = play_item(r, ci, &own, &opp, &kings, squares, count, capture, recs, &rec, &promotes);
+        if (played <= 0)
+            return played;
+        Seen next = {ci ? opp : own, ci ? own : opp, kings, ci ^ 1, 0};
+        int stop = count_ply(&draws->c, &next, king, capture);
+        if (stop != 0)
+            return stop < 0 ? -1 : 0;
+        if (move_piece(a, text, pos, end) < 0
+            || ply_comment(r, a, asks, names, draws, now, &next, capture ? rec.len : 0, recs) < 0)
+            return -1;
+        *now = next;
+        pos = end;
+    }
+}
+
+/* annotate_line(pieces, position, last, names, asks, quiet_name, seen, since, quiet, limits, tail, width)
+ *   -> (the movetext in lines, plies) or None
+ * The main line of a game (`pieces`, a list of (text, kind): kind 0 a run of moves kept as text,
+ * 1 a move number, 2 a NAG (text its number, an int), 3 any other piece written as it is) played
+ * from `position` as run_text plays it, at most `last` plies, and written as annotate._atoms
+ * writes it: after each move the $7 of a forced move (asks & 4), its NAGs, then its comment of
+ * the commands asked: [%fen ...] (asks & 1), [%moves N] (2), [%captured N] (8), and with
+ * `quiet_name` (not None) [%draw start/end quiet_name] where the quiet count (run_text's
+ * counters: seen, since, quiet, limits) starts or ends; then `tail`, the pieces joined into lines
+ * of at most `width` characters as writer.wrap joins them.  Squares are numbers, or names[number].
+ * None when the core leaves a move, a number or a draw to Python, or under a king-move limit. */
+PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 12 || !PyList_Check(args[0]) || !PyUnicode_Check(args[10])
+        || (args[5] != Py_None && !PyUnicode_Check(args[5]))) {
+        PyErr_SetString(PyExc_TypeError, "annotate_line(pieces: list, position, last, names, asks, quiet_name, "
+                                         "seen, since, quiet, limits, tail: str, width)");
+        return NULL;
+    }
+    long last = PyLong_AsLong(args[2]);
+    long asks = PyErr_Occurred() ? 0 : PyLong_AsLong(args[4]);
+    Py_ssize_t width = PyErr_Occurred() ? 0 : PyLong_AsSsize_t(args[11]);
+    Names names;
+    Seen now;
+    if (PyErr_Occurred() || names_in(self, args[3], &names) < 0 || read_position(self, args[1], &now) < 0)
+        return NULL;
+    if (self->limit)
+        Py_RETURN_NONE;
+    Annotating a;
+    memset(&a, 0, sizeof a);
+    a.lines.width = width;
+    Draws draws;
+    memset(&draws, 0, sizeof draws);
+    draws.name = args[5];
+    Records recs = {NULL, 0, 0, 0};
+    PyObject *result = NULL;
+    int done = counters_in(self, &draws.c, args[6], args[7], args[8], args[9]) < 0 ? -1 : 1;
+    draws.counting = draws.name != Py_None && draws.c.quiet > 0;
+    for (Py_ssize_t k = 0; done == 1 && k < PyList_GET_SIZE(args[0]); k++) {
+        PyObject *pair = PyList_GET_ITEM(args[0], k);
+        long kind = -1;
+        if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2 && PyLong_Check(PyTuple_GET_ITEM(pair, 1)))
+            kind = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+        PyObject *text = kind < 0 ? NULL : PyTuple_GET_ITEM(pair, 0);
+        if (kind == PIECE_NAG && PyLong_Check(text)) {
+            long number = PyLong_AsLong(text);
+            if (number == -1 && PyErr_Occurred()) {
+                done = -1;
+            } else if (!a.after) {               /* a NAG before any move: written as it is */
+                char written[24];
+                Buffer nag = {NULL, 0, 0};
+                done = put_ascii(&nag, written, snprintf(written, sizeof written, "$%ld", number)) < 0
+                       || other_piece(&a, nag.chars, nag.len, 0) < 0 ? -1 : 1;
+                PyMem_Free(nag.chars);
+            } else if (a.nag_count == MAX_NAGS) {
+                done = 0;
+            } else {
+                a.nags[a.nag_count++] = number;
+            }
+            continue;
+        }
+        if (text == NULL || !PyUnicode_Check(text) || kind > PIECE_OTHER) {
+            PyErr_SetString(PyExc_TypeError, "annotate_line: each piece a (text, kind), a NAG's text an int");
+            done = -1;
+        } else if (kind == PIECE_RUN) {
+            done = annotate_run(self, &a, text, &now, last, (int)asks, &names, &draws, &recs);
+        } else {
+            Buffer chars = {NULL, 0, 0};
+            done = put_str(&chars, text) < 0 || other_piece(&a, chars.chars, chars.len, kind == PIECE_NUMBER) < 0
+                   ? -1 : 1;
+            PyMem_Free(chars.chars);
+        }
+    }
+    if (done == 1 && flush_after(&a) == 0 && (a.number.len == 0 || wrap_atom(&a.lines, a.number.chars,
+                                                                              a.number.len) == 0)) {
+        Buffer tail = {NULL, 0, 0};
+        if (put_str(&tail, args[10]) == 0 && wrap_atom(&a.lines, tail.chars, tail.len) == 0
+            && (a.lines.line.len == 0 || end_line(&a.lines) == 0)) {
+            PyObject *written = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, a.lines.done.chars,
+                                                          a.lines.done.len);
+            result = written == NULL ? NULL : Py_BuildValue("(Nl)", written, a.ply);
+        }
+        PyMem_Free(tail.chars);
+    } else if (done == 0) {
+        result = Py_NewRef(Py_None);
+    }
+    PyMem_Free(a.number.chars);
+    PyMem_Free(a.atom.chars);
+    PyMem_Free(a.comment.chars);
+    PyMem_Free(a.lines.done.chars);
+    PyMem_Free(a.lines.line.chars);
+    PyMem_Free(draws.c.seen.items);
+    PyMem_Free(recs.items);
+    return result;
+}
