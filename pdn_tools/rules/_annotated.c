@@ -3,7 +3,6 @@
  * with no Python object made per ply. */
 #include "_replay.h"
 #include "../text/_scan.h"
-#include "../text/_lines.h"
 
 /* ---- a main line annotated and written ---------------------------------------------------- */
 /* twin: pdn_tools.commands.annotate._atoms, pdn_tools.commands.annotate._commands,
@@ -14,41 +13,94 @@ enum { ASK_FEN = 1, ASK_MOVES = 2, ASK_FORCED = 4, ASK_CAPTURES = 8 };   /* anno
 
 #define MAX_NAGS 64                      /* NAGs after one move the core writes; more: left to Python */
 
-/* _atoms' state: a move number waiting for its move, and the NAGs and comment of move `ply`
- * still to come (`after`): the $7 it adds, the NAGs written after it, its comment. */
+/* ASCII text, growing. */
 typedef struct {
-    Lines lines;
-    Buffer number, atom, comment;
+    char *data;
+    Py_ssize_t len, size;
+} Chars;
+
+/* Room for `more` characters at the end of `b`: -1 (MemoryError set) when none. */
+static int grow(Chars *b, Py_ssize_t more) {
+    if (b->len + more <= b->size)
+        return 0;
+    Py_ssize_t size = b->size ? 2 * b->size : 256;
+    while (size < b->len + more)
+        size *= 2;
+    char *data = PyMem_Realloc(b->data, (size_t)size);
+    if (data == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->data = data;
+    b->size = size;
+    return 0;
+}
+
+static inline int add(Chars *b, const char *text, Py_ssize_t n) {
+    if (grow(b, n) < 0)
+        return -1;
+    memcpy(b->data + b->len, text, (size_t)n);
+    b->len += n;
+    return 0;
+}
+
+/* Writes `value` (0 or more) in decimal at `at`; returns the end. */
+static char *decimal(long value, char *at) {
+    char digits[24];
+    int count = 0;
+    do {
+        digits[count++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value > 0);
+    while (count)
+        *at++ = digits[--count];
+    return at;
+}
+
+/* _atoms' state and writer.wrap's: the lines done (joined by newlines) and the line being filled
+ * (at most `width` characters), a move number waiting for its move, and the NAGs and comment of
+ * move `ply` still to come (`after`): the $7 it adds, the NAGs written after it, its comment. */
+typedef struct {
+    Chars done, line, number, atom, comment;
+    Py_ssize_t lines, width;
     long ply;
     int after, forced, nag_count;
     long nags[MAX_NAGS];
 } Annotating;
 
-static int put_ascii(Buffer *b, const char *text, Py_ssize_t n) {
-    if (room(b, n) < 0)
+static int end_line(Annotating *a) {
+    if ((a->lines++ && add(&a->done, "\n", 1) < 0) || add(&a->done, a->line.data, a->line.len) < 0)
         return -1;
-    for (Py_ssize_t i = 0; i < n; i++)
-        b->chars[b->len++] = (Py_UCS4)(unsigned char)text[i];
+    a->line.len = 0;
     return 0;
 }
 
-static int put_str(Buffer *b, PyObject *text) {
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text);
-    if (room(b, n) < 0)
+/* One unbreakable piece, as writer.wrap takes it. */
+static int wrap_atom(Annotating *a, const char *atom, Py_ssize_t n) {
+    int ends_line = n > 0 && atom[n - 1] == '\n';
+    while (n > 0 && atom[n - 1] == '\n')
+        n--;
+    Chars *line = &a->line;
+    if (line->len) {
+        char last = line->data[line->len - 1];
+        int glued = last == '(' || (n == 1 && atom[0] == ')');
+        if ((last == '-' && n > 0 && atom[0] == '-') || line->len + !glued + n > a->width) {
+            if (end_line(a) < 0)
+                return -1;
+        } else if (!glued && add(line, " ", 1) < 0) {
+            return -1;
+        }
+    }
+    if (add(line, atom, n) < 0)
         return -1;
-    int kind = PyUnicode_KIND(text);
-    const void *data = PyUnicode_DATA(text);
-    for (Py_ssize_t i = 0; i < n; i++)
-        b->chars[b->len++] = PyUnicode_READ(kind, data, i);
-    return 0;
+    return ends_line ? end_line(a) : 0;
 }
 
 /* Writes `$number` as one piece. */
 static int write_nag(Annotating *a, long number) {
     char text[24];
-    int n = snprintf(text, sizeof text, "$%ld", number);
-    a->atom.len = 0;
-    return put_ascii(&a->atom, text, n) < 0 ? -1 : wrap_atom(&a->lines, a->atom.chars, a->atom.len);
+    text[0] = '$';
+    return wrap_atom(a, text, decimal(number, text + 1) - text);
 }
 
 /* The NAGs and comment of the last move, when still to come (piece()'s `if after`). */
@@ -67,21 +119,21 @@ static int flush_after(Annotating *a) {
         if (write_nag(a, a->nags[i]) < 0)
             return -1;
     a->nag_count = 0;
-    return a->comment.len ? wrap_atom(&a->lines, a->comment.chars, a->comment.len) : 0;
+    return a->comment.len ? wrap_atom(a, a->comment.data, a->comment.len) : 0;
 }
 
 /* A piece other than a move: a move number (it waits for its move) or one written as it is. */
-static int other_piece(Annotating *a, const Py_UCS4 *text, Py_ssize_t n, int number) {
+static int other_piece(Annotating *a, const char *text, Py_ssize_t n, int number) {
     if (flush_after(a) < 0)
         return -1;
     if (a->number.len) {
-        if (wrap_atom(&a->lines, a->number.chars, a->number.len) < 0)
+        if (wrap_atom(a, a->number.data, a->number.len) < 0)
             return -1;
         a->number.len = 0;
     }
     if (number)
-        return put(&a->number, text, n);
-    return wrap_atom(&a->lines, text, n);
+        return add(&a->number, text, n);
+    return wrap_atom(a, text, n);
 }
 
 /* A move written text[start:end], the number waiting before it glued to it; its NAGs and comment
@@ -89,17 +141,20 @@ static int other_piece(Annotating *a, const Py_UCS4 *text, Py_ssize_t n, int num
 static int move_piece(Annotating *a, const char *text, Py_ssize_t start, Py_ssize_t end) {
     if (flush_after(a) < 0)
         return -1;
-    a->atom.len = 0;
-    if (a->number.len && (put(&a->atom, a->number.chars, a->number.len) < 0 || put_ascii(&a->atom, " ", 1) < 0))
-        return -1;
-    a->number.len = 0;
-    if (put_ascii(&a->atom, text + start, end - start) < 0 || wrap_atom(&a->lines, a->atom.chars, a->atom.len) < 0)
-        return -1;
+    int failed;
+    if (a->number.len) {
+        a->atom.len = 0;
+        failed = add(&a->atom, a->number.data, a->number.len) < 0 || add(&a->atom, " ", 1) < 0
+                 || add(&a->atom, text + start, end - start) < 0 || wrap_atom(a, a->atom.data, a->atom.len) < 0;
+        a->number.len = 0;
+    } else {
+        failed = wrap_atom(a, text + start, end - start) < 0;
+    }
     a->ply++;
     a->after = 1;
     a->forced = 0;
     a->comment.len = 0;
-    return 0;
+    return failed ? -1 : 0;
 }
 
 /* A run's move number text[start:end] as writer._run_number writes it, waiting for its move; 0 when
@@ -114,25 +169,19 @@ static int run_number(Annotating *a, const char *text, Py_ssize_t len, Py_ssize_
     int black = end - digits >= 3;
     while (start < digits && text[start] == '0')
         start++;
-    char written[32];
-    int n;
-    if (start == digits && black)
-        n = snprintf(written, sizeof written, "...");
-    else if (digits - start > 20)
-        return 0;
-    else
-        n = snprintf(written, sizeof written, "%.*s%s", start == digits ? 1 : (int)(digits - start),
-                     start == digits ? "0" : text + start, black ? "..." : ".");
-    Buffer word = {NULL, 0, 0};
-    int failed = put_ascii(&word, written, n) < 0 || other_piece(a, word.chars, word.len, 1) < 0;
-    PyMem_Free(word.chars);
-    return failed ? -1 : 1;
+    if (start == digits)                 /* '...' or '0.' */
+        return other_piece(a, black ? "..." : "0.", black ? 3 : 2, 1) < 0 ? -1 : 1;
+    a->atom.len = 0;
+    if (add(&a->atom, text + start, digits - start) < 0 || add(&a->atom, "...", black ? 3 : 1) < 0)
+        return -1;
+    return other_piece(a, a->atom.data, a->atom.len, 1) < 0 ? -1 : 1;
 }
 
-/* What annotate writes of the draw counts: the quiet count's name (None: no count written), the
+/* What annotate writes of the draw counts: the quiet count's name (NULL: no count written), the
  * counters (run_text's) and whether the count ran after the last ply. */
 typedef struct {
-    PyObject *name;
+    const char *name;
+    Py_ssize_t name_len;
     Counters c;
     int counting;
 } Draws;
@@ -151,33 +200,31 @@ static int ply_comment(const Rules *r, Annotating *a, int asks, const Names *nam
             return -1;
         a->forced = (asks & ASK_FORCED) && count == 1;
     }
-    int running = draws->name != Py_None && draws->c.quiet > 0;
+    int running = draws->name != NULL && draws->c.quiet > 0;
     int noted = running != draws->counting;
     if (!(asks & (ASK_FEN | ASK_MOVES)) && !((asks & ASK_CAPTURES) && captured) && !noted)
         return 0;
-    char text[FEN_SIZE + 96];
-    char *at = text;
+    Chars *comment = &a->comment;
+    if (grow(comment, FEN_SIZE + 96 + draws->name_len) < 0)
+        return -1;
+    char *at = comment->data;
     *at++ = '{';
     if (asks & ASK_FEN) {
-        memcpy(at, "[%fen ", 6);
-        at = write_fen(r, after, names, at + 6);
-        memcpy(at, "] ", 2);
-        at += 2;
+        at = write_fen(r, after, names, (char *)memcpy(at, "[%fen ", 6) + 6);
+        at = (char *)memcpy(at, "] ", 2) + 2;
     }
     if (asks & ASK_MOVES)
-        at += snprintf(at, 32, "[%%moves %ld] ", count);
+        at = (char *)memcpy(decimal(count, (char *)memcpy(at, "[%moves ", 8) + 8), "] ", 2) + 2;
     if ((asks & ASK_CAPTURES) && captured)
-        at += snprintf(at, 32, "[%%captured %d] ", captured);
-    Buffer *comment = &a->comment;
-    if (put_ascii(comment, text, at - text) < 0)
-        return -1;
+        at = (char *)memcpy(decimal(captured, (char *)memcpy(at, "[%captured ", 11) + 11), "] ", 2) + 2;
     if (noted) {
-        if (put_ascii(comment, running ? "[%draw start " : "[%draw end ", running ? 13 : 11) < 0
-            || put_str(comment, draws->name) < 0 || put_ascii(comment, "] ", 2) < 0)
-            return -1;
+        at = (char *)memcpy(at, running ? "[%draw start " : "[%draw end ", running ? 13 : 11) + (running ? 13 : 11);
+        at = (char *)memcpy(at, draws->name, (size_t)draws->name_len) + draws->name_len;
+        at = (char *)memcpy(at, "] ", 2) + 2;
         draws->counting = running;
     }
-    comment->chars[comment->len - 1] = '}';     /* in the last command's space */
+    at[-1] = '}';                        /* in the last command's space */
+    comment->len = at - comment->data;
     return 0;
 }
 
@@ -248,71 +295,69 @@ PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nar
     Seen now;
     if (PyErr_Occurred() || names_in(self, args[3], &names) < 0 || read_position(self, args[1], &now) < 0)
         return NULL;
-    if (self->limit)
-        Py_RETURN_NONE;
+    PyObject *tail = args[10];
+    if (self->limit || !PyUnicode_IS_ASCII(tail) || (args[5] != Py_None && !PyUnicode_IS_ASCII(args[5])))
+        Py_RETURN_NONE;                  /* written as ASCII alone; else Python writes */
     Annotating a;
     memset(&a, 0, sizeof a);
-    a.lines.width = width;
+    a.width = width;
     Draws draws;
     memset(&draws, 0, sizeof draws);
-    draws.name = args[5];
+    if (args[5] != Py_None) {
+        draws.name = (const char *)PyUnicode_DATA(args[5]);
+        draws.name_len = PyUnicode_GET_LENGTH(args[5]);
+    }
     Records recs = {NULL, 0, 0, 0};
     PyObject *result = NULL;
     int done = counters_in(self, &draws.c, args[6], args[7], args[8], args[9]) < 0 ? -1 : 1;
-    draws.counting = draws.name != Py_None && draws.c.quiet > 0;
+    draws.counting = draws.name != NULL && draws.c.quiet > 0;
     for (Py_ssize_t k = 0; done == 1 && k < PyList_GET_SIZE(args[0]); k++) {
         PyObject *pair = PyList_GET_ITEM(args[0], k);
         long kind = -1;
         if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2 && PyLong_Check(PyTuple_GET_ITEM(pair, 1)))
             kind = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
         PyObject *text = kind < 0 ? NULL : PyTuple_GET_ITEM(pair, 0);
-        if (kind == PIECE_NAG && PyLong_Check(text)) {
+        if (kind == PIECE_NAG && text != NULL && PyLong_Check(text)) {
             long number = PyLong_AsLong(text);
-            if (number == -1 && PyErr_Occurred()) {
-                done = -1;
+            if (number < 0) {
+                done = PyErr_Occurred() ? -1 : 0;
             } else if (!a.after) {               /* a NAG before any move: written as it is */
                 char written[24];
-                Buffer nag = {NULL, 0, 0};
-                done = put_ascii(&nag, written, snprintf(written, sizeof written, "$%ld", number)) < 0
-                       || other_piece(&a, nag.chars, nag.len, 0) < 0 ? -1 : 1;
-                PyMem_Free(nag.chars);
+                written[0] = '$';
+                done = other_piece(&a, written, decimal(number, written + 1) - written, 0) < 0 ? -1 : 1;
             } else if (a.nag_count == MAX_NAGS) {
                 done = 0;
             } else {
                 a.nags[a.nag_count++] = number;
             }
-            continue;
-        }
-        if (text == NULL || !PyUnicode_Check(text) || kind > PIECE_OTHER) {
+        } else if (text == NULL || !PyUnicode_Check(text) || kind > PIECE_OTHER) {
             PyErr_SetString(PyExc_TypeError, "annotate_line: each piece a (text, kind), a NAG's text an int");
             done = -1;
+        } else if (!PyUnicode_IS_ASCII(text)) {
+            done = 0;
         } else if (kind == PIECE_RUN) {
             done = annotate_run(self, &a, text, &now, last, (int)asks, &names, &draws, &recs);
         } else {
-            Buffer chars = {NULL, 0, 0};
-            done = put_str(&chars, text) < 0 || other_piece(&a, chars.chars, chars.len, kind == PIECE_NUMBER) < 0
-                   ? -1 : 1;
-            PyMem_Free(chars.chars);
+            done = other_piece(&a, (const char *)PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text),
+                               kind == PIECE_NUMBER) < 0 ? -1 : 1;
         }
     }
-    if (done == 1 && flush_after(&a) == 0 && (a.number.len == 0 || wrap_atom(&a.lines, a.number.chars,
-                                                                              a.number.len) == 0)) {
-        Buffer tail = {NULL, 0, 0};
-        if (put_str(&tail, args[10]) == 0 && wrap_atom(&a.lines, tail.chars, tail.len) == 0
-            && (a.lines.line.len == 0 || end_line(&a.lines) == 0)) {
-            PyObject *written = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, a.lines.done.chars,
-                                                          a.lines.done.len);
-            result = written == NULL ? NULL : Py_BuildValue("(Nl)", written, a.ply);
+    if (done == 1 && flush_after(&a) == 0 && (a.number.len == 0 || wrap_atom(&a, a.number.data, a.number.len) == 0)
+        && wrap_atom(&a, (const char *)PyUnicode_DATA(tail), PyUnicode_GET_LENGTH(tail)) == 0
+        && (a.line.len == 0 || end_line(&a) == 0)) {
+        PyObject *written = PyUnicode_New(a.done.len, 127);
+        if (written != NULL) {
+            memcpy(PyUnicode_DATA(written), a.done.data, (size_t)a.done.len);
+            result = Py_BuildValue("(Nl)", written, a.ply);
         }
-        PyMem_Free(tail.chars);
     } else if (done == 0) {
         result = Py_NewRef(Py_None);
     }
-    PyMem_Free(a.number.chars);
-    PyMem_Free(a.atom.chars);
-    PyMem_Free(a.comment.chars);
-    PyMem_Free(a.lines.done.chars);
-    PyMem_Free(a.lines.line.chars);
+    PyMem_Free(a.done.data);
+    PyMem_Free(a.line.data);
+    PyMem_Free(a.number.data);
+    PyMem_Free(a.atom.data);
+    PyMem_Free(a.comment.data);
     PyMem_Free(draws.c.seen.items);
     PyMem_Free(recs.items);
     return result;
