@@ -12,6 +12,7 @@ starts with `[%line]` and holds only annotation commands: that is how it is reco
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 
@@ -19,7 +20,7 @@ from pdn_tools.commands.analysis import LINE, Analyse, engine_notes
 from pdn_tools.commands.convert import _names
 from pdn_tools.commands.report import json_text
 from pdn_tools.play.check import Checked, line_text, with_shots
-from pdn_tools.play.notation import Style, variant_tags, written_alpha
+from pdn_tools.play.notation import Style, written_alpha
 from pdn_tools.rules import steps
 from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import to_fen
@@ -35,6 +36,7 @@ from pdn_tools.play.replay import Replay
 FORCED = 7                      # NAG $7: the only move
 _OURS = re.compile(r"\s*(?:\[%(?:fen|moves|captured|draw|eval) [^\]]*\]\s*)+\Z")
 SHOT_NAGS = {SHOT: 1, MISSED: 2, WALKED_INTO: 4}
+_AS_WRITTEN = Style()           # the moves as they are written: --gametype's notation is theirs
 
 
 @dataclass(frozen=True)
@@ -252,14 +254,13 @@ def _head(game: Game) -> Game:
 def _core_game(result: Replay, options: Options) -> tuple[str, list[str]] | None:
     """The annotated game's text and notes about changed tags, its main line with its tail written
     by the compiled core as _atoms, _commands, _draw_counts and wrap write them
-    (`steps.annotate_line`), when the main line holds runs kept as text, move numbers, NAGs and
-    comments, and the core plays every move and counts every draw; else None."""
+    (`steps.annotate_line`), when the main line holds runs kept as text, moves written in square
+    numbers without a strength, move numbers, NAGs and comments, and the core plays every move and
+    counts every draw; else None."""
     start, variant = _replayed(result)
     if not steps.runs_text(start):
         return None
     game = result.game
-    head = _head(game)
-    notes = _tags(head, result.ply_count, result, options)      # the tail written with the Result set
     pieces: list[tuple[str | int, int]] = []
     for element in movetext_runs(game):
         kind = _CORE_PIECES.get(type(element))
@@ -274,14 +275,21 @@ def _core_game(result: Replay, options: Options) -> tuple[str, list[str]] | None
             pieces.append((element.number, 2))                           # type: ignore[union-attr]
         elif kind == 1 or not is_ours(element):                         # type: ignore[arg-type]
             pieces.append((atom(element), kind))                         # type: ignore[arg-type]
+    head = _head(game)
+    notes = _tags(head, result.ply_count, result, options)      # the tail written with the Result set
     tracker = DrawTracker(start, result.draw_rules) if options.draws else None
     quiet = None if tracker is None or tracker.rules.quiet is None else tracker.rules.quiet.name
-    asks = sum(bit for name, bit in _CORE_ASKS if getattr(options, name))
     written = steps.annotate_line(start, pieces, result.ply_count, _names(variant) if variant.alpha else None,
-                                  asks, quiet, tracker, tail(head), WIDTH)
+                                  _asks(options), quiet, tracker, tail(head), WIDTH)
     if written is None or written[1] != result.ply_count:
         return None
     return write_game(head, movetext=written[0]), notes
+
+
+@functools.cache
+def _asks(options: Options) -> int:
+    """The commands `options` asks of the core's annotate_line, as its bits."""
+    return sum(bit for name, bit in _CORE_ASKS if getattr(options, name))
 
 
 def _draw_counts(result: Replay) -> dict[int, list[str]]:
@@ -319,7 +327,7 @@ def _tags(game: Game, plies: int, result: Replay, options: Options) -> list[str]
     if options.ply_count:
         game.set_tag("PlyCount", str(plies))
     computed = result.computed_result() if options.result else None
-    stated = results.stated_result(game.tag("Result"), game.result)
+    stated = None if computed is None else results.stated_result(game.tag("Result"), game.result)
     if computed is not None and stated in results.UNKNOWN:
         game.set_tag("Result", computed)
         if game.result is not None:
@@ -328,8 +336,7 @@ def _tags(game: Game, plies: int, result: Replay, options: Options) -> list[str]
         notes.append(f"{change}: the rules decide the game")
     if options.gametype and game.tag("GameType") is None:     # the full one, as convert writes it
         variant = _replayed(result)[1]
-        full = (dict(variant_tags(result.game, [], result, Style())).get("GameType")      # none when moves fail
-                or variant.gametype_text(written_alpha(result.game, variant, Style())))
+        full = variant.gametype_text(written_alpha(result.game, variant, _AS_WRITTEN))   # what variant_tags adds
         game.set_tag("GameType", full)
         notes.append(f"GameType {full} added ({variant.name})")
     return notes
