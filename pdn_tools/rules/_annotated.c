@@ -280,7 +280,9 @@ static int annotate_run(const Rules *r, Annotating *a, PyObject *run, Seen *now,
  * `quiet_name` (not None) [%draw start/end quiet_name] where the quiet count (run_text's
  * counters: seen, since, quiet, limits) starts or ends; then `tail`, the pieces joined into lines
  * of at most `width` characters as writer.wrap joins them.  Squares are numbers, or names[number].
- * None when the core leaves a move, a number or a draw to Python, or under a king-move limit. */
+ * None when the core leaves a move, a number or a draw to Python, when a piece, the tail or the
+ * name is not ASCII (the text is written in ASCII), a NAG follows a move more than MAX_NAGS times,
+ * or under a king-move limit. */
 PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 12 || !PyList_Check(args[0]) || !PyUnicode_Check(args[10])
         || (args[5] != Py_None && !PyUnicode_Check(args[5]))) {
