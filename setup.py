@@ -35,8 +35,10 @@ setup(
     ext_modules=[
         Extension("pdn_tools.rules._core",
                   [f"pdn_tools/rules/_{name}.c" for name in
-                   ("rules", "captures", "movegen", "steps", "positions", "draws", "replay", "written", "found", "search")],
-                  depends=["pdn_tools/rules/_core.h", "pdn_tools/rules/_replay.h", "pdn_tools/text/_scan.h"],
+                   ("rules", "captures", "movegen", "steps", "positions", "draws", "replay", "written", "found", "search",
+                    "annotated")],
+                  depends=["pdn_tools/rules/_core.h", "pdn_tools/rules/_replay.h", "pdn_tools/text/_scan.h",
+                           "pdn_tools/text/_lines.h"],
                   optional=True, extra_compile_args=["-O3"]),
         Extension("pdn_tools.text._scan", ["pdn_tools/text/_scan.c", "pdn_tools/text/_wrap.c", "pdn_tools/text/_lines.c"],
                   depends=["pdn_tools/text/_scan.h", "pdn_tools/text/_lines.h"],

@@ -12,13 +12,16 @@ starts with `[%line]` and holds only annotation commands: that is how it is reco
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from dataclasses import dataclass
 
 from pdn_tools.commands.analysis import LINE, Analyse, engine_notes
+from pdn_tools.commands.convert import _names
 from pdn_tools.commands.report import json_text
 from pdn_tools.play.check import Checked, line_text, with_shots
-from pdn_tools.play.notation import Style, variant_tags, written_alpha
+from pdn_tools.play.notation import Style, written_alpha
+from pdn_tools.rules import steps
 from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
@@ -27,12 +30,13 @@ from pdn_tools.rules.movegen import Move as LegalMove, Position
 from pdn_tools.rules.search import (MISSED, SHOT, SHOTS_DEPTH as SHOTS_DEPTH, WALKED_INTO, Evaluations, Judgement,
                                     eval_text, judge)
 from pdn_tools.rules.variants import Variant
-from pdn_tools.text.writer import _run_number, atom, game_text, write_game
+from pdn_tools.text.writer import WIDTH, _run_number, atom, game_text, tail, write_game
 from pdn_tools.play.replay import Replay
 
 FORCED = 7                      # NAG $7: the only move
 _OURS = re.compile(r"\s*(?:\[%(?:fen|moves|captured|draw|eval) [^\]]*\]\s*)+\Z")
 SHOT_NAGS = {SHOT: 1, MISSED: 2, WALKED_INTO: 4}
+_AS_WRITTEN = Style()           # the moves as they are written: --gametype's notation is theirs
 
 
 @dataclass(frozen=True)
@@ -235,6 +239,59 @@ def _atoms(movetext: list[Element | MoveRun], commands: dict[int, list[str]], ad
     return atoms, ply
 
 
+# What the core's annotate_line writes (rules/_annotated.c): the kinds of the pieces of a main line,
+# and the commands asked, as bits.
+_CORE_PIECES: dict[type, int] = {MoveRun: 0, NotatedMove: 0, MoveNumber: 1, Nag: 2, Comment: 3}
+_CORE_ASKS = (("fen", 1), ("moves", 2), ("forced", 4), ("captures", 8))
+
+
+def _head(game: Game) -> Game:
+    """A copy of the game without its movetext: what write_game writes besides the movetext."""
+    return Game(list(game.tags), [], game.result, game.before, game.after, line=game.line, index=game.index,
+                file=game.file)
+
+
+def _core_game(result: Replay, options: Options) -> tuple[str, list[str]] | None:
+    """The annotated game's text and notes about changed tags, its main line with its tail written
+    by the compiled core as _atoms, _commands, _draw_counts and wrap write them
+    (`steps.annotate_line`), when the main line holds runs kept as text, moves written in square
+    numbers without a strength, move numbers, NAGs and comments, and the core plays every move and
+    counts every draw; else None."""
+    start, variant = _replayed(result)
+    if not steps.runs_text(start):
+        return None
+    game = result.game
+    pieces: list[tuple[str | int, int]] = []
+    for element in movetext_runs(game):
+        kind = _CORE_PIECES.get(type(element))
+        if kind is None:
+            if not (type(element) is Variation and is_ours(element)):
+                return None
+        elif kind == 0:             # a run kept as text, or a move alone played as one
+            if type(element) is NotatedMove and element.strength:
+                return None
+            pieces.append((element.text, 0))                             # type: ignore[union-attr]
+        elif kind == 2:
+            pieces.append((element.number, 2))                           # type: ignore[union-attr]
+        elif kind == 1 or not is_ours(element):                         # type: ignore[arg-type]
+            pieces.append((atom(element), kind))                         # type: ignore[arg-type]
+    head = _head(game)
+    notes = _tags(head, result.ply_count, result, options)      # the tail written with the Result set
+    tracker = DrawTracker(start, result.draw_rules) if options.draws else None
+    quiet = None if tracker is None or tracker.rules.quiet is None else tracker.rules.quiet.name
+    written = steps.annotate_line(start, pieces, result.ply_count, _names(variant) if variant.alpha else None,
+                                  _asks(options), quiet, tracker, tail(head), WIDTH)
+    if written is None or written[1] != result.ply_count:
+        return None
+    return write_game(head, movetext=written[0]), notes
+
+
+@functools.cache
+def _asks(options: Options) -> int:
+    """The commands `options` asks of the core's annotate_line, as its bits."""
+    return sum(bit for name, bit in _CORE_ASKS if getattr(options, name))
+
+
 def _draw_counts(result: Replay) -> dict[int, list[str]]:
     """`[%draw ...]` commands where a count of the variant's draw rules starts, ends or draws."""
     tracker = DrawTracker(_replayed(result)[0], result.draw_rules)
@@ -270,7 +327,7 @@ def _tags(game: Game, plies: int, result: Replay, options: Options) -> list[str]
     if options.ply_count:
         game.set_tag("PlyCount", str(plies))
     computed = result.computed_result() if options.result else None
-    stated = results.stated_result(game.tag("Result"), game.result)
+    stated = None if computed is None else results.stated_result(game.tag("Result"), game.result)
     if computed is not None and stated in results.UNKNOWN:
         game.set_tag("Result", computed)
         if game.result is not None:
@@ -279,8 +336,7 @@ def _tags(game: Game, plies: int, result: Replay, options: Options) -> list[str]
         notes.append(f"{change}: the rules decide the game")
     if options.gametype and game.tag("GameType") is None:     # the full one, as convert writes it
         variant = _replayed(result)[1]
-        full = (dict(variant_tags(result.game, [], result, Style())).get("GameType")      # none when moves fail
-                or variant.gametype_text(written_alpha(result.game, variant, Style())))
+        full = variant.gametype_text(written_alpha(result.game, variant, _AS_WRITTEN))   # what variant_tags adds
         game.set_tag("GameType", full)
         notes.append(f"GameType {full} added ({variant.name})")
     return notes
@@ -302,17 +358,20 @@ def annotate_game(checked: Checked, options: Options, evaluate: Evaluations | No
     if result is None or not result.ok:
         return game_text(checked.game), []
     game = result.game
-    commands, nags, lines = added = _notes(result, options, evaluate, engine)
-    placed = None if lines else _atoms(movetext_runs(game), commands, nags)
-    if placed is None:
-        annotated, notes = _annotated(result, options, added)
-        text = write_game(annotated)
-    else:                           # the movetext written from the runs' words: no element made
-        atoms, plies = placed
-        head = Game(list(game.tags), [], game.result, game.before, game.after, line=game.line, index=game.index,
-                    file=game.file)         # what write_game writes besides the movetext
-        notes = _tags(head, plies, result, options)
-        text = write_game(head, atoms=atoms)
+    written = None if options.shots or engine is not None else _core_game(result, options)
+    if written is not None:         # the main line played and written by the core
+        text, notes = written
+    else:
+        commands, nags, lines = added = _notes(result, options, evaluate, engine)
+        placed = None if lines else _atoms(movetext_runs(game), commands, nags)
+        if placed is None:
+            annotated, notes = _annotated(result, options, added)
+            text = write_game(annotated)
+        else:                       # the movetext written from the runs' words: no element made
+            atoms, plies = placed
+            head = _head(game)
+            notes = _tags(head, plies, result, options)
+            text = write_game(head, atoms=atoms)
     where = f"{game.file}:{game.line}: game {game.index}: "
     return text, [where + note for note in notes]
 

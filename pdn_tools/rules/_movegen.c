@@ -290,6 +290,32 @@ PyObject *Rules_perft(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     return PyLong_FromLongLong(nodes);
 }
 
+/* The legal moves of the side `ci` (no king-move counter, or the one `ctr` reads), captures with
+ * the same start, end and captured set counted once; `recs` is working room.  -1 (MemoryError set)
+ * when out of memory. */
+long legal_choices(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int ctr, Records *recs) {
+    recs->count = 0;
+    legal_records(r, ci, own, opp, kings, recs);
+    long count = 0;
+    for (Py_ssize_t i = 0; i < recs->count; i++) {
+        const Record *a = &recs->items[i];
+        int dup = 0;
+        for (Py_ssize_t j = 0; j < i && !dup; j++) {
+            const Record *b = &recs->items[j];
+            dup = a->start == b->start && a->path[a->len - 1] == b->path[b->len - 1] && a->capm == b->capm;
+        }
+        count += !dup;
+    }
+    if (recs->failed) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (recs->count == 0)
+        count = r->bulk ? count_quiet_bulk(r, ci, own, opp, kings, ctr)
+                        : quiet_moves_fast(r, ci, own, opp, kings, ctr, NULL, 0, 1);
+    return count;
+}
+
 /* choices(ci, own, opp, kings, counter) -> the legal moves, captures with the same start, end and
  * captured set counted once (twin: pdn_tools.rules.movegen.Position.choices). */
 PyObject *Rules_choices(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -301,25 +327,7 @@ PyObject *Rules_choices(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     if (c_own == -1 && PyErr_Occurred())
         return NULL;
     Records recs = {NULL, 0, 0, 0};
-    legal_records(self, ci, own, opp, kings, &recs);
-    long count = 0;
-    for (Py_ssize_t i = 0; i < recs.count; i++) {
-        const Record *a = &recs.items[i];
-        int dup = 0;
-        for (Py_ssize_t j = 0; j < i && !dup; j++) {
-            const Record *b = &recs.items[j];
-            dup = a->start == b->start && a->path[a->len - 1] == b->path[b->len - 1] && a->capm == b->capm;
-        }
-        count += !dup;
-    }
-    int failed = recs.failed;
+    long count = legal_choices(self, ci, own, opp, kings, counter_in(self, c_own), &recs);
     PyMem_Free(recs.items);
-    if (failed)
-        return PyErr_NoMemory();
-    if (recs.count == 0) {
-        int ctr = counter_in(self, c_own);
-        count = self->bulk ? count_quiet_bulk(self, ci, own, opp, kings, ctr)
-                           : quiet_moves_fast(self, ci, own, opp, kings, ctr, NULL, 0, 1);
-    }
-    return PyLong_FromLong(count);
+    return count < 0 ? NULL : PyLong_FromLong(count);
 }

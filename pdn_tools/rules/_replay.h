@@ -1,7 +1,7 @@
 /* Shared by the run replay of the compiled core: one notated move and a run of Python elements
  * (_steps.c), Position and Move objects (_positions.c), the draw counters (_draws.c) and a run
  * kept as text (_replay.c), its plies written (_written.c) and a position looked for along it
- * (_found.c). */
+ * (_found.c), and a main line annotated (_annotated.c). */
 #ifndef PDN_TOOLS_REPLAY_H
 #define PDN_TOOLS_REPLAY_H
 
@@ -78,6 +78,9 @@ PyObject *moves_hint(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 /* _written.c */
 char *write_fen(const Rules *r, const Seen *s, const Names *names, char *at);
 PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs);
+
+/* _annotated.c */
+PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* _found.c */
 PyObject *Rules_find_run(Rules *self, PyObject *const *args, Py_ssize_t nargs);

@@ -342,6 +342,7 @@ static PyMethodDef Rules_methods[] = {
     {"write_run", (PyCFunction)(void (*)(void))Rules_write_run, METH_FASTCALL,
      "write_run(text, offset, position, number, last, names, form, extra): a MoveRun's plies written as "
      "convert writes them (json, fen, short or full)"},
+    {"annotate_line", (PyCFunction)(void (*)(void))Rules_annotate_line, METH_FASTCALL, "annotate's main line"},
     {"find_run", (PyCFunction)(void (*)(void))Rules_find_run, METH_FASTCALL,
      "find_run(text, offset, position, number, last, wanted): a MoveRun played until a position"},
     {"name_squares", (PyCFunction)Rules_name_squares, METH_O,

@@ -155,6 +155,28 @@ def find_run(position: Position, text: str, offset: int, number: int, last: int,
     return offset, plies, after, found
 
 
+def annotate_line(position: Position, pieces: list[tuple[str | int, int]], last: int,
+                  names: tuple[str, ...] | None, asks: int, quiet_name: str | None, tracker: DrawTracker | None,
+                  tail: str, width: int) -> tuple[str, int] | None:
+    """A main line's `pieces` (runs kept as text and what lies between them) played from `position`
+    as run_text plays them, at most `last` plies, and written by the core with annotate's commands
+    after each move and wrapped into lines with `tail` (see Rules.annotate_line in _annotated.c):
+    (the text, plies played), or None when the core leaves a move or a draw (counted in a copy of
+    `tracker`'s counters when given) to Python.  Only where `runs_text(position)`."""
+    core = position._rl.core
+    assert core is not None and not position._rl.limit
+    seen: dict[Position, int] | None = None
+    since, quiet = None, 0
+    limits: CoreLimits | tuple[()] = ()
+    if tracker is not None:
+        counting = tracker.core_limits()
+        if counting is None or tracker.event is not None:
+            return None
+        seen, since, quiet, limits = dict(tracker.seen), tracker.since, tracker.quiet, counting
+    return core.annotate_line(pieces, position, last, names, asks, quiet_name, seen, since, quiet, limits, tail,
+                              width)
+
+
 def runs_text(position: Position) -> bool:
     """Whether run_text plays moves here (the compiled core, no king-move limit)."""
     return position._rl.core is not None and not position._rl.limit

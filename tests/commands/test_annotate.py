@@ -285,3 +285,90 @@ def test_choices_count_the_legal_moves_without_the_order_of_captures(name, data)
             if not legal:
                 break
             position = position.play(legal[data.draw(st.integers(0, len(legal) - 1))])
+
+
+# ---- the compiled core writes the main line (rules/_annotated.c), = the Python writer --------------
+
+from pdn_tools.commands.annotate import _core_game  # noqa: E402
+
+CORE_GAMES = [
+    '[GameType "21"]\n$5 1. 10-15 $3 $7 22-18 {x} 2. 15x22 % a line comment\n26x17 3... 9-13 004. 30-26 13x22 *',
+    '[Event "x"]\n1.10-15 22-18 2. 15x22 $7 {[%moves 2]} 26x17 3. 9-13 30-26 {c} 13x22 {[%fen W:W1:B2]} 4. 25x18 *',
+    '[GameType "20"]\n[FEN "W:WK46:B15"]\n1. 46-37 15-20 2. 37-41 *',
+    '[GameType "20"]\n[FEN "W:WK46,K47:B15,K4"]\n1. 46-37 4-9 2. 37-41 9-13 3. 41-36 15-20 4. 36x9x25 *',
+]
+
+
+@pytest.mark.parametrize("text", CORE_GAMES)
+@pytest.mark.parametrize("chosen", [OPTION_NAMES, ("fen",), ("moves", "forced"), ("captures",), ("draws",),
+                                    ("ply_count", "result")])
+def test_the_core_writes_these_main_lines_as_the_elements_are_written(text, chosen):
+    """Runs with NAGs, comments, a line comment, numbers glued to moves or padded, draw counts
+    starting and ending, squares named: the core writes the game (`_core_game`) as it is annotated
+    element by element, and as the pure engine writes it."""
+    options = Annotations(**{option: True for option in chosen})
+    checked = check(read_text(text, engine=COMPILED)[0], engine=COMPILED)
+    assert checked.replay is not None and checked.replay.ok
+    assert _core_game(checked.replay, options) is not None
+    elements, notes = annotate_replay(replay(read_text(text, engine=COMPILED)[0], engine=COMPILED), options)
+    where = f"{elements.file}:{elements.line}: game {elements.index}: "
+    pure = check(read_text(text, engine=PURE)[0], engine=PURE)
+    assert annotate_game(checked, options) == (write_game(elements), [where + note for note in notes]) \
+        == annotate_game(pure, options)
+
+
+def test_the_core_leaves_a_draw_it_does_not_count_to_python():
+    """A repetition that draws: the core stops (the tracker decides), the Python writer writes it; so
+    too moves written by square names."""
+    text = '[GameType "20"]\n[FEN "W:WK50:BK1"]\n1. 50-45 1-6 2. 45-50 6-1 3. 50-45 1-6 4. 45-50 6-1 *\n'
+    checked = check(read_text(text, engine=COMPILED)[0], engine=COMPILED)
+    assert checked.replay is not None
+    assert _core_game(checked.replay, Annotations(draws=True)) is None
+    assert _core_game(checked.replay, Annotations(fen=True)) is not None
+    named = check(read_text('[GameType "25"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 *', engine=COMPILED)[0], engine=COMPILED)
+    assert named.replay is not None and named.replay.ok         # squares written by name: Python writes
+    assert _core_game(named.replay, Annotations(fen=True)) is None
+    assert "[%draw drawn 3-fold repetition]" in annotate_game(checked, Annotations(draws=True))[0]
+
+
+@st.composite
+def king_games(draw: st.DrawFn, name: str) -> str:
+    """A game of variant `name` from a position of a few kings and men, played by random legal
+    moves (quiet counts start and end), written in square numbers."""
+    from pdn_tools.play.notation import Style, move_text
+    from pdn_tools.rules.movegen import Position
+
+    variant = VARIANTS[name]
+    squares = draw(st.lists(st.integers(1, variant.num_squares), min_size=2, max_size=7, unique=True))
+    pieces = [("K" if draw(st.booleans()) else "") + str(square) for square in squares]
+    half = len(pieces) // 2
+    fen = f"W:W{','.join(pieces[:half])}:B{','.join(pieces[half:])}"
+    try:
+        position = Position.from_fen(variant, fen, PURE)
+    except ValueError:
+        return f'[GameType "{variant.gametype_text(False)}"]\n*'
+    moves = []
+    for ply in range(draw(st.integers(0, 40))):
+        legal = position.legal_moves()
+        if not legal:
+            break
+        move = legal[draw(st.integers(0, len(legal) - 1))]
+        moves.append((f"{ply // 2 + 1}. " if ply % 2 == 0 else "") + move_text(position, move, Style(squares="numeric")))
+        position = position.play(move)
+    return f'[GameType "{variant.gametype_text(False)}"]\n[FEN "{fen}"]\n' + " ".join(moves) + " *"
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@settings(max_examples=20, deadline=None)
+@given(data=st.data())
+def test_kings_annotated_by_the_core_are_annotated_by_python(name, data):
+    """Positions with kings (draw counts start, end, draw; kings crown): the compiled engine's
+    annotation (the core's, or Python's where the core leaves the game) is the pure engine's."""
+    text = data.draw(king_games(name))
+    chosen = data.draw(st.lists(st.sampled_from(OPTION_NAMES), min_size=1, unique=True))
+    options = Annotations(**{option: True for option in chosen})
+    written = []
+    for engine in (COMPILED, PURE):
+        checked = check(read_text(text, engine=engine)[0], engine=engine)
+        written.append(annotate_game(checked, options))
+    assert written[0] == written[1], text
