@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from pdn_tools.commands.analysis import LINE, Analyse, engine_notes
-from pdn_tools.commands.convert import _names
+from pdn_tools.commands.convert import square_names
 from pdn_tools.commands.report import json_text
 from pdn_tools.play.check import Checked, line_text, with_shots
 from pdn_tools.play.notation import Style, written_alpha
@@ -279,7 +279,7 @@ def _core_game(result: Replay, options: Options) -> tuple[str, list[str]] | None
     notes = _tags(head, result.ply_count, result, options)      # the tail written with the Result set
     tracker = DrawTracker(start, result.draw_rules) if options.draws else None
     quiet = None if tracker is None or tracker.rules.quiet is None else tracker.rules.quiet.name
-    written = steps.annotate_line(start, pieces, result.ply_count, _names(variant) if variant.alpha else None,
+    written = steps.annotate_line(start, pieces, result.ply_count, square_names(variant) if variant.alpha else None,
                                   _asks(options), quiet, tracker, tail(head), WIDTH)
     if written is None or written[1] != result.ply_count:
         return None

@@ -302,7 +302,7 @@ def _core_plies(replayed: Replay, named: bool, form: str, extra: str | None) -> 
     position, variant, last = replayed.start, replayed.variant, replayed.ply_count
     if position is None or variant is None or not steps.runs_text(position):
         return None
-    names = _names(variant) if named else None
+    names = square_names(variant) if named else None
     whole = form in ("short", "full")
     limit = last + whole                # a move beyond the last resolved: not the core's to write
     pieces: list[str] = []
@@ -323,7 +323,7 @@ def _core_plies(replayed: Replay, named: bool, form: str, extra: str | None) -> 
     return pieces if number == last else None
 
 
-def _names(variant: Variant) -> tuple[str, ...]:
+def square_names(variant: Variant) -> tuple[str, ...]:
     """The algebraic name of each square number of `variant` (item 0 unused), kept per variant (by
     identity: hashing a Variant takes some microseconds, a game)."""
     known = _NAMES.get(id(variant))
@@ -333,4 +333,4 @@ def _names(variant: Variant) -> tuple[str, ...]:
     return known[1]
 
 
-_NAMES: dict[int, tuple[Variant, tuple[str, ...]]] = {}        # id(variant) -> (variant, its _names)
+_NAMES: dict[int, tuple[Variant, tuple[str, ...]]] = {}        # id(variant) -> (variant, its square_names)
