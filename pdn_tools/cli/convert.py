@@ -156,6 +156,9 @@ def _engine_given(params: Mapping[str, Any]) -> bool:
 @click.option("--ply-count", is_flag=True, help="Set the PlyCount tag.")
 @click.option("--result", is_flag=True, help="Set an unknown Result the rules decide (noted on stderr).")
 @click.option("--gametype", is_flag=True, help="Add a missing GameType tag (noted on stderr).")
+@click.option("--notes", type=click.Choice(["grouped", "each"]), default="grouped", show_default=True,
+              help="Notes on GameType tags added: each message once per file with its count, or one a game "
+              "(a Result set is noted for each game).")
 @click.option("--all", "everything", is_flag=True, help="Every annotation but --result, --shots and --engine.")
 @click.option("--shots", is_flag=True, help="$1 a shot, $2 a missed shot, $4 a move into a shot, each with "
               "its line as a variation, and [%eval ...] after each move, from a search (docs/analysis.md).")
@@ -177,7 +180,7 @@ def _engine_given(params: Mapping[str, Any]) -> bool:
 @writing_options()
 @reading_options(dask=True)
 def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, ply_count: bool, result: bool,
-             gametype: bool, everything: bool, shots: bool, depth: int | None, engine: str | None,
+             gametype: bool, notes: str, everything: bool, shots: bool, depth: int | None, engine: str | None,
              engine_depth: int | None, engine_time: float | None, engine_timeout: float, writing: Writing,
              reading: Reading) -> None:
     """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
@@ -185,7 +188,7 @@ def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, 
     from pdn_tools.commands.annotate import Options as Annotations
     from pdn_tools.rules.search import Evaluations
     from pdn_tools.running.per_worker import PerWorker, annotated
-    from pdn_tools.running.terminal import validity
+    from pdn_tools.running.terminal import GroupedNotes, validity
 
     depth = SHOTS_DEPTH if depth is None else depth
     options = Annotations(fen or everything, moves or everything, forced or everything, captures or everything,
@@ -200,10 +203,13 @@ def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, 
     with run.output(writing), _hub_engine(engine, limits) as hub:
         searches = PerWorker(functools.partial(Evaluations, depth)) if shots else None
         work = functools.partial(annotated, options=options, evaluate=searches, engine=hub)
-        for _, (text, notes) in _engine_errors(run.reported(work), run.terminal):
+        grouped = GroupedNotes(run.terminal, each=notes == "each")      # a tag added to every game: one line
+        run.inputs.note = grouped.before            # an input cut or unreadable: said after its games' notes
+        for record, (text, noted) in _engine_errors(run.reported(work), run.terminal):
             run.terminal.out(text, end="")
-            for note in notes:
-                run.terminal.note(note)
+            for where, message, alike in noted:
+                grouped.add(record.file, where, message, alike)
+        grouped.close()
         code = run.done()
     run.terminal.tally(validity(run.games, run.failed, unreadable=run.inputs.unreadable))
     sys.exit(code)

@@ -350,9 +350,10 @@ def _replayed(result: Replay) -> tuple[Position, Variant]:
 
 
 def annotate_game(checked: Checked, options: Options, evaluate: Evaluations | None = None,
-                  engine: Analyse | None = None) -> tuple[str, list[str]]:
-    """The game's annotated text with notes on changed tags; a game that is not valid is
-    passed on unchanged.  `evaluate`: the search results shared by a run's games (--shots);
+                  engine: Analyse | None = None) -> tuple[str, list[tuple[str, str, bool]]]:
+    """The game's annotated text with notes on changed tags, each (where: `FILE:LINE: game N: `, what,
+    whether it may be grouped with the file's alike: a GameType added, not a Result set); a game
+    that is not valid is passed on unchanged.  `evaluate`: the search results shared by a run's games (--shots);
     `engine`: a Hub engine (--engine)."""
     result = checked.replay
     if result is None or not result.ok:
@@ -373,7 +374,10 @@ def annotate_game(checked: Checked, options: Options, evaluate: Evaluations | No
             notes = _tags(head, plies, result, options)
             text = write_game(head, atoms=atoms)
     where = f"{game.file}:{game.line}: game {game.index}: "
-    return text, [where + note for note in notes]
+    return text, [(where, note, note.startswith(_ALIKE)) for note in notes]
+
+
+_ALIKE = "GameType "        # a note said alike of the games of an archive without GameType tags: grouped
 
 
 def shots_json_line(checked: Checked, evaluate: Evaluations) -> str:

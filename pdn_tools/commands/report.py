@@ -60,6 +60,11 @@ def text_lines(record: Record, warnings: bool = True) -> list[str]:
     return [line for line, _ in numbered_lines(record, warnings)]
 
 
+def first_of(first: str, count: int) -> str:
+    """The line of the first of `count` alike in a file, with their count when there are more."""
+    return first if count == 1 else f"{first} (first of {count:,} in this file)"
+
+
 class TextReport:
     """validate's text report.  Every error, as its game comes; warnings one by one (`each`),
     grouped per file (`grouped`: one line per code, its first place in the file, with the
@@ -85,8 +90,7 @@ class TextReport:
 
     def close(self) -> list[str]:
         """The grouped warnings of the file read last."""
-        lines = [first if count == 1 else f"{first} (first of {count:,} in this file)"
-                 for count, first in self.groups.values()]
+        lines = [first_of(first, count) for count, first in self.groups.values()]
         self.groups = {}
         return lines
 

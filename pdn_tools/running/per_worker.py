@@ -83,7 +83,7 @@ def _close_all() -> None:
 # ---- the work of --shots and --engine, on any backend -------------------------------------------------
 
 def annotated(checked: Checked, options: Options, evaluate: PerWorker[Evaluations] | None,
-              engine: PerWorker[HubEngine] | None) -> tuple[str, list[str]]:
+              engine: PerWorker[HubEngine] | None) -> tuple[str, list[tuple[str, str, bool]]]:
     """annotate's work: `annotate_game` with this worker's search cache and engine."""
     return annotate_game(checked, options, None if evaluate is None else evaluate(),
                          None if engine is None else engine().analyse)

@@ -102,6 +102,42 @@ class Terminal:
         self.shown = True
 
 
+class GroupedNotes:
+    """Notes on games grouped per file as validate groups warnings: each message once, at its first
+    place, with the count of games it was noted on (`(first of 22,621 in this file)`), written when
+    a note on another file comes, before a note on an input (`before`) and at the end (`close`); with
+    `each`, every note as it comes."""
+
+    def __init__(self, terminal: Terminal, each: bool = False) -> None:
+        self.terminal, self.each = terminal, each
+        self.file: str | None = None
+        self.groups: dict[str, tuple[int, str]] = {}      # message -> (count, its first note)
+
+    def add(self, file: str, where: str, message: str, alike: bool = True) -> None:
+        """Count the note `where` + `message` on a game of `file` (written at once unless `alike`)."""
+        if self.each or not alike:
+            self.terminal.note(where + message)
+            return
+        if file != self.file:
+            self.close()
+            self.file = file
+        count, first = self.groups.get(message) or (0, where + message)
+        self.groups[message] = (count + 1, first)
+
+    def before(self, note: str) -> None:
+        """Write `note` (an input's problem: `cannot read ...`) after the groups so far."""
+        self.close()
+        self.terminal.note(note)
+
+    def close(self) -> None:
+        """Write the groups of the file noted last."""
+        from pdn_tools.commands.report import first_of
+
+        for count, first in self.groups.values():
+            self.terminal.note(first_of(first, count))
+        self.groups = {}
+
+
 def progress_line(games: int, elapsed: float, source: ByteSource | None) -> str:
     """`12,345 games, 812 games/s, 54% of 11.5 MB, 0:14 left, OCA_2.0.pdn`."""
     parts = [f"{games:,} games", f"{games / elapsed:,.0f} games/s" if elapsed > 0 else ""]

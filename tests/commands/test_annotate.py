@@ -92,7 +92,30 @@ def test_ply_count_and_gametype_tags_are_set_and_noted():
     games = read_text(result.stdout)
     assert [g.tag("PlyCount") for g in games] == ["139", "124", "128"]        # as validate counts
     assert {g.tag("GameType") for g in games} == {"20,W,10,10,N2,0"}     # the full one, as convert writes
-    assert result.stderr.splitlines()[0] == f"{DOUAI}:1: game 1: GameType 20,W,10,10,N2,0 added (international)"
+    assert result.stderr.splitlines() == [f"{DOUAI}:1: game 1: GameType 20,W,10,10,N2,0 added (international) "
+                                          "(first of 3 in this file)"]
+
+
+def test_notes_are_grouped_per_file_and_message_or_written_each(tmp_path):
+    """A note said of many games of a file (a GameType added to every game of an archive without
+    one) is one line, at its first place, with the count, as validate groups warnings; another
+    message, or another file, is a line of its own; a Result set is noted for each game, as it
+    comes; --notes each writes one line a game."""
+    a, b = tmp_path / "a.pdn", tmp_path / "b.pdn"
+    a.write_text('1. 11-15 23-19 *\n\n1. 9-13 22-18 *\n\n[GameType "20"]\n[FEN "W:W28:B23"]\n[Result "*"]\n'
+                 '1. 28x19 *\n\n1. 10-14 24-20 *\n')
+    b.write_text("1. 11-15 *\n")
+    added = "GameType 21,B,8,8,N1,0 added (english)"
+    decided = "Result '*' set to '2-0': the rules decide the game"
+    grouped = annotate("--gametype", "--result", a, b)
+    assert grouped.exit_code == 0
+    assert grouped.stderr.splitlines() == [f"{a}:5: game 3: {decided}", f"{a}:1: game 1: {added} (first of 3 in this file)",
+                                           f"{b}:1: game 1: {added}"]
+    each = annotate("--gametype", "--result", "--notes", "each", a, b)
+    assert each.stdout == grouped.stdout
+    assert each.stderr.splitlines() == [f"{a}:1: game 1: {added}", f"{a}:3: game 2: {added}",
+                                        f"{a}:5: game 3: {decided}", f"{a}:10: game 4: {added}",
+                                        f"{b}:1: game 1: {added}"]
 
 
 def test_a_computed_result_is_set_only_when_asked_and_never_silently():
@@ -265,7 +288,7 @@ def test_annotating_from_the_runs_is_annotating_the_elements(name, data):
         assert _atoms(movetext_runs(checked.game), {}, {}) is not None        # the fast path is taken
         elements, notes = annotate_replay(replay(read_text(text, engine=engine)[0], engine=engine), options)
         where = f"{elements.file}:{elements.line}: game {elements.index}: "
-        assert written[engine] == (write_game(elements), [where + note for note in notes]), text
+        assert written[engine] == (write_game(elements), [(where, note, note.startswith("GameType ")) for note in notes]), text
     assert written[COMPILED] == written[PURE]
 
 
@@ -313,7 +336,7 @@ def test_the_core_writes_these_main_lines_as_the_elements_are_written(text, chos
     elements, notes = annotate_replay(replay(read_text(text, engine=COMPILED)[0], engine=COMPILED), options)
     where = f"{elements.file}:{elements.line}: game {elements.index}: "
     pure = check(read_text(text, engine=PURE)[0], engine=PURE)
-    assert annotate_game(checked, options) == (write_game(elements), [where + note for note in notes]) \
+    assert annotate_game(checked, options) == (write_game(elements), [(where, note, note.startswith("GameType ")) for note in notes]) \
         == annotate_game(pure, options)
 
 
