@@ -37,6 +37,8 @@ static int grow(Chars *b, Py_ssize_t more) {
 }
 
 static inline int add(Chars *b, const char *text, Py_ssize_t n) {
+    if (n == 0)                         /* an empty buffer's data is NULL: no memcpy from it */
+        return 0;
     if (grow(b, n) < 0)
         return -1;
     memcpy(b->data + b->len, text, (size_t)n);
@@ -320,9 +322,10 @@ PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nar
             kind = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
         PyObject *text = kind < 0 ? NULL : PyTuple_GET_ITEM(pair, 0);
         if (kind == PIECE_NAG && text != NULL && PyLong_Check(text)) {
-            long number = PyLong_AsLong(text);
-            if (number < 0) {
-                done = PyErr_Occurred() ? -1 : 0;
+            int overflow;
+            long number = PyLong_AsLongAndOverflow(text, &overflow);
+            if (number < 0 || overflow) {           /* beyond a C long (the reader takes 4,300 digits): Python writes it */
+                done = number == -1 && PyErr_Occurred() ? -1 : 0;
             } else if (!a.after) {               /* a NAG before any move: written as it is */
                 char written[24];
                 written[0] = '$';
@@ -349,7 +352,8 @@ PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nar
         && (a.line.len == 0 || end_line(&a) == 0)) {
         PyObject *written = PyUnicode_New(a.done.len, 127);
         if (written != NULL) {
-            memcpy(PyUnicode_DATA(written), a.done.data, (size_t)a.done.len);
+            if (a.done.len)
+                memcpy(PyUnicode_DATA(written), a.done.data, (size_t)a.done.len);
             result = Py_BuildValue("(Nl)", written, a.ply);
         }
     } else if (done == 0) {

@@ -353,15 +353,20 @@ static PyObject *position_pieces(PyObject *self, PyObject *const *args, Py_ssize
     }
     PyObject *white_name = turn_name(0);
     int white = args[0] == white_name;
-    if (!white && (white_name == NULL || (white = PyObject_RichCompareBool(args[0], white_name, Py_EQ)) < 0))
-        return NULL;
-    PyObject *bitboards[2] = {slot_held(white ? position_slots.white : position_slots.black, self),
-                              slot_held(position_slots.kings, self)};
-    if (bitboards[0] == NULL || bitboards[1] == NULL) {
-        PyErr_SetString(PyExc_AttributeError, "pieces: the position's pieces are not set");
+    Py_INCREF(core);                    /* the comparison may run a colour's __eq__, which may drop the tables' core */
+    if (!white && (white_name == NULL || (white = PyObject_RichCompareBool(args[0], white_name, Py_EQ)) < 0)) {
+        Py_DECREF(core);
         return NULL;
     }
-    return Rules_pieces((Rules *)core, bitboards, 2);
+    PyObject *bitboards[2] = {slot_held(white ? position_slots.white : position_slots.black, self),
+                              slot_held(position_slots.kings, self)};
+    PyObject *answer = NULL;
+    if (bitboards[0] == NULL || bitboards[1] == NULL)
+        PyErr_SetString(PyExc_AttributeError, "pieces: the position's pieces are not set");
+    else
+        answer = Rules_pieces((Rules *)core, bitboards, 2);
+    Py_DECREF(core);
+    return answer;
 }
 
 static PyMethodDef position_pieces_def = {

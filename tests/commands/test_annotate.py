@@ -395,3 +395,15 @@ def test_kings_annotated_by_the_core_are_annotated_by_python(name, data):
         checked = check(read_text(text, engine=engine)[0], engine=engine)
         written.append(annotate_game(checked, options))
     assert written[0] == written[1], text
+
+
+@pytest.mark.parametrize("text", ['[GameType "21"]\n1. 10-15 $99999999999999999999 22-18 *\n',
+                                  '[GameType "21"]\n$99999999999999999999 1. 10-15 22-18 *\n'])
+def test_a_nag_beyond_a_c_long_is_annotated_as_the_pure_engine_annotates_it(text):
+    """The reader takes NAG numbers of up to 4,300 digits; the core's annotate_line leaves one beyond a C
+    long to Python (it raised OverflowError: a traceback from `pdn annotate`)."""
+    written = {engine: annotate_game(check(read_text(text, engine=engine)[0], engine=engine),
+                                     Annotations(fen=True))[0] for engine in (COMPILED, PURE)}
+    assert written[COMPILED] == written[PURE] and "$99999999999999999999" in written[PURE]
+    result = annotate("--all", "-", input=text)
+    assert result.exit_code == 0 and "$99999999999999999999" in result.stdout and result.stderr == ""

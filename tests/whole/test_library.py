@@ -2,6 +2,7 @@
 Game.headers, replay(game).mainline(), and docs/library.md's examples, run as doctests."""
 import copy
 import doctest
+import gc
 import pickle
 from pathlib import Path
 
@@ -207,3 +208,28 @@ def test_replays_plies_and_positions_pickle_and_copy_on_both_engines(name, data)
             final, again = result.final, copied.final
             assert again == final and again.engine == engine and again._rl is final._rl
             assert again.legal_moves() == final.legal_moves() and repr(again) == repr(final)
+
+
+def test_pieces_keeps_its_tables_core_while_a_colour_s_eq_drops_it():
+    """Position.pieces answered by the compiled core compares the colour (which may run a user's
+    __eq__) after reading the tables' core: it holds the core meanwhile (an __eq__ that dropped the
+    tables' references freed it, and pieces read freed memory: a use-after-free under ASan)."""
+    if COMPILED is None:
+        pytest.skip("the compiled core is not built")
+    variant = VARIANTS["international"]
+    tables = movegen._Rules(variant, COMPILED, (movegen._POSITION_MAKER, movegen._position_pieces,
+                                                  movegen._MOVE_MAKER))     # its own tables, not the shared ones
+    expected = Position(variant, "W", {1: "w", 46: "W"}, COMPILED)
+    position = Position.__new__(Position)
+    position._set(variant, "W", tables, expected._white, expected._black, expected._kings, (0, 0))
+
+    class Colour:
+        __hash__ = object.__hash__
+
+        def __eq__(self, other: object) -> bool:
+            for name in ("core", "has_capture", "has_move"):
+                setattr(tables, name, None)
+            gc.collect()
+            return True
+
+    assert position.pieces(Colour()) == expected.pieces("W") == (frozenset({1}), frozenset({46}))
