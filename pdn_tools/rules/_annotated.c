@@ -46,19 +46,6 @@ static inline int add(Chars *b, const char *text, Py_ssize_t n) {
     return 0;
 }
 
-/* Writes `value` (0 or more) in decimal at `at`; returns the end. */
-static char *decimal(long value, char *at) {
-    char digits[24];
-    int count = 0;
-    do {
-        digits[count++] = (char)('0' + value % 10);
-        value /= 10;
-    } while (value > 0);
-    while (count)
-        *at++ = digits[--count];
-    return at;
-}
-
 /* _atoms' state and writer.wrap's: the lines done (joined by newlines) and the line being filled
  * (at most `width` characters), a move number waiting for its move, and the NAGs and comment of
  * move `ply` still to come (`after`): the $7 it adds, the NAGs written after it, its comment. */
@@ -102,7 +89,7 @@ static int wrap_atom(Annotating *a, const char *atom, Py_ssize_t n) {
 static int write_nag(Annotating *a, long number) {
     char text[24];
     text[0] = '$';
-    return wrap_atom(a, text, decimal(number, text + 1) - text);
+    return wrap_atom(a, text, write_number(number, text + 1) - text);
 }
 
 /* The NAGs and comment of the last move, when still to come (piece()'s `if after`). */
@@ -216,9 +203,9 @@ static int ply_comment(const Rules *r, Annotating *a, int asks, const Names *nam
         at = (char *)memcpy(at, "] ", 2) + 2;
     }
     if (asks & ASK_MOVES)
-        at = (char *)memcpy(decimal(count, (char *)memcpy(at, "[%moves ", 8) + 8), "] ", 2) + 2;
+        at = (char *)memcpy(write_number(count, (char *)memcpy(at, "[%moves ", 8) + 8), "] ", 2) + 2;
     if ((asks & ASK_CAPTURES) && captured)
-        at = (char *)memcpy(decimal(captured, (char *)memcpy(at, "[%captured ", 11) + 11), "] ", 2) + 2;
+        at = (char *)memcpy(write_number(captured, (char *)memcpy(at, "[%captured ", 11) + 11), "] ", 2) + 2;
     if (noted) {
         at = (char *)memcpy(at, running ? "[%draw start " : "[%draw end ", running ? 13 : 11) + (running ? 13 : 11);
         at = (char *)memcpy(at, draws->name, (size_t)draws->name_len) + draws->name_len;
@@ -329,7 +316,7 @@ PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nar
             } else if (!a.after) {               /* a NAG before any move: written as it is */
                 char written[24];
                 written[0] = '$';
-                done = other_piece(&a, written, decimal(number, written + 1) - written, 0) < 0 ? -1 : 1;
+                done = other_piece(&a, written, write_number(number, written + 1) - written, 0) < 0 ? -1 : 1;
             } else if (a.nag_count == MAX_NAGS) {
                 done = 0;
             } else {

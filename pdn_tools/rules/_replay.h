@@ -75,6 +75,32 @@ PyObject *Rules_name_squares(Rules *self, PyObject *numbers);
 PyObject *Rules_run_text(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *moves_hint(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
+/* The digits of 0 to 99, two each. */
+static const char DIGITS[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                             "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                             "8081828384858687888990919293949596979899";
+
+/* Writes `value` (0 or more) in decimal at `at`; returns the end. */
+static inline char *write_number(long value, char *at) {
+    if (value < 10) {                   /* squares and most plies: no division */
+        *at = (char)('0' + value);
+        return at + 1;
+    }
+    if (value < 100) {
+        memcpy(at, DIGITS + 2 * value, 2);
+        return at + 2;
+    }
+    char digits[24];
+    int count = 0;
+    do {
+        digits[count++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value > 0);
+    while (count)
+        *at++ = digits[--count];
+    return at;
+}
+
 /* _written.c */
 char *write_fen(const Rules *r, const Seen *s, const Names *names, char *at);
 PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs);

@@ -32,32 +32,6 @@ static char *put(char *at, const char *text, Py_ssize_t len) {
     return at + len;
 }
 
-/* The digits of 0 to 99, two each. */
-static const char DIGITS[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                             "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                             "8081828384858687888990919293949596979899";
-
-/* Writes `value` (0 or more) in decimal at `at`; returns the end. */
-static inline char *write_number(long value, char *at) {
-    if (value < 10) {                   /* squares and most plies: no division */
-        *at = (char)('0' + value);
-        return at + 1;
-    }
-    if (value < 100) {
-        memcpy(at, DIGITS + 2 * value, 2);
-        return at + 2;
-    }
-    char digits[24];
-    int count = 0;
-    do {
-        digits[count++] = (char)('0' + value % 10);
-        value /= 10;
-    } while (value > 0);
-    while (count)
-        *at++ = digits[--count];
-    return at;
-}
-
 /* Writes square number `number` at `at` as itself or its name (`quoted` between double quotes, as
  * JSON writes a string); returns the end. */
 static inline char *write_named(const Names *names, int number, int quoted, char *at) {
