@@ -131,6 +131,15 @@ def test_damaged_games_are_reported_and_located(sample):
     written = "".join(write_game(game) for game in read_back * 2)           # and the same games, together
     assert list(read_games(io.BytesIO(written.encode()))) == read_back * 2, written
     assert "Traceback" not in _cli(["convert", "--keep-invalid", "-"], data).output
+    for command in _FAST_PATHS:                 # each command's compiled path meets the same damage
+        assert "Traceback" not in _cli([*command, "-"], data).output, command
+
+
+# The commands with a path of their own on the compiled core (annotate_line, write_run, find_run, the
+# movetext writers): a damaged game that reaches one must end as a report, never a traceback.
+_FAST_PATHS = (["annotate", "--all", "--result"], ["convert", "--to", "jsonl"], ["convert", "--to", "fen"],
+               ["convert", "--captures", "full", "--squares", "alpha"], ["dedupe"],
+               ["filter", "--position", "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12"])
 
 
 def _nested(depth: int, closed: bool = True) -> str:
