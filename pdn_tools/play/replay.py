@@ -27,7 +27,7 @@ from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.play.checking import Checking
 from pdn_tools.play.variant_choice import choose_variant
 from pdn_tools.play.resolving import _Failure, full_path
-from pdn_tools.play.main_line import Ply, _Line, _made_plies, _Stop
+from pdn_tools.play.main_line import _PLY_MAKER, Ply, _Line, _made_plies, _Stop
 from pdn_tools.play.result_check import _check_result
 
 __all__ = ["Ply", "Replay", "full_path", "replay"]
@@ -169,11 +169,10 @@ def _replay(game: Game, variant: Variant, checking: Checking, check_results: boo
         return result
     tracker = DrawTracker(result.start, draws)
     movetext = movetext_runs(game)
-    if not plies and _on_core_alone(result, movetext, tracker):
+    if _on_core_alone(result, movetext, tracker, [] if plies else None):
         result.complete = True
     else:
-        if not plies:               # the core may have counted some runs' plies: counted again from the start
-            tracker = DrawTracker(result.start, draws)
+        tracker = DrawTracker(result.start, draws)  # the core may have counted some runs' plies: again from the start
         line = _Line(result, tracker, checking, record=plies)
         try:
             line.follow(movetext)
@@ -189,11 +188,14 @@ def _replay(game: Game, variant: Variant, checking: Checking, check_results: boo
     return result
 
 
-def _on_core_alone(result: Replay, movetext: list[Element | MoveRun] | list[Element], tracker: DrawTracker) -> bool:
+def _on_core_alone(result: Replay, movetext: list[Element | MoveRun] | list[Element], tracker: DrawTracker,
+                   plies: list[Ply] | None) -> bool:
     """The common main line played as _Line.follow plays it, without its steps: runs of moves kept as
-    text and comments, every move of every run played by the compiled core (steps.run_text).  Sets the
-    plies counted and the last position (no ply is made: `made` stays None) and says True; False, the
-    tracker maybe counting some plies, when a run or its move is left to _Line (see _replay)."""
+    text and comments, every move of every run played by the compiled core (steps.run_text), which
+    records each ply it plays into `plies` when given (numbered on as _Line numbers them).  Sets the
+    plies counted, the last position and the plies made (`made`, None when `plies` is) and says True;
+    False, the tracker maybe counting some plies and `plies` holding some, when a run or its move is
+    left to _Line (see _replay, which replays the line from the start)."""
     position = result.start
     assert position is not None
     if not steps.runs_text(position):
@@ -203,16 +205,20 @@ def _on_core_alone(result: Replay, movetext: list[Element | MoveRun] | list[Elem
         kind = type(element)
         if kind is MoveRun:
             text = element.text             # type: ignore[union-attr]
-            offset, played, _, after = steps.run_text(position, text, 0, tracker)
+            record = None if plies is None else (plies, _PLY_MAKER, element, count)
+            offset, played, _, after = steps.run_text(position, text, 0, tracker, record)
             if offset < len(text):
                 return False
-            if played and after is not None:
-                count += played
-                position = last = after
+            if played:
+                if plies is not None:       # each recorded ply starts where the last ended (as _Line._text)
+                    after = plies[-1].after
+                if after is not None:
+                    count += played
+                    position = last = after
             runs = True
         elif kind is not Comment:
             return False
-    result.ply_count, result.last = count, last
+    result.ply_count, result.last, result.made = count, last, plies
     return runs
 
 

@@ -3,11 +3,14 @@ element-by-element paths give: a run kept as text written from its text, canonic
 written from the runs (issue 28)."""
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pdn_tools.play.notation import Style, canonical_game, canonical_text
+from pdn_tools.play import replay as replay_module
 from pdn_tools.play.replay import replay
 from pdn_tools.rules.core import Engine
 from pdn_tools.rules.variants import VARIANTS
@@ -183,22 +186,31 @@ def verdict(result) -> tuple:
             result.draw, result.claims, None if final is None else (final.fen(), final.turn))
 
 
+def by_line(game: Game, engine: Engine, plies: bool = True):
+    """The replay play.main_line's _Line makes move by move (replay._on_core_alone left out)."""
+    with mock.patch.object(replay_module, "_on_core_alone", lambda *args: False):
+        return replay(game, engine=engine, plies=plies)
+
+
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 @settings(max_examples=20, deadline=None)
 @given(data=st.data(), result=st.sampled_from(["*", "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0"]),
        tag=st.booleans())
 def test_a_main_line_the_core_plays_alone_is_judged_as_move_by_move(name, data, result, tag):
-    """A replay that makes no plies lets the compiled core play a main line of runs and comments alone
-    (replay._on_core_alone); its verdict is the one of the replay that makes each ply (play.main_line's
-    _Line) and the pure engine's, and so is its record, whatever the result said."""
+    """A replay lets the compiled core play a main line of runs and comments alone (replay._on_core_alone),
+    recording its plies or not; its verdict and its plies are those of the replay that makes each ply
+    (play.main_line's _Line) and the pure engine's, and so is its record, whatever the result said."""
     from pdn_tools.play.check import check
 
     text = data.draw(played_games(name))[:-1] + result
     text = f'[Result "{result}"]\n' + text if tag else text
     alone = replay(read_text(text, engine=COMPILED)[0], engine=COMPILED, plies=False)
-    stepped = replay(read_text(text, engine=COMPILED)[0], engine=COMPILED, plies=True)
-    pure = replay(read_text(text, engine=PURE)[0], engine=PURE, plies=False)
-    assert verdict(alone) == verdict(stepped) == verdict(pure)
+    recorded = replay(read_text(text, engine=COMPILED)[0], engine=COMPILED, plies=True)
+    stepped = by_line(read_text(text, engine=COMPILED)[0], COMPILED)
+    pure = replay(read_text(text, engine=PURE)[0], engine=PURE, plies=True)
+    assert verdict(alone) == verdict(recorded) == verdict(stepped) == verdict(pure)
+    assert plies(recorded) == plies(stepped) == plies(pure) == plies(alone)
+    assert recorded.plies == pure.plies and len(recorded.plies) == recorded.ply_count
     assert check(read_text(text, engine=COMPILED)[0], engine=COMPILED).record == \
         check(read_text(text, engine=PURE)[0], engine=PURE).record
 
@@ -206,11 +218,15 @@ def test_a_main_line_the_core_plays_alone_is_judged_as_move_by_move(name, data, 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(random_games(), min_size=1, max_size=3).map("\n".join))
 def test_random_games_are_judged_alike_with_the_core_alone_and_move_by_move(text):
-    """The same for random games of every variant and writing style, illegal moves and draws included."""
-    for game in read_text(text, engine=COMPILED):
+    """The same for random games of every variant and writing style, illegal moves and draws included,
+    and their plies: recorded by the core alone, made by _Line move by move, made by the pure engine."""
+    for game, pure in zip(read_text(text, engine=COMPILED), read_text(text, engine=PURE)):
         if isinstance(game, Game):
-            assert verdict(replay(game, engine=COMPILED, plies=False)) == \
-                verdict(replay(game, engine=COMPILED, plies=True))
+            assert isinstance(pure, Game)
+            recorded, stepped = replay(game, engine=COMPILED, plies=True), by_line(game, COMPILED)
+            assert verdict(replay(game, engine=COMPILED, plies=False)) == verdict(recorded) == verdict(stepped) \
+                == verdict(by_line(game, COMPILED, plies=False))
+            assert plies(recorded) == plies(stepped) == plies(replay(pure, engine=PURE))
 
 
 @pytest.mark.parametrize("text", [
@@ -219,9 +235,12 @@ def test_random_games_are_judged_alike_with_the_core_alone_and_move_by_move(text
     '[GameType "21"]\n[FEN "W:WK1:BK32"]\n1. 1-5 {a} 32-27 {b} 5-1 27-32 1-5 32-27 5-1 27-32 1-5 32-27 1-0'])
 def test_a_main_line_the_core_leaves_to_the_line_is_counted_once(text):
     """A draw by repetition in the second run stops the core there: the line is then played move by move
-    from its start, its draws counted afresh (not on top of what the core counted of the first run)."""
+    from its start, its draws counted afresh (not on top of what the core counted of the first run) and
+    its plies made afresh (not after those the core recorded of the first run)."""
     alone = replay(read_text(text, engine=COMPILED)[0], engine=COMPILED, plies=False)
-    stepped = replay(read_text(text, engine=COMPILED)[0], engine=COMPILED, plies=True)
-    pure = replay(read_text(text, engine=PURE)[0], engine=PURE, plies=False)
+    recorded = replay(read_text(text, engine=COMPILED)[0], engine=COMPILED, plies=True)
+    stepped = by_line(read_text(text, engine=COMPILED)[0], COMPILED)
+    pure = replay(read_text(text, engine=PURE)[0], engine=PURE, plies=True)
     assert alone.draw is not None or alone.claims
-    assert verdict(alone) == verdict(stepped) == verdict(pure)
+    assert verdict(alone) == verdict(recorded) == verdict(stepped) == verdict(pure)
+    assert plies(recorded) == plies(stepped) == plies(pure) and len(recorded.plies) == recorded.ply_count
