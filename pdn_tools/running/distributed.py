@@ -259,7 +259,8 @@ def _submit(client: Client, group: list[_Span], work: Work[T], fold: Fold[T, C],
     before: Any = 0
     for span, pin in zip(group, pins):
         games = client.submit(_read, span, plan, options, pure=False, **pin)
-        yield [span], client.submit(do_task, span.task(), work, fold, options, games, before, pure=False, **pin)
+        yield [span], client.submit(do_task, span.task(), work, fold, options, games, before, True, pure=False,
+                                    **pin)
         if span is not group[-1]:
             before = client.submit(operator.add, before, client.submit(_count, games, pure=False), pure=False)
 

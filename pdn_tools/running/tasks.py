@@ -61,17 +61,18 @@ class Task:
 
 
 def do_task(task: Task, work: Work[T], fold: Fold[T, Any], options: Options, read: Read | None = None,
-            before: int = 0) -> list[PartResults]:
+            before: int = 0, keep: bool = False) -> list[PartResults]:
     """`work` on each game of `task`, folded: one outcome a file, or one for the range.  A range is read
     here and numbered after the games of the ranges before it (passed on by the pool's workers through
     shared memory), unless its games were `read` already (the main process split a stream, or a Dask task
-    read the range), numbered after `before`."""
+    read the range), numbered after `before`; with `keep` those are left whole (parse_raw's `keep`): Dask
+    holds them, and hands them to this task again when the worker that held its result is lost."""
     if read is None and task.part is not None:
         read, before = _read_counted(task.part, options)
     if read is not None:
         games, problem = read
-        results = [work(parse_raw(raw, before + index, options.checking.strict, notes, options.checking.engine))
-                   for index, (raw, notes) in enumerate(games, 1)]
+        results = [work(parse_raw(raw, before + index, options.checking.strict, notes, options.checking.engine,
+                                  keep=keep)) for index, (raw, notes) in enumerate(games, 1)]
         return [(fold(results), problem, None)]
     outcomes: list[PartResults] = []
     for place in task.files:

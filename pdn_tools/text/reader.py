@@ -425,15 +425,19 @@ def read_text(text: str, strict: bool = False, name: str = "<string>",
 
 
 def parse_raw(raw: RawGame, index: int, strict: bool = False,
-              file_warnings: Sequence[Diagnostic] = (), engine: Reading | None = None) -> Game | ReadError:
+              file_warnings: Sequence[Diagnostic] = (), engine: Reading | None = None, *,
+              keep: bool = False) -> Game | ReadError:
     """Parse one split game (game `index` of its file) into a Game or a ReadError.
 
     `raw` gives up its tokens: they are dropped once read, so that a long game's tokens (a
     Python object each, several times the text they hold) are not kept while the game is
     replayed by whoever still holds `raw` (the generators that cut it, a batch loop).  Those of
     a game of more than CONSUMED tokens are freed while it is parsed, each once built into the
-    model; its text is kept until then instead, for the ReadError it may be.  `engine`: see
-    the module's docstring."""
+    model; its text is kept until then instead, for the ReadError it may be.  With `keep`, `raw`
+    stays whole (a copy of its lists gives them up): a Dask task's input, which Dask may hand to a
+    task again.  `engine`: see the module's docstring."""
+    if keep:
+        raw = RawGame(list(raw.tokens), raw.name, list(raw.before), list(raw.after), raw.warnings, raw.too_large)
     try:
         return _parsed(raw, index, strict, file_warnings, engine)
     finally:
