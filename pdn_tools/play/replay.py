@@ -169,10 +169,12 @@ def _replay(game: Game, variant: Variant, checking: Checking, check_results: boo
         return result
     tracker = DrawTracker(result.start, draws)
     movetext = movetext_runs(game)
-    if _on_core_alone(result, movetext, tracker, [] if plies else None):
+    alone = _core_alone(result.start, movetext)
+    if alone and _on_core_alone(result, movetext, tracker, [] if plies else None):
         result.complete = True
     else:
-        tracker = DrawTracker(result.start, draws)  # the core may have counted some runs' plies: again from the start
+        if alone:       # the core counted some runs' plies before it left a move: again from the start
+            tracker = DrawTracker(result.start, draws)
         line = _Line(result, tracker, checking, record=plies)
         try:
             line.follow(movetext)
@@ -188,23 +190,30 @@ def _replay(game: Game, variant: Variant, checking: Checking, check_results: boo
     return result
 
 
+_ALONE = frozenset({MoveRun, Comment})         # what _on_core_alone plays: runs kept as text, comments
+
+
+def _core_alone(start: Position, movetext: list[Element | MoveRun] | list[Element]) -> bool:
+    """Whether `movetext` is a main line _on_core_alone plays from `start`: runs of moves kept as text
+    and comments only, on the compiled core (anything else goes to _Line before a move is played)."""
+    kinds = {type(element) for element in movetext}
+    return MoveRun in kinds and kinds <= _ALONE and steps.runs_text(start)
+
+
 def _on_core_alone(result: Replay, movetext: list[Element | MoveRun] | list[Element], tracker: DrawTracker,
                    plies: list[Ply] | None) -> bool:
-    """The common main line played as _Line.follow plays it, without its steps: runs of moves kept as
-    text and comments, every move of every run played by the compiled core (steps.run_text), which
-    records each ply it plays into `plies` when given (numbered on as _Line numbers them).  Sets the
-    plies counted, the last position and the plies made (`made`, None when `plies` is) and says True;
-    False, the tracker maybe counting some plies and `plies` holding some, when a run or its move is
-    left to _Line (see _replay, which replays the line from the start)."""
+    """The common main line (see _core_alone) played as _Line.follow plays it, without its steps: every
+    move of every run played by the compiled core (steps.run_text), which records each ply it plays into
+    `plies` when given (numbered on as _Line numbers them).  Sets the plies counted, the last position
+    and the plies made (`made`, None when `plies` is) and says True; False, the tracker maybe counting
+    some plies and `plies` holding some, when the core leaves a move to _Line (see _replay, which
+    replays the line from the start)."""
     position = result.start
     assert position is not None
-    if not steps.runs_text(position):
-        return False
-    count, last, runs = 0, None, False
+    count, last = 0, None
     for element in movetext:
-        kind = type(element)
-        if kind is MoveRun:
-            text = element.text             # type: ignore[union-attr]
+        if type(element) is MoveRun:
+            text = element.text
             record = None if plies is None else (plies, _PLY_MAKER, element, count)
             offset, played, _, after = steps.run_text(position, text, 0, tracker, record)
             if offset < len(text):
@@ -215,11 +224,8 @@ def _on_core_alone(result: Replay, movetext: list[Element | MoveRun] | list[Elem
                 if after is not None:
                     count += played
                     position = last = after
-            runs = True
-        elif kind is not Comment:
-            return False
     result.ply_count, result.last, result.made = count, last, plies
-    return runs
+    return True
 
 
 _INITIAL: dict[tuple[str, bool], Position] = {}   # positions are immutable: one start position per
