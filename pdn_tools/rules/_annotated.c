@@ -352,6 +352,6 @@ PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nar
     PyMem_Free(a.atom.data);
     PyMem_Free(a.comment.data);
     PyMem_Free(draws.c.seen.items);
-    PyMem_Free(recs.items);
+    records_free(&recs);
     return result;
 }

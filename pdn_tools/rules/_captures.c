@@ -7,7 +7,7 @@ const int REVERSE[9] = {3, 2, 1, 0, 5, 4, 7, 6, 9};
 static Record *push_record(Records *out) {
     if (out->count == out->size) {
         Py_ssize_t size = out->size ? out->size * 2 : 16;
-        Record *items = PyMem_Realloc(out->items, (size_t)size * sizeof(Record));
+        Record *items = PyMem_RawRealloc(out->items, (size_t)size * sizeof(Record));
         if (items == NULL) {
             out->failed = 1;
             return NULL;

@@ -69,11 +69,20 @@ typedef struct {
     u128 capm;
 } Record;
 
+/* Records' items come from the raw allocator, which needs no GIL: perft fills them with the GIL
+ * let go (PyMem_Realloc there crashed CPython 3.12 and 3.13, whose allocator reads the thread
+ * state).  Free them with records_free. */
 typedef struct {
     Record *items;
     Py_ssize_t count, size;
     int failed;                          /* out of memory */
 } Records;
+
+static inline void records_free(Records *recs) {
+    PyMem_RawFree(recs->items);
+    recs->items = NULL;
+    recs->count = recs->size = 0;
+}
 
 #define BIT(sq) (((u128)1) << (sq))
 #define HAS(set, sq) ((int)(((set) >> (sq)) & 1))

@@ -40,7 +40,7 @@ PyObject *Rules_find_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         Record rec;
         int played = play_item(self, ci, &own, &opp, &kings, squares, count, capture, &recs, &rec, &promotes);
         if (played < 0) {
-            PyMem_Free(recs.items);
+            records_free(&recs);
             return NULL;
         }
         if (!played)
@@ -52,7 +52,7 @@ PyObject *Rules_find_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         number++;
         pos = end;
     }
-    PyMem_Free(recs.items);
+    records_free(&recs);
     PyObject *after = number > first ? make_position(self, args[2], &now) : Py_NewRef(Py_None);
     return after == NULL ? NULL : Py_BuildValue("(nlNO)", pos, number - first, after, found ? Py_True : Py_False);
 }

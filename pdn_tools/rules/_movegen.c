@@ -283,7 +283,7 @@ PyObject *Rules_perft(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
                        (int)depth);
     Py_END_ALLOW_THREADS
     for (int d = 0; d < MAX_DEPTH; d++)
-        PyMem_Free(p->recs[d].items);
+        records_free(&p->recs[d]);
     PyMem_Free(p);
     if (nodes < 0)
         return PyErr_NoMemory();
@@ -328,6 +328,6 @@ PyObject *Rules_choices(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         return NULL;
     Records recs = {NULL, 0, 0, 0};
     long count = legal_choices(self, ci, own, opp, kings, counter_in(self, c_own), &recs);
-    PyMem_Free(recs.items);
+    records_free(&recs);
     return count < 0 ? NULL : PyLong_FromLong(count);
 }

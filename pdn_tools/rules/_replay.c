@@ -346,7 +346,7 @@ done:
     Py_XDECREF(after_obj);
     Py_XDECREF(new_since);
     PyMem_Free(c.seen.items);
-    PyMem_Free(recs.items);
+    records_free(&recs);
     return result;
 }
 

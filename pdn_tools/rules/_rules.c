@@ -318,7 +318,7 @@ static PyObject *Rules_capture_records(Rules *self, PyObject *const *args, Py_ss
     if (law && !recs.failed)
         apply_law(self, &recs, kings);
     PyObject *result = recs.failed ? PyErr_NoMemory() : records_list(self, &recs);
-    PyMem_Free(recs.items);
+    records_free(&recs);
     return result;
 }
 
@@ -331,7 +331,7 @@ static PyObject *Rules_legal_records(Rules *self, PyObject *const *args, Py_ssiz
     Records recs = {NULL, 0, 0, 0};
     legal_records(self, ci, own, opp, kings, &recs);
     PyObject *result = recs.failed ? PyErr_NoMemory() : records_list(self, &recs);
-    PyMem_Free(recs.items);
+    records_free(&recs);
     return result;
 }
 

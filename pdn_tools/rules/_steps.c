@@ -253,10 +253,10 @@ PyObject *Rules_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         opp = swap;
         ci ^= 1;
     }
-    PyMem_Free(recs.items);
+    records_free(&recs);
     return Py_BuildValue("(nN)", index, plies);
 error:
-    PyMem_Free(recs.items);
+    records_free(&recs);
     Py_DECREF(plies);
     return NULL;
 }

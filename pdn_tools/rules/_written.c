@@ -316,6 +316,6 @@ PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) 
         Py_XDECREF(after);
 done:
     PyMem_Free(out.data);
-    PyMem_Free(recs.items);
+    records_free(&recs);
     return result;
 }
