@@ -256,6 +256,21 @@ def test_pure_engine_is_forced_by_the_environment() -> None:
     assert engines == ["pure", "compiled"]
 
 
+def test_perft_lets_go_of_the_gil_without_touching_the_interpreter() -> None:
+    """perft runs with the GIL let go (Rules_perft): what it calls there must need no GIL.  It once
+    grew its capture records with PyMem_Realloc, which CPython 3.12 and 3.13 crashed on and 3.11's
+    debug allocator refuses ('Python memory allocator called without holding the GIL'); the
+    captures of every depth of these positions grow them."""
+    code = ("import sys; from pdn_tools.rules.movegen import Position, perft; from pdn_tools.rules.fen import "
+            "parse_fen; from pdn_tools.rules.variants import VARIANTS; from pdn_tools.rules import core; "
+            "engine = core.engine_from_environment(); assert engine.compiled; "
+            "print(perft(Position.initial(VARIANTS['international'], engine), 5), "
+            "perft(parse_fen(VARIANTS['english'], 'B:W18:B14', engine), 3))")
+    done = subprocess.run([sys.executable, "-c", code], env={"PYTHONMALLOC": "debug", "PDN_TOOLS_PURE": "0"},
+                          capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "27117 0\n", "")
+
+
 def test_bad_bitboards_are_refused() -> None:
     compiled = compiled_rules(VARIANTS["english"])
     for bad in (1 << 8, 1 << 200, -1):          # a spare-column bit, too wide, negative
