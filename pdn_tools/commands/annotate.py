@@ -338,7 +338,7 @@ def _tags(game: Game, plies: int, result: Replay, options: Options) -> list[str]
         variant = _replayed(result)[1]
         full = variant.gametype_text(written_alpha(result.game, variant, _AS_WRITTEN))   # what variant_tags adds
         game.set_tag("GameType", full)
-        notes.append(f"GameType {full} added ({variant.name})")
+        notes.append(Alike(f"GameType {full} added ({variant.name})"))
     return notes
 
 
@@ -374,10 +374,15 @@ def annotate_game(checked: Checked, options: Options, evaluate: Evaluations | No
             notes = _tags(head, plies, result, options)
             text = write_game(head, atoms=atoms)
     where = f"{game.file}:{game.line}: game {game.index}: "
-    return text, [(where, note, note.startswith(_ALIKE)) for note in notes]
+    return text, [(where, note, isinstance(note, Alike)) for note in notes]
 
 
-_ALIKE = "GameType "        # a note said alike of the games of an archive without GameType tags: grouped
+class Alike(str):
+    """A note said alike of many games of a file, made so where it is made (`_tags`: a GameType added, to
+    every game of an archive without GameType tags): annotate groups these per file and message; other
+    notes (a Result set) are written for each game."""
+
+    __slots__ = ()
 
 
 def shots_json_line(checked: Checked, evaluate: Evaluations) -> str:

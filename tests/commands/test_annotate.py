@@ -11,7 +11,7 @@ from test_hub import in_process
 from test_round_trip import random_games
 from pdn_tools import Comment, read_games, read_text
 from pdn_tools.cli import cli
-from pdn_tools.commands.annotate import Options as Annotations, annotate_game, is_ours
+from pdn_tools.commands.annotate import Alike, Options as Annotations, annotate_game, is_ours
 from pdn_tools.play.check import check
 from pdn_tools.rules.search import Evaluations
 from pdn_tools.text.model import Variation
@@ -288,7 +288,7 @@ def test_annotating_from_the_runs_is_annotating_the_elements(name, data):
         assert _atoms(movetext_runs(checked.game), {}, {}) is not None        # the fast path is taken
         elements, notes = annotate_replay(replay(read_text(text, engine=engine)[0], engine=engine), options)
         where = f"{elements.file}:{elements.line}: game {elements.index}: "
-        assert written[engine] == (write_game(elements), [(where, note, note.startswith("GameType ")) for note in notes]), text
+        assert written[engine] == (write_game(elements), [(where, note, isinstance(note, Alike)) for note in notes]), text
     assert written[COMPILED] == written[PURE]
 
 
@@ -336,8 +336,25 @@ def test_the_core_writes_these_main_lines_as_the_elements_are_written(text, chos
     elements, notes = annotate_replay(replay(read_text(text, engine=COMPILED)[0], engine=COMPILED), options)
     where = f"{elements.file}:{elements.line}: game {elements.index}: "
     pure = check(read_text(text, engine=PURE)[0], engine=PURE)
-    assert annotate_game(checked, options) == (write_game(elements), [(where, note, note.startswith("GameType ")) for note in notes]) \
+    assert annotate_game(checked, options) == (write_game(elements), [(where, note, isinstance(note, Alike)) for note in notes]) \
         == annotate_game(pure, options)
+
+
+@pytest.mark.parametrize("path", ["core", "runs", "elements"])
+def test_a_note_is_said_alike_where_it_is_made_not_by_its_words(path):
+    """A GameType added is a note alike of the file's games (grouped per file and message), a Result set
+    is not: `_tags` makes the first an `Alike`, and annotate_game says so of exactly those, whatever
+    their words, on each way a game is written (the compiled core, the runs' words, the elements)."""
+    text = '[FEN "W:W28:B23"]\n[Result "*"]\n1. 28x19 ' + ("(1. 28x19) *" if path == "elements" else "{c} *")
+    engine = PURE if path == "runs" else COMPILED
+    checked = check(read_text(text, engine=engine)[0], engine=engine)
+    options = Annotations(result=True, gametype=True)
+    assert checked.replay is not None and checked.replay.ok
+    assert (_core_game(checked.replay, options) is not None) == (path == "core")
+    assert (_atoms(movetext_runs(checked.game), {}, {}) is None) == (path == "elements")
+    _, notes = annotate_game(checked, options)
+    assert [(type(note), note.split()[0], alike) for _, note, alike in notes] == \
+        [(str, "Result", False), (Alike, "GameType", True)]
 
 
 def test_the_core_leaves_a_draw_it_does_not_count_to_python():

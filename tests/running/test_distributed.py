@@ -27,6 +27,8 @@ from pdn_tools.commands import archive, convert, report  # noqa: E402
 from pdn_tools.play.error_boards import boards_at_errors  # noqa: E402
 from pdn_tools.play.check import record_of  # noqa: E402
 from pdn_tools.play.checking import Checking  # noqa: E402
+from pdn_tools.running.tasks import do_task  # noqa: E402
+from pdn_tools.text.reader import CONSUMED  # noqa: E402
 
 CHECKING = Checking()      # the tests' edge: PDN_TOOLS_PURE picks the engine they run
 OWN = [str(DATA / "faults.pdn"), str(DATA / "legacy-cp1252-crlf.pdn"), str(DATA / "quirks.pdn")]
@@ -111,6 +113,40 @@ def test_local_cluster_gives_the_records_of_jobs_1_in_order(local_client):
     records = dicts(on_dask.validate(local_client, OWN, range_bytes=700, in_flight=3))
     assert [r["file"] for r in records] == [r["file"] for r in expected]
     assert records == expected
+
+
+def test_a_work_task_run_again_on_the_games_held_gives_the_same_records(local_client, tmp_path):
+    """Dask runs a work task again on the games its read task left on a worker (the worker that held the
+    work's result lost, the one holding the games alive): here each range's work task is submitted twice,
+    as `_submit` submits it, on the same games, both pinned (strictly) to the worker that read them, so
+    that both get the very games read (a task on another worker gets a copy).  Both runs give the records
+    of --jobs 1; a work task that gave up the games' tokens (parse_raw without keep) gave the second run
+    a game of no tag and no move at line 1 in each one's place.  Ranges of a plain UTF-8 file with a long
+    game (its tokens consumed as it is parsed), and of a cp1252 file (read whole by its first range)."""
+    games = [f'[Event "{i}"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n' for i in range(60)]
+    long = '[Event "long"]\n1. 32-28 ' + "{c} " * (CONSUMED + 10) + "19-23 *\n\n"
+    (tmp_path / "plain.pdn").write_text("".join(games[:30] + [long] + games[30:]), encoding="utf-8")
+    (tmp_path / "legacy.pdn").write_bytes("".join(games).replace("[Event", '[White "Müller"]\n[Event').encode("cp1252"))
+    paths = [str(tmp_path / "plain.pdn"), str(tmp_path / "legacy.pdn")]
+    expected = jsonl(invoke("validate", "--format", "jsonl", "--jobs", "1", *paths))
+    again = []
+
+    def twice(function, *args, **options):
+        if "workers" in options:
+            options["allow_other_workers"] = False
+        future = submit(function, *args, **options)
+        if function is do_task and len(args) > 4:           # a range's work, on the games read by another task
+            again.append(submit(function, *args, **options))
+        return future
+
+    submit, local_client.submit = local_client.submit, twice
+    try:
+        first = dicts(on_dask.validate(local_client, paths, range_bytes=1000, in_flight=4))
+    finally:
+        del local_client.submit
+    second = dicts(record for future in again for records, _, _ in future.result() for record in records)
+    assert len(expected) == 2 * 60 + 1
+    assert first == second == expected
 
 
 @pytest.mark.slow          # whole runs over corpus files, with and without Dask
