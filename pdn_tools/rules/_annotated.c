@@ -55,6 +55,7 @@ typedef struct {
     long ply;
     int after, forced, nag_count;
     long nags[MAX_NAGS];
+    Sections fen;                        /* the last [%fen]'s sides, copied while they stay */
 } Annotating;
 
 static int end_line(Annotating *a) {
@@ -175,16 +176,17 @@ typedef struct {
     int counting;
 } Draws;
 
-/* The comment of the ply just played (from `before` to `after`, `captured` pieces taken): its
- * commands as _commands and _draw_counts write them, those asked in `asks`; and whether it was
- * forced. */
+/* The comment of the ply just played (from `before` to `after`, `captured` pieces taken; none: the
+ * mover had no capture, quiet_step played it): its commands as _commands and _draw_counts write
+ * them, those asked in `asks`; and whether it was forced. */
 static int ply_comment(const Rules *r, Annotating *a, int asks, const Names *names, Draws *draws,
                        const Seen *before, const Seen *after, int captured, Records *recs) {
     long count = 0;
     if (asks & (ASK_MOVES | ASK_FORCED)) {
         int ci = before->turn;
-        count = legal_choices(r, ci, ci ? before->black : before->white, ci ? before->white : before->black,
-                              before->kings, 0, recs);        /* no king-move limit here: no counter */
+        u128 own = ci ? before->black : before->white, opp = ci ? before->white : before->black;
+        count = captured ? legal_choices(r, ci, own, opp, before->kings, 0, recs)  /* no king-move limit: */
+                         : quiet_choices(r, ci, own, opp, before->kings, 0);      /* no counter */
         if (count < 0)
             return -1;
         a->forced = (asks & ASK_FORCED) && count == 1;
@@ -199,7 +201,7 @@ static int ply_comment(const Rules *r, Annotating *a, int asks, const Names *nam
     char *at = comment->data;
     *at++ = '{';
     if (asks & ASK_FEN) {
-        at = write_fen(r, after, names, (char *)memcpy(at, "[%fen ", 6) + 6);
+        at = write_fen_again(r, after, names, &a->fen, (char *)memcpy(at, "[%fen ", 6) + 6);
         at = (char *)memcpy(at, "] ", 2) + 2;
     }
     if (asks & ASK_MOVES)

@@ -101,8 +101,18 @@ static inline char *write_number(long value, char *at) {
     return at;
 }
 
-/* _written.c */
+/* _written.c; Sections: the sections of the last FEN written, each with the pieces it shows: a ply
+ * changes the side that moved, and the other only by a capture, so the other's is most often copied
+ * (write_fen_again; kept[side] 0: none yet) */
+typedef struct {
+    int kept[2];
+    u128 pieces[2], kings[2];
+    Py_ssize_t len[2];
+    char text[2][FEN_SIZE];
+} Sections;
+
 char *write_fen(const Rules *r, const Seen *s, const Names *names, char *at);
+char *write_fen_again(const Rules *r, const Seen *s, const Names *names, Sections *last, char *at);
 PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* _annotated.c */

@@ -105,17 +105,8 @@ char *write_fen(const Rules *r, const Seen *s, const Names *names, char *at) {
     return at;
 }
 
-/* The sections of the last FEN write_run wrote, each with the pieces it shows: a ply changes the
- * side that moved, and the other only by a capture, so the other's is most often copied. */
-typedef struct {
-    int kept[2];
-    u128 pieces[2], kings[2];
-    Py_ssize_t len[2];
-    char text[2][FEN_SIZE];
-} Sections;
-
 /* write_fen, each side's section copied from `last` when its pieces are the same (kept there). */
-static char *write_fen_again(const Rules *r, const Seen *s, const Names *names, Sections *last, char *at) {
+char *write_fen_again(const Rules *r, const Seen *s, const Names *names, Sections *last, char *at) {
     *at++ = s->turn ? 'B' : 'W';
     for (int side = 0; side < 2; side++) {
         u128 pieces = (side ? s->black : s->white) & r->valid, kings = s->kings & pieces;
