@@ -88,10 +88,11 @@ def annotate(result: Replay, options: Options, evaluate: Evaluations | None = No
     return _annotated(result, options, _notes(result, options, evaluate, engine))
 
 
-def _annotated(result: Replay, options: Options, notes: Notes) -> tuple[Game, list[str]]:
-    """The annotated copy of the game, made of elements, and notes about changed tags."""
+def _annotated(result: Replay, options: Options, added: Notes) -> tuple[Game, list[str]]:
+    """The annotated copy of the game, made of elements (`added` after its moves), and notes about
+    changed tags."""
     game = result.game
-    elements = _place(game.elements, *notes)
+    elements = _place(game.elements, *added)
     plies = sum(1 for element in elements if isinstance(element, NotatedMove))
     tags, terminator, _, notes = _tags(game, plies, result, options)
     return dataclasses.replace(game, tags=tags, result=terminator, elements=elements), notes
@@ -282,10 +283,11 @@ def _core_game(result: Replay, options: Options) -> tuple[str, list[str]] | None
         return None
     tags, _, end, notes = _tags(game, result.ply_count, result, options)      # the tail written with the Result set
     written = steps.annotate_line(start, pieces, result.ply_count, square_names(variant) if variant.alpha else None,
-                                  options.asks, counts, tail_of(end, game.after), WIDTH)
+                                  options.asks, counts, tail_of(end, game.after), WIDTH, None if game.before else tags)
     if written is None or written[1] != result.ply_count:
         return None
-    return written_game(game.before, tags, written[0]), notes
+    text, _, whole = written            # the whole game's text, or its movetext when Python writes the head
+    return text if whole else written_game(game.before, tags, text), notes
 
 
 _FRESH: dict[tuple[Position, DrawRules | None], tuple[steps.DrawCounts | None]] = {}

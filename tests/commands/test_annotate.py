@@ -483,3 +483,27 @@ def test_the_counters_kept_for_a_start_are_a_fresh_tracker_s(rules):
         assert annotating._fresh_counts(start, draw_rules) == fresh == annotating._fresh_counts(start, draw_rules)
     ending = Position.from_fen(VARIANTS["international"], "W:WK46,K47,K48:BK1", COMPILED)
     assert DrawTracker(ending).core_limits() is None and annotating._fresh_counts(ending, None) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(tags=st.lists(st.tuples(st.sampled_from(HEAD_NAMES), st.sampled_from(HEAD_VALUES + ("a\\b", "é", "x\"y"))),
+                     max_size=5),
+       before=st.sampled_from(["", "{before}\n", "% a line\n"]), moves=st.sampled_from(MOVES),
+       chosen=st.lists(st.sampled_from(OPTION_NAMES), min_size=1, unique=True))
+def test_the_core_writes_the_head_as_the_writer_writes_it(tags, before, moves, chosen):
+    """The core writes the whole game, its head too (write_head in _annotated.c): tags escaped, repeated,
+    set, not ASCII (Python writes that head), comments before them (Python writes those): the text
+    written from the elements, and the pure engine's."""
+    gametype = [] if any(name == "GameType" for name, _ in tags) else [("GameType", "21")]
+    head = "".join(f'[{name} "{writer.escape(value)}"]\n' for name, value in [*gametype, *tags])
+    text = f"{before}{head}{moves} *\n"
+    options = Annotations(**{option: True for option in chosen})
+    checked = check(read_text(text, engine=COMPILED)[0], engine=COMPILED)
+    if checked.replay is None or not checked.replay.ok:
+        return
+    assert _core_game(checked.replay, options) is not None
+    elements, notes = annotate_replay(replay(read_text(text, engine=COMPILED)[0], engine=COMPILED), options)
+    where = f"{elements.file}:{elements.line}: game {elements.index}: "
+    pure = check(read_text(text, engine=PURE)[0], engine=PURE)
+    noted = [(where, note, note.startswith("GameType ")) for note in notes]
+    assert annotate_game(checked, options) == (write_game(elements), noted) == annotate_game(pure, options)
