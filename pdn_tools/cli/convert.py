@@ -185,7 +185,7 @@ def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, 
              reading: Reading) -> None:
     """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
     Annotating an annotated game replaces the old annotations."""
-    from pdn_tools.commands.annotate import Options as Annotations
+    from pdn_tools.commands.annotate import Options as Annotations, annotate_game
     from pdn_tools.rules.search import Evaluations
     from pdn_tools.running.per_worker import PerWorker, annotated
     from pdn_tools.running.terminal import GroupedNotes, validity
@@ -202,10 +202,12 @@ def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, 
     run = Run(reading)
     with run.output(writing), _hub_engine(engine, limits) as hub:
         searches = PerWorker(functools.partial(Evaluations, depth)) if shots else None
-        work = functools.partial(annotated, options=options, evaluate=searches, engine=hub)
+        work = functools.partial(annotate_game, options=options) if searches is None and hub is None else \
+            functools.partial(annotated, options=options, evaluate=searches, engine=hub)
         grouped = GroupedNotes(run.terminal, each=notes == "each")      # a tag added to every game: one line
         run.inputs.note = grouped.before            # an input cut or unreadable: said after its games' notes
-        for record, (text, noted) in _engine_errors(run.reported(work), run.terminal):
+        games = run.reported(work)
+        for record, (text, noted) in games if hub is None else _engine_errors(games, run.terminal):
             run.terminal.out(text, end="")
             for where, message, alike in noted:
                 grouped.add(record.file, where, message, alike)

@@ -107,7 +107,7 @@ class Run:
         from pdn_tools.commands import report
 
         for record, value in self.checked(work):
-            for line in report.text_lines(record, warnings=False):
+            for line in report.text_lines(record, warnings=False) if record.errors else ():
                 self.terminal.note(line)
             yield record, value
             self.terminal.game_done()

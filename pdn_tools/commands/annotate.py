@@ -22,7 +22,7 @@ from pdn_tools.commands.report import json_text
 from pdn_tools.play.check import Checked, line_text, with_shots
 from pdn_tools.play.notation import Style, written_alpha
 from pdn_tools.rules import steps
-from pdn_tools.rules.draws import DrawTracker
+from pdn_tools.rules.draws import DrawRules, DrawTracker
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
 from pdn_tools.text.model import Comment, Element, Game, MoveNumber, MoveRun, Nag, NotatedMove, Variation, movetext_runs
@@ -30,7 +30,8 @@ from pdn_tools.rules.movegen import Move as LegalMove, Position
 from pdn_tools.rules.search import (MISSED, SHOT, SHOTS_DEPTH as SHOTS_DEPTH, WALKED_INTO, Evaluations, Judgement,
                                     eval_text, judge)
 from pdn_tools.rules.variants import Variant
-from pdn_tools.text.writer import WIDTH, _run_number, atom, game_text, tail, write_game
+from pdn_tools.text.writer import (WIDTH, _run_number, atom, game_text, tail_of, terminator_of, wrap, write_game,
+                                   written_game)
 from pdn_tools.play.replay import Replay
 
 FORCED = 7                      # NAG $7: the only move
@@ -57,6 +58,11 @@ class Options:
     def any(self) -> bool:
         return any(getattr(self, f.name) is True for f in dataclasses.fields(self))
 
+    @functools.cached_property
+    def asks(self) -> int:
+        """The commands asked of the core's annotate_line, as its bits (_CORE_ASKS)."""
+        return sum(bit for name, bit in _CORE_ASKS if getattr(self, name))
+
 
 def is_ours(element: Element) -> bool:
     """A comment holding nothing but annotation commands, or a variation pdn wrote (--shots,
@@ -82,11 +88,14 @@ def annotate(result: Replay, options: Options, evaluate: Evaluations | None = No
     return _annotated(result, options, _notes(result, options, evaluate, engine))
 
 
-def _annotated(result: Replay, options: Options, notes: Notes) -> tuple[Game, list[str]]:
-    """The annotated copy of the game, made of elements, and notes about changed tags."""
+def _annotated(result: Replay, options: Options, added: Notes) -> tuple[Game, list[str]]:
+    """The annotated copy of the game, made of elements (`added` after its moves), and notes about
+    changed tags."""
     game = result.game
-    annotated = dataclasses.replace(game, tags=list(game.tags), elements=_place(game.elements, *notes))
-    return annotated, _tags(annotated, len(annotated.main_line()), result, options)
+    elements = _place(game.elements, *added)
+    plies = sum(1 for element in elements if isinstance(element, NotatedMove))
+    tags, terminator, _, notes = _tags(game, plies, result, options)
+    return dataclasses.replace(game, tags=tags, result=terminator, elements=elements), notes
 
 
 def _notes(result: Replay, options: Options, evaluate: Evaluations | None, engine: Analyse | None) -> Notes:
@@ -245,12 +254,6 @@ _CORE_PIECES: dict[type, int] = {MoveRun: 0, NotatedMove: 0, MoveNumber: 1, Nag:
 _CORE_ASKS = (("fen", 1), ("moves", 2), ("forced", 4), ("captures", 8))
 
 
-def _head(game: Game) -> Game:
-    """A copy of the game without its movetext: what write_game writes besides the movetext."""
-    return Game(list(game.tags), [], game.result, game.before, game.after, line=game.line, index=game.index,
-                file=game.file)
-
-
 def _core_game(result: Replay, options: Options) -> tuple[str, list[str]] | None:
     """The annotated game's text and notes about changed tags, its main line with its tail written
     by the compiled core as _atoms, _commands, _draw_counts and wrap write them
@@ -275,21 +278,37 @@ def _core_game(result: Replay, options: Options) -> tuple[str, list[str]] | None
             pieces.append((element.number, 2))                           # type: ignore[union-attr]
         elif kind == 1 or not is_ours(element):                         # type: ignore[arg-type]
             pieces.append((atom(element), kind))                         # type: ignore[arg-type]
-    head = _head(game)
-    notes = _tags(head, result.ply_count, result, options)      # the tail written with the Result set
-    tracker = DrawTracker(start, result.draw_rules) if options.draws else None
-    quiet = None if tracker is None or tracker.rules.quiet is None else tracker.rules.quiet.name
+    counts = _fresh_counts(start, result.draw_rules) if options.draws else None
+    if options.draws and counts is None:
+        return None
+    tags, _, end, notes = _tags(game, result.ply_count, result, options)      # the tail written with the Result set
     written = steps.annotate_line(start, pieces, result.ply_count, square_names(variant) if variant.alpha else None,
-                                  _asks(options), quiet, tracker, tail(head), WIDTH)
+                                  options.asks, counts, tail_of(end, game.after), WIDTH, None if game.before else tags)
     if written is None or written[1] != result.ply_count:
         return None
-    return write_game(head, movetext=written[0]), notes
+    text, _, whole = written            # the whole game's text, or its movetext when Python writes the head
+    return text if whole else written_game(game.before, tags, text), notes
 
 
-@functools.cache
-def _asks(options: Options) -> int:
-    """The commands `options` asks of the core's annotate_line, as its bits."""
-    return sum(bit for name, bit in _CORE_ASKS if getattr(options, name))
+_FRESH: dict[tuple[Position, DrawRules | None], tuple[steps.DrawCounts | None]] = {}
+
+
+def _fresh_counts(start: Position, rules: DrawRules | None) -> steps.DrawCounts | None:
+    """The counters of a fresh `DrawTracker(start, rules)` as steps.annotate_line takes them, kept for
+    each start and rules met (a fresh tracker's depend on nothing else); None when the core cannot
+    count from there (an ending's count running or waiting)."""
+    key = (start, rules)
+    kept = _FRESH.get(key)
+    if kept is None:
+        tracker = DrawTracker(start, rules)
+        limits = tracker.core_limits()
+        quiet = tracker.rules.quiet
+        if len(_FRESH) >= 256:
+            _FRESH.clear()
+        kept = _FRESH[key] = (None if limits is None or tracker.event is not None else
+                              (None if quiet is None else quiet.name, tracker.seen, tracker.since, tracker.quiet,
+                               limits),)
+    return kept[0]
 
 
 def _draw_counts(result: Replay) -> dict[int, list[str]]:
@@ -320,26 +339,62 @@ def _draw_counts(result: Replay) -> dict[int, list[str]]:
     return out
 
 
-def _tags(game: Game, plies: int, result: Replay, options: Options) -> list[str]:
-    """Set the PlyCount (the main line's `plies`), Result and GameType tags asked for on `game`, the
-    annotated replayed game; notes on the tags that changed."""
+# An annotated game's head: its tags, its terminator written after the movetext (Game.result), that
+# terminator as writer.terminator writes it (its tail's start), and the notes on its tags.
+Head = tuple[list[tuple[str, str]], str | None, str, list[str]]
+
+
+def _tags(game: Game, plies: int, result: Replay, options: Options) -> Head:
+    """The head of the annotated replayed `game`: its tags with the PlyCount (the main line's `plies`),
+    Result and GameType asked for set (a new list when one is: the game's are left as they are), its
+    terminator (the Result set when one was written), and notes on the tags that changed."""
+    tags, terminator = game.tags, game.result
+    first = dict(reversed(tags))            # each name's first value
     notes = []
     if options.ply_count:
-        game.set_tag("PlyCount", str(plies))
+        tags = _set_tag(tags, first, "PlyCount", str(plies))
+    tag = first.get("Result")
     computed = result.computed_result() if options.result else None
-    stated = None if computed is None else results.stated_result(game.tag("Result"), game.result)
-    if computed is not None and stated in results.UNKNOWN:
-        game.set_tag("Result", computed)
-        if game.result is not None:
-            game.result = computed
-        change = f"Result {stated!r} set to {computed!r}" if stated else f"Result {computed!r} added"
-        notes.append(f"{change}: the rules decide the game")
-    if options.gametype and game.tag("GameType") is None:     # the full one, as convert writes it
+    if computed is not None:
+        stated = results.stated_result(tag, terminator)
+        if stated in results.UNKNOWN:
+            tags = _set_tag(tags, first, "Result", computed)
+            tag = computed
+            if terminator is not None:
+                terminator = computed
+            change = f"Result {stated!r} set to {computed!r}" if stated else f"Result {computed!r} added"
+            notes.append(f"{change}: the rules decide the game")
+    if options.gametype and "GameType" not in first:     # the full one, as convert writes it
         variant = _replayed(result)[1]
-        full = variant.gametype_text(written_alpha(result.game, variant, _AS_WRITTEN))   # what variant_tags adds
-        game.set_tag("GameType", full)
-        notes.append(Alike(f"GameType {full} added ({variant.name})"))
-    return notes
+        full, note = _gametype(variant, written_alpha(game, variant, _AS_WRITTEN))      # what variant_tags adds
+        tags = [*tags, ("GameType", full)]
+        notes.append(note)
+    return tags, terminator, terminator or terminator_of(tag), notes
+
+
+def _set_tag(tags: list[tuple[str, str]], first: dict[str, str], name: str, value: str) -> list[tuple[str, str]]:
+    """A copy of `tags` (whose names' first values are `first`) with `name` set as Game.set_tag sets
+    it: the first of its name, else added last."""
+    if name not in first:
+        return [*tags, (name, value)]
+    tags = list(tags)
+    tags[[key for key, _ in tags].index(name)] = (name, value)
+    return tags
+
+
+_GAMETYPES: dict[tuple[int, bool], tuple[Variant, str, Alike]] = {}    # id(variant), alpha -> its GameType, note
+
+
+def _gametype(variant: Variant, alpha: bool) -> tuple[str, Alike]:
+    """`variant.gametype_text(alpha)` and the note on its adding, kept for each variant met (the
+    variant kept with them: its id stays its own)."""
+    kept = _GAMETYPES.get((id(variant), alpha))
+    if kept is None or kept[0] is not variant:
+        if len(_GAMETYPES) >= 256:
+            _GAMETYPES.clear()
+        full = variant.gametype_text(alpha)
+        kept = _GAMETYPES[id(variant), alpha] = variant, full, Alike(f"GameType {full} added ({variant.name})")
+    return kept[1], kept[2]
 
 
 def _replayed(result: Replay) -> tuple[Position, Variant]:
@@ -370,9 +425,8 @@ def annotate_game(checked: Checked, options: Options, evaluate: Evaluations | No
             text = write_game(annotated)
         else:                       # the movetext written from the runs' words: no element made
             atoms, plies = placed
-            head = _head(game)
-            notes = _tags(head, plies, result, options)
-            text = write_game(head, atoms=atoms)
+            tags, _, end, notes = _tags(game, plies, result, options)
+            text = written_game(game.before, tags, wrap([*atoms, tail_of(end, game.after)]))
     where = f"{game.file}:{game.line}: game {game.index}: "
     return text, [(where, note, isinstance(note, Alike)) for note in notes]
 

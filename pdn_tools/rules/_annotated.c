@@ -6,7 +6,7 @@
 
 /* ---- a main line annotated and written ---------------------------------------------------- */
 /* twin: pdn_tools.commands.annotate._atoms, pdn_tools.commands.annotate._commands,
- * pdn_tools.commands.annotate._draw_counts, pdn_tools.text.writer.wrap */
+ * pdn_tools.commands.annotate._draw_counts, pdn_tools.text.writer.wrap, pdn_tools.text.writer.written_game */
 
 enum { PIECE_RUN, PIECE_NUMBER, PIECE_NAG, PIECE_OTHER };      /* annotate._CORE_PIECES' kinds */
 enum { ASK_FEN = 1, ASK_MOVES = 2, ASK_FORCED = 4, ASK_CAPTURES = 8 };   /* annotate._CORE_ASKS */
@@ -55,6 +55,7 @@ typedef struct {
     long ply;
     int after, forced, nag_count;
     long nags[MAX_NAGS];
+    Sections fen;                        /* the last [%fen]'s sides, copied while they stay */
 } Annotating;
 
 static int end_line(Annotating *a) {
@@ -175,16 +176,17 @@ typedef struct {
     int counting;
 } Draws;
 
-/* The comment of the ply just played (from `before` to `after`, `captured` pieces taken): its
- * commands as _commands and _draw_counts write them, those asked in `asks`; and whether it was
- * forced. */
+/* The comment of the ply just played (from `before` to `after`, `captured` pieces taken; none: the
+ * mover had no capture, quiet_step played it): its commands as _commands and _draw_counts write
+ * them, those asked in `asks`; and whether it was forced. */
 static int ply_comment(const Rules *r, Annotating *a, int asks, const Names *names, Draws *draws,
                        const Seen *before, const Seen *after, int captured, Records *recs) {
     long count = 0;
     if (asks & (ASK_MOVES | ASK_FORCED)) {
         int ci = before->turn;
-        count = legal_choices(r, ci, ci ? before->black : before->white, ci ? before->white : before->black,
-                              before->kings, 0, recs);        /* no king-move limit here: no counter */
+        u128 own = ci ? before->black : before->white, opp = ci ? before->white : before->black;
+        count = captured ? legal_choices(r, ci, own, opp, before->kings, 0, recs)  /* no king-move limit: */
+                         : quiet_choices(r, ci, own, opp, before->kings, 0);      /* no counter */
         if (count < 0)
             return -1;
         a->forced = (asks & ASK_FORCED) && count == 1;
@@ -199,7 +201,7 @@ static int ply_comment(const Rules *r, Annotating *a, int asks, const Names *nam
     char *at = comment->data;
     *at++ = '{';
     if (asks & ASK_FEN) {
-        at = write_fen(r, after, names, (char *)memcpy(at, "[%fen ", 6) + 6);
+        at = write_fen_again(r, after, names, &a->fen, (char *)memcpy(at, "[%fen ", 6) + 6);
         at = (char *)memcpy(at, "] ", 2) + 2;
     }
     if (asks & ASK_MOVES)
@@ -259,8 +261,46 @@ static int annotate_run(const Rules *r, Annotating *a, PyObject *run, Seen *now,
     }
 }
 
-/* annotate_line(pieces, position, last, names, asks, quiet_name, seen, since, quiet, limits, tail, width)
- *   -> (the movetext in lines, plies) or None
+/* Writes `tags` (a list of (name, value)) as written_game writes them, a line each, every value
+ * escaped (each backslash and double quote after a backslash), then the blank line after them: 1
+ * done, 0 when a tag is not ASCII (Python writes the head), -1 on an error (set). */
+static int write_head(PyObject *tags, Chars *out) {
+    if (!PyList_Check(tags)) {
+        PyErr_SetString(PyExc_TypeError, "annotate_line: the tags a list of (name, value)");
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(tags); k++) {
+        PyObject *tag = PyList_GET_ITEM(tags, k);
+        if (!PyTuple_Check(tag) || PyTuple_GET_SIZE(tag) != 2 || !PyUnicode_Check(PyTuple_GET_ITEM(tag, 0))
+            || !PyUnicode_Check(PyTuple_GET_ITEM(tag, 1))) {
+            PyErr_SetString(PyExc_TypeError, "annotate_line: the tags a list of (name, value)");
+            return -1;
+        }
+        PyObject *name = PyTuple_GET_ITEM(tag, 0), *value = PyTuple_GET_ITEM(tag, 1);
+        if (!PyUnicode_IS_ASCII(name) || !PyUnicode_IS_ASCII(value))
+            return 0;
+        Py_ssize_t n = PyUnicode_GET_LENGTH(name), v = PyUnicode_GET_LENGTH(value);
+        if (grow(out, n + 2 * v + 6) < 0)
+            return -1;
+        char *at = out->data + out->len;
+        const char *text = (const char *)PyUnicode_DATA(value);
+        *at++ = '[';
+        at = (char *)memcpy(at, PyUnicode_DATA(name), (size_t)n) + n;
+        *at++ = ' ';
+        *at++ = '"';
+        for (Py_ssize_t i = 0; i < v; i++) {
+            if (text[i] == '\\' || text[i] == '"')
+                *at++ = '\\';
+            *at++ = text[i];
+        }
+        at = (char *)memcpy(at, "\"]\n", 3) + 3;
+        out->len = at - out->data;
+    }
+    return PyList_GET_SIZE(tags) && add(out, "\n", 1) < 0 ? -1 : 1;
+}
+
+/* annotate_line(pieces, position, last, names, asks, quiet_name, seen, since, quiet, limits, tail, width, tags)
+ *   -> (the text, plies, whether it is the whole game's) or None
  * The main line of a game (`pieces`, a list of (text, kind): kind 0 a run of moves kept as text,
  * 1 a move number, 2 a NAG (text its number, an int), 3 any other piece written as it is) played
  * from `position` as run_text plays it, at most `last` plies, and written as annotate._atoms
@@ -268,15 +308,18 @@ static int annotate_run(const Rules *r, Annotating *a, PyObject *run, Seen *now,
  * the commands asked: [%fen ...] (asks & 1), [%moves N] (2), [%captured N] (8), and with
  * `quiet_name` (not None) [%draw start/end quiet_name] where the quiet count (run_text's
  * counters: seen, since, quiet, limits) starts or ends; then `tail`, the pieces joined into lines
- * of at most `width` characters as writer.wrap joins them.  Squares are numbers, or names[number].
+ * of at most `width` characters as writer.wrap joins them.  With `tags` (not None) and every tag
+ * ASCII, the text is the whole game's: the tags as write_head writes them, the movetext, a blank line
+ * (written_game's text of a game with no comment before its tags); else the movetext alone.
+ * Squares are numbers, or names[number].
  * None when the core leaves a move, a number or a draw to Python, when a piece, the tail or the
  * name is not ASCII (the text is written in ASCII), a NAG follows a move more than MAX_NAGS times,
  * or under a king-move limit. */
 PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 12 || !PyList_Check(args[0]) || !PyUnicode_Check(args[10])
+    if (nargs != 13 || !PyList_Check(args[0]) || !PyUnicode_Check(args[10])
         || (args[5] != Py_None && !PyUnicode_Check(args[5]))) {
         PyErr_SetString(PyExc_TypeError, "annotate_line(pieces: list, position, last, names, asks, quiet_name, "
-                                         "seen, since, quiet, limits, tail: str, width)");
+                                         "seen, since, quiet, limits, tail: str, width, tags)");
         return NULL;
     }
     long last = PyLong_AsLong(args[2]);
@@ -299,7 +342,9 @@ PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nar
         draws.name_len = PyUnicode_GET_LENGTH(args[5]);
     }
     Records recs = {NULL, 0, 0, 0};
+    Chars head = {NULL, 0, 0};
     PyObject *result = NULL;
+    int whole = 0;
     int done = counters_in(self, &draws.c, args[6], args[7], args[8], args[9]) < 0 ? -1 : 1;
     draws.counting = draws.name != NULL && draws.c.quiet > 0;
     for (Py_ssize_t k = 0; done == 1 && k < PyList_GET_SIZE(args[0]); k++) {
@@ -336,16 +381,24 @@ PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nar
     }
     if (done == 1 && flush_after(&a) == 0 && (a.number.len == 0 || wrap_atom(&a, a.number.data, a.number.len) == 0)
         && wrap_atom(&a, (const char *)PyUnicode_DATA(tail), PyUnicode_GET_LENGTH(tail)) == 0
-        && (a.line.len == 0 || end_line(&a) == 0)) {
-        PyObject *written = PyUnicode_New(a.done.len, 127);
+        && (a.line.len == 0 || end_line(&a) == 0)
+        && (whole = args[12] == Py_None ? 0 : write_head(args[12], &head)) >= 0) {
+        Py_ssize_t size = whole ? head.len + a.done.len + 2 : a.done.len;
+        PyObject *written = PyUnicode_New(size, 127);
         if (written != NULL) {
+            char *at = (char *)PyUnicode_DATA(written);
+            if (whole)
+                at = (char *)memcpy(at, head.data, (size_t)head.len) + head.len;
             if (a.done.len)
-                memcpy(PyUnicode_DATA(written), a.done.data, (size_t)a.done.len);
-            result = Py_BuildValue("(Nl)", written, a.ply);
+                at = (char *)memcpy(at, a.done.data, (size_t)a.done.len) + a.done.len;
+            if (whole)
+                memcpy(at, "\n\n", 2);
+            result = Py_BuildValue("(NlO)", written, a.ply, whole ? Py_True : Py_False);
         }
     } else if (done == 0) {
         result = Py_NewRef(Py_None);
     }
+    PyMem_Free(head.data);
     PyMem_Free(a.done.data);
     PyMem_Free(a.line.data);
     PyMem_Free(a.number.data);

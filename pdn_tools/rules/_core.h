@@ -137,6 +137,7 @@ PyObject *Rules_quiet_moves(Rules *self, PyObject *const *args, Py_ssize_t nargs
 PyObject *Rules_perft(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 PyObject *Rules_choices(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 long legal_choices(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int ctr, Records *recs);
+long quiet_choices(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int ctr);
 
 /* _rules.c */
 int side_counter_args(Rules *r, PyObject *const *args, Py_ssize_t nargs, int *ci, u128 *own, u128 *opp,

@@ -310,10 +310,13 @@ long legal_choices(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int c
         PyErr_NoMemory();
         return -1;
     }
-    if (recs->count == 0)
-        count = r->bulk ? count_quiet_bulk(r, ci, own, opp, kings, ctr)
-                        : quiet_moves_fast(r, ci, own, opp, kings, ctr, NULL, 0, 1);
-    return count;
+    return recs->count ? count : quiet_choices(r, ci, own, opp, kings, ctr);
+}
+
+/* legal_choices of a side known to have no capture: its quiet moves counted. */
+long quiet_choices(const Rules *r, int ci, u128 own, u128 opp, u128 kings, int ctr) {
+    return r->bulk ? count_quiet_bulk(r, ci, own, opp, kings, ctr)
+                   : quiet_moves_fast(r, ci, own, opp, kings, ctr, NULL, 0, 1);
 }
 
 /* choices(ci, own, opp, kings, counter) -> the legal moves, captures with the same start, end and

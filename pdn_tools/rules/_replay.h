@@ -47,7 +47,8 @@ typedef struct {
     Py_ssize_t len[MAX_SQ + 1];
 } Names;
 
-#define FEN_SIZE (8 + MAX_SQ * 6)           /* "K" + a name of up to 4 characters + "," a square */
+#define FEN_SIZE (16 + MAX_SQ * 6)          /* "K" + a name of up to 4 characters + "," a square, and
+                                               room for the last square's text copied whole (SQUARE_TEXT) */
 
 /* _positions.c: `like` is a position whose variant, tables and counters a new one keeps */
 int read_position(const Rules *r, PyObject *position, Seen *out);
@@ -101,8 +102,23 @@ static inline char *write_number(long value, char *at) {
     return at;
 }
 
-/* _written.c */
+/* _written.c; Sections: the sections of the last FEN written, each with the pieces it shows: a ply
+ * changes the side that moved, and the other only by a capture, so the other's is most often copied
+ * (write_fen_again; kept[side] 0: none yet); and each square's text in a section, made at the first
+ * FEN (squares 0: not yet), written while the squares' order is their numbers' (ordered). */
+#define SQUARE_TEXT 8                       /* ",K" and a name of up to 4 characters, copied whole */
+typedef struct {
+    int kept[2];
+    u128 pieces[2], kings[2];
+    Py_ssize_t len[2];
+    char text[2][FEN_SIZE];
+    int squares, ordered;
+    char square[2][MAX_IDX][SQUARE_TEXT];   /* ",N" of a man, ",KN" of a king on each square */
+    uint8_t square_len[2][MAX_IDX];
+} Sections;
+
 char *write_fen(const Rules *r, const Seen *s, const Names *names, char *at);
+char *write_fen_again(const Rules *r, const Seen *s, const Names *names, Sections *last, char *at);
 PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs);
 
 /* _annotated.c */

@@ -105,27 +105,58 @@ char *write_fen(const Rules *r, const Seen *s, const Names *names, char *at) {
     return at;
 }
 
-/* The sections of the last FEN write_run wrote, each with the pieces it shows: a ply changes the
- * side that moved, and the other only by a capture, so the other's is most often copied. */
-typedef struct {
-    int kept[2];
-    u128 pieces[2], kings[2];
-    Py_ssize_t len[2];
-    char text[2][FEN_SIZE];
-} Sections;
+/* Makes the texts of `last`'s squares: each after a comma, `K` first for a king, as write_side writes
+ * them; ordered when the squares, lowest index first, come in the order of their numbers. */
+static void square_texts(const Rules *r, const Names *names, Sections *last) {
+    int previous = -1;
+    last->ordered = 1;
+    for (int sq = 0; sq < MAX_IDX; sq++) {
+        if (!HAS(r->valid, sq))
+            continue;
+        int number = r->number[sq];
+        if (number < previous || (names->on && names->len[number] > SQUARE_TEXT - 2))
+            last->ordered = 0;
+        previous = number;
+        for (int king = 0; king < 2 && last->ordered; king++) {
+            char *text = last->square[king][sq], *at = text;
+            *at++ = ',';
+            if (king)
+                *at++ = 'K';
+            last->square_len[king][sq] = (uint8_t)(write_named(names, number, 0, at) - text);
+        }
+    }
+    last->squares = 1;
+}
 
-/* write_fen, each side's section copied from `last` when its pieces are the same (kept there). */
-static char *write_fen_again(const Rules *r, const Seen *s, const Names *names, Sections *last, char *at) {
+/* write_fen, each side's section copied from `last` when its pieces are the same (kept there), else
+ * made of its squares' texts (write_side when their order is not their numbers'). */
+char *write_fen_again(const Rules *r, const Seen *s, const Names *names, Sections *last, char *at) {
+    if (!last->squares)
+        square_texts(r, names, last);
     *at++ = s->turn ? 'B' : 'W';
     for (int side = 0; side < 2; side++) {
         u128 pieces = (side ? s->black : s->white) & r->valid, kings = s->kings & pieces;
         *at++ = ':';
-        *at++ = side ? 'B' : 'W';
         if (last->kept[side] && last->pieces[side] == pieces && last->kings[side] == kings) {
+            *at++ = side ? 'B' : 'W';
             at = put(at, last->text[side], last->len[side]);
             continue;
         }
-        char *end = write_side(r, pieces, kings, names, at);
+        char *end = at + 1;
+        if (last->ordered) {             /* each square's text after a comma, the first comma where the
+                                            colour goes */
+            end = at;
+            for (u128 left = pieces; left; left &= left - 1) {
+                int sq = lowest(left), king = HAS(kings, sq);
+                memcpy(end, last->square[king][sq], SQUARE_TEXT);
+                end += last->square_len[king][sq];
+            }
+            if (end == at)
+                end++;
+        } else {
+            end = write_side(r, pieces, kings, names, end);
+        }
+        *at++ = side ? 'B' : 'W';
         last->len[side] = end - at;
         memcpy(last->text[side], at, (size_t)(end - at));
         last->pieces[side] = pieces;
@@ -277,7 +308,7 @@ PyObject *Rules_write_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) 
     Written out = {NULL, 0, 0};
     Records recs = {NULL, 0, 0, 0};
     Sections sections;
-    sections.kept[0] = sections.kept[1] = 0;
+    sections.kept[0] = sections.kept[1] = sections.squares = 0;
     PyObject *result = NULL;
     while (number < last && !self->limit) {
         Py_ssize_t end;

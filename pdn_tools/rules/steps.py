@@ -155,26 +155,25 @@ def find_run(position: Position, text: str, offset: int, number: int, last: int,
     return offset, plies, after, found
 
 
+# The draw counters annotate_line counts from: the quiet count's name (None: none written), then run_text's
+# counters (a DrawTracker's seen, since and quiet, and its core_limits()); the core leaves them unchanged.
+DrawCounts = tuple[str | None, dict[Position, int], Position, int, "CoreLimits"]
+
+
 def annotate_line(position: Position, pieces: list[tuple[str | int, int]], last: int,
-                  names: tuple[str, ...] | None, asks: int, quiet_name: str | None, tracker: DrawTracker | None,
-                  tail: str, width: int) -> tuple[str, int] | None:
+                  names: tuple[str, ...] | None, asks: int, counts: DrawCounts | None, tail: str, width: int,
+                  tags: list[tuple[str, str]] | None) -> tuple[str, int, bool] | None:
     """A main line's `pieces` (runs kept as text and what lies between them) played from `position`
     as run_text plays them, at most `last` plies, and written by the core with annotate's commands
     after each move and wrapped into lines with `tail` (see Rules.annotate_line in _annotated.c):
-    (the text, plies played), or None when the core leaves a move or a draw (counted in a copy of
-    `tracker`'s counters when given) to Python.  Only where `runs_text(position)`."""
+    (the text, plies played, whether the text is the whole game's: `tags` written before it as
+    writer.written_game writes them, when given and ASCII), or None when the core leaves a move or a
+    draw (counted from `counts` when given) to Python.  Only where `runs_text(position)`."""
     core = position._rl.core
     assert core is not None and not position._rl.limit
-    seen: dict[Position, int] | None = None
-    since, quiet = None, 0
-    limits: CoreLimits | tuple[()] = ()
-    if tracker is not None:
-        counting = tracker.core_limits()
-        if counting is None or tracker.event is not None:
-            return None
-        seen, since, quiet, limits = dict(tracker.seen), tracker.since, tracker.quiet, counting
-    return core.annotate_line(pieces, position, last, names, asks, quiet_name, seen, since, quiet, limits, tail,
-                              width)
+    if counts is None:
+        return core.annotate_line(pieces, position, last, names, asks, None, None, None, 0, (), tail, width, tags)
+    return core.annotate_line(pieces, position, last, names, asks, *counts, tail, width, tags)
 
 
 def runs_text(position: Position) -> bool:

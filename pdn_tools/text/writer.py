@@ -202,13 +202,12 @@ def write_game(game: Game, width: int = WIDTH, atoms: list[str] | None = None, m
 def written_game(before: list[Comment], tags: list[tuple[str, str]], movetext: str) -> str:
     """write_game's text of a game of these comments before its tags, tags and `movetext` (its
     lines, the tail included)."""
-    parts = [_comment(comment).rstrip("\n") for comment in before] if before else []
-    parts += [f'[{name} "{value}"]' if '"' not in value and "\\" not in value else f'[{name} "{escape(value)}"]'
-              for name, value in tags]
-    if tags:
-        parts.append("")
-    parts += (movetext, "\n")                   # the text ends with a newline and a blank line
-    return "\n".join(parts)
+    head = "".join([f'[{name} "{value}"]\n' for name, value in tags])
+    if "\\" in head or head.count('"') != 2 * len(tags):      # a value to escape (or a name quoting)
+        head = "".join([f'[{name} "{escape(value)}"]\n' for name, value in tags])
+    if before:
+        head = "".join([_comment(comment).rstrip("\n") + "\n" for comment in before]) + head
+    return f"{head}\n{movetext}\n\n" if tags else f"{head}{movetext}\n\n"     # a blank line after the tags
 
 
 _KINDS = {_NUMBER: 1, _MOVE: 2, _OTHER: 3}     # movetext_lines' kinds of piece (0: a run kept as text)

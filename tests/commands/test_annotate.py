@@ -424,3 +424,103 @@ def test_a_nag_beyond_a_c_long_is_annotated_as_the_pure_engine_annotates_it(text
     assert written[COMPILED] == written[PURE] and "$99999999999999999999" in written[PURE]
     result = annotate("--all", "-", input=text)
     assert result.exit_code == 0 and "$99999999999999999999" in result.stdout and result.stderr == ""
+
+
+# ---- the head made once (annotate._tags) and a fresh tracker's counters kept (annotate._fresh_counts) ----
+
+from hypothesis import strategies as st  # noqa: E402,F811
+
+from pdn_tools.commands import annotate as annotating  # noqa: E402
+from pdn_tools.text import results, writer  # noqa: E402
+from pdn_tools.text.model import Game  # noqa: E402
+
+HEAD_NAMES = ("Event", "Result", "PlyCount", "GameType", "White")
+HEAD_VALUES = ("", "1-0", "0-1", "*", "?", '"1-0"', "21", "x")
+MOVES = ('1. 11-15 22-18 2. 15x22 25x18', '[FEN "W:W18:B14"]\n1. 18x9')     # the second: White wins
+
+
+def _head_set_on_a_copy(game, plies, result, options):
+    """What _tags gave before it made the head at once: Game.set_tag on a copy of the game."""
+    head = Game(list(game.tags), [], game.result, game.before, game.after)
+    notes = []
+    if options.ply_count:
+        head.set_tag("PlyCount", str(plies))
+    computed = result.computed_result() if options.result else None
+    stated = None if computed is None else results.stated_result(head.tag("Result"), head.result)
+    if computed is not None and stated in results.UNKNOWN:
+        head.set_tag("Result", computed)
+        if head.result is not None:
+            head.result = computed
+        change = f"Result {stated!r} set to {computed!r}" if stated else f"Result {computed!r} added"
+        notes.append(f"{change}: the rules decide the game")
+    if options.gametype and head.tag("GameType") is None:
+        variant = result.variant
+        full = variant.gametype_text(annotating.written_alpha(game, variant, annotating._AS_WRITTEN))
+        head.set_tag("GameType", full)
+        notes.append(f"GameType {full} added ({variant.name})")
+    return head.tags, head.result, writer.terminator(head), notes
+
+
+@settings(max_examples=300, deadline=None)
+@given(tags=st.lists(st.tuples(st.sampled_from(HEAD_NAMES), st.sampled_from(HEAD_VALUES)), max_size=6),
+       moves=st.sampled_from(MOVES), terminator=st.sampled_from(["", " *", " 1-0", " 0-1"]),
+       chosen=st.lists(st.sampled_from(("ply_count", "result", "gametype")), unique=True))
+def test_the_head_is_made_as_set_tag_made_it_on_a_copy(tags, moves, terminator, chosen):
+    """_tags sets PlyCount, Result and GameType (tags repeated, missing, a result unknown or not) as
+    Game.set_tag set them on a copy of the game: the same tags, terminator, written terminator and
+    notes; the game's own tags are left as they were."""
+    gametype = [] if any(name == "GameType" for name, _ in tags) else [("GameType", "21")]
+    head = "".join(f'[{name} "{writer.escape(value)}"]\n' for name, value in [*gametype, *tags])
+    game = read_text(f"{head}{moves}{terminator}\n")[0]
+    checked = check(game)
+    if checked.replay is None or not checked.replay.ok:
+        return
+    options = Annotations(**{option: True for option in chosen})
+    before = list(game.tags)
+    assert annotating._tags(game, 7, checked.replay, options) == _head_set_on_a_copy(game, 7, checked.replay, options)
+    assert game.tags == before
+
+
+@pytest.mark.parametrize("rules", ["seeds", "wcdf"])
+def test_the_counters_kept_for_a_start_are_a_fresh_tracker_s(rules):
+    """_fresh_counts gives what a fresh DrawTracker of the start and rules holds (its quiet count's name,
+    seen, since, quiet and core limits), the second time from what it kept; None from a start where an
+    ending's count begins (the core cannot count it)."""
+    from pdn_tools.rules.draws import DrawTracker
+    from pdn_tools.rules.movegen import Position
+    from pdn_tools.rules.variants import RULE_SETS
+
+    for variant in VARIANTS.values():
+        start = Position.initial(variant, COMPILED)
+        draw_rules = RULE_SETS[rules].draws_of(variant)
+        tracker = DrawTracker(start, draw_rules)
+        quiet = tracker.rules.quiet
+        fresh = (None if quiet is None else quiet.name, tracker.seen, tracker.since, tracker.quiet,
+                 tracker.core_limits())
+        assert annotating._fresh_counts(start, draw_rules) == fresh == annotating._fresh_counts(start, draw_rules)
+    ending = Position.from_fen(VARIANTS["international"], "W:WK46,K47,K48:BK1", COMPILED)
+    assert DrawTracker(ending).core_limits() is None and annotating._fresh_counts(ending, None) is None
+
+
+@settings(max_examples=150, deadline=None)
+@given(tags=st.lists(st.tuples(st.sampled_from(HEAD_NAMES), st.sampled_from(HEAD_VALUES + ("a\\b", "é", "x\"y"))),
+                     max_size=5),
+       before=st.sampled_from(["", "{before}\n", "% a line\n"]), moves=st.sampled_from(MOVES),
+       chosen=st.lists(st.sampled_from(OPTION_NAMES), min_size=1, unique=True))
+def test_the_core_writes_the_head_as_the_writer_writes_it(tags, before, moves, chosen):
+    """The core writes the whole game, its head too (write_head in _annotated.c): tags escaped, repeated,
+    set, not ASCII (Python writes that head), comments before them (Python writes those): the text
+    written from the elements, and the pure engine's."""
+    gametype = [] if any(name == "GameType" for name, _ in tags) else [("GameType", "21")]
+    head = "".join(f'[{name} "{writer.escape(value)}"]\n' for name, value in [*gametype, *tags])
+    text = f"{before}{head}{moves} *\n"
+    options = Annotations(**{option: True for option in chosen})
+    checked = check(read_text(text, engine=COMPILED)[0], engine=COMPILED)
+    if checked.replay is None or not checked.replay.ok:
+        return
+    assert _core_game(checked.replay, options) is not None
+    elements, notes = annotate_replay(replay(read_text(text, engine=COMPILED)[0], engine=COMPILED), options)
+    where = f"{elements.file}:{elements.line}: game {elements.index}: "
+    pure = check(read_text(text, engine=PURE)[0], engine=PURE)
+    noted = [(where, note, note.startswith("GameType ")) for note in notes]
+    assert annotate_game(checked, options) == (write_game(elements), noted) == annotate_game(pure, options)

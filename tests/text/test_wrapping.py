@@ -61,3 +61,30 @@ def test_the_move_from_issue_29_stays_with_its_number():
     [game] = read_text(f'[GameType "25"]\n{moves} *')
     texts = [write_game(game, width) for width in range(1, 100)]     # each number ends some line
     assert all("6. e3-f4" in text and broken_pairs(text) == [] for text in texts)
+
+
+# ---- the head: tags written at once, escaped when a value needs it ------------------------------------
+
+from pdn_tools.text.model import Comment  # noqa: E402
+from pdn_tools.text.writer import escape, written_game  # noqa: E402
+
+HEAD_TEXT = st.text(st.sampled_from('aZ "\\é–]\n'), max_size=8)
+
+
+def _written_tag_by_tag(before: list[Comment], tags: list[tuple[str, str]], movetext: str) -> str:
+    """written_game as it wrote a head before: each tag's value looked at and escaped alone."""
+    parts = [("{" + c.text + "}" if c.kind == "{" else c.kind + c.text + "\n").rstrip("\n") for c in before]
+    parts += [f'[{name} "{value}"]' if '"' not in value and "\\" not in value else f'[{name} "{escape(value)}"]'
+              for name, value in tags]
+    if tags:
+        parts.append("")
+    return "\n".join([*parts, movetext, "\n"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(before=st.lists(st.builds(Comment, HEAD_TEXT, st.sampled_from("{%;")), max_size=2),
+       tags=st.lists(st.tuples(HEAD_TEXT, HEAD_TEXT), max_size=5), movetext=HEAD_TEXT)
+def test_the_head_written_at_once_is_the_head_written_tag_by_tag(before, tags, movetext):
+    """written_game writes the tags in one go and escapes them all when a value (or a name) holds a
+    quote or a backslash: the text is what escaping each value alone, as needed, wrote."""
+    assert written_game(before, tags, movetext) == _written_tag_by_tag(before, tags, movetext)
