@@ -168,11 +168,31 @@ PyObject *Rules_quiet_moves(Rules *self, PyObject *const *args, Py_ssize_t nargs
 
 #define MAX_DEPTH 64
 
+/* Nodes above the last ply between two looks at signals: perft runs with the GIL let go, and takes it
+ * back that often to hear Ctrl-C or SIGTERM (pdn's handlers end the run), as the pure perft hears them
+ * at once. */
+#define SIGNALS_EVERY (1 << 14)
+
 typedef struct {
     const Rules *r;
     int keep;
+    int interrupted;                     /* a signal handler raised: its exception is set */
+    int countdown;                       /* nodes to the next look at signals */
+    PyThreadState *released;             /* the thread state put aside while the GIL is let go */
     Records recs[MAX_DEPTH];
 } Perft;
+
+/* Whether a signal handler raised (-1, its exception set), looked at every SIGNALS_EVERY calls. */
+static int perft_signals(Perft *p) {
+    if (--p->countdown > 0)
+        return 0;
+    p->countdown = SIGNALS_EVERY;
+    PyEval_RestoreThread(p->released);
+    int raised = PyErr_CheckSignals() < 0;
+    p->released = PyEval_SaveThread();
+    p->interrupted = raised;
+    return raised ? -1 : 0;
+}
 
 void after_capture(const Record *rec, u128 *own, u128 *opp, u128 *kings) {
     int end = rec->path[rec->len - 1];
@@ -213,6 +233,8 @@ void drop_duplicates(Records *recs) {
 static long long perft_node(Perft *p, int ci, u128 own, u128 opp, u128 kings, int c_own, int c_opp,
                             int depth) {
     const Rules *r = p->r;
+    if (depth > 1 && perft_signals(p) < 0)
+        return -1;
     Records *recs = &p->recs[depth];
     legal_records(r, ci, own, opp, kings, recs);
     if (recs->failed)
@@ -277,16 +299,16 @@ PyObject *Rules_perft(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         return PyErr_NoMemory();
     p->r = self;
     p->keep = keep;
-    long long nodes;
-    Py_BEGIN_ALLOW_THREADS
-    nodes = perft_node(p, ci, own, opp, kings, counter_in(self, c_own), counter_in(self, c_opp),
-                       (int)depth);
-    Py_END_ALLOW_THREADS
+    p->released = PyEval_SaveThread();
+    long long nodes = perft_node(p, ci, own, opp, kings, counter_in(self, c_own), counter_in(self, c_opp),
+                                 (int)depth);
+    PyEval_RestoreThread(p->released);
+    int interrupted = p->interrupted;
     for (int d = 0; d < MAX_DEPTH; d++)
         records_free(&p->recs[d]);
     PyMem_Free(p);
     if (nodes < 0)
-        return PyErr_NoMemory();
+        return interrupted ? NULL : PyErr_NoMemory();
     return PyLong_FromLongLong(nodes);
 }
 

@@ -189,6 +189,13 @@ static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, in
         s->aborted = 1;
         return 0;
     }
+    /* A signal (Ctrl-C, SIGTERM: pdn's handlers end the run) is heard within STOP_EVERY nodes, as
+     * the pure search hears it between two bytecodes: a search may run long (a first iteration is
+     * never cut), and a process that cannot be stopped is worse than a slow one. */
+    if (s->nodes % STOP_EVERY == 0 && PyErr_CheckSignals() < 0) {
+        s->aborted = 3;
+        return 0;
+    }
     if (s->stop != NULL && s->complete && s->nodes % STOP_EVERY == 0) {
         int set = stop_asked(s);
         if (set) {

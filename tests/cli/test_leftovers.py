@@ -332,6 +332,34 @@ def test_the_engines_end_with_the_run_when_it_is_interrupted(tmp_path, jobs, sig
     assert outlived(engines) == []
 
 
+# Kings on both sides whose capture chains make a search of depth 1 visit some 62 million positions
+# (25-40 s on the compiled core) and --shots' depth 3 far more: a first iteration is never cut.
+KINGS = "B:WK1,K2,6,K8,K13,15,K17,K19,24,26,29,30,33,K36,38,41,K42,K45,50:BK5,7,K10,K14,16,K20,22,K27,K28,K32,34,37"
+
+
+@pytest.mark.slow       # a pdn process searching for a few seconds
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.parametrize("command", [["annotate", "--shots", "{games}"],
+                                     ["perft", "--variant", "international", "--depth", "13"]])
+def test_a_long_search_ends_at_ctrl_c_or_sigterm(tmp_path, command, signum):
+    """Ctrl-C or SIGTERM while --shots' search or perft runs in the compiled core: the run ends by that
+    signal at once (the search looks at signals every STOP_EVERY nodes, perft takes the GIL back to look
+    every SIGNALS_EVERY nodes; both used to hear them only when they returned, here after minutes)."""
+    games = tmp_path / "kings.pdn"
+    games.write_text(f'[GameType "20"]\n[SetUp "1"]\n[FEN "{KINGS}"]\n\n1... 22x11 *\n')
+    process = subprocess.Popen([sys.executable, "-m", "pdn_tools", *(arg.format(games=games) for arg in command)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=ctrl_c_heard)
+    time.sleep(3)                       # searching by now
+    assert process.poll() is None
+    process.send_signal(signum)
+    try:
+        code = process.wait(10)
+    finally:
+        process.kill()
+    assert code == -signum
+    assert b"Traceback" not in process.stderr.read()
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_killed_worker_ends_the_run_in_one_line_and_its_engine_with_it(tmp_path):
     """A worker killed (by the kernel when memory runs out, by a user) while its engine searches: the
