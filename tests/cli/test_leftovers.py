@@ -340,11 +340,13 @@ KINGS = "B:WK1,K2,6,K8,K13,15,K17,K19,24,26,29,30,33,K36,38,41,K42,K45,50:BK5,7,
 @pytest.mark.slow       # a pdn process searching for a few seconds
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 @pytest.mark.parametrize("command", [["annotate", "--shots", "{games}"],
-                                     ["perft", "--variant", "international", "--depth", "13"]])
+                                     ["perft", "--variant", "international", "--depth", "13", "--divide"]])
 def test_a_long_search_ends_at_ctrl_c_or_sigterm(tmp_path, command, signum):
     """Ctrl-C or SIGTERM while --shots' search or perft runs in the compiled core: the run ends by that
     signal at once (the search looks at signals every STOP_EVERY nodes, perft takes the GIL back to look
-    every SIGNALS_EVERY nodes; both used to hear them only when they returned, here after minutes)."""
+    every SIGNALS_EVERY nodes; both used to hear them only when they returned, here after minutes).  perft
+    with --divide: one core call of depth 12 for its first move; without it, each depth is a call of its
+    own, and the signal was heard at the end of the depth running."""
     games = tmp_path / "kings.pdn"
     games.write_text(f'[GameType "20"]\n[SetUp "1"]\n[FEN "{KINGS}"]\n\n1... 22x11 *\n')
     process = subprocess.Popen([sys.executable, "-m", "pdn_tools", *(arg.format(games=games) for arg in command)],
