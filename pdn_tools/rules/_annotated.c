@@ -387,7 +387,7 @@ PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nar
         PyObject *written = PyUnicode_New(size, 127);
         if (written != NULL) {
             char *at = (char *)PyUnicode_DATA(written);
-            if (whole)
+            if (whole && head.len)          /* a head of no tag is empty: its data is NULL */
                 at = (char *)memcpy(at, head.data, (size_t)head.len) + head.len;
             if (a.done.len)
                 at = (char *)memcpy(at, a.done.data, (size_t)a.done.len) + a.done.len;
