@@ -89,9 +89,10 @@ class Run:
             sys.exit(EXIT_USAGE)
 
     def _checked_work(self, work: Callable[[Checked], T]) -> batch.Work[tuple[Record, T]]:
+        from pdn_tools.play.check import check_by
         from pdn_tools.running import batch
 
-        return functools.partial(batch.checked_work, work=work, checking=self.checking)
+        return functools.partial(batch.checked_work, check=check_by, work=work, checking=self.checking)
 
     def checked(self, work: Callable[[Checked], T]) -> Iterator[tuple[Record, T]]:
         """(record, work(checked)) for each game, checked as `validate` does, in input order; an invalid
