@@ -61,28 +61,36 @@ int next_item(const char *text, Py_ssize_t len, Py_ssize_t *pos, Py_ssize_t *end
         *end = j;
         return 1;
     }
-    while (j < len && (!run_space(text[j]) || (j > i && separator_space(text, len, j))))
-        j++;
-    *end = j;
-    *count = 0;
-    *capture = 0;
-    int value = 0, digits = 0;
-    for (Py_ssize_t k = i; k <= j; k++) {
-        char ch = k < j ? text[k] : '-';
-        if (ch == ' ')                   /* a separator's space */
-            continue;
-        if (ch >= '0' && ch <= '9' && digits < 3) {
-            value = value * 10 + (ch - '0');
+    /* One pass: the item's end found (a separator's space, `1- 7`, is in it) as its squares are read. */
+    int n = 0, taken = 0, bad = 0, value = 0, digits = 0;
+    for (j = i; j < len; j++) {
+        char ch = text[j];
+        if (ch >= '0' && ch <= '9') {
+            if (digits < 3)
+                value = value * 10 + (ch - '0');
             digits++;
-            continue;
+        } else if (ch == '-' || ch == 'x') {
+            if (digits == 0 || digits > 2 || n >= MAX_PATH)
+                bad = 1;
+            else
+                squares[n++] = value;
+            taken |= ch == 'x';
+            value = digits = 0;
+            if (j + 1 < len && separator_space(text, len, j + 1))
+                j++;
+        } else if (run_space(ch)) {
+            break;
+        } else {
+            bad = 1;                     /* not a run's move: left to the caller */
         }
-        if ((ch != '-' && ch != 'x') || digits == 0 || digits > 2 || *count >= MAX_PATH)
-            return 3;                    /* not a run's move: left to the caller */
-        squares[(*count)++] = value;
-        *capture |= ch == 'x' && k < j;
-        value = digits = 0;
     }
-    return *count >= 2 ? 2 : 3;
+    *end = j;
+    if (bad || digits == 0 || digits > 2 || n >= MAX_PATH)
+        return 3;
+    squares[n++] = value;
+    *count = n;
+    *capture = taken;
+    return n >= 2 ? 2 : 3;
 }
 
 /* The squares written (numbers) as squares of this board, in place; 0 when one is none. */

@@ -491,6 +491,56 @@ def test_moves_hint_of_a_run_matches_the_python_reading() -> None:
         assert COMPILED.moves_hint(long, wanted) == run_hint(long, wanted)
 
 
+def _next_item(text: str, pos: int) -> tuple[int, int, int, list[int]]:
+    """The reading of _replay.c's next_item, written plainly (a run's item at `pos`): (kind, start,
+    end, squares); kind 0 the end, 1 a move number, 2 a move, 3 what is not a run's move."""
+    spaces = " \n\t"
+    while pos < len(text) and text[pos] in spaces:
+        pos += 1
+    if pos == len(text):
+        return 0, pos, pos, []
+    end = pos
+    while end < len(text) and text[end].isdigit():
+        end += 1
+    if end < len(text) and text[end] == ".":
+        while end < len(text) and text[end] == ".":
+            end += 1
+        return 1, pos, end, []
+    while end < len(text) and (text[end] not in spaces or (
+            end > pos and text[end] == " " and text[end - 1] in "-x" and text[end + 1:end + 2].isdigit())):
+        end += 1
+    pieces = text[pos:end].replace(" ", "").split("-")
+    words = [word for piece in pieces for word in piece.split("x")]
+    good = len(words) >= 2 and all(word.isdigit() and len(word) <= 2 for word in words)
+    return (2 if good else 3), pos, end, [int(word) for word in words] if good else []
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="0123456789-x. \n\t:", max_size=40), st.integers(0, 12))
+def test_moves_hint_reads_any_text_as_its_plain_reading(text: str, wanted: int) -> None:
+    """The core's reading of a run's items (next_item, which run_text, moves_hint and annotate's
+    writer share) against a plain reading of the same rules, over any text of a run's characters:
+    separators' spaces (`1- 7`), three-digit numbers, glued numbers, stray dots and colons."""
+    assert COMPILED is not None
+    moves, top, pos, failed = 0, -1, 0, False
+    while moves < wanted:
+        kind, _, end, squares = _next_item(text, pos)
+        if kind == 0:
+            break
+        if kind == 3:
+            failed = True
+            break
+        if kind == 2:
+            moves += 1
+            top = max(top, *squares)
+        pos = end
+    if failed:
+        with pytest.raises(ValueError):
+            COMPILED.moves_hint(text, wanted)
+    else:
+        assert COMPILED.moves_hint(text, wanted) == (moves, top)
+
+
 def test_run_text_refuses_bad_arguments() -> None:
     position = Position.initial(VARIANTS["english"])
     rules = compiled_rules(VARIANTS["english"])
