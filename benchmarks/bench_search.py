@@ -32,7 +32,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pdn_tools.commands.annotate import SHOTS_DEPTH, Options, annotate_game  # noqa: E402
+from pdn_tools.commands.annotate import SHOTS_DEPTH, SHOTS_NODES, Options, annotate_game  # noqa: E402
 from pdn_tools.play.check import check  # noqa: E402
 from pdn_tools.rules import core  # noqa: E402
 from pdn_tools.rules.search import SHOT, Evaluations, eval_text, judge  # noqa: E402
@@ -88,8 +88,9 @@ def tts(depths: list[int], deep: int) -> None:
 
 
 def oca(depth: int, games: int) -> None:
-    """annotate --shots' work on the first `games` games of OCA, one process."""
-    evaluate = Evaluations(depth)
+    """annotate --shots' work on the first `games` games of OCA, one process (each search under
+    --shots' node budget, as the command's)."""
+    evaluate = Evaluations(depth, SHOTS_NODES)
     options = Options(shots=True, depth=depth)
     checked = [check(game) for game in itertools.islice(read_games(str(OCA)), games)]
     wall, start = time.perf_counter(), time.process_time()

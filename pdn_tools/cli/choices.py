@@ -6,6 +6,7 @@ from __future__ import annotations
 
 MAX_GAME_BYTES = 64 << 20                       # text.reader.MAX_GAME_BYTES
 SHOTS_DEPTH = 3                                 # rules.search.SHOTS_DEPTH
+SHOTS_NODES = 1_000_000                         # rules.search.SHOTS_NODES
 ENGINE_DEPTH = 8                                # running.engine.DEFAULT_DEPTH
 HUB_MAX_DEPTH = 64                              # commands.hub_engine.MAX_DEPTH
 CONVERT_FORMATS = ("pdn", "jsonl", "fen")       # commands.convert.WRITERS

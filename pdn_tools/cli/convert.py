@@ -10,7 +10,7 @@ import click
 
 from pdn_tools.cli.options import (Needs, OneLineError, Reading, Writing, format_option, reading_options,
                                   shots_given, writing_options)
-from pdn_tools.cli.choices import CONVERT_FORMATS, ENGINE_DEPTH, SHOTS_DEPTH
+from pdn_tools.cli.choices import CONVERT_FORMATS, ENGINE_DEPTH, SHOTS_DEPTH, SHOTS_NODES
 from pdn_tools.cli.run import Run, command, write_file
 from pdn_tools.running.output import EXIT_USAGE
 from pdn_tools.text.names import printable
@@ -161,10 +161,14 @@ def _engine_given(params: Mapping[str, Any]) -> bool:
               "(a Result set is noted for each game).")
 @click.option("--all", "everything", is_flag=True, help="Every annotation but --result, --shots and --engine.")
 @click.option("--shots", is_flag=True, help="$1 a shot, $2 a missed shot, $4 a move into a shot, each with "
-              "its line as a variation, and [%eval ...] after each move, from a search (docs/analysis.md).")
+              "its line as a variation, and [%eval ...] after each move, from a search (docs/analysis.md); "
+              "[%unjudged nodes N] instead where a search went past --nodes.")
 @click.option("--depth", type=click.IntRange(0, 40), cls=Needs, needs=shots_given, what="goes with --shots",
               help=f"--shots' search depth in quiet plies (captures, and up to 2 sacrifices the opponent must "
                    f"take, are free)  [default: {SHOTS_DEPTH}]")
+@click.option("--nodes", type=click.IntRange(1), cls=Needs, needs=shots_given, what="goes with --shots", metavar="N",
+              help=f"--shots' node budget for each search: a move whose search goes past it is not judged, and "
+                   f"says so (docs/analysis.md)  [default: {SHOTS_NODES}]")
 @click.option("--engine", metavar="CMD",
               help="[%eval] after each move and the best line where it differs, from a Hub engine "
                    "(e.g. 'scan hub' or 'pdn hub'); CMD is split into words and run without a shell.")
@@ -180,7 +184,8 @@ def _engine_given(params: Mapping[str, Any]) -> bool:
 @writing_options()
 @reading_options(dask=True)
 def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, ply_count: bool, result: bool,
-             gametype: bool, notes: str, everything: bool, shots: bool, depth: int | None, engine: str | None,
+             gametype: bool, notes: str, everything: bool, shots: bool, depth: int | None, nodes: int | None,
+             engine: str | None,
              engine_depth: int | None, engine_time: float | None, engine_timeout: float, writing: Writing,
              reading: Reading) -> None:
     """Annotate every valid game of PATHS and write PDN to stdout; other games pass unchanged.
@@ -191,8 +196,10 @@ def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, 
     from pdn_tools.running.terminal import GroupedNotes, validity
 
     depth = SHOTS_DEPTH if depth is None else depth
+    nodes = SHOTS_NODES if nodes is None else nodes
     options = Annotations(fen or everything, moves or everything, forced or everything, captures or everything,
-                          draws or everything, ply_count or everything, result, gametype or everything, shots, depth)
+                          draws or everything, ply_count or everything, result, gametype or everything, shots, depth,
+                          nodes)
     if not options.any() and engine is None:
         raise click.UsageError("choose what to annotate: --fen, --moves, --forced, --captures, --draws, "
                                "--ply-count, --result, --gametype, --shots, --engine or --all")
@@ -201,7 +208,7 @@ def annotate(fen: bool, moves: bool, forced: bool, captures: bool, draws: bool, 
     limits = _engine_limits(engine_depth, engine_time, engine_timeout)
     run = Run(reading)
     with run.output(writing), _hub_engine(engine, limits) as hub:
-        searches = PerWorker(functools.partial(Evaluations, depth)) if shots else None
+        searches = PerWorker(functools.partial(Evaluations, depth, nodes)) if shots else None
         work = functools.partial(annotate_game, options=options) if searches is None and hub is None else \
             functools.partial(annotated, options=options, evaluate=searches, engine=hub)
         grouped = GroupedNotes(run.terminal, each=notes == "each")      # a tag added to every game: one line

@@ -11,7 +11,7 @@ import click
 
 from pdn_tools.cli.options import (Needs, Reading, Writing, format_option, reading_options, shots_given,
                                   writing_options)
-from pdn_tools.cli.choices import SHOTS_DEPTH, WARNING_CODES
+from pdn_tools.cli.choices import SHOTS_DEPTH, SHOTS_NODES, WARNING_CODES
 from pdn_tools.cli.run import Run, command, not_to_terminal, write_page
 
 if TYPE_CHECKING:      # a run imports them, not `pdn validate --help` (docs/start-up.md)
@@ -29,6 +29,7 @@ class Options(NamedTuple):
     summary: bool = False
     show_board: bool = False
     shots: int | None = None            # --shots' search depth, in JSON lines or the page (None: no --shots)
+    nodes: int = SHOTS_NODES            # --shots' node budget a search
 
     def searches(self) -> PerWorker[Evaluations] | None:
         """The searches of --shots: a cache per worker process."""
@@ -37,7 +38,7 @@ class Options(NamedTuple):
         from pdn_tools.rules.search import Evaluations
         from pdn_tools.running.per_worker import PerWorker
 
-        return PerWorker(functools.partial(Evaluations, self.shots))
+        return PerWorker(functools.partial(Evaluations, self.shots, self.nodes))
 
 
 class Format(ABC):
@@ -163,9 +164,9 @@ class AuditPageFormat(Format):
         from pdn_tools.running.per_worker import audited
 
         page = html_report.AuditPage(depth=self.options.shots)
-        for record, (game, looks) in run.checked(functools.partial(audited, evaluate=self.options.searches())):
+        for record, (game, (looks, unjudged)) in run.checked(functools.partial(audited, evaluate=self.options.searches())):
             page.add(record, game)
-            page.add_looks(looks)
+            page.add_looks(looks, unjudged)
             run.terminal.game_done()
         run.terminal.close()
         write_page(run, writing, page.write)
@@ -194,21 +195,26 @@ FORMATS: dict[str, type[Format]] = {"text": TextLines, "jsonl": JsonLines, "html
 @click.option("--shots", is_flag=True, cls=Needs, needs=lambda params: params["fmt"] != "text",
               what="goes with --format jsonl or html",
               help="With --format jsonl: the moves a search judges shots, missed shots "
-              "or moves into a shot, in a \"shots\" field (docs/analysis.md); with --format html: the moves "
+              "or moves into a shot, and those it could not judge within --nodes, in a \"shots\" field "
+              "(docs/analysis.md); with --format html: the moves "
               "worth a second look (docs/second-look.md).")
 @click.option("--depth", type=click.IntRange(0, 40), cls=Needs, needs=shots_given, what="goes with --shots",
               help=f"--shots' search depth in quiet plies  [default: {SHOTS_DEPTH}]")
+@click.option("--nodes", type=click.IntRange(1), cls=Needs, needs=shots_given, what="goes with --shots", metavar="N",
+              help=f"--shots' node budget for each search: a move whose search goes past it is not judged, and "
+                   f"says so (docs/analysis.md)  [default: {SHOTS_NODES}]")
 @writing_options()
 @reading_options(dask=True, quiet="Only errors: --warnings none, and no progress line or closing tally.")
 def validate(fmt: str, warning_mode: str, ignore: tuple[str, ...], summary: bool, show_board: bool, shots: bool,
-             depth: int | None, writing: Writing, reading: Reading) -> None:
+             depth: int | None, nodes: int | None, writing: Writing, reading: Reading) -> None:
     """Check every game of PATHS (files, folders, or - for stdin): each move legal, the result right.
 
     Text output gives every error, in file order, and by default one line per warning code
     and file (its first place and count).  Compressed files (.gz, .bz2, .xz, .zst) are read as they are.
     """
     searched = (SHOTS_DEPTH if depth is None else depth) if shots else None
-    form = FORMATS[fmt](Options(warning_mode, frozenset(ignore), summary, show_board, searched), reading.quiet)
+    form = FORMATS[fmt](Options(warning_mode, frozenset(ignore), summary, show_board, searched,
+                                SHOTS_NODES if nodes is None else nodes), reading.quiet)
     if form.page:
         not_to_terminal(writing)
     from pdn_tools.running.terminal import validity

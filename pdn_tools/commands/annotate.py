@@ -6,7 +6,8 @@ comment made only of these commands is recognised as ours and replaced on the ne
 annotating an annotated game changes nothing; the author's comments are never touched.
 With `shots`, the search (`rules.search`) judges each move: a shot `$1`, a missed shot `$2`,
 a move walking into a shot `$4`, each with its line as a variation that opens with the
-comment `{[%line]}`.  Every variation pdn writes (--shots, --engine) opens with a comment that
+comment `{[%line]}`; a move whose search went past the node budget is not judged:
+`[%unjudged nodes N]` (N: the budget) instead of its `[%eval ...]`.  Every variation pdn writes (--shots, --engine) opens with a comment that
 starts with `[%line]` and holds only annotation commands: that is how it is recognised as ours.
 """
 from __future__ import annotations
@@ -27,15 +28,15 @@ from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
 from pdn_tools.text.model import Comment, Element, Game, MoveNumber, MoveRun, Nag, NotatedMove, Variation, movetext_runs
 from pdn_tools.rules.movegen import Move as LegalMove, Position
-from pdn_tools.rules.search import (MISSED, SHOT, SHOTS_DEPTH as SHOTS_DEPTH, WALKED_INTO, Evaluations, Judgement,
-                                    eval_text, judge)
+from pdn_tools.rules.search import (MISSED, SHOT, SHOTS_DEPTH as SHOTS_DEPTH, SHOTS_NODES as SHOTS_NODES,
+                                    WALKED_INTO, Evaluations, Judgement, eval_text, judge)
 from pdn_tools.rules.variants import Variant
 from pdn_tools.text.writer import (WIDTH, _run_number, atom, game_text, tail_of, terminator_of, wrap, write_game,
                                    written_game)
 from pdn_tools.play.replay import Replay
 
 FORCED = 7                      # NAG $7: the only move
-_OURS = re.compile(r"\s*(?:\[%(?:fen|moves|captured|draw|eval) [^\]]*\]\s*)+\Z")
+_OURS = re.compile(r"\s*(?:\[%(?:fen|moves|captured|draw|eval|unjudged) [^\]]*\]\s*)+\Z")
 SHOT_NAGS = {SHOT: 1, MISSED: 2, WALKED_INTO: 4}
 _AS_WRITTEN = Style()           # the moves as they are written: --gametype's notation is theirs
 
@@ -54,6 +55,7 @@ class Options:
     gametype: bool = False      # [GameType] when the tag is missing
     shots: bool = False         # $1 / $2 / $4 with their lines, and [%eval ...], from the search
     depth: int = SHOTS_DEPTH    # the search's depth for shots
+    nodes: int | None = SHOTS_NODES     # the node budget of each of its searches (None: no budget)
 
     def any(self) -> bool:
         return any(getattr(self, f.name) is True for f in dataclasses.fields(self))
@@ -105,8 +107,11 @@ def _notes(result: Replay, options: Options, evaluate: Evaluations | None, engin
     nags: dict[int, set[int]] = {ply: {FORCED} for ply, count in counts.items() if options.forced and count == 1}
     lines = _engine_commands(result, engine, commands)
     if options.shots:
-        judgements = shots(result, evaluate or Evaluations(options.depth))
-        for ply, judgement in zip(result.plies, judgements):
+        evaluate = evaluate or Evaluations(options.depth, options.nodes)
+        for ply, judgement in zip(result.plies, shots(result, evaluate)):
+            if judgement.score is None:             # not judged: the search went past its budget
+                commands.setdefault(ply.number, []).append(f"[%unjudged nodes {evaluate.nodes}]")
+                continue
             commands.setdefault(ply.number, []).append(f"[%eval {eval_text(judgement.score)}]")
             if judgement.kind is not None:
                 nags.setdefault(ply.number, set()).add(SHOT_NAGS[judgement.kind])

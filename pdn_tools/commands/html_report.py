@@ -82,6 +82,7 @@ class AuditPage:
     references: IO[str] = field(default_factory=_spool)         # `file:line: code`, a line per error
     depth: int | None = None                                    # --shots' search depth (None: no --shots)
     looks: Biggest = field(default_factory=Biggest)             # the moves worth a second look so far
+    unjudged: int = 0                                           # moves whose search went past the node budget
 
     def add(self, record: Record, game: InvalidGame | None) -> None:
         """Count a game; an invalid one gets its references and, while its group has room, its section."""
@@ -100,8 +101,10 @@ class AuditPage:
             section = self._definitions(game) + _game_section(self.invalid, record, game, first)
             spool.write(section.replace("\n", " ") + "\n")
 
-    def add_looks(self, looks: Iterable[SecondLook]) -> None:
-        """A game's moves worth a second look (--shots): the biggest kept."""
+    def add_looks(self, looks: Iterable[SecondLook], unjudged: int = 0) -> None:
+        """A game's moves worth a second look (--shots): the biggest kept; and its count of moves not
+        judged."""
+        self.unjudged += unjudged
         for look in looks:
             self.looks.add(look)
 
@@ -128,7 +131,7 @@ class AuditPage:
         out.write(_files_section(self.files))
         self._write_invalid(out)
         if self.depth is not None:
-            write_second_look(out, self.looks, self.depth, self._squares)
+            write_second_look(out, self.looks, self.depth, self._squares, self.unjudged)
         self._write_references(out)
         out.write(_counts_section(self.summary))
         out.write("</body>\n</html>\n")

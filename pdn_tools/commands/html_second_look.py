@@ -14,10 +14,12 @@ from pdn_tools.rules.variants import variant_by_name
 from pdn_tools.text.names import markup
 
 
-def write_second_look(out: IO[str], biggest: Biggest, depth: int, squares: Callable[[str, bool], str]) -> None:
-    """The moves worth a second look, the biggest of `biggest`: the rule, a table of them (each row
-    links to its move), and each move with the board before it (`squares` gives a board kind's
-    squares the first time the page needs them)."""
+def write_second_look(out: IO[str], biggest: Biggest, depth: int, squares: Callable[[str, bool], str],
+                      unjudged: int = 0) -> None:
+    """The moves worth a second look, the biggest of `biggest`: the rule, how many moves were not
+    judged when some were (`unjudged`: their search went past the node budget), a table of them
+    (each row links to its move), and each move with the board before it (`squares` gives a board
+    kind's squares the first time the page needs them)."""
     looks = biggest.ordered()
     out.write(f'<section id="second-look"><h2>Moves worth a second look ({len(looks):,} of '
               f'{_count(biggest.added, "move")})</h2>\n<p class="rule">The moves a search of depth {depth} judges '
@@ -27,6 +29,9 @@ def write_second_look(out: IO[str], biggest: Biggest, depth: int, squares: Calla
               f'forced end of the game (no count of men) comes after them. Players seldom play on long after losing material: such a '
               f'move is more often a transcription error than a blunder, above all in a game the side '
               f'that moved won or drew.</p>\n')
+    if unjudged:
+        out.write(f'<p class="unjudged">{_count(unjudged, "move")} not judged: a search went past the node budget '
+                  f'(--nodes), so they can be neither listed nor ruled out.</p>\n')
     if not looks:
         out.write('<p class="none">No move qualifies.</p>\n</section>\n')
         return

@@ -1,11 +1,14 @@
 """`pdn hub`: the built-in search as a Hub engine, so that any Hub GUI (or `annotate --engine`)
 can use it.
 
-A `Session` answers the protocol's lines one at a time.  Searches are by depth only (`level
-depth=N`, else the session's depth for every other level), so answers are reproducible unless
-stopped.  Given a `send` function, a session searches in a worker thread and sends `info` and
-`done` when the search ends, so that `stop` ends it early: the engine then answers with the best
-move of the last complete iteration, as Hub engines do.  Any other line waits for the search's
+A `Session` answers the protocol's lines one at a time.  Searches are by depth (`level depth=N`,
+else the session's depth for every other level) and nodes (`level nodes=N`: a node limit), never
+time, so answers are reproducible unless stopped.  Given a `send` function, a session searches in
+a worker thread and sends `info` and `done` when the search ends, so that `stop` ends it early.
+A search cut by `stop` or its node limit answers with the best move of its last complete
+iteration, as Hub engines do; cut before its first iteration ended, with the first move of the
+search's order (`rules.search.first_move`: the capture taking most, else the lowest start and end
+squares), its `info` saying `depth=0` and no score or line.  Any other line waits for the search's
 answer first (`ping` after `go` gets `pong` after `done`, and `quit` quits after it: a script
 piping `go` and `quit` gets the whole search; send `stop` first to cut it).  Without `send` a
 search runs to its end before `go` returns.  A search that fails answers with an `error` line
@@ -20,7 +23,7 @@ from collections.abc import Callable
 from pdn_tools.play.hub import HubError, format_line, hub_variant, hub_move_text, parse_line, read_move, \
     read_position, score_text
 from pdn_tools.rules.movegen import Position
-from pdn_tools.rules.search import WIN, search
+from pdn_tools.rules.search import WIN, first_move, search
 from pdn_tools.rules.variants import VARIANTS, Variant
 
 MAX_DEPTH = 64
@@ -32,6 +35,7 @@ class Session:
 
     def __init__(self, depth: int, version: str, send: Callable[[list[str]], None] | None = None) -> None:
         self.default_depth = self.depth = depth
+        self.nodes: int | None = None           # `level nodes=N`: the search's node limit
         self.version = version
         self.variant: Variant = VARIANTS["international"]
         self.position: Position | None = None
@@ -94,6 +98,7 @@ class Session:
 
     def _level(self, args: dict[str, str]) -> list[str]:
         self.depth = _depth(args["depth"]) if "depth" in args else self.default_depth
+        self.nodes = _nodes(args["nodes"]) if "nodes" in args else None
         return []
 
     def wait(self) -> None:
@@ -109,22 +114,26 @@ class Session:
             return [format_line("error", message="the side to move has no legal move"), "done"]
         self.stop.clear()
         if self.send is None:
-            return self._answer_search(self.position, self.depth)
-        send, position, depth = self.send, self.position, self.depth
-        self.worker = threading.Thread(target=lambda: send(self._answer_search(position, depth)), daemon=True)
+            return self._answer_search(self.position, self.depth, self.nodes)
+        send, position, depth, nodes = self.send, self.position, self.depth, self.nodes
+        self.worker = threading.Thread(target=lambda: send(self._answer_search(position, depth, nodes)), daemon=True)
         self.worker.start()
         return []
 
-    def _answer_search(self, position: Position, depth: int) -> list[str]:
+    def _answer_search(self, position: Position, depth: int, nodes: int | None) -> list[str]:
         """The search's lines, or an `error` line and `done` when the search fails (the GUI waits for `done`)."""
         try:
-            return self._search(position, depth)
+            return self._search(position, depth, nodes)
         except Exception as error:  # noqa: BLE001 - any failure must still answer the `go`
             return [format_line("error", message=f"the search failed: {type(error).__name__}: {error}"), "done"]
 
-    def _search(self, position: Position, depth: int) -> list[str]:
-        """The `info` and `done` lines of a search of `position` to `depth` (or until stopped)."""
-        result = search(position, depth, stop=self.stop)
+    def _search(self, position: Position, depth: int, nodes: int | None) -> list[str]:
+        """The `info` and `done` lines of a search of `position` to `depth` (or until stopped or past
+        `nodes`); `depth=0` and the first move of the search's order when no iteration completed."""
+        result = search(position, depth, nodes, stop=self.stop)
+        if result.score is None:
+            return [format_line("info", depth="0", nodes=str(result.nodes)),
+                    format_line("done", move=hub_move_text(first_move(position)))]
         assert result.best is not None
         line = " ".join(hub_move_text(move) for move in result.line)
         info = format_line("info", depth=str(result.depth), score=score_text(result.score, WIN),
@@ -134,6 +143,12 @@ class Session:
 
     def _unknown(self, args: dict[str, str]) -> list[str]:
         return []
+
+
+def _nodes(text: str) -> int:
+    if not text.isdecimal() or int(text) < 1:
+        raise HubError(f"nodes {text!r} is not a number of 1 or more")
+    return int(text)
 
 
 def _depth(text: str) -> int:

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 
 from pdn_tools.play.check import Checked, line_text, move_label
 from pdn_tools.rules.fen import to_fen
-from pdn_tools.rules.search import WALKED_INTO, Evaluations, eval_text, judge
+from pdn_tools.rules.movegen import Position
+from pdn_tools.rules.search import NOT_JUDGED, WALKED_INTO, Evaluations, eval_text, judge
 from pdn_tools.rules.variants import lidraughts_variant
 from pdn_tools.text.model import Game
 from pdn_tools.text.results import Outcome, outcome
@@ -70,11 +71,12 @@ def players(white: str, black: str, file: str, index: int) -> str:
     return f"{os.path.basename(file)}, game {index}"
 
 
-def second_looks(checked: Checked, evaluate: Evaluations) -> tuple[SecondLook, ...]:
-    """The moves of a valid game's main line worth a second look (`evaluate`: the run's searches)."""
+def second_looks(checked: Checked, evaluate: Evaluations) -> tuple[tuple[SecondLook, ...], int]:
+    """The moves of a valid game's main line worth a second look (`evaluate`: the run's searches), and
+    how many of its moves were not judged (a search went past the node budget)."""
     game, result = checked.game, checked.replay
     if result is None or not result.ok or not isinstance(game, Game) or result.variant is None or _other_rules(game):
-        return ()
+        return (), 0
     plies = result.plies
     judged = judge([(ply.before, ply.move, ply.after) for ply in plies], evaluate)
     notated = game.main_line()
@@ -85,7 +87,8 @@ def second_looks(checked: Checked, evaluate: Evaluations) -> tuple[SecondLook, .
     for ply, judgement in zip(plies, judged):
         if judgement.kind != WALKED_INTO or len(plies) - ply.number < PLIES_AFTER:
             continue
-        best, reply = evaluate(ply.before).score, evaluate(ply.after).score       # the swing: best + reply
+        assert judgement.score is not None                                       # judged: its searches complete
+        best, reply = _score(evaluate, ply.before), _score(evaluate, ply.after)   # the swing: best + reply
         forced = eval_text(best).startswith("#") or eval_text(reply).startswith("#")
         mover = ("" if stated is None else "drew" if stated == Outcome.DRAW
                  else "won" if (stated == Outcome.FIRST) == (ply.before.turn == first) else "lost")
@@ -94,7 +97,14 @@ def second_looks(checked: Checked, evaluate: Evaluations) -> tuple[SecondLook, .
             ply.notated.line, ply.notated.column, ply.number, len(plies), move_label(result, ply.number),
             line_text(ply.before, judgement.line), eval_text(judgement.score), checked.record.result, mover,
             result.variant.name, to_fen(ply.before, alpha), (ply.move.start, *ply.move.path), alpha))
-    return tuple(out)
+    return tuple(out), sum(judgement.kind == NOT_JUDGED for judgement in judged)
+
+
+def _score(evaluate: Evaluations, position: Position) -> int:
+    """The search's score of a position of a judged move (its search was complete)."""
+    result = evaluate(position)
+    assert result is not None and result.score is not None
+    return result.score
 
 
 def _other_rules(game: Game) -> bool:

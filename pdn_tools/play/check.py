@@ -70,15 +70,16 @@ _P_CODE, _P_MESSAGE, _P_LINE, _P_COLUMN, _P_PLY, _P_MOVE = _slot_setters(Problem
 
 @record(frozen=True, slots=True)
 class Shot:
-    """A move the search judged (`rules.search.judge`): shot, missed or walked into."""
+    """A move the search judged (`rules.search.judge`): shot, missed or walked into; or not judged
+    (its search went past the node budget: no eval, no line)."""
 
     ply: int
     move: str                           # '12... 28x19', as Problem.move
     kind: str
-    eval: str                           # after the move, White's view: '+1.00', '#3'
+    eval: str | None                    # after the move, White's view: '+1.00', '#3'; None when not judged
     line: tuple[str, ...]               # the line that shows it, from the position before the move, as PDN
 
-    def __init__(self, ply: int, move: str, kind: str, eval: str, line: tuple[str, ...]) -> None:
+    def __init__(self, ply: int, move: str, kind: str, eval: str | None, line: tuple[str, ...]) -> None:
         _set(self, "ply", ply)
         _set(self, "move", move)
         _set(self, "kind", kind)
@@ -189,8 +190,8 @@ def check_by(game: Game | ReadError, checking: Checking) -> Checked:
 
 
 def with_shots(checked: Checked, evaluate: Evaluations) -> Record:
-    """The record with the moves of a valid game's main line the search judges (no field for
-    a game that is not valid)."""
+    """The record with the moves of a valid game's main line the search judges, and those it could
+    not (kind NOT_JUDGED); no field for a game that is not valid."""
     from pdn_tools.rules.search import eval_text, judge
 
     result = checked.replay
@@ -199,7 +200,8 @@ def with_shots(checked: Checked, evaluate: Evaluations) -> Record:
     plies = result.plies
     judged = judge([(ply.before, ply.move, ply.after) for ply in plies], evaluate)
     return replace(checked.record, shots=tuple(
-        Shot(ply.number, move_label(result, ply.number), j.kind, eval_text(j.score), line_text(ply.before, j.line))
+        Shot(ply.number, move_label(result, ply.number), j.kind, None if j.score is None else eval_text(j.score),
+             line_text(ply.before, j.line))
         for ply, j in zip(plies, judged) if j.kind is not None))
 
 

@@ -370,7 +370,8 @@ static PyMethodDef Rules_methods[] = {
     {"zobrist", (PyCFunction)(void (*)(void))Rules_zobrist, METH_FASTCALL,
      "zobrist(white, black, kings, black_to_move): the position's Zobrist hash"},
     {"search", (PyCFunction)(void (*)(void))Rules_search, METH_FASTCALL,
-     "search(ci, own, opp, kings, counter, opponent counter, depth, nodes, king value): (score, line, nodes)"},
+     "search(ci, own, opp, kings, counter, opponent counter, first depth, depth, nodes, king value, extensions, "
+     "stop): (score, line, nodes, depth done or -1)"},
     {NULL, NULL, 0, NULL},
 };
 

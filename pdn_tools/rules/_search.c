@@ -3,7 +3,8 @@
  * Every step mirrors the pure-Python reference (pdn_tools/rules/search.py): the same keys,
  * forcing-move extension, move order (history included, cleared for each search),
  * transposition table (2**TT_BITS slots, always replaced), node counting and
- * node limit, so both engines give the same scores, lines and node counts.  The search holds
+ * node limit (which cuts any iteration, the first included), so both engines give the same
+ * scores, lines and node counts.  The search holds
  * the GIL: its table and buffers are module-level and reused from one search to the next (a
  * table slot counts only when written by the current search, as a fresh table would).
  */
@@ -32,10 +33,9 @@ typedef struct {
     const Rules *r;
     const uint64_t (*keys)[MAX_IDX];    /* Zobrist keys by kind and square index */
     uint64_t side;
-    long long nodes, limit;
-    int abortable, aborted, king;
+    long long nodes, limit;             /* limit: -1 for none */
+    int aborted, king;
     PyObject *stop;                     /* an object whose is_set() asks the search to stop, or NULL */
-    int complete;                       /* an iteration is complete: a stop may cut the next */
     Records recs[MAX_PLY];
     Record pv[MAX_PLY + 1][MAX_PLY + 1];
     long long history[2][MAX_SQ + 1][MAX_SQ + 1];  /* quiet cutoffs by colour, start and end number */
@@ -185,18 +185,18 @@ static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, in
                 int depth, int alpha, int beta, int ply, int ext) {
     const Rules *r = s->r;
     s->nodes++;
-    if (s->abortable && s->nodes > s->limit) {
+    if (s->limit >= 0 && s->nodes > s->limit) {
         s->aborted = 1;
         return 0;
     }
     /* A signal (Ctrl-C, SIGTERM: pdn's handlers end the run) is heard within STOP_EVERY nodes, as
-     * the pure search hears it between two bytecodes: a search may run long (a first iteration is
-     * never cut), and a process that cannot be stopped is worse than a slow one. */
+     * the pure search hears it between two bytecodes: a search without a limit may run long, and a
+     * process that cannot be stopped is worse than a slow one. */
     if (s->nodes % STOP_EVERY == 0 && PyErr_CheckSignals() < 0) {
         s->aborted = 3;
         return 0;
     }
-    if (s->stop != NULL && s->complete && s->nodes % STOP_EVERY == 0) {
+    if (s->stop != NULL && s->nodes % STOP_EVERY == 0) {
         int set = stop_asked(s);
         if (set) {
             s->aborted = set < 0 ? 3 : 1;
@@ -372,22 +372,24 @@ static PyObject *line_list(const Rules *r, const Record *line, int len) {
     return out;
 }
 
-/* search(ci, own, opp, kings, counter, opponent counter, depth, nodes or -1, king value, extensions,
- *        stop or None) -> (score, line, nodes, depth done), as rules.search._Search.run.  One search at a time
- * (the table is shared): a call while another thread's search runs is a RuntimeError. */
+/* search(ci, own, opp, kings, counter, opponent counter, first depth, depth, nodes or -1, king value,
+ *        extensions, stop or None) -> (score, line, nodes, depth done or -1), as rules.search._Search.run:
+ * the iterations from the first depth to the depth, the last complete one answering (-1: none did).  One
+ * search at a time (the table is shared): a call while another thread's search runs is a RuntimeError. */
 PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     int ci;
     u128 own, opp, kings;
     static int busy;
-    if (side_args(self, args, nargs, 11, &ci, &own, &opp, &kings) < 0)
+    if (side_args(self, args, nargs, 12, &ci, &own, &opp, &kings) < 0)
         return NULL;
-    long c_own = PyLong_AsLong(args[4]), c_opp = PyLong_AsLong(args[5]), depth = PyLong_AsLong(args[6]);
-    long long limit = PyLong_AsLongLong(args[7]);
-    long king = PyLong_AsLong(args[8]), extensions = PyLong_AsLong(args[9]);
+    long c_own = PyLong_AsLong(args[4]), c_opp = PyLong_AsLong(args[5]), first = PyLong_AsLong(args[6]);
+    long depth = PyLong_AsLong(args[7]);
+    long long limit = PyLong_AsLongLong(args[8]);
+    long king = PyLong_AsLong(args[9]), extensions = PyLong_AsLong(args[10]);
     if (PyErr_Occurred())
         return NULL;
-    if (depth < 0 || depth > 1000 || extensions < 0 || extensions > MAX_PLY) {
-        PyErr_SetString(PyExc_ValueError, "search depth must be 0 to 1000, extensions 0 to 64");
+    if (depth < 0 || depth > 1000 || first < 0 || first > depth || extensions < 0 || extensions > MAX_PLY) {
+        PyErr_SetString(PyExc_ValueError, "search depths must be 0 to 1000 (the first no deeper), extensions 0 to 64");
         return NULL;
     }
     if (busy) {
@@ -395,12 +397,11 @@ PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         return NULL;
     }
     Search *s = &state;
-    s->stop = args[10] == Py_None ? NULL : args[10];
-    s->complete = 0;
+    s->stop = args[11] == Py_None ? NULL : args[11];
     s->r = self;
     s->nodes = 0;
     s->limit = limit;
-    s->abortable = s->aborted = 0;
+    s->aborted = 0;
     memset(s->history, 0, sizeof s->history);
     s->king = (int)king;
     s->keys = zobrist_keys(self);
@@ -410,8 +411,7 @@ PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     uint64_t h = position_hash(s->keys, white, black, kings) ^ (ci ? s->side : 0);
     int cw = counter_in(self, c_own), cb = counter_in(self, c_opp);
     static Record line[MAX_PLY + 1];
-    int line_len = 0, score = 0, done = 0;
-    long first = limit < 0 && s->stop == NULL ? depth : depth < 1 ? depth : 1;   /* as _Search.run */
+    int line_len = 0, score = 0, done = -1;
     for (long d = first; d <= depth; d++) {
         busy = 1;
         int value = node(s, ci, own, opp, kings, cw, cb, h, (int)d, -INF, INF, 0, (int)extensions);
@@ -425,8 +425,6 @@ PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         score = value;
         line_len = s->pvlen[0];
         memcpy(line, s->pv[0], (size_t)line_len * sizeof(Record));
-        s->abortable = limit >= 0;
-        s->complete = 1;
         done = (int)d;
     }
     return Py_BuildValue("(iNLi)", score, line_list(self, line, line_len), s->nodes, done);

@@ -1,11 +1,12 @@
 """A small reproducible search: alpha-beta with capture quiescence over material.
 
 The search is negamax alpha-beta on the move generator's bitboards (by iterative deepening from
-depth 1 when a node limit or a stop flag may cut it), a transposition table keyed by the Zobrist
-hash (`Position.hash`) and limits by depth and nodes only, never by time, so a result (score,
-best move, line and node count) is the same on every run and on both engines.  The pure
-functions here are the reference; the compiled core (`_search.c`) does exactly the same steps
-in C.
+depth 1 when a node limit or a stop flag may cut it, unless asked not to), a transposition table
+keyed by the Zobrist hash (`Position.hash`) and limits by depth and nodes only, never by time, so
+a result (score, best move, line and node count) is the same on every run and on both engines.
+A limit cuts any iteration, the first included: a search cut before its first iteration ends has
+no answer (`SearchResult.depth` is None).  The pure functions here are the reference; the
+compiled core (`_search.c`) does exactly the same steps in C.
 
 Depth counts quiet plies: a ply where the side to move must capture does not use depth (captures
 are compulsory, so a forced capture is not a choice the horizon should cut), and at depth 0 a
@@ -43,14 +44,16 @@ from pdn_tools.rules.tables import _Rules
 from pdn_tools.rules.zobrist import ZOBRIST_SIDE, zobrist_keys
 from pdn_tools.rules.variants import Variant
 
-__all__ = ["SearchResult", "search", "king_value", "WIN", "MAN", "Evaluations", "Judgement", "judge", "eval_text",
-           "SHOT", "MISSED", "WALKED_INTO"]
+__all__ = ["SearchResult", "search", "first_move", "king_value", "WIN", "MAN", "Evaluations", "Judgement", "judge",
+           "eval_text", "SHOT", "MISSED", "WALKED_INTO", "NOT_JUDGED"]
 
 WIN = 100_000                   # a side with no legal move has lost: -(WIN - plies from the root)
 MAN = 100                       # a man's worth: scores are in hundredths of a man
 EXTENSIONS = 2                  # forcing moves a line from the root plays without using depth
 TT_BITS = 16                    # the transposition table holds 2**TT_BITS entries
 STOP_EVERY = 1024               # nodes between two looks at a search's stop flag
+SHOTS_NODES = 1_000_000         # --shots' node budget a search (docs/analysis.md)
+_NO_LIMIT = 1 << 62             # a node limit never reached: the core's counter is 64-bit
 MAX_PLY = 64                    # a line this long is scored by material (never reached in practice)
 _INF = WIN + 1
 _EXACT, _LOWER, _UPPER = 0, 1, 2
@@ -60,13 +63,14 @@ _MATE_ZONE = WIN - 1000          # scores beyond this are wins or losses, stored
 
 @dataclass(frozen=True)
 class SearchResult:
-    """A search's answer, from the side to move's view."""
+    """A search's answer, from the side to move's view: that of its last complete iteration, or
+    none (score and depth None, no move) when a limit cut the first."""
 
-    score: int                  # centi-men (a man = 100); a forced win / loss is +/-(WIN - plies)
-    best: Move | None           # None when the side to move has no legal move
+    score: int | None           # centi-men (a man = 100); a forced win / loss is +/-(WIN - plies)
+    best: Move | None           # None when the side to move has no legal move, or no iteration completed
     line: tuple[Move, ...]      # the principal variation, starting with `best`
     nodes: int                  # positions visited, quiescence included
-    depth: int = 0              # the depth of the last complete iteration (less than asked when cut)
+    depth: int | None           # the depth of the last complete iteration (less than asked when cut)
 
 
 def king_value(variant: Variant) -> int:
@@ -76,34 +80,49 @@ def king_value(variant: Variant) -> int:
     return 300 if variant.flying_kings else 150
 
 
-def search(position: Position, depth: int, nodes: int | None = None, *,
-           compiled: bool | None = None, stop: threading.Event | None = None) -> SearchResult:
-    """Search `position` to `depth` quiet plies (0: quiescence only).  With `nodes`, the search
-    iterates from depth 1 and an iteration that goes past that many nodes (counted from the start)
-    is abandoned: the last complete one answers (the first always completes).
+def search(position: Position, depth: int, nodes: int | None = None, *, compiled: bool | None = None,
+           stop: threading.Event | None = None, deepen: bool = True) -> SearchResult:
+    """Search `position` to `depth` quiet plies (0: quiescence only).  With `nodes`, an iteration
+    that goes past that many nodes (counted from the start) is abandoned, the first included: the
+    last complete one answers, or none (depth None).  With a limit (`nodes` or `stop`) the search
+    iterates from depth 1 unless `deepen` is False: then it searches `depth` at once (the same
+    nodes, score and line as without a limit, when it ends within it).
     `compiled`: None runs the position's engine, True the compiled core (which must be built:
     else ValueError), False the pure engine.  `stop`, set by another thread, ends the search as a
-    node limit does (looked at every STOP_EVERY nodes once an iteration is complete): the last
-    complete iteration answers, so the answer is not reproducible; one search runs at a time."""
-    if depth < 0:
-        raise ValueError("search depth must be 0 or more")
+    node limit does (looked at every STOP_EVERY nodes), so the answer is not reproducible; one
+    search runs at a time."""
+    if depth < 0 or nodes is not None and nodes < 0:
+        raise ValueError("search depth and node limit must be 0 or more")
+    first = min(depth, 1) if deepen and (nodes is not None or stop is not None) else depth
     position = position.on(position.engine if compiled is None else Engine(compiled))
     if position._rl.core is not None:           # (a law the core does not know runs on the pure engine)
-        return _compiled_search(position, depth, nodes, stop)
-    return _Search(position, nodes, stop).run(depth)
+        return _compiled_search(position, first, depth, nodes, stop)
+    return _Search(position, nodes, stop).run(first, depth)
 
 
-def _compiled_search(position: Position, depth: int, nodes: int | None, stop: threading.Event | None
+def _compiled_search(position: Position, first: int, depth: int, nodes: int | None, stop: threading.Event | None
                      ) -> SearchResult:
-    """search() on the compiled core."""
+    """search() on the compiled core: iterations `first` to `depth`."""
     rl = position._rl
     ci, own, opp = position._sides()
     core = rl.core
     assert core is not None
+    limit = -1 if nodes is None else min(nodes, _NO_LIMIT)
     score, line, count, done = core.search(ci, own, opp, position._kings, position._ctr[ci], position._ctr[ci ^ 1],
-                                     depth, -1 if nodes is None else nodes, king_value(rl.variant), EXTENSIONS, stop)
+                                           first, depth, limit, king_value(rl.variant), EXTENSIONS, stop)
     moves = tuple(Move(start, path, caps, promotes) for start, path, caps, promotes in line)
+    if done < 0:
+        return SearchResult(None, None, (), count, None)
     return SearchResult(score, moves[0] if moves else None, moves, count, done)
+
+
+def first_move(position: Position) -> Move:
+    """The first move of the search's order at `position` (before any table move or history): the
+    capture taking the most pieces, else the lowest start and end squares; `position` has a move."""
+    def key(move: Move) -> tuple[int, ...]:
+        caps = move.captured
+        return (-len(caps), move.start, move.end, *sorted(caps), move.promotes) if caps else (move.start, move.end)
+    return min(position.legal_moves(), key=key)
 
 
 class _Abort(Exception):
@@ -117,9 +136,7 @@ class _Search:
         self.rl = rl = position._rl
         self.root = position
         self.limit = limit
-        self.abortable = False
         self.stop = stop
-        self.complete = False           # an iteration is complete: a stop may cut the next
         self.nodes = 0
         self.king = king_value(rl.variant)
         self.keys = zobrist_keys(rl)
@@ -127,22 +144,19 @@ class _Search:
         self.pv: list[list[Move]] = []
         self.history: tuple[dict[tuple[int, ...], int], ...] = ({}, {})  # (start, end): sum of depth**2
 
-    def run(self, depth: int) -> SearchResult:
-        """The search to `depth`: by iterative deepening from depth 1 when it may be cut (a node
-        limit or a stop flag), so that a complete iteration answers; else at once."""
+    def run(self, first: int, depth: int) -> SearchResult:
+        """The iterations from depth `first` to `depth`: the last complete one answers."""
         position = self.root
         ci, own, opp = position._sides()
         args = (ci, own, opp, position._kings, position._ctr[ci], position._ctr[ci ^ 1], position.hash())
-        score, line, done = 0, tuple[Move, ...](), 0
-        first = depth if self.limit is None and self.stop is None else min(depth, 1)
+        score: int | None = None
+        line, done = tuple[Move, ...](), None
         for d in range(first, depth + 1):
             try:
                 score = self.node(*args, d, -_INF, _INF, 0, EXTENSIONS)
             except _Abort:
                 break
             line = tuple(self.pv[0])
-            self.abortable = self.limit is not None
-            self.complete = True
             done = d
         return SearchResult(score, line[0] if line else None, line, self.nodes, done)
 
@@ -151,9 +165,9 @@ class _Search:
         """Negamax score of the side owning `own` (colour `ci`, hash `h`), with `ext` forcing
         moves left that use no depth."""
         self.nodes += 1
-        if self.abortable and self.nodes > self.limit:      # type: ignore[operator]
+        if self.limit is not None and self.nodes > self.limit:
             raise _Abort
-        if self.stop is not None and self.complete and self.nodes % STOP_EVERY == 0 and self.stop.is_set():
+        if self.stop is not None and self.nodes % STOP_EVERY == 0 and self.stop.is_set():
             raise _Abort
         while len(self.pv) <= ply + 1:
             self.pv.append([])
@@ -289,12 +303,15 @@ def _from_table(score: int, ply: int) -> int:
 SHOT = "shot"                   # the move wins material by force
 MISSED = "missed"               # the mover had a shot and did not play it
 WALKED_INTO = "walked into"     # the move allows the opponent a shot a better move avoided
+NOT_JUDGED = "not judged"       # a search of the move went past its node budget: no judgement, no score
 SHOTS_DEPTH = 3                 # --shots' default depth, in quiet plies (docs/analysis.md)
 
 
 class Evaluations:
     """Search results by (variant, position hash, depth), shared by the games of a run
-    (openings repeat); `hits` and `misses` count the lookups.  Memory is bounded: the results
+    (openings repeat); `hits` and `misses` count the lookups.  Each search is of the depth asked
+    at once, cut when it goes past `nodes` (None: no budget): a cut search answers None, every
+    time it is asked for (its cut is kept, not searched again).  Memory is bounded: the results
     are kept in two generations of at most `keep` each; when the newer is full the older is
     dropped, and a result found in the older moves to the newer (so the positions met again and
     again stay).  A result dropped is searched again, to the same answer."""
@@ -307,14 +324,15 @@ class Evaluations:
         self.hits = self.misses = 0
         self.searched = 0               # nodes of the searches made
 
-    def __call__(self, position: Position, depth: int | None = None) -> SearchResult:
-        """search() of `position` to `depth` (the cache's own by default), remembered."""
+    def __call__(self, position: Position, depth: int | None = None) -> SearchResult | None:
+        """search() of `position` to `depth` (the cache's own by default), remembered; None when
+        the node budget cut it."""
         depth = self.depth if depth is None else depth
         key = (position.variant.name, position.hash(), depth)
         result = self.results.get(key) or self.older.pop(key, None)
         if result is None:
             self.misses += 1
-            result = search(position, depth, self.nodes, compiled=self.compiled)
+            result = search(position, depth, self.nodes, compiled=self.compiled, deepen=False)
             self.searched += result.nodes
         else:
             self.hits += 1
@@ -322,13 +340,15 @@ class Evaluations:
             if len(self.results) >= self.keep:
                 self.older, self.results = self.results, {}
             self.results[key] = result
-        return result
+        return None if result.depth is None else result
 
-    def base(self, position: Position) -> int:
+    def base(self, position: Position) -> int | None:
         """The score of `position` (whose side to move has a move) once the captures pending
-        there are played out: search(position, 0), which is the material when there is none."""
+        there are played out: search(position, 0), which is the material when there is none;
+        None when the node budget cut that search."""
         if position.has_capture():
-            return self(position, 0).score
+            result = self(position, 0)
+            return None if result is None else result.score
         king = king_value(position.variant)
         (men, kings), (other_men, other_kings) = (position.counts(colour) for colour in (position.turn, _OTHER[position.turn]))
         return MAN * (men - other_men) + king * (kings - other_kings)
@@ -336,17 +356,18 @@ class Evaluations:
 
 @dataclass(frozen=True)
 class Judgement:
-    """What the search says of one move: `kind` (SHOT, MISSED, WALKED_INTO or None), the
-    score after it from White's view, and the line that shows it (starting from the
-    position before the move: the move played and the forced play after it, or the shot
-    the mover had)."""
+    """What the search says of one move: `kind` (SHOT, MISSED, WALKED_INTO, NOT_JUDGED or None),
+    the score after it from White's view (None when not judged), and the line that shows it
+    (starting from the position before the move: the move played and the forced play after it,
+    or the shot the mover had)."""
 
     kind: str | None
-    score: int
+    score: int | None
     line: tuple[Move, ...] = ()
 
     def as_dict(self) -> dict[str, object]:
-        return {"kind": self.kind, "eval": eval_text(self.score), "line": [str(m) for m in self.line]}
+        return {"kind": self.kind, "eval": None if self.score is None else eval_text(self.score),
+                "line": [str(m) for m in self.line]}
 
 
 def judge(plies: Sequence[tuple[Position, Move, Position]], evaluate: Evaluations) -> list[Judgement]:
@@ -358,13 +379,19 @@ def judge(plies: Sequence[tuple[Position, Move, Position]], evaluate: Evaluation
     had before the opponent's last move: a combination's later moves and a won ending's
     conversion are not shots again) and no move kept a man more; it WALKED_INTO a shot when v <= base - a man and a
     better move kept a man more; it MISSED a shot when the best move had base + a man and
-    the move played got a man less than it."""
+    the move played got a man less than it.  A move one of whose searches (before it, after it,
+    or the base) the node budget cut is NOT_JUDGED, with no score; when the search before it was
+    cut, the next move is judged as a game's first is (nothing known of what its mover had)."""
     out = []
     had = -_INF                         # the mover's value before the opponent's last move
     for before, move, after in plies:
         best, reply = evaluate(before), evaluate(after)
-        value = -reply.score
         base = evaluate.base(before)
+        if best is None or reply is None or base is None or best.score is None or reply.score is None:
+            out.append(Judgement(NOT_JUDGED, None))
+            had = -_INF if best is None or best.score is None else -best.score
+            continue
+        value = -reply.score
         kind: str | None = None
         line: tuple[Move, ...] = ()
         if value >= base + MAN and value >= had + MAN and value > best.score - MAN:

@@ -95,7 +95,7 @@ def shots_line(checked: Checked, evaluate: PerWorker[Evaluations]) -> str:
 
 
 def audited(checked: Checked, evaluate: PerWorker[Evaluations] | None
-            ) -> tuple[html_games.InvalidGame | None, tuple[SecondLook, ...]]:
+            ) -> tuple[html_games.InvalidGame | None, tuple[tuple[SecondLook, ...], int]]:
     """`validate --format html`'s work: what the page shows of an invalid game, and with --shots
-    (`evaluate`) the game's moves worth a second look."""
-    return html_games.audit_game(checked), () if evaluate is None else second_looks(checked, evaluate())
+    (`evaluate`) the game's moves worth a second look and its count of moves not judged."""
+    return html_games.audit_game(checked), ((), 0) if evaluate is None else second_looks(checked, evaluate())

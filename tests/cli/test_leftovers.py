@@ -333,13 +333,13 @@ def test_the_engines_end_with_the_run_when_it_is_interrupted(tmp_path, jobs, sig
 
 
 # Kings on both sides whose capture chains make a search of depth 1 visit some 62 million positions
-# (25-40 s on the compiled core) and --shots' depth 3 far more: a first iteration is never cut.
+# (25-40 s on the compiled core) and --shots' depth 3 far more: with a node budget of a billion, minutes.
 KINGS = "B:WK1,K2,6,K8,K13,15,K17,K19,24,26,29,30,33,K36,38,41,K42,K45,50:BK5,7,K10,K14,16,K20,22,K27,K28,K32,34,37"
 
 
 @pytest.mark.slow       # a pdn process searching for a few seconds
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
-@pytest.mark.parametrize("command", [["annotate", "--shots", "{games}"],
+@pytest.mark.parametrize("command", [["annotate", "--shots", "--nodes", "1000000000", "{games}"],
                                      ["perft", "--variant", "international", "--depth", "13", "--divide"]])
 def test_a_long_search_ends_at_ctrl_c_or_sigterm(tmp_path, command, signum):
     """Ctrl-C or SIGTERM while --shots' search or perft runs in the compiled core: the run ends by that

@@ -33,6 +33,8 @@ ALONE = [
     ("annotate", "engine_time", ["--fen", "--engine-time", "1", "{file}"], f"--engine-time {ENGINE}"),
     ("annotate", "depth", ["--fen", "--depth", "2", "{file}"], "--depth goes with --shots"),
     ("validate", "depth", ["--depth", "2", "{file}"], "--depth goes with --shots"),
+    ("annotate", "nodes", ["--fen", "--nodes", "100", "{file}"], "--nodes goes with --shots"),
+    ("validate", "nodes", ["--nodes", "100", "{file}"], "--nodes goes with --shots"),
     ("validate", "show_board", ["--format", "jsonl", "--show-board", "{file}"], "--show-board goes with --format text"),
     ("validate", "shots", ["--shots", "{file}"], "--shots goes with --format jsonl or html"),
     ("diagram", "size", ["--size", "300", "{file}"], "--size goes with --format svg or png"),

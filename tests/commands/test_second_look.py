@@ -46,7 +46,9 @@ def played_on(plies_after: int, result: str = "0-1", white: str = "Anna") -> str
 
 
 def looks(text: str, depth: int = 3):
-    return second_looks(check(read_text(text)[0]), Evaluations(depth))
+    found, unjudged = second_looks(check(read_text(text)[0]), Evaluations(depth))
+    assert unjudged == 0
+    return found
 
 
 def run(*args, input=None):
@@ -97,7 +99,7 @@ def test_the_biggest_are_kept_first_come_first_among_equals_forced_ends_after(sw
 def expected_looks(paths, depth=3):
     """The moves the page should list, computed game by game: biggest swing first, then input order."""
     found = [look for path in paths for game in read_games(str(path))
-             for look in second_looks(check(game), Evaluations(depth))]
+             for look in second_looks(check(game), Evaluations(depth))[0]]
     return sorted(found, key=lambda look: look.rank(), reverse=True)[:SHOWN], len(found)
 
 
@@ -216,3 +218,18 @@ def test_every_field_of_a_second_look_shows_escaped(white, black, file, result, 
 def section_of(text: str) -> ElementTree.Element:
     root = ElementTree.fromstring(text.removeprefix("<!DOCTYPE html>\n"))
     return next(element for element in root.iter("section") if element.get("id") == "second-look")
+
+
+KINGS = ("B:WK1,K2,6,K8,K13,15,K17,K19,24,26,29,30,33,K36,38,41,K42,K45,50"
+         ":BK5,7,K10,K14,16,K20,22,K27,K28,K32,34,37")      # a depth-1 search of 62 million nodes
+
+
+def test_the_page_says_how_many_moves_were_not_judged_and_only_when_some_were():
+    """Two games of one move from KINGS: two moves whose search went past the budget (--nodes)."""
+    game = f'[GameType "20"]\n[FEN "{KINGS}"]\n[Result "*"]\n\n1... 22x11 *\n\n'
+    result = run("validate", "--format", "html", "--shots", "--nodes", "1000", "-o", "-", "-", input=game * 2)
+    assert result.exit_code == 0, result.output
+    [note] = [p for p in section_of(result.stdout).iter("p") if p.get("class") == "unjudged"]
+    assert "".join(note.itertext()).startswith("2 moves not judged: a search went past the node budget (--nodes")
+    plain = run("validate", "--format", "html", "--shots", "-o", "-", "-", input=played_on(PLIES_AFTER))
+    assert 'class="unjudged"' not in plain.stdout

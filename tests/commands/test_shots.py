@@ -9,7 +9,8 @@ from pdn_tools import read_text
 from pdn_tools.cli import cli
 from pdn_tools.rules.fen import parse_fen
 from pdn_tools.rules.movegen import Move
-from pdn_tools.rules.search import MISSED, SHOT, WALKED_INTO, Evaluations, Judgement, eval_text, judge
+from pdn_tools.rules.search import (MISSED, NOT_JUDGED, SHOT, WALKED_INTO, Evaluations, Judgement, SearchResult,
+                                   eval_text, judge)
 from pdn_tools.rules.variants import VARIANTS
 from pdn_tools.text.model import Variation
 
@@ -82,6 +83,45 @@ def test_cache_counts_hits():
     assert (evaluate.hits, evaluate.misses) == (1, 2)
 
 
+# An international position whose depth-1 search visits some 62 million nodes (docs/analysis.md), and a
+# game of one move from it.
+KINGS = ("B:WK1,K2,6,K8,K13,15,K17,K19,24,26,29,30,33,K36,38,41,K42,K45,50"
+         ":BK5,7,K10,K14,16,K20,22,K27,K28,K32,34,37")
+KINGS_GAME = f'[GameType "20"]\n[FEN "{KINGS}"]\n[Result "*"]\n\n1... 22x11 *\n'
+
+
+def test_a_move_whose_search_goes_past_the_budget_is_not_judged_and_the_cut_is_never_served_as_an_answer():
+    pos = parse_fen(VARIANTS["international"], KINGS)
+    move = next(m for m in pos.legal_moves() if str(m) == "22x11")
+    evaluate = Evaluations(3, nodes=1_000)
+    assert judge([(pos, move, pos.play(move))], evaluate) == [Judgement(NOT_JUDGED, None)]
+    assert evaluate(pos) is None and evaluate(pos) is None and evaluate.base(pos) is None     # cached, still cut
+    assert evaluate.results[("international", pos.hash(), 3)] == SearchResult(None, None, (), 1_001, None)
+    assert judge([(pos, move, pos.play(move))], Evaluations(0, nodes=10 ** 9))[0].kind != NOT_JUDGED
+
+
+def test_annotate_and_validate_say_which_moves_were_not_judged_and_reannotating_keeps_the_bytes():
+    annotated = run("annotate", "--shots", "--nodes", "1000", "-", input=KINGS_GAME)
+    assert annotated.exit_code == 0, annotated.output
+    assert "1... 22x11 {[%unjudged nodes 1000]} *" in annotated.stdout and "[%eval" not in annotated.stdout
+    assert run("annotate", "--shots", "--nodes", "1000", "-", input=annotated.stdout).stdout == annotated.stdout
+    assert "unjudged" not in run("annotate", "--shots", "--depth", "0", "--nodes", "1000000", "-",
+                                 input=annotated.stdout).stdout          # a budget that does: replaced
+    validated = run("validate", "--format", "jsonl", "--shots", "--nodes", "1000", "-", input=KINGS_GAME)
+    assert validated.exit_code == 0, validated.output
+    assert json.loads(validated.stdout)["shots"] == [{"ply": 1, "move": "1... 22x11", "kind": "not judged",
+                                                      "eval": None, "line": []}]
+
+
+@pytest.mark.parametrize("command", [["annotate", "--shots"], ["validate", "--format", "jsonl", "--shots"]])
+@pytest.mark.parametrize("value, message", [("0", "0 is not in the range x>=1"), ("-5", "-5 is not in the range x>=1"),
+                                            ("many", "'many' is not a valid integer")])
+def test_a_bad_node_budget_is_a_usage_error(command, value, message):
+    result = run(*command, "--nodes", value, "-", input=GAME)
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert "--nodes" in result.output and message in result.output
+
+
 def test_annotate_shots_writes_nags_lines_and_evals_and_keeps_the_authors():
     result = run("annotate", "--shots", "--depth", "4", "-", input=GAME)
     assert result.exit_code == 0, result.output
@@ -148,10 +188,11 @@ def test_annotate_shots_with_jobs_gives_the_same_output():
     assert run("annotate", "--shots", "--jobs", "2", source).stdout == run("annotate", "--shots", source).stdout
 
 
-def test_depth_goes_with_shots():
+def test_depth_and_nodes_go_with_shots():
     for command in (["annotate", "--fen"], ["validate", "--format", "jsonl"]):
-        result = run(*command, "--depth", "4", "-", input=GAME)
-        assert result.exit_code == 2 and "--depth goes with --shots" in result.output
+        for option in ("--depth", "--nodes"):
+            result = run(*command, option, "4", "-", input=GAME)
+            assert result.exit_code == 2 and f"{option} goes with --shots" in result.output
 
 
 def test_shots_and_an_engine_are_one_or_the_other():

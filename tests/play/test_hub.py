@@ -25,9 +25,10 @@ from pdn_tools.commands.hub_engine import Session
 from pdn_tools.play.check import check
 from pdn_tools.play.hub import (Analysis, HubError, Score, format_line, hub_variant, hub_move_text, parse_line, position_text,
                                 read_line_of_moves, read_move, read_position, read_score, score_text)
+from pdn_tools.rules import core
 from pdn_tools.rules.fen import parse_fen
 from pdn_tools.rules.movegen import Position
-from pdn_tools.rules.search import WIN, search
+from pdn_tools.rules.search import WIN, first_move, search
 from pdn_tools.rules.variants import VARIANTS
 from pdn_tools.text.model import Comment, Variation
 
@@ -201,11 +202,67 @@ def test_stop_ends_a_deep_search_with_the_last_complete_iteration_s_move(pure):
         process.wait()
 
 
+# An international position whose depth-1 search visits some 62 million nodes (docs/analysis.md).
+KINGS = ("B:WK1,K2,6,K8,K13,15,K17,K19,24,26,29,30,33,K36,38,41,K42,K45,50"
+         ":BK5,7,K10,K14,16,K20,22,K27,K28,K32,34,37")
+
+
+@pytest.mark.parametrize("pure", ["0", "1"])
+def test_stop_cuts_even_the_first_iteration_and_the_answer_is_the_search_s_first_move(pure):
+    """On KINGS, `stop` a quarter of a second after `go`, in the first iteration: `info` says depth 0 and
+    no score or line, `done` gives the first move of the search's order (a legal one), within seconds."""
+    kings = parse_fen(VARIANTS["international"], KINGS)
+    process = subprocess.Popen(shlex.split(PDN_HUB), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                               env={**os.environ, "PDN_TOOLS_PURE": pure})
+    answers = queue.Queue()
+    threading.Thread(target=lambda: [answers.put(line.rstrip("\n")) for line in process.stdout], daemon=True).start()
+    try:
+        process.stdin.write(f"init\npos pos={position_text(kings)}\nlevel depth=3\ngo think\n")
+        process.stdin.flush()
+        assert answers.get(timeout=20) == "ready"
+        time.sleep(0.25)
+        assert answers.empty()                          # still in its first iteration
+        stopped = time.monotonic()
+        process.stdin.write("stop\n")
+        process.stdin.flush()
+        command, info = parse_line(answers.get(timeout=10))
+        done = parse_line(answers.get(timeout=10))
+        assert time.monotonic() - stopped < 10
+        assert command == "info" and info["depth"] == "0" and "score" not in info and "pv" not in info
+        assert done == ("done", {"move": hub_move_text(first_move(kings))})
+        assert read_move(kings, done[1]["move"]) in kings.legal_moves()
+    finally:
+        process.kill()
+        process.wait()
+
+
+@pytest.mark.parametrize("pure", ["0", "1"])
+def test_a_node_limit_cuts_the_first_iteration_reproducibly(monkeypatch, pure):
+    monkeypatch.setenv("PDN_TOOLS_PURE", pure)
+    session = Session(2, "test")
+    kings = parse_fen(VARIANTS["international"], KINGS)
+    session.answer(f"pos pos={position_text(kings)}")
+    session.answer("level depth=3 nodes=2000")
+    assert session.position.engine.compiled is (pure == "0" and core.compiled_module() is not None)
+    assert session.answer("go think") == [format_line("info", depth="0", nodes="2001"),
+                                          format_line("done", move=hub_move_text(first_move(kings)))]
+    start = Position.initial(VARIANTS["international"])
+    session.answer(f"pos pos={position_text(start)}")
+    limit = search(start, 1).nodes + 1
+    session.answer(f"level depth=4 nodes={limit}")      # the second iteration is cut: the first's move answers
+    command, info = parse_line(session.answer("go think")[0])
+    assert info["depth"] == "1" and info["nodes"] == str(limit + 1) and info["pv"]
+    session.answer("level depth=2")                     # a level without nodes has no limit
+    assert parse_line(session.answer("go think")[0])[1]["depth"] == "2"
+
+
 @pytest.mark.parametrize("lines, error", [
     (["go think"], "no position: send pos first"),
     (["pos pos=Wbbb"], "a international position is W or B and 50 squares"),
     (["set-param name=variant value=killer"], "unknown variant 'killer'"),
     (["level depth=0"], "depth '0' is not a number from 1 to 64"),
+    (["level nodes=0"], "nodes '0' is not a number of 1 or more"),
+    (["level depth=3 nodes=-5"], "nodes '-5' is not a number of 1 or more"),
     (['info "x'], "not a Hub line"),
     (["set-param name=variant value=english", "pos pos=W" + "e" * 32, "go think"],
      "the side to move has no legal move"),

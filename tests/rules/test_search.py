@@ -1,4 +1,6 @@
 """rules.search and Position.hash(): Zobrist hashes, the search's answers, compiled = pure."""
+import threading
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -9,7 +11,8 @@ from pdn_tools.rules.bitboards import _pure_capture_records, _quiet_entries
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.tables import _Rules
 from pdn_tools.rules import search as search_module
-from pdn_tools.rules.search import SHOT, WIN, Evaluations, SearchResult, _Search, judge, king_value, search
+from pdn_tools.rules.search import (SHOT, WIN, Evaluations, SearchResult, _Search, first_move, judge, king_value,
+                                   search)
 from pdn_tools.rules.variants import VARIANTS
 
 ENGLISH = VARIANTS["english"]
@@ -148,9 +151,77 @@ def test_node_limit_keeps_the_last_complete_iteration():
     assert direct.score == full.score and direct.depth == 4 and direct.nodes < full.nodes
 
 
-def test_search_rejects_a_negative_depth():
+# An international position, black to move, whose depth-1 search visits some 62 million nodes (kings'
+# capture chains cross; captures are free): only a node limit or a stop ends it soon (docs/analysis.md).
+KINGS = ("B:WK1,K2,6,K8,K13,15,K17,K19,24,26,29,30,33,K36,38,41,K42,K45,50"
+         ":BK5,7,K10,K14,16,K20,22,K27,K28,K32,34,37")
+ENGINES = [False, True] if COMPILED else [False]
+
+
+@pytest.mark.parametrize("compiled", ENGINES)
+@pytest.mark.parametrize("deepen", [True, False])
+def test_a_limit_cuts_the_first_iteration_and_then_there_is_no_answer(compiled, deepen):
+    pos = parse_fen(VARIANTS["international"], KINGS)
+    cut = search(pos, 3, 5_000, compiled=compiled, deepen=deepen)
+    assert cut == SearchResult(None, None, (), 5_001, None)
+    stop = threading.Event()
+    stop.set()                                          # looked at every STOP_EVERY nodes, the first included
+    stopped = search(pos, 3, compiled=compiled, stop=stop, deepen=deepen)
+    assert stopped == SearchResult(None, None, (), search_module.STOP_EVERY, None)
+    assert search(pos, 0, 2_000, compiled=compiled).depth is None       # quiescence too
+
+
+def test_without_deepening_a_search_within_its_limit_is_the_search_without_one():
+    pos = Position.initial(VARIANTS["international"])
+    direct = search(pos, 4)
+    assert search(pos, 4, direct.nodes, deepen=False) == direct
+    assert search(pos, 4, direct.nodes - 1, deepen=False) == SearchResult(None, None, (), direct.nodes, None)
+
+
+@needs_core
+@settings(max_examples=200, deadline=None)
+@given(positions(), st.integers(0, 3), st.booleans())
+def test_cut_searches_are_the_same_on_both_engines_at_the_limit_and_one_node_before(pos, depth, deepen):
+    """A limit of exactly the nodes a search needs lets it end; one fewer cuts its last iteration
+    (its first, without deepening, or at depth 0 or 1): the node after the limit is counted."""
+    whole = search(pos, depth, 10 ** 9, compiled=False, deepen=deepen)
+    at, before = (search(pos, depth, limit, compiled=False, deepen=deepen) for limit in (whole.nodes, whole.nodes - 1))
+    assert [search(pos, depth, limit, compiled=True, deepen=deepen) for limit in (whole.nodes, whole.nodes - 1)] \
+        == [at, before]
+    assert at == whole and whole.depth == depth and before.nodes == whole.nodes
+    if deepen and depth > 1:
+        previous = search(pos, depth - 1, 10 ** 9, compiled=False)
+        assert (before.score, before.line, before.depth) == (previous.score, previous.line, depth - 1)
+    else:
+        assert before == SearchResult(None, None, (), whole.nodes, None)
+    if not deepen:
+        assert at == search(pos, depth)
+
+
+@settings(max_examples=100, deadline=None)
+@given(positions())
+def test_first_move_is_the_first_the_search_tries(pos):
+    moves = pos.on(core.PURE).legal_moves()
+    if not moves:
+        return
+    twin = pos.on(core.PURE)
+    rl = twin._rl
+    ci, own, opp = twin._sides()
+    records = laws.lawful(rl.law, _pure_capture_records(rl, ci, own, opp, twin._kings), twin._kings)
+    if records:
+        expected = _Search(twin, None).record_move(records[search_module._capture_order(rl, records)[0][-1]])
+    else:
+        entries = _quiet_entries(rl, ci, own, opp, twin._kings, twin._ctr[ci])
+        expected = entries[min((e[0].start, e[0].end, i) for i, e in enumerate(entries))[2]][0]
+    assert first_move(pos) == expected and expected in moves
+
+
+def test_search_rejects_a_negative_depth_or_node_limit():
     with pytest.raises(ValueError, match="depth"):
         search(Position.initial(ENGLISH), -1)
+    for compiled in ENGINES:
+        with pytest.raises(ValueError, match="node limit"):
+            search(Position.initial(ENGLISH), 2, -5, compiled=compiled)
 
 
 # Node counts of the start positions at depth 4, on every engine: perft-style exactness.
