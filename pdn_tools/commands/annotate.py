@@ -110,7 +110,7 @@ def _notes(result: Replay, options: Options, evaluate: Evaluations | None, engin
         evaluate = evaluate or Evaluations(options.depth, options.nodes)
         for ply, judgement in zip(result.plies, shots(result, evaluate)):
             if judgement.score is None:             # not judged: the search went past its budget
-                commands.setdefault(ply.number, []).append(f"[%unjudged nodes {evaluate.nodes}]")
+                commands.setdefault(ply.number, []).append(f"{_UNJUDGED}{evaluate.nodes}]")
                 continue
             commands.setdefault(ply.number, []).append(f"[%eval {eval_text(judgement.score)}]")
             if judgement.kind is not None:
@@ -432,8 +432,19 @@ def annotate_game(checked: Checked, options: Options, evaluate: Evaluations | No
             atoms, plies = placed
             tags, _, end, notes = _tags(game, plies, result, options)
             text = written_game(game.before, tags, wrap([*atoms, tail_of(end, game.after)]))
+        if options.shots and any(command.startswith(_UNJUDGED) for said in commands.values() for command in said):
+            notes = [*notes, _unjudged_note(options.nodes)]
     where = f"{game.file}:{game.line}: game {game.index}: "
     return text, [(where, note, isinstance(note, Alike)) for note in notes]
+
+
+_UNJUDGED = "[%unjudged nodes "     # a move --shots did not judge: its command's start
+
+
+def _unjudged_note(nodes: int | None) -> Alike:
+    """The note on a game some of whose moves --shots did not judge (grouped per file)."""
+    budget = "its node budget" if nodes is None else f"--nodes {nodes:,}"
+    return Alike(f"moves not judged ([%unjudged]): a search went past {budget}; a larger --nodes judges them")
 
 
 class Alike(str):

@@ -104,6 +104,8 @@ def test_annotate_and_validate_say_which_moves_were_not_judged_and_reannotating_
     annotated = run("annotate", "--shots", "--nodes", "1000", "-", input=KINGS_GAME)
     assert annotated.exit_code == 0, annotated.output
     assert "1... 22x11 {[%unjudged nodes 1000]} *" in annotated.stdout and "[%eval" not in annotated.stdout
+    assert annotated.stderr == ("<stdin>:1: game 1: moves not judged ([%unjudged]): a search went past --nodes "
+                                "1,000; a larger --nodes judges them\n")
     assert run("annotate", "--shots", "--nodes", "1000", "-", input=annotated.stdout).stdout == annotated.stdout
     assert "unjudged" not in run("annotate", "--shots", "--depth", "0", "--nodes", "1000000", "-",
                                  input=annotated.stdout).stdout          # a budget that does: replaced
