@@ -211,7 +211,9 @@ def _fast_tokens(game: FastRead, text: str, start: int, line: int, line_start: i
     rest: list[ScanToken] = []
     out.append(_fast_tags(text[start:tags_end], start, line, start - line_start + 1, blank, pairs, rest,
                           len(spans) + 1))
-    line += len(pairs) - 1
+    if len(pairs) > 1:              # one pair a line: the spans go on from the last pair's line
+        line += len(pairs) - 1
+        line_start = text.rfind("\n", start, tags_end) + 1
     for begin, end, kind, newlines, newline_end, blank_before in spans:
         if newlines:
             line += newlines

@@ -86,7 +86,8 @@ def fast_count(text: str) -> int:
 # Games at the edges of what the fast reading takes: each piece may or may not keep it common.
 TAG_LINES = st.sampled_from(['[Event "x"]\n', '[Site "a]b {c}"]\n', '[Result "1-0"]\n', '[White "Ann"]\n',
                              '[GameType "20"]\n', '[Event "x"]  \n', '[round "1"]\n', '[Event  "x"]\n',
-                             '[Round 17]\n', '[A "x\\"y"]\n', '[Black "½"]\n', '[Date "2004-??-??"]\n'])
+                             '[Round 17]\n', '[A "x\\"y"]\n', '[Black "½"]\n', '[Date "2004-??-??"]\n',
+                             '[Result "1-0"] ', '[Event "x"]'])
 GAPS = st.sampled_from(["", " ", "\n", "\n\n", "\t", "\f", "\\r", " \n \n", "\n  \n"])
 RUNS = st.sampled_from(["", "1. 11-15 23-19 2. 8-11", "1. 11-15\n23-19 2.", "32-28 19-23", "1. 32-28 (1. 33-29) *",
                         "1. 11-15 {good} 23-19", "1.11-15 2...23-19", "1. 07-12", "1. 11-15!", "1. 11-15*",
@@ -160,6 +161,15 @@ def test_a_game_cut_by_a_block_end_is_read_as_lark_reads_it(monkeypatch: pytest.
     def read(engine: Any) -> list[Game | ReadError]:
         return list(read_games(io.BytesIO(text.encode()), engine=engine))
     assert seen(read(COMPILED)) == seen(read(LarkOnly()))
+
+
+def test_movetext_on_the_line_of_the_last_of_several_tag_pairs_is_located_on_it() -> None:
+    """The fast reading located a run, comment or result on the line of the last of several tag pairs
+    as if that line started where the first pair's does (columns too far right)."""
+    for text in ('[Event "x"]\n[Result "1-0"] 1. 11-15 1-0\n', '[Event "x"]\n[Result "1-0"] {c} 11-15\n*\n'):
+        assert fast_count(text) == 1
+        fast, lark = both(text)
+        assert fast == lark
 
 
 @pytest.mark.parametrize("tags", ['[Event "x"]\n', '[Event "x"]\n[Result "1-0"]\n\n'])
