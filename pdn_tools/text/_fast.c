@@ -4,37 +4,68 @@
 
 /* ---- a run of plain moves -------------------------------------------------------------------- */
 
-/* [1-9][0-9]?(?:- ?[1-9][0-9]?|(?:x ?[1-9][0-9]?){1,24}): the end of a plain run's move, or -1 */
-static Py_ssize_t run_move_end(const Text *t, Py_ssize_t i) {
+/* A run's square: [1-9][0-9]? in a plain run, (?:0[1-9]|[1-9][0-9]?) in a padded one; its end, or -1. */
+static Py_ssize_t run_square_end(const Text *t, Py_ssize_t i, int padded) {
     Py_UCS4 c = char_at(t, i);
+    if (padded && c == '0')
+        return char_at(t, i + 1) >= '1' && char_at(t, i + 1) <= '9' ? i + 2 : -1;
     if (!(c >= '1' && c <= '9'))
         return -1;
-    i += is_digit(char_at(t, i + 1)) ? 2 : 1;
+    return is_digit(char_at(t, i + 1)) ? i + 2 : i + 1;
+}
+
+/* SQUARE(?:- ?SQUARE|(?:x ?SQUARE){1,24}): the end of a run's move, or -1 */
+static Py_ssize_t run_move_end(const Text *t, Py_ssize_t i, int padded) {
+    i = run_square_end(t, i, padded);
+    if (i < 0)
+        return -1;
     Py_UCS4 separator = char_at(t, i);
     if (separator != '-' && separator != 'x')
         return -1;
     for (int steps = 0; steps < (separator == '-' ? 1 : 24) && char_at(t, i) == separator; steps++) {
-        Py_ssize_t square = char_at(t, i + 1) == ' ' ? i + 2 : i + 1;
-        c = char_at(t, square);
-        if (!(c >= '1' && c <= '9'))
+        Py_ssize_t square = char_at(t, i + 1) == ' ' ? i + 2 : i + 1, end = run_square_end(t, square, padded);
+        if (end < 0)
             return steps ? i : -1;
-        i = square + (is_digit(char_at(t, square + 1)) ? 2 : 1);
+        i = end;
     }
     return i;
 }
 
-/* (?>[1-9][0-9]{0,5}\.(?:\.\.)?|\.\.\.)(?:MOVE)?|MOVE): the end of a plain run's item, or -1 */
-static Py_ssize_t run_item_end(const Text *t, Py_ssize_t i) {
+/* (?>(?:NUMBER\.(?:\.\.)?|\.\.\.)(?:MOVE)?|MOVE), NUMBER being [1-9][0-9]{0,5} in a plain run,
+ * (?:0[1-9]|[1-9][0-9]{0,5}) in a padded one: the end of a run's item, or -1 */
+static Py_ssize_t run_item_end(const Text *t, Py_ssize_t i, int padded) {
     Py_ssize_t j = i;
-    if (char_at(t, i) >= '1' && char_at(t, i) <= '9')
+    Py_UCS4 c = char_at(t, i);
+    if (c >= '1' && c <= '9')
         for (j = i + 1; j < i + 6 && is_digit(char_at(t, j)); j++)
             ;
+    else if (padded && c == '0' && char_at(t, i + 1) >= '1' && char_at(t, i + 1) <= '9')
+        j = i + 2;
     if (char_at(t, j) == '.' && (j > i || (char_at(t, j + 1) == '.' && char_at(t, j + 2) == '.'))) {
         j += char_at(t, j + 1) == '.' && char_at(t, j + 2) == '.' ? 3 : 1;
-        Py_ssize_t move = run_move_end(t, j);
+        Py_ssize_t move = run_move_end(t, j, padded);
         return move >= 0 ? move : j;
     }
-    return run_move_end(t, i);
+    return run_move_end(t, i, padded);
+}
+
+/* Whether text[start:end] is a run of items one white space or more (' ', '\t', '\n') apart, nothing
+ * before or after: builder._PLAIN_RUN (or, `padded`, builder._PADDED_RUN) matches all of it. */
+static int is_run(const Text *t, Py_ssize_t start, Py_ssize_t end, int padded) {
+    Text run = {t->kind, t->data, end};
+    Py_ssize_t i = start;
+    for (;;) {
+        i = run_item_end(&run, i, padded);
+        if (i < 0)
+            return 0;
+        if (i == end)
+            return 1;
+        Py_ssize_t gap = i;
+        while (run_space(char_at(&run, i)))
+            i++;
+        if (i == gap)
+            return 0;
+    }
 }
 
 /* plain_run(text) -> whether builder._PLAIN_RUN matches the whole text (twin:
@@ -47,33 +78,25 @@ PyObject *scan_plain_run(PyObject *module, PyObject *text) {
         return NULL;
     }
     Text t = {PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
-    Py_ssize_t i = 0;
-    for (;;) {
-        i = run_item_end(&t, i);
-        if (i < 0)
-            Py_RETURN_FALSE;
-        if (i == t.end)
-            Py_RETURN_TRUE;
-        Py_ssize_t gap = i;
-        while (run_space(char_at(&t, i)))
-            i++;
-        if (i == gap)
-            Py_RETURN_FALSE;
-    }
+    return PyBool_FromLong(is_run(&t, 0, t.end, 0));
 }
 
 /* ---- the common game, read at once --------------------------------------------------------
  * fast_game(text, pos, endpos, last) -> the tokens the scanner (scanner.Scanner.tokens) makes of
  * the common game starting at `pos` (a '['), or None when the game there is not one:
  *   plain tag pairs, one a line (`[Name "value"]`, as builder._PLAIN_TAGS reads them); runs of plain
- *   moves (builder._PLAIN_RUN, each ending with a move) and block comments (with no blank line in
- *   them), white space between; a result or '*', then spaces or tabs and a line end before `endpos`,
- *   or `endpos` itself when `last` (no more text follows it).
- * Returns (pairs, tags_end, spans): each run, comment and the terminator as (start, end, kind: 0 MOVES,
- * 1 COMMENT, 2 RESULT, 3 STAR, line ends since the start of the span before (of TAGS' end for the
- * first), the offset after the last of them (-1: none), whether a blank line comes just before it);
- * every other text is left to the scanner, whose tokens for it these are (tests/text/test_fast_read.py
- * compares the two readings; twin of the locating: pdn_tools.text.scanner._fast_tokens). */
+ *   moves (builder._PLAIN_RUN or builder._PADDED_RUN, each ending with a move) and block comments
+ *   (with no blank line in them), white space between; a result or '*', then spaces or tabs and a
+ *   line end before `endpos`, or `endpos` itself when `last` (no more text follows it), or a '['
+ *   at once (the next game's tags, glued to it).
+ * Returns (pairs, tags_end, spans, padded): each run, comment and the terminator as (start, end, kind:
+ * 0 MOVES, 1 COMMENT, 2 RESULT, 3 STAR, line ends since the start of the span before (of TAGS' end for
+ * the first), the offset after the last of them (-1: none), whether a blank line comes just before it);
+ * each zero-padded move number and move of the runs, in order, as (the index of its span, start, end,
+ * whether it is a move number, line ends since its span's start, the offset after the last of them
+ * (-1: none)), builder._padded_run's warnings; every other text is left to the scanner, whose tokens
+ * for it these are (tests/text/test_fast_read.py compares the two readings; twin of the locating:
+ * pdn_tools.text.scanner._fast_tokens). */
 
 /* [A-Z][A-Za-z0-9_]* */
 static Py_ssize_t tag_name_end(const Text *t, Py_ssize_t i) {
@@ -87,7 +110,7 @@ static Py_ssize_t tag_name_end(const Text *t, Py_ssize_t i) {
     }
 }
 
-/* The result (the grammar's RESULT) ending at white space or a line end, else -1. */
+/* The result (the grammar's RESULT) ending at white space, a line end or a '[', else -1. */
 static Py_ssize_t result_end(const Text *t, Py_ssize_t i) {
     static const char *const RESULTS[] = {"2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "\xbd-\xbd",
                                           "0.5-0.5", "1:0", "0:1", "1/2:1/2", NULL};
@@ -100,7 +123,7 @@ static Py_ssize_t result_end(const Text *t, Py_ssize_t i) {
         }
         if (*s == 0) {
             Py_UCS4 after = char_at(t, j);
-            return after == ' ' || after == '\t' || after == '\n' || j == t->end ? j : -1;
+            return after == ' ' || after == '\t' || after == '\n' || after == '[' || j == t->end ? j : -1;
         }
     }
     return -1;
@@ -111,24 +134,6 @@ static Py_ssize_t blank_end(const Text *t, Py_ssize_t i) {
     for (Py_UCS4 c = char_at(t, i); c == ' ' || c == '\t' || c == '\f' || c == '\n'; c = char_at(t, ++i))
         ;
     return i;
-}
-
-/* Whether text[start:end] is a plain run (builder._PLAIN_RUN) whose last item is a move. */
-static int plain_moves(const Text *t, Py_ssize_t start, Py_ssize_t end) {
-    Text run = {t->kind, t->data, end};
-    Py_ssize_t i = start;
-    for (;;) {
-        i = run_item_end(&run, i);
-        if (i < 0)
-            return 0;
-        if (i == end)
-            return char_at(t, end - 1) != '.';
-        Py_ssize_t gap = i;
-        while (run_space(char_at(&run, i)))
-            i++;
-        if (i == gap)
-            return 0;
-    }
 }
 
 /* The end of the comment (the grammar's COMMENT) at `i`, a '{', when it closes with no blank line in it
@@ -150,15 +155,187 @@ static Py_ssize_t comment_end(const Text *t, Py_ssize_t i) {
     }
 }
 
-/* The end of the run of plain moves (the scanner's MOVES, accepted by plain_moves) at `i`, else -1. */
-static Py_ssize_t plain_moves_end(const Text *t, Py_ssize_t i) {
+/* A span of the game: a run (padded: a zero-padded one), a comment or the terminator. */
+typedef struct {
+    Py_ssize_t start, end;
+    int padded;
+} Span;
+
+/* The end of the run of moves (the scanner's MOVES, a plain or zero-padded run ending with a move) at
+ * `i`, else -1; `*padded` says which. */
+static Py_ssize_t run_end(const Text *t, Py_ssize_t i, int *padded) {
     Py_ssize_t end = scan_item_end(t, i);
     for (Py_ssize_t next = end; next >= 0; next = scan_item_end(t, scan_gap_end(t, end)))
         end = next;
-    return end >= 0 && plain_moves(t, i, end) ? end : -1;
+    if (end < 0 || char_at(t, end - 1) == '.')
+        return -1;
+    *padded = 0;
+    if (is_run(t, i, end, 0))
+        return end;
+    *padded = 1;
+    return is_run(t, i, end, 1) ? end : -1;
 }
 
-#define MOST_PIECES 64
+/* Whether the move text[start:end] of a padded run has a zero-padded square: a '0' after no digit. */
+static int padded_move(const Text *t, Py_ssize_t start, Py_ssize_t end) {
+    for (Py_ssize_t j = start; j < end; j++)
+        if (char_at(t, j) == '0' && (j == start || !is_digit(char_at(t, j - 1))))
+            return 1;
+    return 0;
+}
+
+/* Add to `out` the zero-padded move numbers and moves of the padded run `span` (the `index`th) as
+ * builder._padded_run finds them (see fast_game); -1 on error. */
+static int add_padded(const Text *t, const Span *span, Py_ssize_t index, PyObject *out) {
+    Text run = {t->kind, t->data, span->end};
+    Py_ssize_t i = span->start, newlines = 0, line_start = -1;
+    while (i < span->end) {
+        Py_ssize_t end = run_item_end(&run, i, 1), move = i;
+        if (end < 0) {                                  /* not a padded run: read_game said it is one */
+            PyErr_SetString(PyExc_SystemError, "fast_game: a padded run read again differs");
+            return -1;
+        }
+        for (Py_ssize_t j = i; j < end; j++)          /* a move number's dots end it */
+            if (char_at(t, j) == '.')
+                move = j + 1;
+        Py_ssize_t found[2][2] = {{-1, -1}, {-1, -1}};  /* the number's, the move's place */
+        if (move > i && char_at(t, i) == '0')
+            found[0][0] = i, found[0][1] = move;
+        if (move < end && padded_move(t, move, end))
+            found[1][0] = move, found[1][1] = end;
+        for (int k = 0; k < 2; k++) {
+            if (found[k][0] < 0)
+                continue;
+            PyObject *item = Py_BuildValue("(nnnNnn)", index, found[k][0], found[k][1], PyBool_FromLong(k == 0),
+                                           newlines, line_start);
+            if (item == NULL || PyList_Append(out, item) < 0) {
+                Py_XDECREF(item);
+                return -1;
+            }
+            Py_DECREF(item);
+        }
+        for (i = end; run_space(char_at(&run, i)); i++)
+            if (char_at(t, i) == '\n') {
+                newlines++;
+                line_start = i + 1;
+            }
+    }
+    return 0;
+}
+
+/* Whether fast_game's arguments hold a game it reads: its tag pairs' bounds (at most 32) in `bounds`,
+ * their count in `*count`, where TAGS ends in `*tags_end`, its spans (the terminator last) in
+ * `*spans` (PyMem_Malloc'ed, `*found` of them); 0 when it is not a common game, -1 on error. */
+static int read_game(const Text *t, Py_ssize_t pos, int last, Py_ssize_t bounds[32][4], int *count,
+                     Py_ssize_t *tags_end, Span **spans, Py_ssize_t *found) {
+    Py_ssize_t i = pos;
+    *count = 0;
+    for (;;) {                                  /* `[Name "value"]` lines */
+        if (*count == 32 || char_at(t, i) != '[')
+            return 0;
+        Py_ssize_t name = i + 1, name_end = tag_name_end(t, name);
+        if (name_end < 0 || char_at(t, name_end) != ' ' || char_at(t, name_end + 1) != '"')
+            return 0;
+        Py_ssize_t value = name_end + 2, j = value;
+        for (Py_UCS4 c = char_at(t, j); c != '"'; c = char_at(t, ++j))
+            if (c == '\\' || c == '\n' || c == 0)
+                return 0;
+        if (char_at(t, j + 1) != ']')
+            return 0;
+        bounds[*count][0] = name, bounds[*count][1] = name_end, bounds[*count][2] = value, bounds[*count][3] = j;
+        (*count)++;
+        i = j + 2;
+        if (!(char_at(t, i) == '\n' && char_at(t, i + 1) == '['))
+            break;
+        i++;
+    }
+    Py_ssize_t gap = i;                         /* no tag may follow after TAGS' gap */
+    *tags_end = i;
+    while (char_at(t, gap) == ' ' || char_at(t, gap) == '\t' || char_at(t, gap) == '\f')
+        gap++;
+    if (char_at(t, gap) == '\n')
+        gap++;
+    while (char_at(t, gap) == ' ' || char_at(t, gap) == '\t' || char_at(t, gap) == '\f')
+        gap++;
+    if (char_at(t, gap) == '[' || char_at(t, gap) == '\\')
+        return 0;
+    Py_ssize_t term = blank_end(t, i), term_end, size = 0;
+    *found = 0;
+    for (;;) {                                  /* runs and comments up to the result */
+        if (*found == size) {
+            size = size ? 2 * size : 64;
+            Span *grown = PyMem_Realloc(*spans, (size_t)size * sizeof(Span));
+            if (grown == NULL) {
+                PyErr_NoMemory();
+                return -1;
+            }
+            *spans = grown;
+        }
+        Span *span = *spans + *found;
+        if (char_at(t, term) == '*')
+            term_end = term + 1;
+        else
+            term_end = result_end(t, term);
+        if (term_end >= 0) {
+            span->start = term, span->end = term_end, span->padded = 0;
+            (*found)++;
+            break;
+        }
+        span->padded = 0;
+        Py_ssize_t end = char_at(t, term) == '{' ? comment_end(t, term) : run_end(t, term, &span->padded);
+        if (end < 0)
+            return 0;
+        span->start = term, span->end = end;
+        (*found)++;
+        term = blank_end(t, end);
+    }
+    Py_ssize_t line_end = term_end;              /* spaces or tabs, then a line end; or a '[' at once */
+    while (char_at(t, line_end) == ' ' || char_at(t, line_end) == '\t')
+        line_end++;
+    return char_at(t, line_end) == '\n' || (last && line_end == t->end)
+           || (line_end == term_end && char_at(t, term_end) == '[');
+}
+
+/* fast_game's answer for a game read_game read: see the section's comment. */
+static PyObject *game_tokens(PyObject *text, const Text *t, Py_ssize_t bounds[32][4], int count,
+                             Py_ssize_t tags_end, const Span *spans, Py_ssize_t found) {
+    PyObject *pairs = PyList_New(count), *tokens = PyTuple_New(found), *padded = PyList_New(0);
+    if (pairs == NULL || tokens == NULL || padded == NULL)
+        goto fail;
+    for (int k = 0; k < count; k++) {
+        PyObject *pair = Py_BuildValue("(NN)", PyUnicode_Substring(text, bounds[k][0], bounds[k][1]),
+                                       PyUnicode_Substring(text, bounds[k][2], bounds[k][3]));
+        if (pair == NULL)
+            goto fail;
+        PyList_SET_ITEM(pairs, k, pair);
+    }
+    Py_ssize_t counted = tags_end, previous_end = tags_end;  /* line ends counted up to `counted` */
+    for (Py_ssize_t k = 0; k < found; k++) {
+        Py_ssize_t begin = spans[k].start, newlines = 0, line_start = -1, between = 0;
+        for (Py_ssize_t j = counted; j < begin; j++)
+            if (char_at(t, j) == '\n') {
+                newlines++;
+                line_start = j + 1;
+                between += j >= previous_end;
+            }
+        Py_UCS4 first = char_at(t, begin);
+        int kind = k == found - 1 ? (first == '*' ? 3 : 2) : first == '{' ? 1 : 0;
+        PyObject *span = Py_BuildValue("(nninnN)", begin, spans[k].end, kind, newlines, line_start,
+                                       PyBool_FromLong(between > 1));
+        if (span == NULL)
+            goto fail;
+        PyTuple_SET_ITEM(tokens, k, span);
+        if (spans[k].padded && add_padded(t, spans + k, k, padded) < 0)
+            goto fail;
+        counted = begin, previous_end = spans[k].end;
+    }
+    return Py_BuildValue("(NnNN)", pairs, tags_end, tokens, padded);
+fail:
+    Py_XDECREF(pairs);
+    Py_XDECREF(tokens);
+    Py_XDECREF(padded);
+    return NULL;
+}
 
 PyObject *scan_fast_game(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
@@ -177,95 +354,12 @@ PyObject *scan_fast_game(PyObject *module, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
     Text t = {PyUnicode_KIND(args[0]), PyUnicode_DATA(args[0]), endpos};
-    Py_ssize_t i = pos, bounds[32][4];          /* name start, end, value start, end */
-    int count = 0;
-    for (;;) {                                  /* `[Name "value"]` lines */
-        if (count == 32 || char_at(&t, i) != '[')
-            return Py_NewRef(Py_None);
-        Py_ssize_t name = i + 1, name_end = tag_name_end(&t, name);
-        if (name_end < 0 || char_at(&t, name_end) != ' ' || char_at(&t, name_end + 1) != '"')
-            return Py_NewRef(Py_None);
-        Py_ssize_t value = name_end + 2, j = value;
-        for (Py_UCS4 c = char_at(&t, j); c != '"'; c = char_at(&t, ++j))
-            if (c == '\\' || c == '\n' || c == 0)
-                return Py_NewRef(Py_None);
-        if (char_at(&t, j + 1) != ']')
-            return Py_NewRef(Py_None);
-        bounds[count][0] = name, bounds[count][1] = name_end, bounds[count][2] = value, bounds[count][3] = j;
-        count++;
-        i = j + 2;
-        if (!(char_at(&t, i) == '\n' && char_at(&t, i + 1) == '['))
-            break;
-        i++;
-    }
-    Py_ssize_t tags_end = i, gap = i;           /* no tag may follow after TAGS' gap */
-    while (char_at(&t, gap) == ' ' || char_at(&t, gap) == '\t' || char_at(&t, gap) == '\f')
-        gap++;
-    if (char_at(&t, gap) == '\n')
-        gap++;
-    while (char_at(&t, gap) == ' ' || char_at(&t, gap) == '\t' || char_at(&t, gap) == '\f')
-        gap++;
-    if (char_at(&t, gap) == '[' || char_at(&t, gap) == '\\')
-        return Py_NewRef(Py_None);
-    Py_ssize_t pieces[MOST_PIECES + 1][2], term = blank_end(&t, tags_end), term_end;
-    int found = 0;
-    for (;;) {                                  /* runs and comments up to the result */
-        if (char_at(&t, term) == '*') {
-            term_end = term + 1;
-            break;
-        }
-        if ((term_end = result_end(&t, term)) >= 0)
-            break;
-        Py_ssize_t end = char_at(&t, term) == '{' ? comment_end(&t, term) : plain_moves_end(&t, term);
-        if (end < 0 || found == MOST_PIECES)
-            return Py_NewRef(Py_None);
-        pieces[found][0] = term, pieces[found][1] = end;
-        found++;
-        term = blank_end(&t, end);
-    }
-    Py_ssize_t line_end = term_end;              /* spaces or tabs, then a line end */
-    while (char_at(&t, line_end) == ' ' || char_at(&t, line_end) == '\t')
-        line_end++;
-    if (char_at(&t, line_end) != '\n' && !(last && line_end == endpos))
-        return Py_NewRef(Py_None);
-    PyObject *pairs = PyList_New(count);
-    if (pairs == NULL)
-        return NULL;
-    for (int k = 0; k < count; k++) {
-        PyObject *pair = Py_BuildValue("(NN)", PyUnicode_Substring(args[0], bounds[k][0], bounds[k][1]),
-                                       PyUnicode_Substring(args[0], bounds[k][2], bounds[k][3]));
-        if (pair == NULL) {
-            Py_DECREF(pairs);
-            return NULL;
-        }
-        PyList_SET_ITEM(pairs, k, pair);
-    }
-    pieces[found][0] = term, pieces[found][1] = term_end;     /* the terminator, the last span */
-    PyObject *spans = PyTuple_New(found + 1);
-    if (spans == NULL) {
-        Py_DECREF(pairs);
-        return NULL;
-    }
-    Py_ssize_t counted = tags_end, previous_end = tags_end;  /* line ends counted up to `counted` */
-    for (int k = 0; k <= found; k++) {
-        Py_ssize_t begin = pieces[k][0], newlines = 0, line_start = -1, between = 0;
-        for (Py_ssize_t j = counted; j < begin; j++)
-            if (char_at(&t, j) == '\n') {
-                newlines++;
-                line_start = j + 1;
-                between += j >= previous_end;
-            }
-        Py_UCS4 first = char_at(&t, begin);
-        int kind = k == found ? (first == '*' ? 3 : 2) : first == '{' ? 1 : 0;
-        PyObject *span = Py_BuildValue("(nninnN)", begin, pieces[k][1], kind, newlines, line_start,
-                                       PyBool_FromLong(between > 1));
-        if (span == NULL) {
-            Py_DECREF(pairs);
-            Py_DECREF(spans);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(spans, k, span);
-        counted = begin, previous_end = pieces[k][1];
-    }
-    return Py_BuildValue("(NnN)", pairs, tags_end, spans);
+    Py_ssize_t bounds[32][4], tags_end, found;
+    int count;
+    Span *spans = NULL;
+    int read = read_game(&t, pos, last, bounds, &count, &tags_end, &spans, &found);
+    PyObject *out = read < 0 ? NULL : read == 0 ? Py_NewRef(Py_None)
+                  : game_tokens(args[0], &t, bounds, count, tags_end, spans, found);
+    PyMem_Free(spans);
+    return out;
 }

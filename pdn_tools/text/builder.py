@@ -403,9 +403,13 @@ TAG_PAIR = lazy(r'\[[ \t]*(?:(?P<name>[^\s"\[\]{}()]+(?:[ \t]+[^\s"\[\]{}()]+)*)
 
 def _fast_built(tags: FastTags, tokens: list[ScanToken], reading: Reading | None) -> Game:
     """The Game of a game's tokens `fast_game` made, as the builder would make it: the tags, the
-    runs of moves (kept as text when `reading` keeps runs) and comments, the terminator; no warning."""
+    runs of moves (kept as text when `reading` keeps runs) and comments, the terminator; the warnings
+    about its zero-padded move numbers and moves, as `_padded_run` says them (none else)."""
     pairs, line = tags.pairs, tags.line
-    game = Game(pairs, result=_Terminator(tokens[-1]), warnings=[])
+    warnings = [Diagnostic(Code.ZERO_PADDED, sys.intern(f"zero-padded move number {text!r}" if number else
+                                                        f"zero-padded square in {text!r}"), at, column)
+                for at, column, text, number in tags.padded] if tags.padded else []
+    game = Game(pairs, result=_Terminator(tokens[-1]), warnings=warnings)
     positions = [(line, tags.column)]
     if len(pairs) > 1:                  # one pair a line, each at its line's start
         positions += zip(range(line + 1, line + len(pairs)), repeat(1))

@@ -5,7 +5,7 @@ import re
 from functools import cached_property
 
 from pdn_tools.text.records import record
-from pdn_tools.text.tokens import (ERROR, ESCAPE, FastGame, FastRead, MovesEnd, ScanToken, _fast_tags,
+from pdn_tools.text.tokens import (ERROR, ESCAPE, FastGame, FastRead, MovesEnd, Padded, ScanToken, _fast_tags,
                                    _scanned)
 
 _COARSE = ("TAGS", "COMMENT", "LINE_COMMENT", "SETUP", "RESULT", "STAR", "MOVES", "LPAR", "RPAR")
@@ -117,7 +117,8 @@ class Scanner:
         if fast_game is not None and text[:1] == "[":
             game = fast_game(text, 0, stop, not more)
             if game is not None:
-                pos, line, line_start = _fast_tokens(game, text, 0, line, line_start, blank_before, out)
+                pos, line, line_start = _fast_games(game, fast_game, text, 0, stop, not more, line, line_start,
+                                                    blank_before, out)
                 blank_before = False
         while pos < stop:
             resume = stop
@@ -156,7 +157,8 @@ class Scanner:
                     if fast_game is not None and end < segment_end and text[end] == "[" and scanner is main:
                         game = fast_game(text, end, segment_end, not more)
                         if game is not None:
-                            pos, line, line_start = _fast_tokens(game, text, end, line, line_start, blank_before, out)
+                            pos, line, line_start = _fast_games(game, fast_game, text, end, stop, not more, line,
+                                                                line_start, blank_before, out)
                             blank_before = False
                             break
                     continue
@@ -201,16 +203,31 @@ class Scanner:
 _FAST_KINDS = ("MOVES", "COMMENT", "RESULT", "STAR")      # fast_game's kinds of span, by number
 
 
+def _fast_games(game: FastRead, fast_game: FastGame, text: str, start: int, stop: int, last: bool, line: int,
+                line_start: int, blank: bool, out: list[ScanToken]) -> tuple[int, int, int]:
+    """`_fast_tokens` of `game`, read at `start`, and of each game after it read at once that starts
+    right at its result or '*' (glued to it: `1-0[Event "x"]`)."""
+    while True:
+        start, line, line_start = _fast_tokens(game, text, start, line, line_start, blank, out)
+        if text[start:start + 1] != "[":
+            return start, line, line_start
+        glued = fast_game(text, start, stop, last)
+        if glued is None:
+            return start, line, line_start
+        game, blank = glued, False
+
+
 def _fast_tokens(game: FastRead, text: str, start: int, line: int, line_start: int, blank: bool,
                  out: list[ScanToken]) -> tuple[int, int, int]:
     """The tokens of a game `fast_game` read at `start` (line `line`, which starts at offset
     `line_start`; `blank`: a blank line came before it), located as the scanner locates them: its
     FastTags added to `out`, holding the others; the offset after them, and the line and its start
     there.  fast_game counted the line ends before each token (its twin in C)."""
-    pairs, tags_end, spans = game
+    pairs, tags_end, spans, padded = game
     rest: list[ScanToken] = []
+    found: list[Padded] = []
     out.append(_fast_tags(text[start:tags_end], start, line, start - line_start + 1, blank, pairs, rest,
-                          len(spans) + 1))
+                          len(spans) + 1, found))
     if len(pairs) > 1:              # one pair a line: the spans go on from the last pair's line
         line += len(pairs) - 1
         line_start = text.rfind("\n", start, tags_end) + 1
@@ -219,4 +236,8 @@ def _fast_tokens(game: FastRead, text: str, start: int, line: int, line_start: i
             line += newlines
             line_start = newline_end
         rest.append(_scanned(_FAST_KINDS[kind], text[begin:end], begin, line, begin - line_start + 1, blank_before))
+    for index, begin, end, number, newlines, newline_end in padded:     # located as MoveRun.pieces locates them
+        run = rest[index]
+        column = begin - newline_end + 1 if newline_end >= 0 else run.column + begin - run.start_pos
+        found.append((run.line + newlines, column, text[begin:end], number))
     return spans[-1][1], line, line_start
