@@ -19,7 +19,7 @@ from pdn_tools.text.decoding import sniff
 _COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"))
 _SNIFF_BINARY = 4096               # first bytes (decompressed) looked at to tell text from binary data
 # Control bytes text does not hold: about one byte in ten of binary data, a few in damaged text.
-_CONTROL = [bytes([code]) for code in range(32) if code not in b"\t\n\r\f\v\x1a\x1b"]
+_CONTROL = bytes(code for code in range(32) if code not in b"\t\n\r\f\v\x1a\x1b")
 _CHUNK = 1 << 16                   # compressed bytes read at a time
 _FED = 512                         # compressed bytes given to the decompressor at a time: damaged data
                                    # loses at most what these bytes would have given
@@ -44,7 +44,7 @@ def binary(head: bytes) -> bool:
     UTF-8 (what pdn writes is UTF-8: it always reads back, whatever characters its comments hold).
     The one test of the library and the command line."""
     head = head[:_SNIFF_BINARY]
-    controls = sum(head.count(byte) for byte in _CONTROL)
+    controls = len(head) - len(head.translate(None, _CONTROL))      # one pass, not one a control byte
     return bool(head) and sniff(head)[0] is None and controls > len(head) // 30 and not _utf8(head)
 
 
