@@ -84,17 +84,20 @@ PyObject *scan_plain_run(PyObject *module, PyObject *text) {
 /* ---- the common game, read at once --------------------------------------------------------
  * fast_game(text, pos, endpos, last) -> the tokens the scanner (scanner.Scanner.tokens) makes of
  * the common game starting at `pos` (a '['), or None when the game there is not one:
- *   plain tag pairs, one a line (`[Name "value"]`, as builder._PLAIN_TAGS reads them); runs of plain
+ *   tag pairs `[Name "value"]` (a name PDN allows, a value maybe with escapes, no line end in it: pairs
+ *   builder._tags reads with no diagnostic), spaces, tabs, form feeds and a line end at most between; runs of plain
  *   moves (builder._PLAIN_RUN or builder._PADDED_RUN, each ending with a move) and block comments
  *   (with no blank line in them), white space between; a result or '*', then spaces or tabs and a
  *   line end before `endpos`, or `endpos` itself when `last` (no more text follows it), or a '['
  *   at once (the next game's tags, glued to it).
- * Returns (pairs, tags_end, spans, padded): each run, comment and the terminator as (start, end, kind:
+ * Returns (pairs, tags_end, spans, padded, places): each run, comment and the terminator as (start, end, kind:
  * 0 MOVES, 1 COMMENT, 2 RESULT, 3 STAR, line ends since the start of the span before (of TAGS' end for
  * the first), the offset after the last of them (-1: none), whether a blank line comes just before it);
  * each zero-padded move number and move of the runs, in order, as (the index of its span, start, end,
  * whether it is a move number, line ends since its span's start, the offset after the last of them
- * (-1: none)), builder._padded_run's warnings; every other text is left to the scanner, whose tokens
+ * (-1: none)), builder._padded_run's warnings; None when the pairs stand one a line, each after the first at
+ * its line's start, else each pair's '[' as (offset, line ends before it since `pos`, the offset after the
+ * last of them (-1: none)); every other text is left to the scanner, whose tokens
  * for it these are (tests/text/test_fast_read.py compares the two readings; twin of the locating:
  * pdn_tools.text.scanner._fast_tokens). */
 
@@ -223,42 +226,57 @@ static int add_padded(const Text *t, const Span *span, Py_ssize_t index, PyObjec
     return 0;
 }
 
-/* Whether fast_game's arguments hold a game it reads: its tag pairs' bounds (at most 32) in `bounds`,
- * their count in `*count`, where TAGS ends in `*tags_end`, its spans (the terminator last) in
- * `*spans` (PyMem_Malloc'ed, `*found` of them); 0 when it is not a common game, -1 on error. */
-static int read_game(const Text *t, Py_ssize_t pos, int last, Py_ssize_t bounds[32][4], int *count,
-                     Py_ssize_t *tags_end, Span **spans, Py_ssize_t *found) {
+/* The tag pairs of a game fast_game reads: each one's name and value (start, end), how many, whether
+ * they stand one a line, each after the first at its line's start, and where TAGS ends. */
+typedef struct {
+    Py_ssize_t bounds[32][4];
+    int count, regular;
+    Py_ssize_t end;
+} Tags;
+
+/* [ \t\f]*\n?[ \t\f]* (the tags' _TAG_GAP but for literal escapes): its end */
+static Py_ssize_t tag_gap_end(const Text *t, Py_ssize_t i) {
+    while (char_at(t, i) == ' ' || char_at(t, i) == '\t' || char_at(t, i) == '\f')
+        i++;
+    if (char_at(t, i) == '\n')
+        i++;
+    while (char_at(t, i) == ' ' || char_at(t, i) == '\t' || char_at(t, i) == '\f')
+        i++;
+    return i;
+}
+
+/* Whether fast_game's arguments hold a game it reads: its tags in `tags`, its spans (the terminator
+ * last) in `*spans` (PyMem_Malloc'ed, `*found` of them); 0 when it is not a common game, -1 on error. */
+static int read_game(const Text *t, Py_ssize_t pos, int last, Tags *tags, Span **spans, Py_ssize_t *found) {
     Py_ssize_t i = pos;
-    *count = 0;
-    for (;;) {                                  /* `[Name "value"]` lines */
-        if (*count == 32 || char_at(t, i) != '[')
+    tags->count = 0, tags->regular = 1;
+    for (;;) {                                  /* `[Name "value"]`, white space and a line end at most between */
+        if (tags->count == 32 || char_at(t, i) != '[')
             return 0;
         Py_ssize_t name = i + 1, name_end = tag_name_end(t, name);
         if (name_end < 0 || char_at(t, name_end) != ' ' || char_at(t, name_end + 1) != '"')
             return 0;
         Py_ssize_t value = name_end + 2, j = value;
-        for (Py_UCS4 c = char_at(t, j); c != '"'; c = char_at(t, ++j))
-            if (c == '\\' || c == '\n' || c == 0)
+        for (Py_UCS4 c = char_at(t, j); c != '"'; c = char_at(t, ++j)) {
+            if (c == '\n' || c == 0)
                 return 0;
+            if (c == '\\' && (char_at(t, j + 1) == '\n' || char_at(t, ++j) == 0))   /* \\. escapes any character */
+                return 0;
+        }
         if (char_at(t, j + 1) != ']')
             return 0;
-        bounds[*count][0] = name, bounds[*count][1] = name_end, bounds[*count][2] = value, bounds[*count][3] = j;
-        (*count)++;
+        Py_ssize_t *bounds = tags->bounds[tags->count++];
+        bounds[0] = name, bounds[1] = name_end, bounds[2] = value, bounds[3] = j;
         i = j + 2;
-        if (!(char_at(t, i) == '\n' && char_at(t, i + 1) == '['))
+        Py_ssize_t gap = tag_gap_end(t, i);     /* no tag may follow after TAGS' gap but one read here */
+        if (char_at(t, gap) == '\\')
+            return 0;
+        if (char_at(t, gap) != '[')
             break;
-        i++;
+        tags->regular = tags->regular && gap == i + 1 && char_at(t, i) == '\n';
+        i = gap;
     }
-    Py_ssize_t gap = i;                         /* no tag may follow after TAGS' gap */
-    *tags_end = i;
-    while (char_at(t, gap) == ' ' || char_at(t, gap) == '\t' || char_at(t, gap) == '\f')
-        gap++;
-    if (char_at(t, gap) == '\n')
-        gap++;
-    while (char_at(t, gap) == ' ' || char_at(t, gap) == '\t' || char_at(t, gap) == '\f')
-        gap++;
-    if (char_at(t, gap) == '[' || char_at(t, gap) == '\\')
-        return 0;
+    tags->end = i;
     Py_ssize_t term = blank_end(t, i), term_end, size = 0;
     *found = 0;
     for (;;) {                                  /* runs and comments up to the result */
@@ -296,23 +314,58 @@ static int read_game(const Text *t, Py_ssize_t pos, int last, Py_ssize_t bounds[
            || (line_end == term_end && char_at(t, term_end) == '[');
 }
 
+/* The tag value text[start:end] with its escapes \" and \\ undone (builder.unescape; any other backslash kept). */
+static PyObject *tag_value(PyObject *text, const Text *t, Py_ssize_t start, Py_ssize_t end) {
+    Py_ssize_t j = start;
+    while (j < end && char_at(t, j) != '\\')
+        j++;
+    if (j == end)
+        return PyUnicode_Substring(text, start, end);
+    Py_UCS4 *chars = PyMem_Malloc((size_t)(end - start) * sizeof(Py_UCS4));
+    if (chars == NULL)
+        return PyErr_NoMemory();
+    Py_ssize_t size = 0;
+    for (j = start; j < end; j++) {
+        Py_UCS4 c = char_at(t, j);
+        if (c == '\\' && (char_at(t, j + 1) == '"' || char_at(t, j + 1) == '\\'))
+            c = char_at(t, ++j);
+        chars[size++] = c;
+    }
+    PyObject *value = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, chars, size);   /* made compact */
+    PyMem_Free(chars);
+    return value;
+}
+
 /* fast_game's answer for a game read_game read: see the section's comment. */
-static PyObject *game_tokens(PyObject *text, const Text *t, Py_ssize_t bounds[32][4], int count,
-                             Py_ssize_t tags_end, const Span *spans, Py_ssize_t found) {
-    PyObject *pairs = PyList_New(count), *tokens = PyTuple_New(found), *padded = PyList_New(0);
-    if (pairs == NULL || tokens == NULL || padded == NULL)
+static PyObject *game_tokens(PyObject *text, const Text *t, Py_ssize_t pos, const Tags *tags, const Span *spans,
+                             Py_ssize_t found) {
+    PyObject *pairs = PyList_New(tags->count), *tokens = PyTuple_New(found), *padded = PyList_New(0);
+    PyObject *places = tags->regular ? Py_NewRef(Py_None) : PyTuple_New(tags->count);
+    if (pairs == NULL || tokens == NULL || padded == NULL || places == NULL)
         goto fail;
-    for (int k = 0; k < count; k++) {
-        PyObject *pair = Py_BuildValue("(NN)", PyUnicode_Substring(text, bounds[k][0], bounds[k][1]),
-                                       PyUnicode_Substring(text, bounds[k][2], bounds[k][3]));
+    Py_ssize_t newlines = 0, line_start = -1, counted = pos;
+    for (int k = 0; k < tags->count; k++) {
+        const Py_ssize_t *bounds = tags->bounds[k];
+        PyObject *pair = Py_BuildValue("(NN)", PyUnicode_Substring(text, bounds[0], bounds[1]),
+                                       tag_value(text, t, bounds[2], bounds[3]));
         if (pair == NULL)
             goto fail;
         PyList_SET_ITEM(pairs, k, pair);
+        if (tags->regular)
+            continue;
+        for (; counted < bounds[0] - 1; counted++)     /* the line ends before its '[' */
+            if (char_at(t, counted) == '\n')
+                newlines++, line_start = counted + 1;
+        PyObject *place = Py_BuildValue("(nnn)", bounds[0] - 1, newlines, line_start);
+        if (place == NULL)
+            goto fail;
+        PyTuple_SET_ITEM(places, k, place);
     }
-    Py_ssize_t counted = tags_end, previous_end = tags_end;  /* line ends counted up to `counted` */
+    Py_ssize_t tags_end = tags->end, counted_end = tags_end, previous_end = tags_end;
     for (Py_ssize_t k = 0; k < found; k++) {
-        Py_ssize_t begin = spans[k].start, newlines = 0, line_start = -1, between = 0;
-        for (Py_ssize_t j = counted; j < begin; j++)
+        Py_ssize_t begin = spans[k].start, between = 0;
+        newlines = 0, line_start = -1;
+        for (Py_ssize_t j = counted_end; j < begin; j++)
             if (char_at(t, j) == '\n') {
                 newlines++;
                 line_start = j + 1;
@@ -327,13 +380,14 @@ static PyObject *game_tokens(PyObject *text, const Text *t, Py_ssize_t bounds[32
         PyTuple_SET_ITEM(tokens, k, span);
         if (spans[k].padded && add_padded(t, spans + k, k, padded) < 0)
             goto fail;
-        counted = begin, previous_end = spans[k].end;
+        counted_end = begin, previous_end = spans[k].end;
     }
-    return Py_BuildValue("(NnNN)", pairs, tags_end, tokens, padded);
+    return Py_BuildValue("(NnNNN)", pairs, tags_end, tokens, padded, places);
 fail:
     Py_XDECREF(pairs);
     Py_XDECREF(tokens);
     Py_XDECREF(padded);
+    Py_XDECREF(places);
     return NULL;
 }
 
@@ -354,12 +408,12 @@ PyObject *scan_fast_game(PyObject *module, PyObject *const *args, Py_ssize_t nar
         return NULL;
     }
     Text t = {PyUnicode_KIND(args[0]), PyUnicode_DATA(args[0]), endpos};
-    Py_ssize_t bounds[32][4], tags_end, found;
-    int count;
+    Tags tags;
+    Py_ssize_t found;
     Span *spans = NULL;
-    int read = read_game(&t, pos, last, bounds, &count, &tags_end, &spans, &found);
+    int read = read_game(&t, pos, last, &tags, &spans, &found);
     PyObject *out = read < 0 ? NULL : read == 0 ? Py_NewRef(Py_None)
-                  : game_tokens(args[0], &t, bounds, count, tags_end, spans, found);
+                  : game_tokens(args[0], &t, pos, &tags, spans, found);
     PyMem_Free(spans);
     return out;
 }

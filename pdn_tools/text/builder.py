@@ -410,10 +410,13 @@ def _fast_built(tags: FastTags, tokens: list[ScanToken], reading: Reading | None
                                                         f"zero-padded square in {text!r}"), at, column)
                 for at, column, text, number in tags.padded] if tags.padded else []
     game = Game(pairs, result=_Terminator(tokens[-1]), warnings=warnings)
-    positions = [(line, tags.column)]
-    if len(pairs) > 1:                  # one pair a line, each at its line's start
-        positions += zip(range(line + 1, line + len(pairs)), repeat(1))
-    game.tag_positions = positions
+    if tags.places is not None:
+        game.tag_positions = list(tags.places)
+    else:                               # one pair a line, each after the first at its line's start
+        positions = [(line, tags.column)]
+        if len(pairs) > 1:
+            positions += zip(range(line + 1, line + len(pairs)), repeat(1))
+        game.tag_positions = positions
     movetext: list[Element | MoveRun] = []
     runs = False
     for token in tokens[1:-1]:

@@ -223,13 +223,17 @@ def _fast_tokens(game: FastRead, text: str, start: int, line: int, line_start: i
     `line_start`; `blank`: a blank line came before it), located as the scanner locates them: its
     FastTags added to `out`, holding the others; the offset after them, and the line and its start
     there.  fast_game counted the line ends before each token (its twin in C)."""
-    pairs, tags_end, spans, padded = game
+    pairs, tags_end, spans, padded, places = game
     rest: list[ScanToken] = []
     found: list[Padded] = []
-    out.append(_fast_tags(text[start:tags_end], start, line, start - line_start + 1, blank, pairs, rest,
-                          len(spans) + 1, found))
-    if len(pairs) > 1:              # one pair a line: the spans go on from the last pair's line
-        line += len(pairs) - 1
+    column = start - line_start + 1
+    placed = None if places is None else [(line + newlines, at - newline_end + 1 if newline_end >= 0 else
+                                           column + at - start) for at, newlines, newline_end in places]
+    out.append(_fast_tags(text[start:tags_end], start, line, column, blank, pairs, rest, len(spans) + 1, found,
+                          placed))
+    newlines = len(pairs) - 1 if places is None else text.count("\n", start, tags_end)
+    if newlines:                    # the spans go on from the last pair's line
+        line += newlines
         line_start = text.rfind("\n", start, tags_end) + 1
     for begin, end, kind, newlines, newline_end, blank_before in spans:
         if newlines:

@@ -58,28 +58,33 @@ Padded = tuple[int, int, str, bool]
 class FastTags(ScanToken):
     """The TAGS token of a game read at once (see Scanner.tokens): its tag pairs read, the game's
     other tokens (its runs of moves and comments, then its RESULT or STAR), which the scanner gives
-    with it and not after it, how many tokens the game has, and its runs' zero-padded items."""
+    with it and not after it, how many tokens the game has, its runs' zero-padded items, and the place
+    (line, column) of each tag pair, or None when they stand one a line, each after the first at its
+    line's start."""
 
-    __slots__ = ("pairs", "rest", "size", "padded")
+    __slots__ = ("pairs", "rest", "size", "padded", "places")
     pairs: list[tuple[str, str]]
     rest: list[ScanToken]
     size: int
     padded: list[Padded]
+    places: list[tuple[int, int]] | None
 
     def __reduce__(self) -> tuple[Callable[..., FastTags], tuple[Any, ...]]:
         """Pickled whole (the games of stdin travel to --jobs workers split, not parsed): Lark's
         Token pickles its type, text and place alone."""
         return _fast_tags, (str(self), self.start_pos, self.line, self.column, self.blank_before, self.pairs,
-                            self.rest, self.size, self.padded)
+                            self.rest, self.size, self.padded, self.places)
 
 
 def _fast_tags(text: str, start: int, line: int, column: int, blank: bool, pairs: list[tuple[str, str]],
-               rest: list[ScanToken], size: int, padded: list[Padded]) -> FastTags:
+               rest: list[ScanToken], size: int, padded: list[Padded],
+               places: list[tuple[int, int]] | None) -> FastTags:
     """A FastTags as pickled (FastTags.__reduce__)."""
     tags = str.__new__(FastTags, text)
     tags.type, tags.start_pos, tags.line, tags.column = "TAGS", start, line, column
     tags.end_line = tags.end_column = None
     tags.blank_before, tags.pairs, tags.rest, tags.size, tags.padded = blank, pairs, rest, size, padded
+    tags.places = places
     return tags
 
 MovesEnd = Callable[[str, int, int], int]
@@ -88,9 +93,11 @@ PlainRun = Callable[[str], bool]
 # and each MOVES and COMMENT, then its RESULT or STAR, as (start, end, kind, line ends since the start of
 # the token before, the offset after the last of them, whether a blank line comes before it), and the
 # zero-padded move numbers and moves of its runs as (the index of the run, start, end, whether it is a move
-# number, line ends in the run before it, the offset after the last of them); or None.
+# number, line ends in the run before it, the offset after the last of them), and None when the tag pairs stand
+# one a line (each after the first at its line's start), else each pair's '[' as (offset, line ends before it
+# in the game, the offset after the last of them); or None.
 FastRead = tuple[list[tuple[str, str]], int, tuple[tuple[int, int, int, int, int, bool], ...],
-                 list[tuple[int, int, int, bool, int, int]]]
+                 list[tuple[int, int, int, bool, int, int]], Union[tuple[tuple[int, int, int], ...], None]]
 FastGame = Callable[[str, int, int, bool], Union[FastRead, None]]
 
 

@@ -85,6 +85,8 @@ def fast_count(text: str) -> int:
 
 # Games at the edges of what the fast reading takes: each piece may or may not keep it common.
 TAG_LINES = st.sampled_from(['[Event "x"]\n', '[Site "a]b {c}"]\n', '[Result "1-0"]\n', '[White "Ann"]\n',
+                             '[Site "c:\\\\x\\q"]\n', '\t[Round "2"]\n', '[Black "B"] ', '[Date "?"]\t\n  ',
+                             '[Event "x"]\f\n\f', '[A "\\"', '[A "x\\\n"]\n',
                              '[GameType "20"]\n', '[Event "x"]  \n', '[round "1"]\n', '[Event  "x"]\n',
                              '[Round 17]\n', '[A "x\\"y"]\n', '[Black "½"]\n', '[Date "2004-??-??"]\n',
                              '[Result "1-0"] ', '[Event "x"]'])
@@ -131,6 +133,7 @@ def test_hostile_text_is_read_as_lark_reads_it(text: str) -> None:
 
 SQUARES = st.integers(1, 50).flatmap(lambda n: st.sampled_from([str(n), f"{n:02}"]))
 NUMBERS = st.integers(1, 120).flatmap(lambda n: st.sampled_from([f"{n}.", f"{n:02}.", f"{n}...", f"{n:02}...", "..."]))
+TAG_GAPS = st.sampled_from(["\n", "\n", "\n", " ", "", "\t", "\n\t", " \n ", "\f\n", "\n\n", "\\r\n"])
 SPACES = st.sampled_from([" ", "  ", "\n", " \n", "\t", "\n\n", " \n \n"])
 
 
@@ -146,11 +149,16 @@ def padded_moves(draw: st.DrawFn) -> str:
 def padded_games(draw: st.DrawFn) -> str:
     """Games whose runs zero-pad squares and move numbers here and there (the international set's
     exports: `01.32-28 {0} 17-21 02.33-29`), with comments between, results glued to the next game's
-    tags or not, and now and then something the fast reading leaves to Lark (a NAG, a dangling number)."""
+    tags or not, and now and then something the fast reading leaves to Lark (a NAG, a dangling number);
+    their tag pairs one a line or not (on one line, after tabs), values with escapes, a literal `\\r` now
+    and then."""
     out = []
     for _ in range(draw(st.integers(1, 3))):
-        tags = "".join(f'[{name} "{value}"]\n' for name, value in draw(st.lists(
-            st.sampled_from([("Event", "x"), ("Result", "1-1"), ("White", "A"), ("GameType", "20")]), max_size=3)))
+        pairs = draw(st.lists(st.tuples(st.sampled_from(["Event", "Result", "White", "Site", "round"]),
+                                        st.sampled_from(["x", "1-1", 'a\\"b', "c:\\\\d", "e\\q", "", "½"]),
+                                        TAG_GAPS), max_size=3))
+        tags = draw(st.sampled_from(["", "\t", "  "]))
+        tags += "".join(f'[{name} "{value}"]{gap}' for name, value, gap in pairs)
         items = []
         for _ in range(draw(st.integers(0, 12))):
             kind = draw(st.sampled_from(["number", "glued", "move", "move", "comment"] * 3 + ["odd"]))
@@ -166,7 +174,8 @@ def padded_games(draw: st.DrawFn) -> str:
                 items.append(draw(st.sampled_from(["$1", "!", "00-05", "05-10x", "1.2", "0.", "07."])))
         movetext = "".join(item + draw(SPACES) for item in items)
         result = draw(st.sampled_from(["1-1", "2-0", "0-2", "*", "1-0"]))
-        out.append(tags + draw(st.sampled_from(["", "\n"])) + movetext + result + draw(st.sampled_from(["", "\n", " \n", "\n\n"])))
+        tail = draw(st.sampled_from(["", "\n", " \n", "\n\n"]))
+        out.append(tags + draw(st.sampled_from(["", "\n"])) + movetext + result + tail)
     return "".join(out)
 
 
@@ -219,6 +228,10 @@ def test_the_common_game_is_read_at_once_and_others_are_not() -> None:
     assert fast_count(common.replace("11-15", "11-05").replace("2. ", "02. ")) == 2      # zero padding
     assert fast_count(common.replace("1-0\n\n", "1-0")) == 2                           # glued to the next tags
     assert fast_count(common.replace("11-15", "11-15 $1")) == 1
+    assert fast_count(common.replace('"]\n[Result', '"]  [Result')) == 2        # pairs on one line
+    assert fast_count(common.replace('[Event "x"]', '\t[Event "x\\\\y"]')) == 2      # a tab before, an escape
+    blank = common.replace('[Event "x"]\n', '[Event "x"]\n\n')     # a blank line ends a tag section: 3 games
+    assert fast_count(blank) == 2 and len(read_text(blank, engine=COMPILED)) == 3
 
 
 @pytest.mark.parametrize("end", ["\n\n", "", "  ", "\n 1-0"])
@@ -273,17 +286,20 @@ def test_what_fast_game_reads_is_what_the_scanner_scans() -> None:
     assert module is not None
     text = '[Event "x"]\n[Result "1-0"]\n\n1. 11-15 23-19\n1-0\n'
     assert module.fast_game(text, 0, len(text), False) == ([("Event", "x"), ("Result", "1-0")], 26,
-                                                          ((28, 42, 0, 2, 28, True), (43, 46, 2, 1, 43, False)), [])
+                                                          ((28, 42, 0, 2, 28, True), (43, 46, 2, 1, 43, False)), [], None)
     assert module.fast_game(text, 0, len(text) - 1, False) is None      # no line end before the end
     assert module.fast_game(text, 0, len(text) - 1, True) == module.fast_game(text, 0, len(text), False)  # last
-    assert module.fast_game('[Event "x"]\n*\n', 0, 14, False) == ([("Event", "x")], 11, ((12, 13, 3, 1, 12, False),), [])
+    assert module.fast_game('[Event "x"]\n*\n', 0, 14, False) == ([("Event", "x")], 11, ((12, 13, 3, 1, 12, False),), [], None)
     commented = '[Event "x"]\n{a\nb} 1. 11-15 {c}\n1-0\n'
     assert module.fast_game(commented, 0, len(commented), False) == ([("Event", "x")], 11, (
-        (12, 17, 1, 1, 12, False), (18, 26, 0, 1, 15, False), (27, 30, 1, 0, -1, False), (31, 34, 2, 1, 31, False)), [])
+        (12, 17, 1, 1, 12, False), (18, 26, 0, 1, 15, False), (27, 30, 1, 0, -1, False), (31, 34, 2, 1, 31, False)), [], None)
     padded = '[Event "x"]\n01.05-10 7-11\n 02... 10x 04 2-0[Event "y"]'
     assert module.fast_game(padded, 0, len(padded), False) == ([("Event", "x")], 11, (
         (12, 39, 0, 1, 12, False), (40, 43, 2, 1, 26, False)), [      # each padded item: its run, place, line
-        (0, 12, 15, True, 0, -1), (0, 15, 20, False, 0, -1), (0, 27, 32, True, 1, 26), (0, 33, 39, False, 1, 26)])
+        (0, 12, 15, True, 0, -1), (0, 15, 20, False, 0, -1), (0, 27, 32, True, 1, 26), (0, 33, 39, False, 1, 26)], None)
+    spaced = '\t[A "x"] [B "y\\"z"]\n  [C "w"]\n*\n'       # pairs not one a line: the place of each; escapes undone
+    assert module.fast_game(spaced, 1, len(spaced), False) == ([("A", "x"), ("B", 'y"z'), ("C", "w")], 29, (
+        (30, 31, 3, 1, 30, False),), [], ((1, 0, -1), (9, 0, -1), (22, 1, 20)))
     assert module.fast_game(commented.replace("{a\n", "{a\n\n"), 0, len(commented) + 1, False) is None
     with pytest.raises(ValueError):
         module.fast_game(text, 0, len(text) + 1, False)
