@@ -93,9 +93,9 @@ PyObject *scan_plain_run(PyObject *module, PyObject *text) {
  * Returns (pairs, tags_end, spans, padded, places): each run, comment and the terminator as (start, end, kind:
  * 0 MOVES, 1 COMMENT, 2 RESULT, 3 STAR, line ends since the start of the span before (of TAGS' end for
  * the first), the offset after the last of them (-1: none), whether a blank line comes just before it);
- * each zero-padded move number and move of the runs, in order, as (the index of its span, start, end,
- * whether it is a move number, line ends since its span's start, the offset after the last of them
- * (-1: none)), builder._padded_run's warnings; None when the pairs stand one a line, each after the first at
+ * builder._padded_run's warnings about the zero-padded move numbers and moves of the runs, in order, as
+ * (message, line ends before it since `pos`, the offset after the last of them (-1: none), its offset);
+ * None when the pairs stand one a line, each after the first at
  * its line's start, else each pair's '[' as (offset, line ends before it since `pos`, the offset after the
  * last of them (-1: none)); every other text is left to the scanner, whose tokens
  * for it these are (tests/text/test_fast_read.py compares the two readings; twin of the locating:
@@ -187,11 +187,29 @@ static int padded_move(const Text *t, Py_ssize_t start, Py_ssize_t end) {
     return 0;
 }
 
-/* Add to `out` the zero-padded move numbers and moves of the padded run `span` (the `index`th) as
- * builder._padded_run finds them (see fast_game); -1 on error. */
-static int add_padded(const Text *t, const Span *span, Py_ssize_t index, PyObject *out) {
+/* builder._padded_number's or _padded_square's message about text[start:end], a move number or a move of a
+ * padded run (digits, '.', '-', 'x', ' ': its repr is the text quoted), interned as _quirk interns it. */
+static PyObject *padded_message(const Text *t, int number, Py_ssize_t start, Py_ssize_t end) {
+    const char *prefix = number ? "zero-padded move number '" : "zero-padded square in '";
+    Py_ssize_t size = (Py_ssize_t)strlen(prefix);
+    PyObject *message = PyUnicode_New(size + end - start + 1, 127);
+    if (message == NULL)
+        return NULL;
+    Py_UCS1 *out = PyUnicode_1BYTE_DATA(message);
+    memcpy(out, prefix, (size_t)size);
+    for (Py_ssize_t j = start; j < end; j++)
+        out[size++] = (Py_UCS1)char_at(t, j);
+    out[size] = '\'';
+    PyUnicode_InternInPlace(&message);
+    return message;
+}
+
+/* Add to `out` the zero-padded move numbers and moves of the padded run `span` as builder._padded_run
+ * warns about them (see fast_game): `newlines` line ends come before the run since the game's start, the
+ * last of them ending at `line_start` (-1: none); -1 on error. */
+static int add_padded(const Text *t, const Span *span, Py_ssize_t newlines, Py_ssize_t line_start, PyObject *out) {
     Text run = {t->kind, t->data, span->end};
-    Py_ssize_t i = span->start, newlines = 0, line_start = -1;
+    Py_ssize_t i = span->start;
     while (i < span->end) {
         Py_ssize_t end = run_item_end(&run, i, 1), move = i;
         if (end < 0) {                                  /* not a padded run: read_game said it is one */
@@ -209,8 +227,10 @@ static int add_padded(const Text *t, const Span *span, Py_ssize_t index, PyObjec
         for (int k = 0; k < 2; k++) {
             if (found[k][0] < 0)
                 continue;
-            PyObject *item = Py_BuildValue("(nnnNnn)", index, found[k][0], found[k][1], PyBool_FromLong(k == 0),
-                                           newlines, line_start);
+            PyObject *message = padded_message(t, k == 0, found[k][0], found[k][1]);
+            if (message == NULL)
+                return -1;
+            PyObject *item = Py_BuildValue("(Nnnn)", message, newlines, line_start, found[k][0]);
             if (item == NULL || PyList_Append(out, item) < 0) {
                 Py_XDECREF(item);
                 return -1;
@@ -361,7 +381,10 @@ static PyObject *game_tokens(PyObject *text, const Text *t, Py_ssize_t pos, cons
             goto fail;
         PyTuple_SET_ITEM(places, k, place);
     }
+    if (tags->regular && tags->count > 1)            /* one pair a line: the last one's '[' starts its line */
+        newlines = tags->count - 1, line_start = tags->bounds[tags->count - 1][0] - 1;
     Py_ssize_t tags_end = tags->end, counted_end = tags_end, previous_end = tags_end;
+    Py_ssize_t total = newlines, total_start = line_start;       /* line ends since `pos`, the last one's end */
     for (Py_ssize_t k = 0; k < found; k++) {
         Py_ssize_t begin = spans[k].start, between = 0;
         newlines = 0, line_start = -1;
@@ -378,7 +401,9 @@ static PyObject *game_tokens(PyObject *text, const Text *t, Py_ssize_t pos, cons
         if (span == NULL)
             goto fail;
         PyTuple_SET_ITEM(tokens, k, span);
-        if (spans[k].padded && add_padded(t, spans + k, k, padded) < 0)
+        total += newlines;
+        total_start = line_start >= 0 ? line_start : total_start;
+        if (spans[k].padded && add_padded(t, spans + k, total, total_start, padded) < 0)
             goto fail;
         counted_end = begin, previous_end = spans[k].end;
     }

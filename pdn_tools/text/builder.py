@@ -406,9 +406,10 @@ def _fast_built(tags: FastTags, tokens: list[ScanToken], reading: Reading | None
     runs of moves (kept as text when `reading` keeps runs) and comments, the terminator; the warnings
     about its zero-padded move numbers and moves, as `_padded_run` says them (none else)."""
     pairs, line = tags.pairs, tags.line
-    warnings = [Diagnostic(Code.ZERO_PADDED, sys.intern(f"zero-padded move number {text!r}" if number else
-                                                        f"zero-padded square in {text!r}"), at, column)
-                for at, column, text, number in tags.padded] if tags.padded else []
+    column, start = tags.column, tags.start_pos         # located as MoveRun.pieces locates them
+    warnings = [Diagnostic(Code.ZERO_PADDED, message, line + newlines,
+                           at - newline_end + 1 if newline_end >= 0 else column + at - start)
+                for message, newlines, newline_end, at in tags.padded]
     game = Game(pairs, result=_Terminator(tokens[-1]), warnings=warnings)
     if tags.places is not None:
         game.tag_positions = list(tags.places)

@@ -5,7 +5,7 @@ import re
 from functools import cached_property
 
 from pdn_tools.text.records import record
-from pdn_tools.text.tokens import (ERROR, ESCAPE, FastGame, FastRead, MovesEnd, Padded, ScanToken, _fast_tags,
+from pdn_tools.text.tokens import (ERROR, ESCAPE, FastGame, FastRead, MovesEnd, ScanToken, _fast_tags,
                                    _scanned)
 
 _COARSE = ("TAGS", "COMMENT", "LINE_COMMENT", "SETUP", "RESULT", "STAR", "MOVES", "LPAR", "RPAR")
@@ -225,11 +225,10 @@ def _fast_tokens(game: FastRead, text: str, start: int, line: int, line_start: i
     there.  fast_game counted the line ends before each token (its twin in C)."""
     pairs, tags_end, spans, padded, places = game
     rest: list[ScanToken] = []
-    found: list[Padded] = []
     column = start - line_start + 1
     placed = None if places is None else [(line + newlines, at - newline_end + 1 if newline_end >= 0 else
                                            column + at - start) for at, newlines, newline_end in places]
-    out.append(_fast_tags(text[start:tags_end], start, line, column, blank, pairs, rest, len(spans) + 1, found,
+    out.append(_fast_tags(text[start:tags_end], start, line, column, blank, pairs, rest, len(spans) + 1, padded,
                           placed))
     newlines = len(pairs) - 1 if places is None else text.count("\n", start, tags_end)
     if newlines:                    # the spans go on from the last pair's line
@@ -240,8 +239,4 @@ def _fast_tokens(game: FastRead, text: str, start: int, line: int, line_start: i
             line += newlines
             line_start = newline_end
         rest.append(_scanned(_FAST_KINDS[kind], text[begin:end], begin, line, begin - line_start + 1, blank_before))
-    for index, begin, end, number, newlines, newline_end in padded:     # located as MoveRun.pieces locates them
-        run = rest[index]
-        column = begin - newline_end + 1 if newline_end >= 0 else run.column + begin - run.start_pos
-        found.append((run.line + newlines, column, text[begin:end], number))
     return spans[-1][1], line, line_start

@@ -50,9 +50,10 @@ def _scanned(kind: str, value: str, start: int, line: int, column: int, blank_be
     return token
 
 
-# A zero-padded move number or move of a game read at once: its line, column, text and whether it is a
-# move number (builder._padded_run warns about each).
-Padded = tuple[int, int, str, bool]
+# The warning builder._padded_run gives about a zero-padded move number or move of a game read at once: its
+# message, the line ends before it since the game's start, the offset after the last of them (-1: none), its
+# offset (see Scanner.tokens' fast_game).
+Padded = tuple[str, int, int, int]
 
 
 class FastTags(ScanToken):
@@ -91,13 +92,13 @@ MovesEnd = Callable[[str, int, int], int]
 PlainRun = Callable[[str], bool]
 # The compiled reading of a common game at once (see Scanner.tokens): its tag pairs, where TAGS ends,
 # and each MOVES and COMMENT, then its RESULT or STAR, as (start, end, kind, line ends since the start of
-# the token before, the offset after the last of them, whether a blank line comes before it), and the
-# zero-padded move numbers and moves of its runs as (the index of the run, start, end, whether it is a move
-# number, line ends in the run before it, the offset after the last of them), and None when the tag pairs stand
+# the token before, the offset after the last of them, whether a blank line comes before it), the warnings
+# about the zero-padded move numbers and moves of its runs as (message, line ends before it in the game, the
+# offset after the last of them, its offset), and None when the tag pairs stand
 # one a line (each after the first at its line's start), else each pair's '[' as (offset, line ends before it
 # in the game, the offset after the last of them); or None.
 FastRead = tuple[list[tuple[str, str]], int, tuple[tuple[int, int, int, int, int, bool], ...],
-                 list[tuple[int, int, int, bool, int, int]], Union[tuple[tuple[int, int, int], ...], None]]
+                 list[Padded], Union[tuple[tuple[int, int, int], ...], None]]
 FastGame = Callable[[str, int, int, bool], Union[FastRead, None]]
 
 

@@ -200,7 +200,9 @@ def test_zero_padded_games_and_glued_results_are_read_at_once() -> None:
         ("zero-padded", "zero-padded move number '03.'", 3, 1), ("zero-padded", "zero-padded move number '04.'", 3, 21)]
     long = '[Event "x"]\n' + " ".join(f"{n:02}. 32-28 {{c}}" for n in range(1, 80)) + " *\n"
     assert fast_count(long) == 1
-    for sample in (text, long):
+    one_line = '\t[Event "x"] [Site "y"] 01. 05-10 *\n'     # padded items on the tags' line, after a tab
+    assert fast_count(one_line) == 1
+    for sample in (text, long, one_line):
         fast, lark = both(sample)
         assert fast == lark
 
@@ -295,8 +297,9 @@ def test_what_fast_game_reads_is_what_the_scanner_scans() -> None:
         (12, 17, 1, 1, 12, False), (18, 26, 0, 1, 15, False), (27, 30, 1, 0, -1, False), (31, 34, 2, 1, 31, False)), [], None)
     padded = '[Event "x"]\n01.05-10 7-11\n 02... 10x 04 2-0[Event "y"]'
     assert module.fast_game(padded, 0, len(padded), False) == ([("Event", "x")], 11, (
-        (12, 39, 0, 1, 12, False), (40, 43, 2, 1, 26, False)), [      # each padded item: its run, place, line
-        (0, 12, 15, True, 0, -1), (0, 15, 20, False, 0, -1), (0, 27, 32, True, 1, 26), (0, 33, 39, False, 1, 26)], None)
+        (12, 39, 0, 1, 12, False), (40, 43, 2, 1, 26, False)), [      # the warning about each padded item, its place
+        ("zero-padded move number '01.'", 1, 12, 12), ("zero-padded square in '05-10'", 1, 12, 15),
+        ("zero-padded move number '02...'", 2, 26, 27), ("zero-padded square in '10x 04'", 2, 26, 33)], None)
     spaced = '\t[A "x"] [B "y\\"z"]\n  [C "w"]\n*\n'       # pairs not one a line: the place of each; escapes undone
     assert module.fast_game(spaced, 1, len(spaced), False) == ([("A", "x"), ("B", 'y"z'), ("C", "w")], 29, (
         (30, 31, 3, 1, 30, False),), [], ((1, 0, -1), (9, 0, -1), (22, 1, 20)))
