@@ -85,19 +85,22 @@ PyObject *scan_plain_run(PyObject *module, PyObject *text) {
  * fast_game(text, pos, endpos, last) -> the tokens the scanner (scanner.Scanner.tokens) makes of
  * the common game starting at `pos` (a '['), or None when the game there is not one:
  *   tag pairs `[Name "value"]` (a name PDN allows, a value maybe with escapes, no line end in it: pairs
- *   builder._tags reads with no diagnostic), spaces, tabs, form feeds and a line end at most between; runs of plain
+ *   builder._tags reads with no diagnostic), spaces, tabs, form feeds, literal escapes `\r` and `\n` and a
+ *   line end at most between; runs of plain
  *   moves (builder._PLAIN_RUN or builder._PADDED_RUN, each ending with a move) and block comments
- *   (with no blank line in them), white space between; a result or '*', then spaces or tabs and a
- *   line end before `endpos`, or `endpos` itself when `last` (no more text follows it), or a '['
- *   at once (the next game's tags, glued to it).
- * Returns (pairs, tags_end, spans, padded, places): each run, comment and the terminator as (start, end, kind:
- * 0 MOVES, 1 COMMENT, 2 RESULT, 3 STAR, line ends since the start of the span before (of TAGS' end for
+ *   (with no blank line in them), white space between (literal escapes in it too: an ESCAPE span); a
+ *   result or '*', then spaces, tabs or literal escapes and a line end before `endpos`, or `endpos`
+ *   itself when `last` (no more text follows it), or a '[' at once (the next game's tags, glued to it).
+ * Returns (pairs, tags_end, spans, padded, places): each run, comment, white space holding a literal escape
+ * and the terminator as (start, end, kind: 0 MOVES, 1 COMMENT, 2 RESULT, 3 STAR, 4 ESCAPE, line ends since
+ * the start of the span before (of TAGS' end for
  * the first), the offset after the last of them (-1: none), whether a blank line comes just before it);
  * builder._padded_run's warnings about the zero-padded move numbers and moves of the runs, in order, as
  * (message, line ends before it since `pos`, the offset after the last of them (-1: none), its offset);
  * None when the pairs stand one a line, each after the first at
  * its line's start, else each pair's '[' as (offset, line ends before it since `pos`, the offset after the
- * last of them (-1: none)); every other text is left to the scanner, whose tokens
+ * last of them (-1: none), whether a literal escape comes before it: builder._tags warns about it); every
+ * other text is left to the scanner, whose tokens
  * for it these are (tests/text/test_fast_read.py compares the two readings; twin of the locating:
  * pdn_tools.text.scanner._fast_tokens). */
 
@@ -113,6 +116,11 @@ static Py_ssize_t tag_name_end(const Text *t, Py_ssize_t i) {
     }
 }
 
+/* Whether text[i:] starts with a literal escape \r or \n (two characters: broken exports). */
+static inline int is_escape(const Text *t, Py_ssize_t i) {
+    return char_at(t, i) == '\\' && (char_at(t, i + 1) == 'r' || char_at(t, i + 1) == 'n');
+}
+
 /* The result (the grammar's RESULT) ending at white space, a line end or a '[', else -1. */
 static Py_ssize_t result_end(const Text *t, Py_ssize_t i) {
     static const char *const RESULTS[] = {"2-0", "0-2", "1-1", "0-0", "1-0", "0-1", "1/2-1/2", "\xbd-\xbd",
@@ -126,17 +134,11 @@ static Py_ssize_t result_end(const Text *t, Py_ssize_t i) {
         }
         if (*s == 0) {
             Py_UCS4 after = char_at(t, j);
-            return after == ' ' || after == '\t' || after == '\n' || after == '[' || j == t->end ? j : -1;
+            return after == ' ' || after == '\t' || after == '\n' || after == '[' || is_escape(t, j) || j == t->end
+                   ? j : -1;
         }
     }
     return -1;
-}
-
-/* [ \t\f\n]* */
-static Py_ssize_t blank_end(const Text *t, Py_ssize_t i) {
-    for (Py_UCS4 c = char_at(t, i); c == ' ' || c == '\t' || c == '\f' || c == '\n'; c = char_at(t, ++i))
-        ;
-    return i;
 }
 
 /* The end of the comment (the grammar's COMMENT) at `i`, a '{', when it closes with no blank line in it
@@ -158,11 +160,14 @@ static Py_ssize_t comment_end(const Text *t, Py_ssize_t i) {
     }
 }
 
-/* A span of the game: a run (padded: a zero-padded one), a comment or the terminator. */
+/* A span of the game: a run (padded: a zero-padded one), a comment, white space holding a literal escape
+ * (the scanner's ESCAPE) or the terminator: `kind` as fast_game gives it (the terminator's decided last). */
 typedef struct {
     Py_ssize_t start, end;
-    int padded;
+    int kind, padded;
 } Span;
+
+enum { MOVES = 0, COMMENT = 1, RESULT = 2, STAR = 3, ESCAPE = 4 };
 
 /* The end of the run of moves (the scanner's MOVES, a plain or zero-padded run ending with a move) at
  * `i`, else -1; `*padded` says which. */
@@ -246,30 +251,68 @@ static int add_padded(const Text *t, const Span *span, Py_ssize_t newlines, Py_s
     return 0;
 }
 
-/* The tag pairs of a game fast_game reads: each one's name and value (start, end), how many, whether
- * they stand one a line, each after the first at its line's start, and where TAGS ends. */
+/* The tag pairs of a game fast_game reads: each one's name and value (start, end), whether a literal escape
+ * comes before it, how many, whether they stand one a line, each after the first at its line's start, and
+ * where TAGS ends. */
 typedef struct {
     Py_ssize_t bounds[32][4];
+    int escaped[32];                /* a literal escape in the gap before the pair */
     int count, regular;
     Py_ssize_t end;
 } Tags;
 
-/* [ \t\f]*\n?[ \t\f]* (the tags' _TAG_GAP but for literal escapes): its end */
-static Py_ssize_t tag_gap_end(const Text *t, Py_ssize_t i) {
-    while (char_at(t, i) == ' ' || char_at(t, i) == '\t' || char_at(t, i) == '\f')
-        i++;
+/* (?:[ \t\f]|\\[rn])* from `i`: its end; `*escaped` set when it holds a literal escape. */
+static Py_ssize_t line_space_end(const Text *t, Py_ssize_t i, int *escaped) {
+    for (;;) {
+        Py_UCS4 c = char_at(t, i);
+        if (c == ' ' || c == '\t' || c == '\f')
+            i++;
+        else if (is_escape(t, i))
+            i += 2, *escaped = 1;
+        else
+            return i;
+    }
+}
+
+/* The tags' _TAG_GAP, (?:[ \t\f]|\\[rn])*\n?(?:[ \t\f]|\\[rn])*, from `i`: its end (`*escaped` as above). */
+static Py_ssize_t tag_gap_end(const Text *t, Py_ssize_t i, int *escaped) {
+    i = line_space_end(t, i, escaped);
     if (char_at(t, i) == '\n')
         i++;
-    while (char_at(t, i) == ' ' || char_at(t, i) == '\t' || char_at(t, i) == '\f')
+    return line_space_end(t, i, escaped);
+}
+
+/* The scanner's white space, (?:[ \t\f\n]|\\[rn])*, from `i`: its end (`*escaped` as above). */
+static Py_ssize_t space_end(const Text *t, Py_ssize_t i, int *escaped) {
+    for (;;) {
+        i = line_space_end(t, i, escaped);
+        if (char_at(t, i) != '\n')
+            return i;
         i++;
-    return i;
+    }
+}
+
+/* A new span at the end of `*spans` (`*found` of them, room for `*size`), or NULL (memory error). */
+static Span *new_span(Span **spans, Py_ssize_t *found, Py_ssize_t *size) {
+    if (*found == *size) {
+        *size = *size ? 2 * *size : 64;
+        Span *grown = PyMem_Realloc(*spans, (size_t)*size * sizeof(Span));
+        if (grown == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        *spans = grown;
+    }
+    Span *span = *spans + (*found)++;
+    span->padded = 0;
+    return span;
 }
 
 /* Whether fast_game's arguments hold a game it reads: its tags in `tags`, its spans (the terminator
  * last) in `*spans` (PyMem_Malloc'ed, `*found` of them); 0 when it is not a common game, -1 on error. */
 static int read_game(const Text *t, Py_ssize_t pos, int last, Tags *tags, Span **spans, Py_ssize_t *found) {
     Py_ssize_t i = pos;
-    tags->count = 0, tags->regular = 1;
+    tags->count = 0, tags->regular = 1, tags->escaped[0] = 0;
     for (;;) {                                  /* `[Name "value"]`, white space and a line end at most between */
         if (tags->count == 32 || char_at(t, i) != '[')
             return 0;
@@ -288,48 +331,45 @@ static int read_game(const Text *t, Py_ssize_t pos, int last, Tags *tags, Span *
         Py_ssize_t *bounds = tags->bounds[tags->count++];
         bounds[0] = name, bounds[1] = name_end, bounds[2] = value, bounds[3] = j;
         i = j + 2;
-        Py_ssize_t gap = tag_gap_end(t, i);     /* no tag may follow after TAGS' gap but one read here */
-        if (char_at(t, gap) == '\\')
-            return 0;
+        int escaped = 0;
+        Py_ssize_t gap = tag_gap_end(t, i, &escaped);     /* no tag may follow after TAGS' gap but one read here */
         if (char_at(t, gap) != '[')
             break;
         tags->regular = tags->regular && gap == i + 1 && char_at(t, i) == '\n';
+        if (tags->count < 32)
+            tags->escaped[tags->count] = escaped;
         i = gap;
     }
     tags->end = i;
-    Py_ssize_t term = blank_end(t, i), term_end, size = 0;
+    Py_ssize_t term = i, term_end, size = 0;
     *found = 0;
-    for (;;) {                                  /* runs and comments up to the result */
-        if (*found == size) {
-            size = size ? 2 * size : 64;
-            Span *grown = PyMem_Realloc(*spans, (size_t)size * sizeof(Span));
-            if (grown == NULL) {
-                PyErr_NoMemory();
+    for (;;) {                                  /* runs and comments up to the result, white space between */
+        int escaped = 0;
+        Py_ssize_t gap = space_end(t, term, &escaped);
+        Span *span;
+        if (escaped) {                          /* the scanner's ESCAPE: the white space whole */
+            if ((span = new_span(spans, found, &size)) == NULL)
                 return -1;
-            }
-            *spans = grown;
+            span->start = term, span->end = gap, span->kind = ESCAPE;
         }
-        Span *span = *spans + *found;
-        if (char_at(t, term) == '*')
-            term_end = term + 1;
-        else
-            term_end = result_end(t, term);
+        term = gap;
+        if ((span = new_span(spans, found, &size)) == NULL)
+            return -1;
+        term_end = char_at(t, term) == '*' ? term + 1 : result_end(t, term);
         if (term_end >= 0) {
-            span->start = term, span->end = term_end, span->padded = 0;
-            (*found)++;
+            span->start = term, span->end = term_end, span->kind = char_at(t, term) == '*' ? STAR : RESULT;
             break;
         }
-        span->padded = 0;
-        Py_ssize_t end = char_at(t, term) == '{' ? comment_end(t, term) : run_end(t, term, &span->padded);
+        int comment = char_at(t, term) == '{';
+        Py_ssize_t end = comment ? comment_end(t, term) : run_end(t, term, &span->padded);
         if (end < 0)
             return 0;
-        span->start = term, span->end = end;
-        (*found)++;
-        term = blank_end(t, end);
+        span->start = term, span->end = end, span->kind = comment ? COMMENT : MOVES;
+        term = end;
     }
-    Py_ssize_t line_end = term_end;              /* spaces or tabs, then a line end; or a '[' at once */
-    while (char_at(t, line_end) == ' ' || char_at(t, line_end) == '\t')
-        line_end++;
+    int escaped = 0;                            /* spaces, tabs, literal escapes, then a line end; or a '[' at once */
+    Py_ssize_t line_end = line_space_end(t, term_end, &escaped);
+    (void)escaped;
     return char_at(t, line_end) == '\n' || (last && line_end == t->end)
            || (line_end == term_end && char_at(t, term_end) == '[');
 }
@@ -376,7 +416,7 @@ static PyObject *game_tokens(PyObject *text, const Text *t, Py_ssize_t pos, cons
         for (; counted < bounds[0] - 1; counted++)     /* the line ends before its '[' */
             if (char_at(t, counted) == '\n')
                 newlines++, line_start = counted + 1;
-        PyObject *place = Py_BuildValue("(nnn)", bounds[0] - 1, newlines, line_start);
+        PyObject *place = Py_BuildValue("(nnnN)", bounds[0] - 1, newlines, line_start, PyBool_FromLong(tags->escaped[k]));
         if (place == NULL)
             goto fail;
         PyTuple_SET_ITEM(places, k, place);
@@ -394,10 +434,9 @@ static PyObject *game_tokens(PyObject *text, const Text *t, Py_ssize_t pos, cons
                 line_start = j + 1;
                 between += j >= previous_end;
             }
-        Py_UCS4 first = char_at(t, begin);
-        int kind = k == found - 1 ? (first == '*' ? 3 : 2) : first == '{' ? 1 : 0;
+        int kind = spans[k].kind;                 /* an ESCAPE is white space: no blank line before it */
         PyObject *span = Py_BuildValue("(nninnN)", begin, spans[k].end, kind, newlines, line_start,
-                                       PyBool_FromLong(between > 1));
+                                       PyBool_FromLong(kind != ESCAPE && between > 1));
         if (span == NULL)
             goto fail;
         PyTuple_SET_ITEM(tokens, k, span);
@@ -405,7 +444,8 @@ static PyObject *game_tokens(PyObject *text, const Text *t, Py_ssize_t pos, cons
         total_start = line_start >= 0 ? line_start : total_start;
         if (spans[k].padded && add_padded(t, spans + k, total, total_start, padded) < 0)
             goto fail;
-        counted_end = begin, previous_end = spans[k].end;
+        counted_end = begin;
+        previous_end = kind == ESCAPE ? previous_end : spans[k].end;
     }
     return Py_BuildValue("(NnNNN)", pairs, tags_end, tokens, padded, places);
 fail:

@@ -15,7 +15,7 @@ from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, NotatedMov
                                   Placeholder, Setup, Variation, keep_runs)
 from pdn_tools.text.plans import _recorded, _Recording
 from pdn_tools.text.records import record
-from pdn_tools.text.tokens import FastTags, PlainRun, Reading, ScanToken
+from pdn_tools.text.tokens import ESCAPE, FastTags, PlainRun, Reading, ScanToken
 
 _SEPARATOR = lazy(r"[-xX:] ?")
 _STRICT_TAG_NAME = lazy(r"[A-Z][A-Za-z0-9_]*\Z")
@@ -334,6 +334,11 @@ def _join_spaced(pieces: list[str]) -> list[str]:
     return out
 
 
+# The messages of the literal escapes a game read at once may hold (PdnParser._recover's, `_tags`').
+_AS_WHITE_SPACE = sys.intern("literal '\\r' or '\\n' text read as white space")
+_BETWEEN_TAGS = sys.intern("literal '\\r' or '\\n' text between tags")
+
+
 class _Terminator(str):
     """A result or '*' as reduced by the parser (told apart from other strings)."""
 
@@ -403,13 +408,17 @@ TAG_PAIR = lazy(r'\[[ \t]*(?:(?P<name>[^\s"\[\]{}()]+(?:[ \t]+[^\s"\[\]{}()]+)*)
 
 def _fast_built(tags: FastTags, tokens: list[ScanToken], reading: Reading | None) -> Game:
     """The Game of a game's tokens `fast_game` made, as the builder would make it: the tags, the
-    runs of moves (kept as text when `reading` keeps runs) and comments, the terminator; the warnings
-    about its zero-padded move numbers and moves, as `_padded_run` says them (none else)."""
+    runs of moves (kept as text when `reading` keeps runs) and comments, the terminator; the warnings,
+    in the builder's order: about white space holding a literal escape (PdnParser._recover's), its
+    zero-padded move numbers and moves (`_padded_run`'s, as the body is reduced) and literal escapes
+    between its tags (`_tags`', as the game is)."""
     pairs, line = tags.pairs, tags.line
     column, start = tags.column, tags.start_pos         # located as MoveRun.pieces locates them
     warnings = [Diagnostic(Code.ZERO_PADDED, message, line + newlines,
                            at - newline_end + 1 if newline_end >= 0 else column + at - start)
                 for message, newlines, newline_end, at in tags.padded]
+    if tags.escapes:
+        warnings += [Diagnostic(Code.LITERAL_ESCAPE, _BETWEEN_TAGS, at, where) for at, where in tags.escapes]
     game = Game(pairs, result=_Terminator(tokens[-1]), warnings=warnings)
     if tags.places is not None:
         game.tag_positions = list(tags.places)
@@ -420,10 +429,14 @@ def _fast_built(tags: FastTags, tokens: list[ScanToken], reading: Reading | None
         game.tag_positions = positions
     movetext: list[Element | MoveRun] = []
     runs = False
+    escapes = 0
     for token in tokens[1:-1]:
         if token.type == "MOVES":
             movetext.append(MoveRun(str(token), token.line, token.column))
             runs = True
+        elif token.type == ESCAPE:
+            warnings.insert(escapes, Diagnostic(Code.LITERAL_ESCAPE, _AS_WHITE_SPACE, token.line, token.column))
+            escapes += 1
         else:
             movetext.append(Comment(token[1:-1]))
     if runs and reading is not None and reading.keeps_runs:

@@ -200,7 +200,7 @@ class Scanner:
         return Scanned(out, stop, line, stop - line_start + 1, None, blank_before)
 
 
-_FAST_KINDS = ("MOVES", "COMMENT", "RESULT", "STAR")      # fast_game's kinds of span, by number
+_FAST_KINDS = ("MOVES", "COMMENT", "RESULT", "STAR", ESCAPE)      # fast_game's kinds of span, by number
 
 
 def _fast_games(game: FastRead, fast_game: FastGame, text: str, start: int, stop: int, last: bool, line: int,
@@ -226,10 +226,13 @@ def _fast_tokens(game: FastRead, text: str, start: int, line: int, line_start: i
     pairs, tags_end, spans, padded, places = game
     rest: list[ScanToken] = []
     column = start - line_start + 1
-    placed = None if places is None else [(line + newlines, at - newline_end + 1 if newline_end >= 0 else
-                                           column + at - start) for at, newlines, newline_end in places]
+    placed = escapes = None
+    if places is not None:
+        placed = [(line + newlines, at - newline_end + 1 if newline_end >= 0 else column + at - start)
+                  for at, newlines, newline_end, _ in places]
+        escapes = [place for place, (*_, escaped) in zip(placed, places) if escaped]
     out.append(_fast_tags(text[start:tags_end], start, line, column, blank, pairs, rest, len(spans) + 1, padded,
-                          placed))
+                          placed, escapes or None))
     newlines = len(pairs) - 1 if places is None else text.count("\n", start, tags_end)
     if newlines:                    # the spans go on from the last pair's line
         line += newlines

@@ -134,7 +134,7 @@ def test_hostile_text_is_read_as_lark_reads_it(text: str) -> None:
 SQUARES = st.integers(1, 50).flatmap(lambda n: st.sampled_from([str(n), f"{n:02}"]))
 NUMBERS = st.integers(1, 120).flatmap(lambda n: st.sampled_from([f"{n}.", f"{n:02}.", f"{n}...", f"{n:02}...", "..."]))
 TAG_GAPS = st.sampled_from(["\n", "\n", "\n", " ", "", "\t", "\n\t", " \n ", "\f\n", "\n\n", "\\r\n"])
-SPACES = st.sampled_from([" ", "  ", "\n", " \n", "\t", "\n\n", " \n \n"])
+SPACES = st.sampled_from([" ", "  ", "\n", " \n", "\t", "\n\n", " \n \n", "\\r\n", " \\n "])
 
 
 @st.composite
@@ -174,7 +174,7 @@ def padded_games(draw: st.DrawFn) -> str:
                 items.append(draw(st.sampled_from(["$1", "!", "00-05", "05-10x", "1.2", "0.", "07."])))
         movetext = "".join(item + draw(SPACES) for item in items)
         result = draw(st.sampled_from(["1-1", "2-0", "0-2", "*", "1-0"]))
-        tail = draw(st.sampled_from(["", "\n", " \n", "\n\n"]))
+        tail = draw(st.sampled_from(["", "\n", " \n", "\n\n", "\\r\n", " \\r\n\n"]))
         out.append(tags + draw(st.sampled_from(["", "\n"])) + movetext + result + tail)
     return "".join(out)
 
@@ -205,6 +205,23 @@ def test_zero_padded_games_and_glued_results_are_read_at_once() -> None:
     for sample in (text, long, one_line):
         fast, lark = both(sample)
         assert fast == lark
+
+
+def test_literal_escapes_are_read_at_once_and_warned_about_as_lark_does() -> None:
+    """A broken export's literal `\\r` (two characters) between tags, before the movetext and after the
+    result: the game is read at once, with Lark's warnings in Lark's order (the white space's, then the
+    zero padding's, then the tags'); strict, Lark reads it (a literal escape is an error there)."""
+    text = '[Event "x"]\n[Site ""]\\r\n[Result "0-2"]\\r\n1. 05-10 10-15 *\\r\n\n[Event "y"]\n*\n'
+    assert fast_count(text) == 2
+    games = read_text(text, engine=COMPILED)
+    assert [(w.code, w.message, w.line, w.column) for w in games[0].warnings] == [
+        ("literal-escape", "literal '\\r' or '\\n' text read as white space", 3, 15),
+        ("zero-padded", "zero-padded square in '05-10'", 4, 4),
+        ("literal-escape", "literal '\\r' or '\\n' text between tags", 3, 1)]
+    for strict in (False, True):
+        fast, lark = both(text, strict)
+        assert fast == lark
+    assert isinstance(read_text(text, strict=True, engine=COMPILED)[0], ReadError)
 
 
 @pytest.mark.slow          # 200 damaged samples of corpus files, as test_robustness's damaged-game properties
@@ -302,7 +319,11 @@ def test_what_fast_game_reads_is_what_the_scanner_scans() -> None:
         ("zero-padded move number '02...'", 2, 26, 27), ("zero-padded square in '10x 04'", 2, 26, 33)], None)
     spaced = '\t[A "x"] [B "y\\"z"]\n  [C "w"]\n*\n'       # pairs not one a line: the place of each; escapes undone
     assert module.fast_game(spaced, 1, len(spaced), False) == ([("A", "x"), ("B", 'y"z'), ("C", "w")], 29, (
-        (30, 31, 3, 1, 30, False),), [], ((1, 0, -1), (9, 0, -1), (22, 1, 20)))
+        (30, 31, 3, 1, 30, False),), [], ((1, 0, -1, False), (9, 0, -1, False), (22, 1, 20, False)))
+    escaped = '[A "x"]\\r\n[B "y"]\\n\n1. 11-15 *\n'   # literal escapes: between tags, as white space (kind 4)
+    assert module.fast_game(escaped, 0, len(escaped), False) == ([("A", "x"), ("B", "y")], 17, (
+        (17, 20, 4, 0, -1, False), (20, 28, 0, 1, 20, False), (29, 30, 3, 0, -1, False)), [],
+        ((0, 0, -1, False), (10, 1, 10, True)))
     assert module.fast_game(commented.replace("{a\n", "{a\n\n"), 0, len(commented) + 1, False) is None
     with pytest.raises(ValueError):
         module.fast_game(text, 0, len(text) + 1, False)
