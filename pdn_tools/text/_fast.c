@@ -257,6 +257,7 @@ static int add_padded(const Text *t, const Span *span, Py_ssize_t newlines, Py_s
 typedef struct {
     Py_ssize_t bounds[32][4];
     int escaped[32];                /* a literal escape in the gap before the pair */
+    int backslash[32];              /* a backslash in its value (an escape to undo, maybe) */
     int count, regular;
     Py_ssize_t end;
 } Tags;
@@ -292,25 +293,35 @@ static Py_ssize_t space_end(const Text *t, Py_ssize_t i, int *escaped) {
     }
 }
 
-/* A new span at the end of `*spans` (`*found` of them, room for `*size`), or NULL (memory error). */
-static Span *new_span(Span **spans, Py_ssize_t *found, Py_ssize_t *size) {
-    if (*found == *size) {
-        *size = *size ? 2 * *size : 64;
-        Span *grown = PyMem_Realloc(*spans, (size_t)*size * sizeof(Span));
+/* A game's spans: the first 64 on the stack, more on the heap. */
+typedef struct {
+    Span *items;
+    Py_ssize_t found, size;
+    Span first[64];
+} Spans;
+
+/* A new span at the end of `spans`, or NULL (memory error). */
+static Span *new_span(Spans *spans) {
+    if (spans->found == spans->size) {
+        Py_ssize_t size = 2 * spans->size;
+        Span *grown = spans->items == spans->first ? PyMem_Malloc((size_t)size * sizeof(Span))
+                                                   : PyMem_Realloc(spans->items, (size_t)size * sizeof(Span));
         if (grown == NULL) {
             PyErr_NoMemory();
             return NULL;
         }
-        *spans = grown;
+        if (spans->items == spans->first)
+            memcpy(grown, spans->first, sizeof(spans->first));
+        spans->items = grown, spans->size = size;
     }
-    Span *span = *spans + (*found)++;
+    Span *span = spans->items + spans->found++;
     span->padded = 0;
     return span;
 }
 
 /* Whether fast_game's arguments hold a game it reads: its tags in `tags`, its spans (the terminator
- * last) in `*spans` (PyMem_Malloc'ed, `*found` of them); 0 when it is not a common game, -1 on error. */
-static int read_game(const Text *t, Py_ssize_t pos, int last, Tags *tags, Span **spans, Py_ssize_t *found) {
+ * last) in `spans`; 0 when it is not a common game, -1 on error. */
+static int read_game(const Text *t, Py_ssize_t pos, int last, Tags *tags, Spans *spans) {
     Py_ssize_t i = pos;
     tags->count = 0, tags->regular = 1, tags->escaped[0] = 0;
     for (;;) {                                  /* `[Name "value"]`, white space and a line end at most between */
@@ -320,11 +331,15 @@ static int read_game(const Text *t, Py_ssize_t pos, int last, Tags *tags, Span *
         if (name_end < 0 || char_at(t, name_end) != ' ' || char_at(t, name_end + 1) != '"')
             return 0;
         Py_ssize_t value = name_end + 2, j = value;
+        tags->backslash[tags->count] = 0;
         for (Py_UCS4 c = char_at(t, j); c != '"'; c = char_at(t, ++j)) {
             if (c == '\n' || c == 0)
                 return 0;
-            if (c == '\\' && (char_at(t, j + 1) == '\n' || char_at(t, ++j) == 0))   /* \\. escapes any character */
-                return 0;
+            if (c == '\\') {                                       /* \\. escapes any character */
+                if (char_at(t, j + 1) == '\n' || char_at(t, ++j) == 0)
+                    return 0;
+                tags->backslash[tags->count] = 1;
+            }
         }
         if (char_at(t, j + 1) != ']')
             return 0;
@@ -332,7 +347,8 @@ static int read_game(const Text *t, Py_ssize_t pos, int last, Tags *tags, Span *
         bounds[0] = name, bounds[1] = name_end, bounds[2] = value, bounds[3] = j;
         i = j + 2;
         int escaped = 0;
-        Py_ssize_t gap = tag_gap_end(t, i, &escaped);     /* no tag may follow after TAGS' gap but one read here */
+        Py_ssize_t gap = char_at(t, i) == '\n' && char_at(t, i + 1) == '[' ? i + 1       /* one a line */
+                       : tag_gap_end(t, i, &escaped);     /* no tag may follow after TAGS' gap but one read here */
         if (char_at(t, gap) != '[')
             break;
         tags->regular = tags->regular && gap == i + 1 && char_at(t, i) == '\n';
@@ -341,19 +357,18 @@ static int read_game(const Text *t, Py_ssize_t pos, int last, Tags *tags, Span *
         i = gap;
     }
     tags->end = i;
-    Py_ssize_t term = i, term_end, size = 0;
-    *found = 0;
+    Py_ssize_t term = i, term_end;
     for (;;) {                                  /* runs and comments up to the result, white space between */
         int escaped = 0;
         Py_ssize_t gap = space_end(t, term, &escaped);
         Span *span;
         if (escaped) {                          /* the scanner's ESCAPE: the white space whole */
-            if ((span = new_span(spans, found, &size)) == NULL)
+            if ((span = new_span(spans)) == NULL)
                 return -1;
             span->start = term, span->end = gap, span->kind = ESCAPE;
         }
         term = gap;
-        if ((span = new_span(spans, found, &size)) == NULL)
+        if ((span = new_span(spans)) == NULL)
             return -1;
         term_end = char_at(t, term) == '*' ? term + 1 : result_end(t, term);
         if (term_end >= 0) {
@@ -374,13 +389,10 @@ static int read_game(const Text *t, Py_ssize_t pos, int last, Tags *tags, Span *
            || (line_end == term_end && char_at(t, term_end) == '[');
 }
 
-/* The tag value text[start:end] with its escapes \" and \\ undone (builder.unescape; any other backslash kept). */
-static PyObject *tag_value(PyObject *text, const Text *t, Py_ssize_t start, Py_ssize_t end) {
-    Py_ssize_t j = start;
-    while (j < end && char_at(t, j) != '\\')
-        j++;
-    if (j == end)
-        return PyUnicode_Substring(text, start, end);
+/* The tag value text[start:end], which holds a backslash, with its escapes \" and \\ undone (builder.unescape;
+ * any other backslash kept). */
+static PyObject *tag_value(const Text *t, Py_ssize_t start, Py_ssize_t end) {
+    Py_ssize_t j;
     Py_UCS4 *chars = PyMem_Malloc((size_t)(end - start) * sizeof(Py_UCS4));
     if (chars == NULL)
         return PyErr_NoMemory();
@@ -406,8 +418,9 @@ static PyObject *game_tokens(PyObject *text, const Text *t, Py_ssize_t pos, cons
     Py_ssize_t newlines = 0, line_start = -1, counted = pos;
     for (int k = 0; k < tags->count; k++) {
         const Py_ssize_t *bounds = tags->bounds[k];
-        PyObject *pair = Py_BuildValue("(NN)", PyUnicode_Substring(text, bounds[0], bounds[1]),
-                                       tag_value(text, t, bounds[2], bounds[3]));
+        PyObject *pair = Py_BuildValue("(NN)", PyUnicode_Substring(text, bounds[0], bounds[1]), tags->backslash[k]
+                                       ? tag_value(t, bounds[2], bounds[3])
+                                       : PyUnicode_Substring(text, bounds[2], bounds[3]));
         if (pair == NULL)
             goto fail;
         PyList_SET_ITEM(pairs, k, pair);
@@ -474,11 +487,12 @@ PyObject *scan_fast_game(PyObject *module, PyObject *const *args, Py_ssize_t nar
     }
     Text t = {PyUnicode_KIND(args[0]), PyUnicode_DATA(args[0]), endpos};
     Tags tags;
-    Py_ssize_t found;
-    Span *spans = NULL;
-    int read = read_game(&t, pos, last, &tags, &spans, &found);
+    Spans spans;
+    spans.items = spans.first, spans.found = 0, spans.size = 64;
+    int read = read_game(&t, pos, last, &tags, &spans);
     PyObject *out = read < 0 ? NULL : read == 0 ? Py_NewRef(Py_None)
-                  : game_tokens(args[0], &t, pos, &tags, spans, found);
-    PyMem_Free(spans);
+                  : game_tokens(args[0], &t, pos, &tags, spans.items, spans.found);
+    if (spans.items != spans.first)
+        PyMem_Free(spans.items);
     return out;
 }

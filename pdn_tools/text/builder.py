@@ -406,27 +406,33 @@ TAG_PAIR = lazy(r'\[[ \t]*(?:(?P<name>[^\s"\[\]{}()]+(?:[ \t]+[^\s"\[\]{}()]+)*)
                       r'"(?P<quoted>[^"\\]*(?:\\.[^"\\]*)*)"|(?P<word>[^\s"\[\]{}()]+)[ \t]*'
                       r'(?P<loose>[^\]\n]*))[ \t]*\]')
 
+def _padding_warnings(tags: FastTags) -> list[Diagnostic]:
+    """`_padded_run`'s warnings about the zero-padded items of a game read at once, located as
+    MoveRun.pieces locates them."""
+    line, column, start = tags.line, tags.column, tags.start_pos
+    return [Diagnostic(Code.ZERO_PADDED, message, line + newlines,
+                       at - newline_end + 1 if newline_end >= 0 else column + at - start)
+            for message, newlines, newline_end, at in tags.padded]
+
+
 def _fast_built(tags: FastTags, tokens: list[ScanToken], reading: Reading | None) -> Game:
     """The Game of a game's tokens `fast_game` made, as the builder would make it: the tags, the
     runs of moves (kept as text when `reading` keeps runs) and comments, the terminator; the warnings,
     in the builder's order: about white space holding a literal escape (PdnParser._recover's), its
     zero-padded move numbers and moves (`_padded_run`'s, as the body is reduced) and literal escapes
     between its tags (`_tags`', as the game is)."""
-    pairs, line = tags.pairs, tags.line
-    column, start = tags.column, tags.start_pos         # located as MoveRun.pieces locates them
-    warnings = [Diagnostic(Code.ZERO_PADDED, message, line + newlines,
-                           at - newline_end + 1 if newline_end >= 0 else column + at - start)
-                for message, newlines, newline_end, at in tags.padded]
+    pairs, line, padded, places = tags.pairs, tags.line, tags.padded, tags.places
+    warnings = _padding_warnings(tags) if padded else []
     if tags.escapes:
         warnings += [Diagnostic(Code.LITERAL_ESCAPE, _BETWEEN_TAGS, at, where) for at, where in tags.escapes]
     game = Game(pairs, result=_Terminator(tokens[-1]), warnings=warnings)
-    if tags.places is not None:
-        game.tag_positions = list(tags.places)
-    else:                               # one pair a line, each after the first at its line's start
+    if places is None:                  # one pair a line, each after the first at its line's start
         positions = [(line, tags.column)]
         if len(pairs) > 1:
             positions += zip(range(line + 1, line + len(pairs)), repeat(1))
         game.tag_positions = positions
+    else:
+        game.tag_positions = list(places)
     movetext: list[Element | MoveRun] = []
     runs = False
     escapes = 0

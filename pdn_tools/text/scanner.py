@@ -117,8 +117,9 @@ class Scanner:
         if fast_game is not None and text[:1] == "[":
             game = fast_game(text, 0, stop, not more)
             if game is not None:
-                pos, line, line_start = _fast_games(game, fast_game, text, 0, stop, not more, line, line_start,
-                                                    blank_before, out)
+                pos, line, line_start = _fast_tokens(game, text, 0, line, line_start, blank_before, out)
+                if text.startswith("[", pos):
+                    pos, line, line_start = _glued_games(fast_game, text, pos, stop, not more, line, line_start, out)
                 blank_before = False
         while pos < stop:
             resume = stop
@@ -157,8 +158,11 @@ class Scanner:
                     if fast_game is not None and end < segment_end and text[end] == "[" and scanner is main:
                         game = fast_game(text, end, segment_end, not more)
                         if game is not None:
-                            pos, line, line_start = _fast_games(game, fast_game, text, end, stop, not more, line,
-                                                                line_start, blank_before, out)
+                            pos, line, line_start = _fast_tokens(game, text, end, line, line_start, blank_before,
+                                                                 out)
+                            if text.startswith("[", pos):
+                                pos, line, line_start = _glued_games(fast_game, text, pos, stop, not more, line,
+                                                                     line_start, out)
                             blank_before = False
                             break
                     continue
@@ -203,18 +207,16 @@ class Scanner:
 _FAST_KINDS = ("MOVES", "COMMENT", "RESULT", "STAR", ESCAPE)      # fast_game's kinds of span, by number
 
 
-def _fast_games(game: FastRead, fast_game: FastGame, text: str, start: int, stop: int, last: bool, line: int,
-                line_start: int, blank: bool, out: list[ScanToken]) -> tuple[int, int, int]:
-    """`_fast_tokens` of `game`, read at `start`, and of each game after it read at once that starts
-    right at its result or '*' (glued to it: `1-0[Event "x"]`)."""
-    while True:
-        start, line, line_start = _fast_tokens(game, text, start, line, line_start, blank, out)
-        if text[start:start + 1] != "[":
-            return start, line, line_start
-        glued = fast_game(text, start, stop, last)
-        if glued is None:
-            return start, line, line_start
-        game, blank = glued, False
+def _glued_games(fast_game: FastGame, text: str, start: int, stop: int, last: bool, line: int, line_start: int,
+                 out: list[ScanToken]) -> tuple[int, int, int]:
+    """`_fast_tokens` of each game read at once at `start` (a '[' right after the result or '*' of a game
+    read at once: `1-0[Event "x"]`) and after it, glued to each other, as long as there is one."""
+    while text.startswith("[", start):
+        game = fast_game(text, start, stop, last)
+        if game is None:
+            break
+        start, line, line_start = _fast_tokens(game, text, start, line, line_start, False, out)
+    return start, line, line_start
 
 
 def _fast_tokens(game: FastRead, text: str, start: int, line: int, line_start: int, blank: bool,
@@ -226,20 +228,25 @@ def _fast_tokens(game: FastRead, text: str, start: int, line: int, line_start: i
     pairs, tags_end, spans, padded, places = game
     rest: list[ScanToken] = []
     column = start - line_start + 1
-    placed = escapes = None
-    if places is not None:
+    if places is None:              # one pair a line
+        out.append(_fast_tags(text[start:tags_end], start, line, column, blank, pairs, rest, len(spans) + 1, padded,
+                              None, None))
+        newlines = len(pairs) - 1
+    else:
         placed = [(line + newlines, at - newline_end + 1 if newline_end >= 0 else column + at - start)
                   for at, newlines, newline_end, _ in places]
         escapes = [place for place, (*_, escaped) in zip(placed, places) if escaped]
-    out.append(_fast_tags(text[start:tags_end], start, line, column, blank, pairs, rest, len(spans) + 1, padded,
-                          placed, escapes or None))
-    newlines = len(pairs) - 1 if places is None else text.count("\n", start, tags_end)
-    if newlines:                    # the spans go on from the last pair's line
+        out.append(_fast_tags(text[start:tags_end], start, line, column, blank, pairs, rest, len(spans) + 1, padded,
+                              placed, escapes or None))
+        newlines = text.count("\n", start, tags_end)
+    if newlines:                    # the spans go on from the last pair's line, whose start is found if needed
         line += newlines
-        line_start = text.rfind("\n", start, tags_end) + 1
+        line_start = -1
     for begin, end, kind, newlines, newline_end, blank_before in spans:
         if newlines:
             line += newlines
             line_start = newline_end
+        elif line_start < 0:        # a span on the last pair's line
+            line_start = text.rfind("\n", start, tags_end) + 1
         rest.append(_scanned(_FAST_KINDS[kind], text[begin:end], begin, line, begin - line_start + 1, blank_before))
     return spans[-1][1], line, line_start

@@ -85,8 +85,8 @@ def _fast_tags(text: str, start: int, line: int, column: int, blank: bool, pairs
     tags = str.__new__(FastTags, text)
     tags.type, tags.start_pos, tags.line, tags.column = "TAGS", start, line, column
     tags.end_line = tags.end_column = None
-    tags.blank_before, tags.pairs, tags.rest, tags.size, tags.padded = blank, pairs, rest, size, padded
-    tags.places, tags.escapes = places, escapes
+    tags.blank_before, tags.pairs, tags.rest, tags.size, tags.padded, tags.places, tags.escapes = (
+        blank, pairs, rest, size, padded, places, escapes)
     return tags
 
 MovesEnd = Callable[[str, int, int], int]
