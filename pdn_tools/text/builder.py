@@ -15,7 +15,7 @@ from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, NotatedMov
                                   Placeholder, Setup, Variation, keep_runs)
 from pdn_tools.text.plans import _recorded, _Recording
 from pdn_tools.text.records import record
-from pdn_tools.text.tokens import FastTags, PlainRun, Reading, ScanToken
+from pdn_tools.text.tokens import ESCAPE, FastTags, PlainRun, Reading, ScanToken
 
 _SEPARATOR = lazy(r"[-xX:] ?")
 _STRICT_TAG_NAME = lazy(r"[A-Z][A-Za-z0-9_]*\Z")
@@ -334,6 +334,11 @@ def _join_spaced(pieces: list[str]) -> list[str]:
     return out
 
 
+# The messages of the literal escapes a game read at once may hold (PdnParser._recover's, `_tags`').
+_AS_WHITE_SPACE = sys.intern("literal '\\r' or '\\n' text read as white space")
+_BETWEEN_TAGS = sys.intern("literal '\\r' or '\\n' text between tags")
+
+
 class _Terminator(str):
     """A result or '*' as reduced by the parser (told apart from other strings)."""
 
@@ -401,21 +406,43 @@ TAG_PAIR = lazy(r'\[[ \t]*(?:(?P<name>[^\s"\[\]{}()]+(?:[ \t]+[^\s"\[\]{}()]+)*)
                       r'"(?P<quoted>[^"\\]*(?:\\.[^"\\]*)*)"|(?P<word>[^\s"\[\]{}()]+)[ \t]*'
                       r'(?P<loose>[^\]\n]*))[ \t]*\]')
 
+def _padding_warnings(tags: FastTags) -> list[Diagnostic]:
+    """`_padded_run`'s warnings about the zero-padded items of a game read at once, located as
+    MoveRun.pieces locates them."""
+    line, column, start = tags.line, tags.column, tags.start_pos
+    return [Diagnostic(Code.ZERO_PADDED, message, line + newlines,
+                       at - newline_end + 1 if newline_end >= 0 else column + at - start)
+            for message, newlines, newline_end, at in tags.padded]
+
+
 def _fast_built(tags: FastTags, tokens: list[ScanToken], reading: Reading | None) -> Game:
     """The Game of a game's tokens `fast_game` made, as the builder would make it: the tags, the
-    runs of moves (kept as text when `reading` keeps runs) and comments, the terminator; no warning."""
-    pairs, line = tags.pairs, tags.line
-    game = Game(pairs, result=_Terminator(tokens[-1]), warnings=[])
-    positions = [(line, tags.column)]
-    if len(pairs) > 1:                  # one pair a line, each at its line's start
-        positions += zip(range(line + 1, line + len(pairs)), repeat(1))
-    game.tag_positions = positions
+    runs of moves (kept as text when `reading` keeps runs) and comments, the terminator; the warnings,
+    in the builder's order: about white space holding a literal escape (PdnParser._recover's), its
+    zero-padded move numbers and moves (`_padded_run`'s, as the body is reduced) and literal escapes
+    between its tags (`_tags`', as the game is)."""
+    pairs, line, padded, places = tags.pairs, tags.line, tags.padded, tags.places
+    warnings = _padding_warnings(tags) if padded else []
+    if tags.escapes:
+        warnings += [Diagnostic(Code.LITERAL_ESCAPE, _BETWEEN_TAGS, at, where) for at, where in tags.escapes]
+    game = Game(pairs, result=_Terminator(tokens[-1]), warnings=warnings)
+    if places is None:                  # one pair a line, each after the first at its line's start
+        positions = [(line, tags.column)]
+        if len(pairs) > 1:
+            positions += zip(range(line + 1, line + len(pairs)), repeat(1))
+        game.tag_positions = positions
+    else:
+        game.tag_positions = list(places)
     movetext: list[Element | MoveRun] = []
     runs = False
+    escapes = 0
     for token in tokens[1:-1]:
         if token.type == "MOVES":
             movetext.append(MoveRun(str(token), token.line, token.column))
             runs = True
+        elif token.type == ESCAPE:
+            warnings.insert(escapes, Diagnostic(Code.LITERAL_ESCAPE, _AS_WHITE_SPACE, token.line, token.column))
+            escapes += 1
         else:
             movetext.append(Comment(token[1:-1]))
     if runs and reading is not None and reading.keeps_runs:

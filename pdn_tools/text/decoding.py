@@ -297,6 +297,8 @@ def sniff(head: bytes) -> tuple[str | None, int]:
         if head.startswith(bom):
             return codec, len(bom)
     sample = head[:_SNIFFED]
+    if b"\0" not in sample:        # no NUL byte on either side (most files): no need to count them
+        return None, 0
     pairs = len(sample) // 2
     even, odd = sample[0::2].count(0), sample[1::2].count(0)
     # UTF-16 text with no mark: ASCII characters (most of PDN) give a NUL byte in every

@@ -158,7 +158,7 @@ class PdnParser(Scanner):
         of plain moves are read (see Reading; None: each as model elements).
         """
         first = tokens[0] if tokens else None
-        if type(first) is FastTags and len(tokens) == first.size:
+        if type(first) is FastTags and len(tokens) == first.size and not (strict and _escaped(first)):
             return _fast_built(first, tokens, reading)
         context = _Context([], strict, reading is not None and reading.keeps_runs,
                            None if reading is None else reading.plain_run)
@@ -244,6 +244,11 @@ class PdnParser(Scanner):
                     token = _comment_token(text.replace("}", ")"), opening)
             out.append(token)
         return out
+
+def _escaped(tags: FastTags) -> bool:
+    """Whether a game read at once holds a literal escape, which is an error when strict (Lark reports it)."""
+    return bool(tags.escapes) or any(token.type == ESCAPE for token in tags.rest)
+
 
 def _drained(tokens: list[ScanToken]) -> Iterator[ScanToken]:
     """The tokens in order, each taken off the list as it is given."""

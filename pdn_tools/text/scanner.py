@@ -118,6 +118,8 @@ class Scanner:
             game = fast_game(text, 0, stop, not more)
             if game is not None:
                 pos, line, line_start = _fast_tokens(game, text, 0, line, line_start, blank_before, out)
+                if text.startswith("[", pos):
+                    pos, line, line_start = _glued_games(fast_game, text, pos, stop, not more, line, line_start, out)
                 blank_before = False
         while pos < stop:
             resume = stop
@@ -156,7 +158,11 @@ class Scanner:
                     if fast_game is not None and end < segment_end and text[end] == "[" and scanner is main:
                         game = fast_game(text, end, segment_end, not more)
                         if game is not None:
-                            pos, line, line_start = _fast_tokens(game, text, end, line, line_start, blank_before, out)
+                            pos, line, line_start = _fast_tokens(game, text, end, line, line_start, blank_before,
+                                                                 out)
+                            if text.startswith("[", pos):
+                                pos, line, line_start = _glued_games(fast_game, text, pos, stop, not more, line,
+                                                                     line_start, out)
                             blank_before = False
                             break
                     continue
@@ -198,7 +204,19 @@ class Scanner:
         return Scanned(out, stop, line, stop - line_start + 1, None, blank_before)
 
 
-_FAST_KINDS = ("MOVES", "COMMENT", "RESULT", "STAR")      # fast_game's kinds of span, by number
+_FAST_KINDS = ("MOVES", "COMMENT", "RESULT", "STAR", ESCAPE)      # fast_game's kinds of span, by number
+
+
+def _glued_games(fast_game: FastGame, text: str, start: int, stop: int, last: bool, line: int, line_start: int,
+                 out: list[ScanToken]) -> tuple[int, int, int]:
+    """`_fast_tokens` of each game read at once at `start` (a '[' right after the result or '*' of a game
+    read at once: `1-0[Event "x"]`) and after it, glued to each other, as long as there is one."""
+    while text.startswith("[", start):
+        game = fast_game(text, start, stop, last)
+        if game is None:
+            break
+        start, line, line_start = _fast_tokens(game, text, start, line, line_start, False, out)
+    return start, line, line_start
 
 
 def _fast_tokens(game: FastRead, text: str, start: int, line: int, line_start: int, blank: bool,
@@ -207,14 +225,28 @@ def _fast_tokens(game: FastRead, text: str, start: int, line: int, line_start: i
     `line_start`; `blank`: a blank line came before it), located as the scanner locates them: its
     FastTags added to `out`, holding the others; the offset after them, and the line and its start
     there.  fast_game counted the line ends before each token (its twin in C)."""
-    pairs, tags_end, spans = game
+    pairs, tags_end, spans, padded, places = game
     rest: list[ScanToken] = []
-    out.append(_fast_tags(text[start:tags_end], start, line, start - line_start + 1, blank, pairs, rest,
-                          len(spans) + 1))
-    line += len(pairs) - 1
+    column = start - line_start + 1
+    if places is None:              # one pair a line
+        out.append(_fast_tags(text[start:tags_end], start, line, column, blank, pairs, rest, len(spans) + 1, padded,
+                              None, None))
+        newlines = len(pairs) - 1
+    else:
+        placed = [(line + newlines, at - newline_end + 1 if newline_end >= 0 else column + at - start)
+                  for at, newlines, newline_end, _ in places]
+        escapes = [place for place, (*_, escaped) in zip(placed, places) if escaped]
+        out.append(_fast_tags(text[start:tags_end], start, line, column, blank, pairs, rest, len(spans) + 1, padded,
+                              placed, escapes or None))
+        newlines = text.count("\n", start, tags_end)
+    if newlines:                    # the spans go on from the last pair's line, whose start is found if needed
+        line += newlines
+        line_start = -1
     for begin, end, kind, newlines, newline_end, blank_before in spans:
         if newlines:
             line += newlines
             line_start = newline_end
+        elif line_start < 0:        # a span on the last pair's line
+            line_start = text.rfind("\n", start, tags_end) + 1
         rest.append(_scanned(_FAST_KINDS[kind], text[begin:end], begin, line, begin - line_start + 1, blank_before))
     return spans[-1][1], line, line_start

@@ -50,38 +50,56 @@ def _scanned(kind: str, value: str, start: int, line: int, column: int, blank_be
     return token
 
 
+# The warning builder._padded_run gives about a zero-padded move number or move of a game read at once: its
+# message, the line ends before it since the game's start, the offset after the last of them (-1: none), its
+# offset (see Scanner.tokens' fast_game).
+Padded = tuple[str, int, int, int]
+
+
 class FastTags(ScanToken):
     """The TAGS token of a game read at once (see Scanner.tokens): its tag pairs read, the game's
     other tokens (its runs of moves and comments, then its RESULT or STAR), which the scanner gives
-    with it and not after it, and how many tokens the game has."""
+    with it and not after it, how many tokens the game has, its runs' zero-padded items, the place
+    (line, column) of each tag pair, or None when they stand one a line, each after the first at its
+    line's start, and the places of the pairs after a literal escape (None: none)."""
 
-    __slots__ = ("pairs", "rest", "size")
+    __slots__ = ("pairs", "rest", "size", "padded", "places", "escapes")
     pairs: list[tuple[str, str]]
     rest: list[ScanToken]
     size: int
+    padded: list[Padded]
+    places: list[tuple[int, int]] | None
+    escapes: list[tuple[int, int]] | None
 
     def __reduce__(self) -> tuple[Callable[..., FastTags], tuple[Any, ...]]:
         """Pickled whole (the games of stdin travel to --jobs workers split, not parsed): Lark's
         Token pickles its type, text and place alone."""
         return _fast_tags, (str(self), self.start_pos, self.line, self.column, self.blank_before, self.pairs,
-                            self.rest, self.size)
+                            self.rest, self.size, self.padded, self.places, self.escapes)
 
 
 def _fast_tags(text: str, start: int, line: int, column: int, blank: bool, pairs: list[tuple[str, str]],
-               rest: list[ScanToken], size: int) -> FastTags:
+               rest: list[ScanToken], size: int, padded: list[Padded],
+               places: list[tuple[int, int]] | None, escapes: list[tuple[int, int]] | None) -> FastTags:
     """A FastTags as pickled (FastTags.__reduce__)."""
     tags = str.__new__(FastTags, text)
     tags.type, tags.start_pos, tags.line, tags.column = "TAGS", start, line, column
     tags.end_line = tags.end_column = None
-    tags.blank_before, tags.pairs, tags.rest, tags.size = blank, pairs, rest, size
+    tags.blank_before, tags.pairs, tags.rest, tags.size, tags.padded, tags.places, tags.escapes = (
+        blank, pairs, rest, size, padded, places, escapes)
     return tags
 
 MovesEnd = Callable[[str, int, int], int]
 PlainRun = Callable[[str], bool]
 # The compiled reading of a common game at once (see Scanner.tokens): its tag pairs, where TAGS ends,
 # and each MOVES and COMMENT, then its RESULT or STAR, as (start, end, kind, line ends since the start of
-# the token before, the offset after the last of them, whether a blank line comes before it); or None.
-FastRead = tuple[list[tuple[str, str]], int, tuple[tuple[int, int, int, int, int, bool], ...]]
+# the token before, the offset after the last of them, whether a blank line comes before it), the warnings
+# about the zero-padded move numbers and moves of its runs as (message, line ends before it in the game, the
+# offset after the last of them, its offset), and None when the tag pairs stand
+# one a line (each after the first at its line's start), else each pair's '[' as (offset, line ends before it
+# in the game, the offset after the last of them, whether a literal escape comes before it); or None.
+FastRead = tuple[list[tuple[str, str]], int, tuple[tuple[int, int, int, int, int, bool], ...],
+                 list[Padded], Union[tuple[tuple[int, int, int, bool], ...], None]]
 FastGame = Callable[[str, int, int, bool], Union[FastRead, None]]
 
 

@@ -85,13 +85,17 @@ def fast_count(text: str) -> int:
 
 # Games at the edges of what the fast reading takes: each piece may or may not keep it common.
 TAG_LINES = st.sampled_from(['[Event "x"]\n', '[Site "a]b {c}"]\n', '[Result "1-0"]\n', '[White "Ann"]\n',
+                             '[Site "c:\\\\x\\q"]\n', '\t[Round "2"]\n', '[Black "B"] ', '[Date "?"]\t\n  ',
+                             '[Event "x"]\f\n\f', '[A "\\"', '[A "x\\\n"]\n',
                              '[GameType "20"]\n', '[Event "x"]  \n', '[round "1"]\n', '[Event  "x"]\n',
-                             '[Round 17]\n', '[A "x\\"y"]\n', '[Black "½"]\n', '[Date "2004-??-??"]\n'])
+                             '[Round 17]\n', '[A "x\\"y"]\n', '[Black "½"]\n', '[Date "2004-??-??"]\n',
+                             '[Result "1-0"] ', '[Event "x"]'])
 GAPS = st.sampled_from(["", " ", "\n", "\n\n", "\t", "\f", "\\r", " \n \n", "\n  \n"])
 RUNS = st.sampled_from(["", "1. 11-15 23-19 2. 8-11", "1. 11-15\n23-19 2.", "32-28 19-23", "1. 32-28 (1. 33-29) *",
                         "1. 11-15 {good} 23-19", "1.11-15 2...23-19", "1. 07-12", "1. 11-15!", "1. 11-15*",
                         "1. 28x19x10", "1. c3-d4 f6-g5", "1. 11-15 ; note\n22-18", "1. 11-15 $1 23-19",
-                        "1. 11-15 1-", "1. 11-15 1-01. 22-18", "1. 32-28 33 - 28"])
+                        "1. 11-15 1-", "1. 11-15 1-01. 22-18", "1. 32-28 33 - 28", "01. 05-10 10x 01x06",
+                        "01.05-10 {c} 02... 07x18", "1. 00-05", "010. 05-10", "01. 5-10 03.", "1. 05-10 07-11!"])
 RESULTS = st.sampled_from(["*", "1-0", "0-1", "1/2-1/2", "2-0", "1-1", "½-½", "0.5-0.5", "1:0", "", "1-0x"])
 TAILS = st.sampled_from(["\n", " \n", "\t\n", " {after}\n", " % line\n", "", "\n\n", "\n{next}\n", " *\n"])
 
@@ -127,6 +131,99 @@ def test_hostile_text_is_read_as_lark_reads_it(text: str) -> None:
     assert fast == lark
 
 
+SQUARES = st.integers(1, 50).flatmap(lambda n: st.sampled_from([str(n), f"{n:02}"]))
+NUMBERS = st.integers(1, 120).flatmap(lambda n: st.sampled_from([f"{n}.", f"{n:02}.", f"{n}...", f"{n:02}...", "..."]))
+TAG_GAPS = st.sampled_from(["\n", "\n", "\n", " ", "", "\t", "\n\t", " \n ", "\f\n", "\n\n", "\\r\n"])
+SPACES = st.sampled_from([" ", "  ", "\n", " \n", "\t", "\n\n", " \n \n", "\\r\n", " \\n "])
+
+
+@st.composite
+def padded_moves(draw: st.DrawFn) -> str:
+    """A move of squares written with or without zero padding: `05-10`, `32x 03x14`, `1-07`."""
+    separator = draw(st.sampled_from(["-", "x", "- ", "x "]))
+    squares = draw(st.lists(SQUARES, min_size=2, max_size=2 if separator[0] == "-" else 4))
+    return separator.join(squares)
+
+
+@st.composite
+def padded_games(draw: st.DrawFn) -> str:
+    """Games whose runs zero-pad squares and move numbers here and there (the international set's
+    exports: `01.32-28 {0} 17-21 02.33-29`), with comments between, results glued to the next game's
+    tags or not, and now and then something the fast reading leaves to Lark (a NAG, a dangling number);
+    their tag pairs one a line or not (on one line, after tabs), values with escapes, a literal `\\r` now
+    and then."""
+    out = []
+    for _ in range(draw(st.integers(1, 3))):
+        pairs = draw(st.lists(st.tuples(st.sampled_from(["Event", "Result", "White", "Site", "round"]),
+                                        st.sampled_from(["x", "1-1", 'a\\"b', "c:\\\\d", "e\\q", "", "½"]),
+                                        TAG_GAPS), max_size=3))
+        tags = draw(st.sampled_from(["", "\t", "  "]))
+        tags += "".join(f'[{name} "{value}"]{gap}' for name, value, gap in pairs)
+        items = []
+        for _ in range(draw(st.integers(0, 12))):
+            kind = draw(st.sampled_from(["number", "glued", "move", "move", "comment"] * 3 + ["odd"]))
+            if kind == "number":
+                items.append(draw(NUMBERS) + draw(SPACES) + draw(padded_moves()))
+            elif kind == "glued":
+                items.append(draw(NUMBERS) + draw(padded_moves()))
+            elif kind == "move":
+                items.append(draw(padded_moves()))
+            elif kind == "comment":
+                items.append(draw(st.sampled_from(["{0}", "{-460}", "{a\nb}", "{}"])))
+            else:
+                items.append(draw(st.sampled_from(["$1", "!", "00-05", "05-10x", "1.2", "0.", "07."])))
+        movetext = "".join(item + draw(SPACES) for item in items)
+        result = draw(st.sampled_from(["1-1", "2-0", "0-2", "*", "1-0"]))
+        tail = draw(st.sampled_from(["", "\n", " \n", "\n\n", "\\r\n", " \\r\n\n"]))
+        out.append(tags + draw(st.sampled_from(["", "\n"])) + movetext + result + tail)
+    return "".join(out)
+
+
+@settings(max_examples=300, deadline=None)
+@given(padded_games(), st.booleans())
+def test_zero_padded_games_are_read_as_lark_reads_them(text: str, strict: bool) -> None:
+    fast, lark = both(text, strict)
+    assert fast == lark
+
+
+def test_zero_padded_games_and_glued_results_are_read_at_once() -> None:
+    """The property above compares nothing if the fast reading never takes such a game: zero-padded runs
+    (their warnings, same as Lark's, said by the fast reading) with comments between, a result glued to the
+    next game's tags, a game longer than 64 runs and comments, are read at once."""
+    text = ('[Result "1-1"]\n01.33-29 {0} 20-25 02.32-28 {0} 17-21 \n03.39x33 {20} 19-23 04.28x 19 \n1-1'
+            '[Result "0-2"]\n01.32-28 {0} 18-23\n0-2\n')
+    assert fast_count(text) == 2
+    games = read_text(text, engine=COMPILED)
+    assert [(w.code, w.message, w.line, w.column) for w in games[0].warnings] == [
+        ("glued-result", "result glued to the next game's tag", 4, 1),
+        ("zero-padded", "zero-padded move number '01.'", 2, 1), ("zero-padded", "zero-padded move number '02.'", 2, 20),
+        ("zero-padded", "zero-padded move number '03.'", 3, 1), ("zero-padded", "zero-padded move number '04.'", 3, 21)]
+    long = '[Event "x"]\n' + " ".join(f"{n:02}. 32-28 {{c}}" for n in range(1, 80)) + " *\n"
+    assert fast_count(long) == 1
+    one_line = '\t[Event "x"] [Site "y"] 01. 05-10 *\n'     # padded items on the tags' line, after a tab
+    assert fast_count(one_line) == 1
+    for sample in (text, long, one_line):
+        fast, lark = both(sample)
+        assert fast == lark
+
+
+def test_literal_escapes_are_read_at_once_and_warned_about_as_lark_does() -> None:
+    """A broken export's literal `\\r` (two characters) between tags, before the movetext and after the
+    result: the game is read at once, with Lark's warnings in Lark's order (the white space's, then the
+    zero padding's, then the tags'); strict, Lark reads it (a literal escape is an error there)."""
+    text = '[Event "x"]\n[Site ""]\\r\n[Result "0-2"]\\r\n1. 05-10 10-15 *\\r\n\n[Event "y"]\n*\n'
+    assert fast_count(text) == 2
+    games = read_text(text, engine=COMPILED)
+    assert [(w.code, w.message, w.line, w.column) for w in games[0].warnings] == [
+        ("literal-escape", "literal '\\r' or '\\n' text read as white space", 3, 15),
+        ("zero-padded", "zero-padded square in '05-10'", 4, 4),
+        ("literal-escape", "literal '\\r' or '\\n' text between tags", 3, 1)]
+    for strict in (False, True):
+        fast, lark = both(text, strict)
+        assert fast == lark
+    assert isinstance(read_text(text, strict=True, engine=COMPILED)[0], ReadError)
+
+
 @pytest.mark.slow          # 200 damaged samples of corpus files, as test_robustness's damaged-game properties
 @settings(FUZZ, deadline=None)
 @given(damaged())
@@ -147,6 +244,13 @@ def test_the_common_game_is_read_at_once_and_others_are_not() -> None:
     assert fast_count(common.replace("23-19", "23-19 (23-18)")) == 1
     assert fast_count(common.replace('[Event "y"]', "[Event y]")) == 1
     assert fast_count(common.replace("1-0\n\n", "1-0 {after}\n\n")) == 1
+    assert fast_count(common.replace("11-15", "11-05").replace("2. ", "02. ")) == 2      # zero padding
+    assert fast_count(common.replace("1-0\n\n", "1-0")) == 2                           # glued to the next tags
+    assert fast_count(common.replace("11-15", "11-15 $1")) == 1
+    assert fast_count(common.replace('"]\n[Result', '"]  [Result')) == 2        # pairs on one line
+    assert fast_count(common.replace('[Event "x"]', '\t[Event "x\\\\y"]')) == 2      # a tab before, an escape
+    blank = common.replace('[Event "x"]\n', '[Event "x"]\n\n')     # a blank line ends a tag section: 3 games
+    assert fast_count(blank) == 2 and len(read_text(blank, engine=COMPILED)) == 3
 
 
 @pytest.mark.parametrize("end", ["\n\n", "", "  ", "\n 1-0"])
@@ -160,6 +264,15 @@ def test_a_game_cut_by_a_block_end_is_read_as_lark_reads_it(monkeypatch: pytest.
     def read(engine: Any) -> list[Game | ReadError]:
         return list(read_games(io.BytesIO(text.encode()), engine=engine))
     assert seen(read(COMPILED)) == seen(read(LarkOnly()))
+
+
+def test_movetext_on_the_line_of_the_last_of_several_tag_pairs_is_located_on_it() -> None:
+    """The fast reading located a run, comment or result on the line of the last of several tag pairs
+    as if that line started where the first pair's does (columns too far right)."""
+    for text in ('[Event "x"]\n[Result "1-0"] 1. 11-15 1-0\n', '[Event "x"]\n[Result "1-0"] {c} 11-15\n*\n'):
+        assert fast_count(text) == 1
+        fast, lark = both(text)
+        assert fast == lark
 
 
 @pytest.mark.parametrize("tags", ['[Event "x"]\n', '[Event "x"]\n[Result "1-0"]\n\n'])
@@ -192,13 +305,25 @@ def test_what_fast_game_reads_is_what_the_scanner_scans() -> None:
     assert module is not None
     text = '[Event "x"]\n[Result "1-0"]\n\n1. 11-15 23-19\n1-0\n'
     assert module.fast_game(text, 0, len(text), False) == ([("Event", "x"), ("Result", "1-0")], 26,
-                                                          ((28, 42, 0, 2, 28, True), (43, 46, 2, 1, 43, False)))
+                                                          ((28, 42, 0, 2, 28, True), (43, 46, 2, 1, 43, False)), [], None)
     assert module.fast_game(text, 0, len(text) - 1, False) is None      # no line end before the end
     assert module.fast_game(text, 0, len(text) - 1, True) == module.fast_game(text, 0, len(text), False)  # last
-    assert module.fast_game('[Event "x"]\n*\n', 0, 14, False) == ([("Event", "x")], 11, ((12, 13, 3, 1, 12, False),))
+    assert module.fast_game('[Event "x"]\n*\n', 0, 14, False) == ([("Event", "x")], 11, ((12, 13, 3, 1, 12, False),), [], None)
     commented = '[Event "x"]\n{a\nb} 1. 11-15 {c}\n1-0\n'
     assert module.fast_game(commented, 0, len(commented), False) == ([("Event", "x")], 11, (
-        (12, 17, 1, 1, 12, False), (18, 26, 0, 1, 15, False), (27, 30, 1, 0, -1, False), (31, 34, 2, 1, 31, False)))
+        (12, 17, 1, 1, 12, False), (18, 26, 0, 1, 15, False), (27, 30, 1, 0, -1, False), (31, 34, 2, 1, 31, False)), [], None)
+    padded = '[Event "x"]\n01.05-10 7-11\n 02... 10x 04 2-0[Event "y"]'
+    assert module.fast_game(padded, 0, len(padded), False) == ([("Event", "x")], 11, (
+        (12, 39, 0, 1, 12, False), (40, 43, 2, 1, 26, False)), [      # the warning about each padded item, its place
+        ("zero-padded move number '01.'", 1, 12, 12), ("zero-padded square in '05-10'", 1, 12, 15),
+        ("zero-padded move number '02...'", 2, 26, 27), ("zero-padded square in '10x 04'", 2, 26, 33)], None)
+    spaced = '\t[A "x"] [B "y\\"z"]\n  [C "w"]\n*\n'       # pairs not one a line: the place of each; escapes undone
+    assert module.fast_game(spaced, 1, len(spaced), False) == ([("A", "x"), ("B", 'y"z'), ("C", "w")], 29, (
+        (30, 31, 3, 1, 30, False),), [], ((1, 0, -1, False), (9, 0, -1, False), (22, 1, 20, False)))
+    escaped = '[A "x"]\\r\n[B "y"]\\n\n1. 11-15 *\n'   # literal escapes: between tags, as white space (kind 4)
+    assert module.fast_game(escaped, 0, len(escaped), False) == ([("A", "x"), ("B", "y")], 17, (
+        (17, 20, 4, 0, -1, False), (20, 28, 0, 1, 20, False), (29, 30, 3, 0, -1, False)), [],
+        ((0, 0, -1, False), (10, 1, 10, True)))
     assert module.fast_game(commented.replace("{a\n", "{a\n\n"), 0, len(commented) + 1, False) is None
     with pytest.raises(ValueError):
         module.fast_game(text, 0, len(text) + 1, False)

@@ -126,3 +126,28 @@ def test_without_the_extra_the_library_gives_one_read_error(tmp_path, without_zs
     found = list(read_games(path))
     assert len(found) == 1 and isinstance(found[0], ReadError)
     assert (found[0].file, found[0].message, found[0].code) == (str(path), MISSING, Code.BINARY)
+
+
+@pytest.mark.parametrize("games", [1, 3000])        # read whole at once (a few KB), or block by block (~400 KB)
+def test_a_file_that_changes_while_it_is_read_is_reported_small_or_large(tmp_path, monkeypatch, games):
+    """A regular file of at most 64 KB is read whole when opened (source.watched), a larger one block by
+    block; either way a size that differs at its end from the one it was opened with is reported, and the
+    games before the change's place are read."""
+    from pdn_tools.text import source
+
+    path = tmp_path / "a.pdn"
+    path.write_text("".join(f'[Event "g{n}"]\n1. 32-28 *\n\n' for n in range(games)))
+    size = path.stat().st_size
+    assert (size <= source._WHOLE) == (games == 1)
+    assert [g.tag("Event") for g in read_games(path)] == [f"g{n}" for n in range(games)]
+    real, calls = source.os.fstat, []
+
+    def grown(fd: int) -> object:          # the file seen one byte longer at its end than when opened
+        info = real(fd)
+        calls.append(fd)
+        return info if len(calls) == 1 else type("Info", (), {"st_size": size + 1, "st_mtime_ns": info.st_mtime_ns})
+    monkeypatch.setattr(source.os, "fstat", grown)
+    found = list(read_games(path))
+    assert isinstance(found[-1], ReadError) and found[-1].code == Code.TRUNCATED
+    assert found[-1].message.startswith(f"truncated: the file changed while it was read ({size} bytes when opened, "
+                                        f"{size + 1} now; read to byte {size})")
