@@ -183,7 +183,7 @@ def check_by(game: Game | ReadError, checking: Checking) -> Checked:
     spaced = [] if tag is None or read_result(tag) == tag else [_spaced_result(game, tag)]
     record = Record(
         game.file, game.index, game_name(game.tags), game.line, result.variant.name if result.variant else "unknown",
-        not result.errors, result.ply_count if result.complete else sum(1 for _ in game.moves()),
+        not result.errors, result.ply_count if result.complete else game.move_count(),
         stated_result(tag, game.result), _problems(result.errors, result),
         _problems(game.warnings + spaced + result.warnings if spaced or game.warnings else result.warnings, result))
     return Checked(game, result, record)

@@ -356,6 +356,17 @@ class Game:
             elif isinstance(element, NotatedMove):
                 yield element
 
+    def move_count(self) -> int:
+        """How many moves the main line holds (`len(list(self.moves()))`), counted without making them:
+        a game that does not replay reports the moves it read."""
+        count = 0
+        for element in movetext_runs(self):
+            if type(element) is MoveRun:
+                count += len(_RUN_MOVE.findall(element.text))    # a move holds no line end: as moves() finds them
+            elif isinstance(element, NotatedMove):
+                count += 1
+        return count
+
 
 _GAME_ELEMENTS = Game.__dict__["elements"]        # the slot's descriptor: raises while it is unset
 

@@ -186,6 +186,16 @@ def test_zero_padded_games_are_read_as_lark_reads_them(text: str, strict: bool) 
     assert fast == lark
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.one_of(edge_games(), padded_games()), st.booleans())
+def test_a_games_move_count_is_its_moves_counted(text: str, compiled: bool) -> None:
+    """Game.move_count (what a record of a game that does not replay reports as its plies) is the
+    number of moves Game.moves() makes, runs kept as text or not."""
+    for game in read_text(text, engine=COMPILED if compiled else LarkOnly()):
+        if isinstance(game, Game):
+            assert game.move_count() == len(list(game.moves()))
+
+
 def test_zero_padded_games_and_glued_results_are_read_at_once() -> None:
     """The property above compares nothing if the fast reading never takes such a game: zero-padded runs
     (their warnings, same as Lark's, said by the fast reading) with comments between, a result glued to the
