@@ -6,7 +6,6 @@ its `Replay` (None for a game that could not be read) and its `Record`, the obje
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
@@ -247,6 +246,5 @@ def move_label(result: Replay, ply: int) -> str:
     offset = 0 if result.start is None or result.start.turn == result.variant.first else 1
     index = ply - 1 + offset
     number = index // 2 + 1
-    move = next(itertools.islice(result.game.moves(), ply - 1, None), None)
-    text = move.text if move is not None else "?"
+    text = result.game.move_text(ply - 1) or "?"
     return f"{number}{'...' if index % 2 else '.'} {text}"

@@ -356,6 +356,21 @@ class Game:
             elif isinstance(element, NotatedMove):
                 yield element
 
+    def move_text(self, index: int) -> str | None:
+        """The text of the main line's move `index` (from 0) as moves() makes it, None past the last,
+        found without making the moves before it (a diagnostic's move label, see play/check.py)."""
+        for element in movetext_runs(self):
+            if type(element) is MoveRun:
+                texts = _RUN_MOVE.findall(element.text)
+                if index < len(texts):
+                    return texts[index]              # type: ignore[no-any-return]
+                index -= len(texts)
+            elif isinstance(element, NotatedMove):
+                if index == 0:
+                    return element.text
+                index -= 1
+        return None
+
     def move_count(self) -> int:
         """How many moves the main line holds (`len(list(self.moves()))`), counted without making them:
         a game that does not replay reports the moves it read."""
