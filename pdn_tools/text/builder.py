@@ -435,16 +435,17 @@ def _fast_built(tags: FastTags, tokens: list[ScanToken], reading: Reading | None
         game.tag_positions = list(places)
     movetext: list[Element | MoveRun] = []
     runs = False
-    escapes = 0
+    spaced: list[Diagnostic] = []       # the white space's warnings, which come first
     for token in tokens[1:-1]:
         if token.type == "MOVES":
             movetext.append(MoveRun(str(token), token.line, token.column))
             runs = True
         elif token.type == ESCAPE:
-            warnings.insert(escapes, Diagnostic(Code.LITERAL_ESCAPE, _AS_WHITE_SPACE, token.line, token.column))
-            escapes += 1
+            spaced.append(Diagnostic(Code.LITERAL_ESCAPE, _AS_WHITE_SPACE, token.line, token.column))
         else:
             movetext.append(Comment(token[1:-1]))
+    if spaced:                          # put in front at once: one insert each moved the others every time
+        warnings[:0] = spaced
     if runs and reading is not None and reading.keeps_runs:
         keep_runs(game, movetext)
     elif runs:

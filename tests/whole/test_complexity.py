@@ -33,6 +33,7 @@ from click.testing import CliRunner
 
 from pdn_tools import read_games
 from pdn_tools.cli import cli
+from pdn_tools.rules.core import Engine
 from pdn_tools.text.source import input_bytes
 from pdn_tools.text import decoding
 
@@ -184,7 +185,7 @@ def test_cost_grows_linearly_with_the_number_of_files(reader: str, tmp_path: Pat
 
 def test_the_dimensions_really_grow() -> None:
     """Each generator's text of 4n is about 4 times its text of n (else a ratio proves nothing)."""
-    for name, (base, make) in DIMENSIONS.items():
+    for name, (base, make) in {**DIMENSIONS, **FAST_DIMENSIONS}.items():
         ratio = len(make(4 * base)) / len(make(base))
         assert 3 <= ratio <= 4.3, name
 
@@ -233,3 +234,43 @@ def test_a_game_over_the_ceiling_keeps_memory_of_the_ceiling_not_of_the_game() -
 def test_max_game_bytes_must_be_positive() -> None:
     done = CliRunner().invoke(cli, ["validate", "--max-game-bytes", "0", "-"], input=b"")
     assert done.exit_code == 2 and "--max-game-bytes" in done.output
+
+
+# ---- the common game read at once (text/_fast.c), at the default block ------------------------------
+
+# Games the compiled reading takes at once, as large as a default block holds at 4n (the small block
+# above keeps such games off it): their cost per item must not grow with the items before it.
+FAST_DIMENSIONS: dict[str, tuple[int, Callable[[int], str]]] = {
+    "escaped white space, zero-padded moves": (4_800, lambda n: '[Event "x"]\n' + "05-10 {}\\r\n" * n + "*\n"),
+    "comments between runs": (2_500, lambda n: '[Event "x"]\n' + "1. 32-28 {c} 19-23 {d} " * n + "*\n"),
+    "games glued to results": (1_500, lambda n: "".join(f'[Event "{i}"]\n1. 32-28 19-23 *' for i in range(n)) + "\n"),
+}
+
+
+@pytest.mark.parametrize("dimension", list(FAST_DIMENSIONS))
+def test_the_common_game_read_at_once_costs_linearly(dimension: str, tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    from pdn_tools.text import grammar
+
+    monkeypatch.setattr(decoding, "BLOCK", 1 << 18)
+    base, make = FAST_DIMENSIONS[dimension]
+    n = base                                # not scaled: 4n must stay within one block
+    text = make(4 * n)
+    assert len(text) < 1 << 18
+    taken = 0
+    built = grammar._fast_built
+
+    def counted(*args: object) -> object:
+        nonlocal taken
+        taken += 1
+        return built(*args)
+
+    monkeypatch.setattr(grammar, "_fast_built", counted)
+    small, large = _write(tmp_path, "small", make(n)), _write(tmp_path, "large", text)
+
+    def compiled(path: Path) -> Callable[[], object]:       # the compiled reading, whatever PDN_TOOLS_PURE says
+        return lambda: sum(1 for _ in read_games(path, engine=Engine(True)))
+
+    compiled(large)()
+    assert taken, f"{dimension}: the large game was not read at once (the test would prove nothing)"
+    _check_linear(dimension, "library, read at once", n, compiled(small), compiled(large))
