@@ -16,7 +16,7 @@ from __future__ import annotations
 import io
 import pickle
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 from hypothesis import given, settings
@@ -70,6 +70,11 @@ def both(text: str, strict: bool = False) -> tuple[list[tuple[object, ...]], lis
 
 def fast_count(text: str) -> int:
     """How many games the fast reading took at once in `text`."""
+    return fast_taken(lambda: read_text(text, engine=COMPILED))
+
+
+def fast_taken(read: Callable[[], object]) -> int:
+    """How many games the fast reading took at once while `read()` ran."""
     taken = 0
     original = grammar._fast_built
 
@@ -79,7 +84,7 @@ def fast_count(text: str) -> int:
         return original(*args)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(grammar, "_fast_built", counted)
-        read_text(text, engine=COMPILED)
+        read()
     return taken
 
 
