@@ -44,13 +44,10 @@ if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:     # ignored (a backg
 
 
 def main() -> None:
-    """Load the command line, then run it (it handles Ctrl-C from there on); a Ctrl-C while loading
-    ends quietly, by SIGINT."""
+    """Load the command line, then run it: it handles Ctrl-C from there on, and ends quietly, by SIGINT,
+    when one was noted while it loaded."""
     from pdn_tools.cli import main as run
-    if _interrupted:
-        from pdn_tools.running.output import end_interrupted
-        end_interrupted()
-    run()
+    run(_interrupted)
 
 
 if __name__ == "__main__":

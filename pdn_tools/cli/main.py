@@ -3,9 +3,10 @@ on a closed pipe, a full disk, Ctrl-C and SIGTERM."""
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from importlib import import_module
-from typing import TYPE_CHECKING, Iterator, Mapping, MutableMapping, cast
+from typing import TYPE_CHECKING, Iterator, Mapping, MutableMapping, Sequence, cast
 
 import click
 
@@ -81,20 +82,33 @@ def examples() -> dict[str, list[str]]:
     return {name: list(command.examples) for name, command in _Commands().items()}
 
 
-def main() -> None:
+def main(noted: Sequence[int] = ()) -> None:
     """Entry point.  A closed pipe (`pdn ... | head`) ends quietly with 141, as by SIGPIPE;
     stdout that cannot be written (a full disk, closed) is one line naming <stdout>, exit 2;
     Ctrl-C ends quietly, by SIGINT as any program (a shell shows 130); SIGTERM and SIGHUP remove
     temporary files, then end the process.  A stderr that cannot be written (closed, full) loses its messages, not the
-    command: the exit code is the command's, or 2 where it would have been 0."""
-    streams.end_on_first_interrupt()
-    streams.guard_standard_streams()
-    code: int | str | None = 0
+    command: the exit code is the command's, or 2 where it would have been 0.
+
+    `noted`: the Ctrl-C noted while the command line loaded (`pdn_tools.__main__`), looked at once this
+    function's handler is in, so that one landing in between is neither lost nor raised outside the guard."""
     try:
-        _run()
-    except SystemExit as done:
-        code = done.code
-    sys.exit(EXIT_USAGE if code in (0, None) and streams.stderr_lost() else code)
+        streams.end_on_first_interrupt()
+        if noted:
+            raise KeyboardInterrupt
+        streams.guard_standard_streams()
+        code: int | str | None = 0
+        try:
+            _run()
+        except SystemExit as done:
+            code = done.code
+        sys.exit(EXIT_USAGE if code in (0, None) and streams.stderr_lost() else code)
+    except BaseException as error:
+        signum = streams.ending_signal(error)
+        if signum == signal.SIGINT:
+            streams.end_interrupted()
+        if signum is not None:
+            streams.end_by_signal(signum)
+        raise
 
 
 def help_width(max_width: int = 80) -> int:
@@ -142,7 +156,3 @@ def _run() -> None:
     except streams.WorkerLost as error:
         click.echo(f"pdn: {error}", err=True)
         sys.exit(EXIT_USAGE)
-    except KeyboardInterrupt:
-        streams.end_interrupted()
-    except streams.Terminated as stop:
-        streams.end_by_signal(stop.signum)

@@ -432,10 +432,27 @@ def _drop_lost_interrupts(unraisable: Any) -> None:
         sys.__unraisablehook__(unraisable)
 
 
+def ending_signal(error: BaseException) -> int | None:
+    """The signal `error` comes from: a KeyboardInterrupt (SIGINT) or a Terminated, or an exception raised
+    by one or while one was handled (Python 3.11 turns a KeyboardInterrupt raised in `__set_name__`, as a
+    class is made by an import under way, into `RuntimeError: Error calling __set_name__`); None if none."""
+    seen: set[int] = set()
+    cause: BaseException | None = error
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return signal.SIGINT
+        if isinstance(cause, Terminated):
+            return cause.signum
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return None
+
+
 def end_interrupted() -> NoReturn:
     """End as Ctrl-C ends a program, killed by SIGINT (the clean-up done): a shell shows 130 and stops
     a script or a loop (`for f in *.pdn; do pdn validate "$f"; done`), where an exit status of 130
-    would let the loop go on to the next file."""
+    would let the loop go on to the next file.  Another Ctrl-C meanwhile is ignored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):
             stream.flush()

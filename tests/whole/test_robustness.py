@@ -285,39 +285,75 @@ def test_ctrl_c_while_loading_ends_quietly(delay):
     assert b"Traceback" not in err and err.strip() == b"" and producer.returncode == INTERRUPTED, err
 
 
-# The module loaded as `pdn_tools.cli` makes a class whose attribute is named while the
-# Ctrl-C arrives: the moment of the one failure seen (`RuntimeError: Error calling
-# __set_name__`, Python 3.11), reproduced without timing.
+# The module MODULE, loaded as the command line loads (`pdn_tools.cli`) or later as a command
+# runs (`pdn_tools.running.batch`), makes a class whose attribute is named while the Ctrl-C
+# arrives: the moment of two failures seen (`RuntimeError: Error calling __set_name__`,
+# Python 3.11), reproduced without timing.
 INTERRUPTED_IN_SET_NAME = """
 import importlib.abc, importlib.util, os, signal, sys
+sys.argv[1:] = ["validate", os.devnull]
 
 class Interrupting:
     def __set_name__(self, owner, name):
-        os.kill(os.getpid(), signal.SIGINT)     # delivered before this method returns
+        os.kill(os.getpid(), signal.SIGNAL)     # delivered before this method returns
         sum(range(1000))
-
-class Loader(importlib.abc.Loader):
-    def create_module(self, spec):
-        return None
-    def exec_module(self, module):
-        class Made:
-            attribute = Interrupting()
-        module.main = lambda: print("ran: the interrupt was lost")
 
 class Finder(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
-        return importlib.util.spec_from_loader(name, Loader()) if name == "pdn_tools.cli" else None
+        if name != "MODULE":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        load = spec.loader.exec_module
+
+        def exec_module(module):
+            class Made:
+                attribute = Interrupting()
+            load(module)
+        spec.loader.exec_module = exec_module
+        return spec
 
 sys.meta_path.insert(0, Finder())
 from pdn_tools.__main__ import main
 main()
+print("ran: the interrupt was lost")
 """
 
 
-def test_ctrl_c_while_a_class_is_made_during_loading_ends_quietly():
-    done = subprocess.run([sys.executable, "-c", INTERRUPTED_IN_SET_NAME], capture_output=True, timeout=60,
-                          preexec_fn=ctrl_c_heard)
-    assert (done.returncode, done.stderr) == (INTERRUPTED, b"")
+@pytest.mark.parametrize("module, signum", [("pdn_tools.cli", signal.SIGINT),
+                                            ("pdn_tools.running.batch", signal.SIGINT),
+                                            ("pdn_tools.running.batch", signal.SIGTERM)])
+def test_a_signal_while_a_class_is_made_during_an_import_ends_quietly(module, signum):
+    script = INTERRUPTED_IN_SET_NAME.replace("MODULE", module).replace("SIGNAL", signum.name)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60, preexec_fn=ctrl_c_heard)
+    assert (done.returncode, done.stdout, done.stderr) == (-signum, b"", b"")
+
+
+# A Ctrl-C delivered as the entry point calls STEP: the noted one (the loading handler still in), or
+# one that lands in the command line's own handler before the command runs (two failures seen).
+INTERRUPTED_AT_A_STEP = """
+import os, signal, sys
+from pdn_tools.__main__ import main
+from pdn_tools.running import output
+step = output.STEP
+
+def interrupted_first(*args):
+    os.kill(os.getpid(), signal.SIGINT)
+    return step(*args)
+
+output.STEP = interrupted_first
+sys.argv[1:] = ["validate", os.devnull]
+main()
+print("ran: the interrupt was lost")
+"""
+
+
+@pytest.mark.parametrize("step", ["end_on_first_interrupt", "guard_standard_streams", "name_stdout_errors",
+                                  "clean_up_on_signals"])
+def test_ctrl_c_at_each_step_of_the_start_ends_quietly(step):
+    script = INTERRUPTED_AT_A_STEP.replace("STEP", step)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60, preexec_fn=ctrl_c_heard)
+    assert (done.returncode, done.stdout, done.stderr) == (INTERRUPTED, b"", b"")
 
 
 @pytest.mark.slow          # a pdn process
