@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import stat
 import sys
 from dataclasses import field
@@ -105,13 +106,13 @@ class Inputs:
         chosen: list[str] = []
         skipped: list[str] = []
         problems: list[tuple[str, str]] = []
+        wanted = re.compile("|".join(fnmatch.translate(pattern.lower()) for pattern in self.globs)).match
         for found, kind, reason in folder_entries(folder):
-            name = found.name.lower()
-            wanted = any(fnmatch.fnmatchcase(name, pattern.lower()) for pattern in self.globs)
+            matches = wanted(os.path.basename(found).lower()) is not None
             if kind == "file":
-                (chosen if wanted else skipped).append(str(found))
-            elif kind == "folder" or (kind == "other" and wanted):
-                problems.append((str(found), reason))
+                (chosen if matches else skipped).append(found)
+            elif kind == "folder" or (kind == "other" and matches):
+                problems.append((found, reason))
         return chosen, skipped, problems
 
     def raw_games(self, engine: Engine) -> Iterator[tuple[RawGame, int, list[Diagnostic]]]:
@@ -191,29 +192,36 @@ class Inputs:
         return self._total or None
 
 
-def folder_entries(folder: str) -> list[tuple[Path, str, str]]:
-    """Every entry below `folder` but its subfolders, sorted, as (path, kind, reason): kind
-    'file' (a regular file or a link to one), 'link' (a link to a folder: not followed),
-    'other' (a FIFO, a device, a broken link: the reason says which), or 'folder' for a
-    subfolder that cannot be listed (the reason says why).  The walk keeps its own stack:
-    no depth is too deep."""
-    found: list[tuple[Path, str, str]] = []
-    stack = [Path(folder)]
+def folder_entries(folder: str) -> list[tuple[str, str, str]]:
+    """Every entry below `folder` but its subfolders, as (path, kind, reason), sorted as their paths' parts
+    (as pathlib sorts them) and named as pathlib joins them: kind 'file' (a regular file or a link to one),
+    'link' (a link to a folder: not followed), 'other' (a FIFO, a device, a broken link: the reason says
+    which), or 'folder' for a subfolder that cannot be listed (the reason says why).  The walk keeps its own
+    stack: no depth is too deep.  Strings, not Paths: a Path an entry made walking a folder of 1,600 files
+    take 20 ms."""
+    found: list[tuple[tuple[str, ...], str, str, str]] = []
+    top = str(Path(folder))
+    stack: list[tuple[str, tuple[str, ...]]] = [(top, ())]
     while stack:
-        current = stack.pop()
+        current, parts = stack.pop()
         try:
             with os.scandir(current) as entries:
                 for entry in entries:
+                    name = entry.name
+                    path = name if current == "." else os.path.join(current, name)
                     if entry.is_dir(follow_symlinks=False):
-                        stack.append(current / entry.name)
+                        stack.append((path, (*parts, name)))
                     else:
-                        found.append((current / entry.name, *_kind(entry)))
+                        found.append(((*parts, name), path, *_kind(entry)))
         except OSError as error:
-            found.append((current, "folder", error.strerror or str(error)))
-    return sorted(found)
+            found.append((parts, current, "folder", error.strerror or str(error)))
+    found.sort()
+    return [(path, kind, reason) for _, path, kind, reason in found]
 
 
 def _kind(entry: os.DirEntry[str]) -> tuple[str, str]:
+    if entry.is_file(follow_symlinks=False):        # from the listing: no stat for a plain file
+        return "file", ""
     try:
         mode = entry.stat().st_mode
     except FileNotFoundError:
