@@ -126,13 +126,18 @@ int counters_in(const Rules *r, Counters *c, PyObject *seen, PyObject *since, Py
     Py_ssize_t i = 0;
     PyObject *key, *value;
     while (PyDict_Next(seen, &i, &key, &value)) {
+        /* read_position runs Python code, which may change the dict: its key and value held meanwhile */
+        Py_INCREF(key);
+        Py_INCREF(value);
         Seen entry;
-        if (read_position(r, key, &entry) < 0)
-            return -1;
-        entry.count = (int)PyLong_AsLong(value);
-        if (entry.count == -1 && PyErr_Occurred())
-            return -1;
-        if (seen_add(&c->seen, &entry) < 0)
+        int failed = read_position(r, key, &entry) < 0;
+        if (!failed) {
+            entry.count = (int)PyLong_AsLong(value);
+            failed = (entry.count == -1 && PyErr_Occurred()) || seen_add(&c->seen, &entry) < 0;
+        }
+        Py_DECREF(key);
+        Py_DECREF(value);
+        if (failed)
             return -1;
     }
     return 0;
