@@ -19,7 +19,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from pdn_tools.play.check import Checked, line_text, move_label
+from pdn_tools.play.check import Checked, line_text, move_labels
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.movegen import Position
 from pdn_tools.rules.search import NOT_JUDGED, WALKED_INTO, Evaluations, eval_text, judge
@@ -84,6 +84,7 @@ def second_looks(checked: Checked, evaluate: Evaluations) -> tuple[tuple[SecondL
     first = result.variant.first
     stated = outcome(checked.record.result)
     out = []
+    label = move_labels(result)
     for ply, judgement in zip(plies, judged):
         if judgement.kind != WALKED_INTO or len(plies) - ply.number < PLIES_AFTER:
             continue
@@ -94,7 +95,7 @@ def second_looks(checked: Checked, evaluate: Evaluations) -> tuple[tuple[SecondL
                  else "won" if (stated == Outcome.FIRST) == (ply.before.turn == first) else "lost")
         out.append(SecondLook(
             best + reply, forced, game.file, game.index, game.tag("White") or "", game.tag("Black") or "",
-            ply.notated.line, ply.notated.column, ply.number, len(plies), move_label(result, ply.number),
+            ply.notated.line, ply.notated.column, ply.number, len(plies), label(ply.number),
             line_text(ply.before, judgement.line), eval_text(judgement.score), checked.record.result, mover,
             result.variant.name, to_fen(ply.before, alpha), (ply.move.start, *ply.move.path), alpha))
     return tuple(out), sum(judgement.kind == NOT_JUDGED for judgement in judged)

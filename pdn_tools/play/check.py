@@ -198,8 +198,9 @@ def with_shots(checked: Checked, evaluate: Evaluations) -> Record:
         return checked.record
     plies = result.plies
     judged = judge([(ply.before, ply.move, ply.after) for ply in plies], evaluate)
+    label = move_labels(result)
     return replace(checked.record, shots=tuple(
-        Shot(ply.number, move_label(result, ply.number), j.kind, None if j.score is None else eval_text(j.score),
+        Shot(ply.number, label(ply.number), j.kind, None if j.score is None else eval_text(j.score),
              line_text(ply.before, j.line))
         for ply, j in zip(plies, judged) if j.kind is not None))
 
@@ -228,23 +229,46 @@ def record_of(game: Game | ReadError, checking: Checking | None = None) -> Recor
 
 
 def _problems(diagnostics: list[Diagnostic], result: Replay) -> tuple[Problem, ...]:
-    """The diagnostics of a replayed game as reported (the common game has none or one)."""
-    return tuple([problem(diagnostic, result) for diagnostic in diagnostics]) if diagnostics else ()
+    """The diagnostics of a replayed game as reported (the common game has none or one); the moves' texts
+    read once when several have a move."""
+    if not diagnostics:
+        return ()
+    located = result.variant is not None and sum(1 for diagnostic in diagnostics if diagnostic.ply) > 1
+    label = move_labels(result) if located else None
+    return tuple([problem(diagnostic, result, label) for diagnostic in diagnostics])
 
 
-def problem(diagnostic: Diagnostic, result: Replay | None = None) -> Problem:
-    """A diagnostic as reported, with its move's label when it has a ply of a replayed game."""
+def problem(diagnostic: Diagnostic, result: Replay | None = None, label: Label | None = None) -> Problem:
+    """A diagnostic as reported, with its move's label when it has a ply of a replayed game (by `label`,
+    else move_label)."""
     move = None
     if result is not None and result.variant is not None and diagnostic.ply:
-        move = move_label(result, diagnostic.ply)
+        move = move_label(result, diagnostic.ply) if label is None else label(diagnostic.ply)
     return Problem(diagnostic.code, diagnostic.message, diagnostic.line, diagnostic.column, diagnostic.ply, move)
 
 
+Label = Callable[[int], str]        # a main-line ply's label ('12... 28x19'), by its number
+
+
 def move_label(result: Replay, ply: int) -> str:
-    """'12... 28x19' for main-line ply `ply` (1-based), numbered from the first player."""
+    """'12... 28x19' for main-line ply `ply` (1-based), numbered from the first player (its text found
+    in the game: for the labels of many plies, move_labels)."""
+    return _labelled(result, ply, result.game.move_text(ply - 1))
+
+
+def move_labels(result: Replay) -> Label:
+    """move_label for any ply of `result`, the main line's texts read once (a label each found from the
+    game's start made the labels of a long game's moves cost the square of its length)."""
+    texts = result.game.move_texts()
+
+    def label(ply: int) -> str:
+        return _labelled(result, ply, texts[ply - 1] if 0 < ply <= len(texts) else None)
+    return label
+
+
+def _labelled(result: Replay, ply: int, text: str | None) -> str:
     assert result.variant is not None
     offset = 0 if result.start is None or result.start.turn == result.variant.first else 1
     index = ply - 1 + offset
     number = index // 2 + 1
-    text = result.game.move_text(ply - 1) or "?"
-    return f"{number}{'...' if index % 2 else '.'} {text}"
+    return f"{number}{'...' if index % 2 else '.'} {text or '?'}"

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pdn_tools.play.board import Board
 from pdn_tools.play.board_svg import svg
 from pdn_tools.play.board_text import text
-from pdn_tools.play.check import Checked, move_label
+from pdn_tools.play.check import Checked, move_label, move_labels
 from pdn_tools.play.notation import Style, move_text
 from pdn_tools.play.replay import Replay
 from pdn_tools.rules.movegen import Position
@@ -95,8 +95,9 @@ def boards_at_errors(checked: Checked) -> list[ErrorBoard]:
 def moves_text(result: Replay, last: int) -> str:
     """The main line's moves up to ply `last` with their numbers: '1. 32-28 19-23 2. 28x51'."""
     words = []
+    label = move_labels(result)
     for ply in range(1, last + 1):
-        number, _, move = move_label(result, ply).partition(" ")
+        number, _, move = label(ply).partition(" ")
         words += [number, move] if ply == 1 or not number.endswith("...") else [move]
     return " ".join(words)
 

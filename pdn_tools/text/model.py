@@ -8,6 +8,7 @@ written text compares equal to the original.
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator, Mapping
 from dataclasses import field
 from types import MappingProxyType
@@ -126,9 +127,12 @@ class MoveRun:
     text: str
     line: int
     column: int
+    # The offsets of the text's line ends, found when a move is first located by its offset (_located).
+    _ends: list[int] | None = field(default=None, init=False, compare=False, repr=False)
 
     def __init__(self, text: str, line: int, column: int) -> None:
         self.text, self.line, self.column = text, line, column
+        self._ends = None
 
     def expand(self) -> list[Element]:
         """The run's move numbers and moves, each located as the reader locates them."""
@@ -161,19 +165,28 @@ class MoveRun:
         match = _RUN_PIECE.search(text, offset)
         if match is None:
             return None, len(text)
-        offset = match.start()
-        newline = text.rfind("\n", 0, offset)
-        line = self.line + text.count("\n", 0, offset)
-        column = offset - newline if newline >= 0 else self.column + offset
-        return _run_item(match.group(), line, column), match.end()
+        return _run_item(match.group(), *self._located(match.start())), match.end()
 
     def move_at(self, start: int, end: int) -> NotatedMove:
         """The move whose text is text[start:end], located as item_at(start) locates it."""
-        text = self.text
-        newline = text.rfind("\n", 0, start)
-        if newline < 0:
-            return _run_move(text[start:end], self.line, self.column + start)
-        return _run_move(text[start:end], self.line + text.count("\n", 0, start), start - newline)
+        return _run_move(self.text[start:end], *self._located(start))
+
+    def _located(self, offset: int) -> tuple[int, int]:
+        """The line and column of text offset `offset`, from the offsets of the line ends (found once a run:
+        counted from the start for each move, the moves of a long run a replay leaves to Python, a
+        Frisian game's, cost the square of its length)."""
+        ends = self._ends
+        if ends is None:
+            text, ends = self.text, []
+            end = text.find("\n")
+            while end >= 0:
+                ends.append(end)
+                end = text.find("\n", end + 1)
+            self._ends = ends
+        before = bisect_left(ends, offset)
+        if not before:
+            return self.line, self.column + offset
+        return self.line + before, offset - ends[before - 1]
 
     def items(self) -> int:
         """How many elements the run expands to."""
@@ -370,6 +383,17 @@ class Game:
                     return element.text
                 index -= 1
         return None
+
+    def move_texts(self) -> list[str]:
+        """The text of every move of the main line, in order, as moves() makes them (without making them):
+        the labels of many of a game's moves, each read from here, not found again from the start."""
+        texts: list[str] = []
+        for element in movetext_runs(self):
+            if type(element) is MoveRun:
+                texts += _RUN_MOVE.findall(element.text)
+            elif isinstance(element, NotatedMove):
+                texts.append(element.text)
+        return texts
 
     def move_count(self) -> int:
         """How many moves the main line holds (`len(list(self.moves()))`), counted without making them:

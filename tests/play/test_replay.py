@@ -1,13 +1,16 @@
 """The replayer: every notated move resolved to one legal move, results and draw rules checked."""
 import pytest
+from hypothesis import given, settings
 
 from corpus import CORPUS, needs_corpus
 from pdn_tools import read_games, read_text
 from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import parse_fen
 from pdn_tools.rules.movegen import Position
+from pdn_tools.play.check import move_label, move_labels
 from pdn_tools.play.replay import replay
 from pdn_tools.rules.variants import variant_by_name
+from test_round_trip import random_games
 
 INTERNATIONAL = variant_by_name("international")
 
@@ -474,3 +477,15 @@ def test_a_gametype_read_once_is_said_at_each_games_own_tag() -> None:
         said = [(d.code, d.message, d.line, d.column) for d in first.warnings + first.errors if d.code == code]
         again = [(d.code, d.message, d.line, d.column) for d in second.warnings + second.errors if d.code == code]
         assert said and [(c, m, line + 5, col) for c, m, line, col in said] == again, value
+
+
+@settings(max_examples=150, deadline=None)
+@given(random_games())
+def test_the_labels_of_many_moves_are_those_of_each(text):
+    """move_labels (the main line's texts read once, for many labels) labels every ply as move_label does."""
+    for game in read_text(text):
+        result = replay(game)
+        if result.variant is not None:
+            label = move_labels(result)
+            plies = range(1, len(game.move_texts()) + 3)
+            assert [label(ply) for ply in plies] == [move_label(result, ply) for ply in plies]

@@ -195,13 +195,14 @@ def test_zero_padded_games_are_read_as_lark_reads_them(text: str, strict: bool) 
 @given(st.one_of(edge_games(), padded_games()), st.booleans())
 def test_a_games_move_count_and_move_texts_are_those_of_its_moves(text: str, compiled: bool) -> None:
     """Game.move_count (what a record of a game that does not replay reports as its plies) is the
-    number of moves Game.moves() makes, and Game.move_text(i) (a diagnostic's move label) the text of
-    the i-th, runs kept as text or not."""
+    number of moves Game.moves() makes, Game.move_text(i) (a diagnostic's move label) the text of
+    the i-th, and Game.move_texts() (many labels) the texts of all, runs kept as text or not."""
     for game in read_text(text, engine=COMPILED if compiled else LarkOnly()):
         if isinstance(game, Game):
             texts = [move.text for move in game.moves()]
             assert game.move_count() == len(texts)
             assert [game.move_text(index) for index in range(len(texts) + 2)] == [*texts, None, None]
+            assert game.move_texts() == texts
 
 
 def test_zero_padded_games_and_glued_results_are_read_at_once() -> None:

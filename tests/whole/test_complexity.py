@@ -48,6 +48,7 @@ HEAD = '[Event "e"]\n[GameType "20"]\n\n'
 # A king each, stepping back and forth: any number of legal moves (the draw rules end the game
 # early; every move is still replayed).
 KINGS = '[Event "e"]\n[GameType "20"]\n[FEN "W:WK50:BK1"]\n\n'
+FRISIAN_KINGS = '[Event "e"]\n[GameType "40"]\n[FEN "W:WK50:BK1"]\n\n'
 
 
 def _game(movetext: str, head: str = HEAD) -> str:
@@ -161,6 +162,41 @@ def test_cost_grows_linearly(dimension: str, suffix: str, reader: str, tmp_path:
     run = _library if reader == "library" else _validate
     run(_write(tmp_path, "warm", _games(1), suffix))()     # parser built; neither input in a cache
     _check_linear(dimension + suffix, reader, n, run(small), run(large), 0 if dimension == "game count" else len(text))
+
+
+# Long games checked at the default block (the small one cuts a long run into runs of one block, which
+# hides a cost in a run's length): a king each stepping back and forth, with options, and the exit code.
+LONG_GAMES: dict[str, tuple[Callable[[int], str], list[str], int]] = {
+    # The board at an error shows every move before it, each labelled ('12... 28x19').
+    "error at the end, its board": (lambda n: _game("1. 50-45 1-6 2. 45-50 6-1 " * n + "3. 50-49 *", KINGS),
+                                    ["--show-board"], 1),
+    "error at the end, the audit page": (lambda n: _game("1. 50-45 1-6 2. 45-50 6-1 " * n + "3. 50-49 *", KINGS),
+                                         ["--format", "html"], 1),
+    # Frisian's king-move limit leaves every move to Python, which locates each in its run's text.
+    "Frisian game length": (lambda n: _game("1. 50-45 1-6 2. 45-50 6-1 " * n + "*", FRISIAN_KINGS), [], 0),
+}
+
+
+@pytest.mark.parametrize("dimension", list(LONG_GAMES))
+def test_a_long_game_costs_linearly_at_the_default_block(dimension: str, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both cost the square of the game's length before (x12 and x9 for 4 times the moves): a label
+    each, and a line each, found from the start of the game's text."""
+    monkeypatch.setattr(decoding, "BLOCK", 1 << 18)
+    make, options, code = LONG_GAMES[dimension]
+    n = 2_000                               # not scaled: 4n must stay within one block
+    text = make(4 * n)
+    assert len(text) < 1 << 18
+    small, large = _write(tmp_path, "small", make(n)), _write(tmp_path, "large", text)
+
+    def run(path: Path) -> Callable[[], object]:
+        def validate() -> str:
+            done = CliRunner().invoke(cli, ["validate", *options, str(path)])
+            assert done.exit_code == code, done.output
+            return done.output
+        return validate
+    run(small)()                            # the variant's tables built: neither measure pays for them
+    _check_linear(dimension, "validate", n, run(small), run(large))
 
 
 @pytest.mark.parametrize("reader", ["library", "validate"])
