@@ -5,7 +5,7 @@ test_run_text_holds_the_counters_it_reads_while_python_code_runs is the first of
 from __future__ import annotations
 
 from pdn_tools.rules import core
-from pdn_tools.rules.movegen import Position
+from pdn_tools.rules.movegen import Position, _rules
 from pdn_tools.rules.variants import VARIANTS
 
 ENGINE = core.Engine(True)      # fails at once when the core was not built
@@ -35,3 +35,25 @@ def test_run_holds_the_element_it_reads_while_python_code_runs() -> None:
         elements[:] = [Emptying(), Emptying(), Emptying()]
         index, played = rl.core.run(elements, 0, position, known, (Emptying,), rl.quiet_move_of)
         assert index == 1 and len(played) == 1 and type(played[0][0]) is Emptying
+
+
+def test_name_squares_reads_no_number_past_the_list_python_code_shortened() -> None:
+    """name_squares reads each number with __index__: one that empties the list must stop the core
+    where the list now ends."""
+    variant = VARIANTS["international"]
+    rules = _rules(variant, ENGINE).core
+    assert rules is not None
+    numbers: list[object] = []
+
+    class Emptying:
+        def __index__(self) -> int:
+            numbers.clear()
+            return 7
+
+    try:
+        for _ in range(50):
+            numbers[:] = [None, Emptying(), *range(2, 100)]
+            rules.name_squares(numbers)
+    finally:                    # the variant's own names again, as tables._compiled sets them
+        rules.name_squares([variant.parse_square(str(number)) for number in range(100)])
+    assert rules.run_text("32-28", 0, Position.initial(variant).on(ENGINE), None, None, 0, ())[1] == 1
