@@ -4,11 +4,16 @@ must pass without a crash (the crashes show under PYTHONMALLOC=debug; tests/rule
 test_run_text_holds_the_counters_it_reads_while_python_code_runs is the first of them)."""
 from __future__ import annotations
 
-from pdn_tools.rules import core
+from typing import Any
+
+import pytest
+
+from pdn_tools.rules import core, movegen, tables
 from pdn_tools.rules.movegen import Position, _rules
 from pdn_tools.rules.variants import VARIANTS
 
 ENGINE = core.Engine(True)      # fails at once when the core was not built
+MAKERS: core.Makers = (movegen._POSITION_MAKER, movegen._position_pieces, movegen._MOVE_MAKER)
 
 
 def test_run_holds_the_element_it_reads_while_python_code_runs() -> None:
@@ -57,3 +62,29 @@ def test_name_squares_reads_no_number_past_the_list_python_code_shortened() -> N
     finally:                    # the variant's own names again, as tables._compiled sets them
         rules.name_squares([variant.parse_square(str(number)) for number in range(100)])
     assert rules.run_text("32-28", 0, Position.initial(variant).on(ENGINE), None, None, 0, ())[1] == 1
+
+
+def test_rules_reads_no_table_past_a_list_python_code_shortened(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rules() reads its tables' numbers with __index__: one that empties the list of the squares'
+    bits must stop the core where the list now ends (and refuse the tables, which no longer give
+    every square its bit)."""
+    asked: list[tuple[Any, ...]] = []
+
+    def noting(*args: Any) -> Any:
+        asked.append(args)
+        return core.compile_rules(*args)
+
+    monkeypatch.setattr(tables, "compile_rules", noting)
+    assert Position.initial(VARIANTS["international"])._rl._compiled(ENGINE, MAKERS) is not None
+    given, *rest = asked[0]
+    bits: list[object] = []
+
+    class Emptying:
+        def __index__(self) -> int:
+            bits.clear()
+            return int(given[0])
+
+    for _ in range(50):
+        bits[:] = [Emptying(), *given[1:]]
+        with pytest.raises(ValueError):
+            core.compile_rules(bits, *rest)
