@@ -363,8 +363,13 @@ static PyObject *position_pieces(PyObject *self, PyObject *const *args, Py_ssize
     PyObject *answer = NULL;
     if (bitboards[0] == NULL || bitboards[1] == NULL)
         PyErr_SetString(PyExc_AttributeError, "pieces: the position's pieces are not set");
-    else
+    else {                              /* held: its allocations may run a finalizer that sets the slots */
+        Py_INCREF(bitboards[0]);
+        Py_INCREF(bitboards[1]);
         answer = Rules_pieces((Rules *)core, bitboards, 2);
+        Py_DECREF(bitboards[0]);
+        Py_DECREF(bitboards[1]);
+    }
     Py_DECREF(core);
     return answer;
 }

@@ -4,11 +4,13 @@ must pass without a crash (the crashes show under PYTHONMALLOC=debug; tests/rule
 test_run_text_holds_the_counters_it_reads_while_python_code_runs is the first of them)."""
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import pytest
 
 from pdn_tools.rules import core, movegen, tables
+from pdn_tools.rules.fen import parse_fen
 from pdn_tools.rules.movegen import Position, _rules
 from pdn_tools.rules.variants import VARIANTS
 
@@ -88,3 +90,42 @@ def test_rules_reads_no_table_past_a_list_python_code_shortened(monkeypatch: pyt
         bits[:] = [Emptying(), *given[1:]]
         with pytest.raises(ValueError):
             core.compile_rules(bits, *rest)
+
+
+def test_pieces_holds_the_bitboards_it_reads_while_a_finalizer_runs() -> None:
+    """Position.pieces on the core reads the position's bitboards from its slots, then makes the sets
+    of its answer: an allocation, which may run the garbage collector and a finalizer that sets the
+    slot, dropping the bitboard the core keeps in its memory of answers (it did: a crash, seen under
+    PYTHONMALLOC=debug)."""
+    variant = VARIANTS["international"]
+    white = Position._white                                  # type: ignore[attr-defined]
+    position = parse_fen(variant, "W:W31:B10").on(ENGINE)
+    finalized: list[bool] = []
+    for start in range(31, 41):
+        for end in range(start + 1, 46):
+            bits = white.__get__(parse_fen(variant, f"W:W{start},{end}:B10"))
+            for square in range(11, 15):                    # other answers in the core's memory
+                parse_fen(variant, f"W:W{square}:B40").on(ENGINE).pieces("W")
+            replacement = int(str(bits))
+
+            class Resetting:
+                def __del__(self) -> None:
+                    white.__set__(position, replacement)
+                    finalized.append(True)
+
+            white.__set__(position, int(str(bits)))        # the slot holds the only reference
+            gc.collect()
+            cycle = Resetting()
+            cycle.me = cycle                                 # type: ignore[attr-defined]
+            del cycle
+            threshold = gc.get_threshold()
+            gc.set_threshold(1)                              # collected at the core's first allocation
+            try:
+                answer = position.pieces("W")                # no allocation before the core's
+            finally:
+                gc.set_threshold(*threshold)
+            assert answer == (frozenset({start, end}), frozenset())
+            for square in range(6, 11):                      # new ints, one maybe where the old one was
+                white.__set__(position, int(str(white.__get__(parse_fen(variant, f"W:W{square}:B40")))))
+                assert position.pieces("W") == (frozenset({square}), frozenset())
+    assert finalized
