@@ -11,9 +11,11 @@ import pytest
 
 from pdn_tools.rules import core, movegen, tables
 from pdn_tools.rules.fen import parse_fen
+from pdn_tools.rules.move import Move
 from pdn_tools.rules.movegen import Position, _rules
 from pdn_tools.rules.variants import VARIANTS
 
+COMPILED = core.compiled_module()
 ENGINE = core.Engine(True)      # fails at once when the core was not built
 MAKERS: core.Makers = (movegen._POSITION_MAKER, movegen._position_pieces, movegen._MOVE_MAKER)
 
@@ -129,3 +131,55 @@ def test_pieces_holds_the_bitboards_it_reads_while_a_finalizer_runs() -> None:
                 white.__set__(position, int(str(white.__get__(parse_fen(variant, f"W:W{square}:B40")))))
                 assert position.pieces("W") == (frozenset({square}), frozenset())
     assert finalized
+
+
+def test_the_core_holds_its_makers_while_python_code_makes_it_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A maker's descriptor may run Python code, which may make the Rules again (Rules.__init__, new
+    makers): the position or move maker the core reads must outlive it (the core read the freed
+    maker's descriptors: a crash, seen under PYTHONMALLOC=debug)."""
+    assert COMPILED is not None
+    made: list[tuple[Any, ...]] = []
+    variant = VARIANTS["international"]
+    position = Position.initial(variant).on(ENGINE)
+    monkeypatch.setattr(COMPILED, "Rules", lambda *args: made.append(args))
+    position._rl._compiled(ENGINE, MAKERS)
+    monkeypatch.undo()
+    *tables_given, makers = made[0]
+    variant_slot, start_slot = Position.variant, Move.start  # type: ignore[attr-defined]
+    names = [variant.parse_square(str(number)) for number in range(100)]
+    again: list[bool] = []
+    others: list[tuple[int, ...]] = []
+
+    def make_again() -> None:
+        if again:
+            again.clear()
+            rules.__init__(*tables_given, fresh_makers())    # the maker being read dropped
+            rules.name_squares(names)
+            others.extend(tuple(range(size)) for size in (2, 4, 7) for _ in range(10))  # where it was
+
+    def variant_of(position: Position) -> object:
+        make_again()
+        return variant_slot.__get__(position)
+
+    def set_start(move: Move, start: int) -> None:
+        make_again()
+        start_slot.__set__(move, start)
+
+    def fresh_makers() -> core.Makers:
+        position_like = (makers[0][0], (property(variant_of, variant_slot.__set__), *makers[0][1][1:]))
+        move = (makers[2][0], (property(start_slot.__get__, set_start), *makers[2][1][1:]))
+        return (position_like, makers[1], move)
+
+    rules = COMPILED.Rules(*tables_given, fresh_makers())
+    rules.name_squares(names)
+    usual, moves, quiet = position._rl.core, [], position._rl.quiet_move_of
+    assert usual is not None
+    usual.run_text("32-28 19-23 28x19", 0, position, None, None, 0, (), moves, quiet, None, None, 0)
+    for _ in range(50):
+        again.append(True)                   # made again as the core makes its last position
+        assert rules.run_text("32-28 19-23", 0, position, None, None, 0, ()) == \
+            usual.run_text("32-28 19-23", 0, position, None, None, 0, ())
+        again.append(True)                   # as it makes the capture's move
+        played: list[Move] = []
+        rules.run_text("32-28 19-23 28x19", 0, position, None, None, 0, (), played, quiet, None, None, 0)
+        assert played == moves
