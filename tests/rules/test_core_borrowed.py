@@ -52,7 +52,7 @@ def test_name_squares_reads_no_number_past_the_list_python_code_shortened() -> N
     variant = VARIANTS["international"]
     rules = _rules(variant, ENGINE).core
     assert rules is not None
-    numbers: list[object] = []
+    numbers: list[Any] = []
 
     class Emptying:
         def __index__(self) -> int:
@@ -81,7 +81,7 @@ def test_rules_reads_no_table_past_a_list_python_code_shortened(monkeypatch: pyt
     monkeypatch.setattr(tables, "compile_rules", noting)
     assert Position.initial(VARIANTS["international"])._rl._compiled(ENGINE, MAKERS) is not None
     given, *rest = asked[0]
-    bits: list[object] = []
+    bits: list[Any] = []
 
     class Emptying:
         def __index__(self) -> int:
@@ -100,7 +100,7 @@ def test_pieces_holds_the_bitboards_it_reads_while_a_finalizer_runs() -> None:
     slot, dropping the bitboard the core keeps in its memory of answers (it did: a crash, seen under
     PYTHONMALLOC=debug)."""
     variant = VARIANTS["international"]
-    white = Position._white                                  # type: ignore[attr-defined]
+    white: Any = vars(Position)["_white"]                    # the slot's member descriptor
     position = parse_fen(variant, "W:W31:B10").on(ENGINE)
     finalized: list[bool] = []
     for start in range(31, 41):
@@ -145,7 +145,8 @@ def test_the_core_holds_its_makers_while_python_code_makes_it_again(monkeypatch:
     position._rl._compiled(ENGINE, MAKERS)
     monkeypatch.undo()
     *tables_given, makers = made[0]
-    variant_slot, start_slot = Position.variant, Move.start  # type: ignore[attr-defined]
+    variant_slot: Any = vars(Position)["variant"]            # the slots' member descriptors
+    start_slot: Any = vars(Move)["start"]
     names = [variant.parse_square(str(number)) for number in range(100)]
     again: list[bool] = []
     others: list[tuple[int, ...]] = []
@@ -172,7 +173,7 @@ def test_the_core_holds_its_makers_while_python_code_makes_it_again(monkeypatch:
 
     rules = COMPILED.Rules(*tables_given, fresh_makers())
     rules.name_squares(names)
-    usual, moves, quiet = position._rl.core, [], position._rl.quiet_move_of
+    usual, moves, quiet = position._rl.core, list[Move](), position._rl.quiet_move_of
     assert usual is not None
     usual.run_text("32-28 19-23 28x19", 0, position, None, None, 0, (), moves, quiet, None, None, 0)
     for _ in range(50):
