@@ -158,7 +158,8 @@ PyObject *make_position(const Rules *r, PyObject *like, const Seen *s) {
 /* make_position, the pieces' ints of `like` taken again where its pieces (`was`, when not NULL)
  * are those of `s`: along a game the side that did not move keeps them. */
 PyObject *make_position_after(const Rules *r, PyObject *like, const Seen *was, const Seen *s) {
-    PyObject *descriptors = PyTuple_GET_ITEM(r->position_like, 1);
+    PyObject *maker = Py_NewRef(r->position_like);    /* held: a descriptor's code may make the Rules again */
+    PyObject *descriptors = PyTuple_GET_ITEM(maker, 1);
     PyObject *values[7] = {NULL, NULL, NULL, turn_name(s->turn), NULL, NULL, NULL};
     const u128 sets[3] = {s->white, s->black, s->kings};
     const u128 had[3] = {was ? was->white : 0, was ? was->black : 0, was ? was->kings : 0};
@@ -173,10 +174,11 @@ PyObject *make_position_after(const Rules *r, PyObject *like, const Seen *was, c
             values[i] = from_set(r, sets[i - 4]);
         ready = values[i] != NULL;
     }
-    PyObject *position = ready ? make_slotted(r->position_like, values) : NULL;
+    PyObject *position = ready ? make_slotted(maker, values) : NULL;
     for (int i = 0; i < 7; i++)
         if (i != 3)
             Py_XDECREF(values[i]);
+    Py_DECREF(maker);
     return position;
 }
 
@@ -201,6 +203,7 @@ PyObject *make_slotted(PyObject *maker, PyObject *const *values) {
     static PyObject *no_args = NULL;
     if (no_args == NULL && (no_args = PyTuple_New(0)) == NULL)
         return NULL;
+    Py_INCREF(maker);                   /* held: the allocation or a descriptor may run code that drops it */
     PyObject *descriptors = PyTuple_GET_ITEM(maker, 1);
     PyObject *made = PyBaseObject_Type.tp_new((PyTypeObject *)PyTuple_GET_ITEM(maker, 0), no_args, NULL);
     for (Py_ssize_t i = 0; made != NULL && i < PyTuple_GET_SIZE(descriptors); i++) {
@@ -211,6 +214,7 @@ PyObject *make_slotted(PyObject *maker, PyObject *const *values) {
         else if (Py_TYPE(descriptor)->tp_descr_set(descriptor, made, values[i]) < 0)
             Py_CLEAR(made);
     }
+    Py_DECREF(maker);
     return made;
 }
 
@@ -363,8 +367,13 @@ static PyObject *position_pieces(PyObject *self, PyObject *const *args, Py_ssize
     PyObject *answer = NULL;
     if (bitboards[0] == NULL || bitboards[1] == NULL)
         PyErr_SetString(PyExc_AttributeError, "pieces: the position's pieces are not set");
-    else
+    else {                              /* held: its allocations may run a finalizer that sets the slots */
+        Py_INCREF(bitboards[0]);
+        Py_INCREF(bitboards[1]);
         answer = Rules_pieces((Rules *)core, bitboards, 2);
+        Py_DECREF(bitboards[0]);
+        Py_DECREF(bitboards[1]);
+    }
     Py_DECREF(core);
     return answer;
 }

@@ -18,7 +18,8 @@ PyObject *Rules_name_squares(Rules *self, PyObject *numbers) {
         return NULL;
     }
     memset(self->named, -1, sizeof self->named);
-    for (Py_ssize_t k = 0; k < count; k++) {
+    /* __index__ runs Python code, which may shorten a list (PySequence_Fast's own): its length read again */
+    for (Py_ssize_t k = 0; k < count && k < PySequence_Fast_GET_SIZE(fast); k++) {
         PyObject *item = PySequence_Fast_GET_ITEM(fast, k);
         if (item == Py_None)
             continue;

@@ -96,7 +96,9 @@ static int read_ints(PyObject *seq, long bound, int *out, Py_ssize_t *count, Py_
         PyErr_Format(PyExc_ValueError, "too many values: a %s list holds at most %zd", what, limit);
         return -1;
     }
-    for (Py_ssize_t i = 0; i < len; i++) {
+    /* __index__ runs Python code, which may shorten a list (PySequence_Fast's own): its length read again */
+    Py_ssize_t i = 0;
+    for (; i < len && i < PySequence_Fast_GET_SIZE(fast); i++) {
         long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
         if (v < 0 || v >= bound) {
             Py_DECREF(fast);
@@ -106,7 +108,7 @@ static int read_ints(PyObject *seq, long bound, int *out, Py_ssize_t *count, Py_
         }
         out[i] = (int)v;
     }
-    *count = len;
+    *count = i;
     Py_DECREF(fast);
     return 0;
 }
@@ -166,6 +168,10 @@ static int Rules_init(Rules *self, PyObject *args, PyObject *kwds) {
     Py_ssize_t count;
     if (read_squares(bits, MAX_BITS, dense_bit, &count, MAX_SQ) < 0)
         return -1;
+    if (count < n) {                    /* a list shortened as it was read, or a length not its own */
+        PyErr_SetString(PyExc_ValueError, "bits: a padded bit for each square");
+        return -1;
+    }
     int top = 0;
     for (int sq = 0; sq < self->n; sq++)
         if (dense_bit[sq] > top)

@@ -176,9 +176,9 @@ PyObject *Rules_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     if (plies == NULL)
         return NULL;
     Records recs = {NULL, 0, 0, 0};
-    Py_ssize_t n = PyList_GET_SIZE(elements);
-    for (; index < n; index++) {
-        PyObject *element = PyList_GET_ITEM(elements, index);
+    PyObject *element = NULL;           /* held: reading its squares runs Python code, which may change the list */
+    for (; index < PyList_GET_SIZE(elements); index++) {
+        Py_XSETREF(element, Py_NewRef(PyList_GET_ITEM(elements, index)));
         PyTypeObject *kind = Py_TYPE(element);
         if (kind != notated) {
             int skipped = 0;
@@ -253,9 +253,11 @@ PyObject *Rules_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         opp = swap;
         ci ^= 1;
     }
+    Py_XDECREF(element);
     records_free(&recs);
     return Py_BuildValue("(nN)", index, plies);
 error:
+    Py_XDECREF(element);
     records_free(&recs);
     Py_DECREF(plies);
     return NULL;
