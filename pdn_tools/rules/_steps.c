@@ -166,6 +166,10 @@ PyObject *Rules_run(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     Py_ssize_t index = PyLong_AsSsize_t(args[1]);
     if (index == -1 && PyErr_Occurred())
         return NULL;
+    if (index < 0) {
+        PyErr_SetString(PyExc_ValueError, "run: a negative index");
+        return NULL;
+    }
     Seen now;
     if (read_position(self, position, &now) < 0)
         return NULL;

@@ -184,3 +184,14 @@ def test_the_core_holds_its_makers_while_python_code_makes_it_again(monkeypatch:
         played: list[Move] = []
         rules.run_text("32-28 19-23 28x19", 0, position, None, None, 0, (), played, quiet, None, None, 0)
         assert played == moves
+
+
+def test_run_refuses_a_negative_index() -> None:
+    """core.run reads the elements from `index` on: a negative one would read before the list."""
+    from pdn_tools.text.model import NotatedMove
+
+    position = Position.initial(VARIANTS["english"]).on(ENGINE)
+    rl = position._rl
+    assert rl.core is not None
+    with pytest.raises(ValueError, match="negative index"):
+        rl.core.run([], -1, position, {}, (NotatedMove,), rl.quiet_move_of)
