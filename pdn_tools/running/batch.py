@@ -31,7 +31,7 @@ def checked_work(game: Game | ReadError, check: Check, work: Callable[[Checked],
                  checking: Checking) -> tuple[Record, T]:
     """Check one game (`check`, play.check.check_by, by `checking`) and run `work` on it; only the record
     and the work's result travel back.  `check` is given, not imported here: a function's import
-    statement runs on every call (1.5% of validate's time, one call a game)."""
+    statement runs on every call (2.2% of validate's instructions on OCA by callgrind, one call a game)."""
     checked = check(game, checking)
     return checked.record, work(checked)
 
