@@ -398,13 +398,7 @@ class Game:
     def move_count(self) -> int:
         """How many moves the main line holds (`len(list(self.moves()))`), counted without making them:
         a game that does not replay reports the moves it read."""
-        count = 0
-        for element in movetext_runs(self):
-            if type(element) is MoveRun:
-                count += len(_RUN_MOVE.findall(element.text))    # a move holds no line end: as moves() finds them
-            elif isinstance(element, NotatedMove):
-                count += 1
-        return count
+        return len(self.move_texts())
 
 
 _GAME_ELEMENTS = Game.__dict__["elements"]        # the slot's descriptor: raises while it is unset

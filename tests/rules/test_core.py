@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import sys
-from typing import cast
 
 import pytest
 from hypothesis import given, settings
@@ -567,37 +566,6 @@ def test_run_text_keeps_no_references() -> None:
     assert answer[1] == 6 and len(seen) == 4 and answer[0] == text.index("31x22")
     del answer
     assert (sys.getrefcount(position), sys.getrefcount(text), sys.getrefcount(seen)) == before
-
-
-def test_run_text_holds_the_counters_it_reads_while_python_code_runs() -> None:
-    """The core reads each position the draw tracker has seen by calling Python: a key whose reading
-    empties the dict (dropping the only references to the other keys and counts) must not leave the core
-    reading freed objects (it did: a crash, seen under PYTHONMALLOC=debug)."""
-    variant = VARIANTS["international"]
-    rules = compiled_rules(variant)
-    seen: dict[Position, int] = {}
-
-    class Emptying(Position):
-        """A position that empties `seen` as the core reads its side to move."""
-
-        @property
-        def turn(self) -> str:          # type: ignore[override]
-            seen.clear()
-            return cast(str, Position.turn.__get__(self))   # type: ignore[attr-defined]
-
-    def emptying(fen: str) -> Position:
-        made, base = object.__new__(Emptying), parse_fen(variant, fen)
-        for slot in Position.__slots__:
-            getattr(Position, slot).__set__(made, getattr(Position, slot).__get__(base))
-        return made
-
-    position = parse_fen(variant, "W:WK46,31,32:BK5,19,20")
-    limits = (3, True, 50, True, False, ending_materials(INTERNATIONAL))
-    for _ in range(50):
-        seen.clear()
-        seen[emptying("W:WK46,31,32:BK5,19,20")] = int("300")     # counts no small int cache keeps alive
-        seen[emptying("B:WK41,31,32:BK5,19,20")] = int("301")
-        rules.run_text("46-41 5-10 41-46", 0, position, seen, position, 0, limits)
 
 
 @st.composite

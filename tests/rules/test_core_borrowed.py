@@ -1,23 +1,58 @@
 """The compiled core keeps no borrowed reference across Python code: each test hands it an object
 whose Python hook (a property, __index__, a finalizer) changes the container the core reads, and
-must pass without a crash (the crashes show under PYTHONMALLOC=debug; tests/rules/test_core.py's
-test_run_text_holds_the_counters_it_reads_while_python_code_runs is the first of them)."""
+must pass without a crash (the crashes show under PYTHONMALLOC=debug)."""
 from __future__ import annotations
 
 import gc
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from pdn_tools.rules import core, movegen, tables
+from pdn_tools.rules.draws import INTERNATIONAL, ending_materials
 from pdn_tools.rules.fen import parse_fen
 from pdn_tools.rules.move import Move
 from pdn_tools.rules.movegen import Position, _rules
 from pdn_tools.rules.variants import VARIANTS
+from pdn_tools.text.model import NotatedMove
 
 COMPILED = core.compiled_module()
 ENGINE = core.Engine(True)      # fails at once when the core was not built
 MAKERS: core.Makers = (movegen._POSITION_MAKER, movegen._position_pieces, movegen._MOVE_MAKER)
+
+
+def test_run_text_holds_the_counters_it_reads_while_python_code_runs() -> None:
+    """The core reads each position the draw tracker has seen by calling Python: a key whose reading
+    empties the dict (dropping the only references to the other keys and counts) must not leave the core
+    reading freed objects (it did: a crash, seen under PYTHONMALLOC=debug)."""
+    variant = VARIANTS["international"]
+    rules = _rules(variant, ENGINE).core
+    assert rules is not None
+    seen: dict[Position, int] = {}
+    turn: Any = vars(Position)["turn"]                      # the slot's member descriptor
+
+    class Emptying(Position):
+        """A position that empties `seen` as the core reads its side to move."""
+
+        @property
+        def turn(self) -> str:          # type: ignore[override]
+            seen.clear()
+            return cast(str, turn.__get__(self))
+
+    def emptying(fen: str) -> Position:
+        made, base = object.__new__(Emptying), parse_fen(variant, fen)
+        for slot in Position.__slots__:
+            getattr(Position, slot).__set__(made, getattr(Position, slot).__get__(base))
+        return made
+
+    position = parse_fen(variant, "W:WK46,31,32:BK5,19,20")
+    limits = (3, True, 50, True, False, ending_materials(INTERNATIONAL))
+    for _ in range(50):
+        seen.clear()
+        seen[emptying("W:WK46,31,32:BK5,19,20")] = int("300")     # counts no small int cache keeps alive
+        seen[emptying("B:WK41,31,32:BK5,19,20")] = int("301")
+        answer = rules.run_text("46-41 5-10 41-46", 0, position, seen, position, 0, limits)
+        assert answer[:2] == (0, 0)     # the counts read whole: the position came 300 times, a draw at once
 
 
 def test_run_holds_the_element_it_reads_while_python_code_runs() -> None:
@@ -188,8 +223,6 @@ def test_the_core_holds_its_makers_while_python_code_makes_it_again(monkeypatch:
 
 def test_run_refuses_a_negative_index() -> None:
     """core.run reads the elements from `index` on: a negative one would read before the list."""
-    from pdn_tools.text.model import NotatedMove
-
     position = Position.initial(VARIANTS["english"]).on(ENGINE)
     rl = position._rl
     assert rl.core is not None

@@ -164,41 +164,6 @@ def test_cost_grows_linearly(dimension: str, suffix: str, reader: str, tmp_path:
     _check_linear(dimension + suffix, reader, n, run(small), run(large), 0 if dimension == "game count" else len(text))
 
 
-# Long games checked at the default block (the small one cuts a long run into runs of one block, which
-# hides a cost in a run's length): a king each stepping back and forth, with options, and the exit code.
-LONG_GAMES: dict[str, tuple[Callable[[int], str], list[str], int]] = {
-    # The board at an error shows every move before it, each labelled ('12... 28x19').
-    "error at the end, its board": (lambda n: _game("1. 50-45 1-6 2. 45-50 6-1 " * n + "3. 50-49 *", KINGS),
-                                    ["--show-board"], 1),
-    "error at the end, the audit page": (lambda n: _game("1. 50-45 1-6 2. 45-50 6-1 " * n + "3. 50-49 *", KINGS),
-                                         ["--format", "html"], 1),
-    # Frisian's king-move limit leaves every move to Python, which locates each in its run's text.
-    "Frisian game length": (lambda n: _game("1. 50-45 1-6 2. 45-50 6-1 " * n + "*", FRISIAN_KINGS), [], 0),
-}
-
-
-@pytest.mark.parametrize("dimension", list(LONG_GAMES))
-def test_a_long_game_costs_linearly_at_the_default_block(dimension: str, tmp_path: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Both cost the square of the game's length before (x12 and x9 for 4 times the moves): a label
-    each, and a line each, found from the start of the game's text."""
-    monkeypatch.setattr(decoding, "BLOCK", 1 << 18)
-    make, options, code = LONG_GAMES[dimension]
-    n = 2_000                               # not scaled: 4n must stay within one block
-    text = make(4 * n)
-    assert len(text) < 1 << 18
-    small, large = _write(tmp_path, "small", make(n)), _write(tmp_path, "large", text)
-
-    def run(path: Path) -> Callable[[], object]:
-        def validate() -> str:
-            done = CliRunner().invoke(cli, ["validate", *options, str(path)])
-            assert done.exit_code == code, done.output
-            return done.output
-        return validate
-    run(small)()                            # the variant's tables built: neither measure pays for them
-    _check_linear(dimension, "validate", n, run(small), run(large))
-
-
 @pytest.mark.parametrize("reader", ["library", "validate"])
 def test_cost_grows_linearly_with_the_number_of_files(reader: str, tmp_path: Path) -> None:
     n = _size(30)
@@ -221,7 +186,8 @@ def test_cost_grows_linearly_with_the_number_of_files(reader: str, tmp_path: Pat
 
 def test_the_dimensions_really_grow() -> None:
     """Each generator's text of 4n is about 4 times its text of n (else a ratio proves nothing)."""
-    for name, (base, make) in {**DIMENSIONS, **FAST_DIMENSIONS}.items():
+    long_games = {name: (base, make) for name, (base, make, *_) in LONG_GAMES.items()}
+    for name, (base, make) in {**DIMENSIONS, **FAST_DIMENSIONS, **long_games}.items():
         ratio = len(make(4 * base)) / len(make(base))
         assert 3 <= ratio <= 4.3, name
 
@@ -272,10 +238,24 @@ def test_max_game_bytes_must_be_positive() -> None:
     assert done.exit_code == 2 and "--max-game-bytes" in done.output
 
 
-# ---- the common game read at once (text/_fast.c), at the default block ------------------------------
+# ---- at the default block -----------------------------------------------------------------------------
 
-# Games the compiled reading takes at once, as large as a default block holds at 4n (the small block
-# above keeps such games off it): their cost per item must not grow with the items before it.
+# The small block above cuts a long run into runs of one block and keeps a large game off the compiled
+# reading of the common game (text/_fast.c, which takes a game one block holds): these are measured at
+# the default block, not scaled (4n must stay within one block).
+DEFAULT_BLOCK = 1 << 18
+
+
+def _at_the_default_block(make: Callable[[int], str], n: int, tmp_path: Path,
+                          monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """The inputs of size n and 4n, written, with the reader's block at its default."""
+    monkeypatch.setattr(decoding, "BLOCK", DEFAULT_BLOCK)
+    text = make(4 * n)
+    assert len(text) < DEFAULT_BLOCK
+    return _write(tmp_path, "small", make(n)), _write(tmp_path, "large", text)
+
+
+# Games the compiled reading takes at once: their cost per item must not grow with the items before it.
 FAST_DIMENSIONS: dict[str, tuple[int, Callable[[int], str]]] = {
     "escaped white space, zero-padded moves": (4_800, lambda n: '[Event "x"]\n' + "05-10 {}\\r\n" * n + "*\n"),
     "comments between runs": (2_500, lambda n: '[Event "x"]\n' + "1. 32-28 {c} 19-23 {d} " * n + "*\n"),
@@ -288,15 +268,42 @@ def test_the_common_game_read_at_once_costs_linearly(dimension: str, tmp_path: P
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     from test_fast_read import fast_taken
 
-    monkeypatch.setattr(decoding, "BLOCK", 1 << 18)
-    base, make = FAST_DIMENSIONS[dimension]
-    n = base                                # not scaled: 4n must stay within one block
-    text = make(4 * n)
-    assert len(text) < 1 << 18
-    small, large = _write(tmp_path, "small", make(n)), _write(tmp_path, "large", text)
+    n, make = FAST_DIMENSIONS[dimension]
+    small, large = _at_the_default_block(make, n, tmp_path, monkeypatch)
 
     def compiled(path: Path) -> Callable[[], object]:       # the compiled reading, whatever PDN_TOOLS_PURE says
         return lambda: sum(1 for _ in read_games(path, engine=Engine(True)))
 
     assert fast_taken(compiled(large)), f"{dimension}: the large game was not read at once (it would prove nothing)"
     _check_linear(dimension, "library, read at once", n, compiled(small), compiled(large))
+
+
+def _kings_to_an_error(n: int) -> str:
+    """A king each stepping back and forth, then an illegal move: its board shows every move before it."""
+    return _game("1. 50-45 1-6 2. 45-50 6-1 " * n + "3. 50-49 *", KINGS)
+
+
+# Long games through `pdn validate`: n, the game, the options, the exit code.  Each cost the square of
+# its length before (x12 and x9.5 for 4 times the moves): a label each ('12... 28x19') found from the
+# game's start for the board at an error, and a line each counted from its run's start for a move the
+# core leaves to Python (every move of a Frisian game, under its king-move limit).
+LONG_GAMES: dict[str, tuple[int, Callable[[int], str], list[str], int]] = {
+    "error at the end, its board": (2_000, _kings_to_an_error, ["--show-board"], 1),
+    "error at the end, the audit page": (2_000, _kings_to_an_error, ["--format", "html"], 1),
+    "Frisian game length": (2_000, lambda n: _game("1. 50-45 1-6 2. 45-50 6-1 " * n + "*", FRISIAN_KINGS), [], 0),
+}
+
+
+@pytest.mark.parametrize("dimension", list(LONG_GAMES))
+def test_a_long_game_costs_linearly(dimension: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    n, make, options, code = LONG_GAMES[dimension]
+    small, large = _at_the_default_block(make, n, tmp_path, monkeypatch)
+
+    def run(path: Path) -> Callable[[], object]:
+        def validate() -> str:
+            done = CliRunner().invoke(cli, ["validate", *options, str(path)])
+            assert done.exit_code == code, done.output
+            return done.output
+        return validate
+    run(small)()                            # the variant's tables built: neither measure pays for them
+    _check_linear(dimension, "validate", n, run(small), run(large))
