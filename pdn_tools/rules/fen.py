@@ -81,6 +81,41 @@ def to_fen(position: Position, alpha: bool | None = None) -> str:
 def read_fen(variant: Variant, text: str) -> tuple[str, dict[int, str]]:
     """The side to move and the pieces ({square: 'w'|'W'|'b'|'B'}, upper case = king) a FEN
     for `variant` gives; raise FenError with a message and 0-based column."""
+    return _common_fen(variant, text) or _scanned_fen(variant, text)
+
+
+# The common FEN: an upper-case side to move, then sections of an upper-case colour and square numbers,
+# each maybe after an upper-case K, between commas, with blanks between any two (str.isspace's, as
+# _Scanner's), no range, maybe a trailing dot.  Its sections hold no ':' (split on it).
+_COMMON_FEN = lazy(r"\s*[WB](?:\s*:\s*(?:[WB](?:\s*K?\s*[0-9]+(?:\s*,\s*K?\s*[0-9]+)*)?)?)*\s*(?:\.\s*)?")
+
+
+def _common_fen(variant: Variant, text: str) -> tuple[str, dict[int, str]] | None:
+    """read_fen of a common FEN (see _COMMON_FEN) that holds no error, read by splitting it; None for
+    any other text, which _scanned_fen reads (the two agree: a property test checks them)."""
+    if _COMMON_FEN.fullmatch(text) is None:
+        return None
+    turn, *sections = text.strip().rstrip(".").split(":")
+    pieces: dict[int, str] = {}
+    for section in sections:
+        section = section.strip()
+        if not section:
+            continue
+        colour, row = section[0], variant.promotion_row(section[0])
+        for item in section[1:].split(","):
+            item = item.strip()
+            if not item:                    # a colour with no squares (`W:W:B1`)
+                continue
+            king = item[0] == "K"
+            sq = variant.parse_square(item[1:] if king else item)
+            if sq is None or sq in pieces or not king and variant.coords(sq)[0] == row:
+                return None                 # an error: _scanned_fen names it and its column
+            pieces[sq] = colour if king else colour.lower()
+    return turn.strip(), pieces
+
+
+def _scanned_fen(variant: Variant, text: str) -> tuple[str, dict[int, str]]:
+    """read_fen of any text, read character by character (the reference of _common_fen)."""
     sc = _Scanner(text)
     sc.skip_blanks()
     turn_col = sc.pos

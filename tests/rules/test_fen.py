@@ -4,7 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pdn_tools.rules.fen import FenError, parse_fen, to_fen
+from corpus import CORPUS, needs_corpus
+from pdn_tools.rules.fen import FenError, _common_fen, _scanned_fen, parse_fen, read_fen, to_fen
 from pdn_tools.rules.movegen import Position
 from pdn_tools.rules.variants import VARIANTS
 
@@ -161,3 +162,58 @@ def test_round_trip(data, name, alpha):
     text = to_fen(pos, alpha=alpha)
     assert parse_fen(v, text) == pos
     assert parse_fen(v, text) is not pos
+
+
+# ---- the common FEN read by splitting (fen._common_fen) against the reader by characters -------------
+
+def _read_or_error(read, variant, text):
+    try:
+        return read(variant, text)
+    except FenError as error:
+        return ("error", error.message, error.column)
+
+
+_FEN_ITEM = st.tuples(st.sampled_from(["", "K", "K ", "k"]), st.integers(0, 75).map(str),
+                      st.sampled_from(["", "-40", "-7"]))
+_BLANK = st.sampled_from(["", "", " ", "\t", "\n", "\x1c", "\u3000"])
+
+
+@st.composite
+def _fen_like(draw):
+    """A FEN as exports write them, with the slips they make: blanks anywhere, lower case, ranges,
+    squares off the board or given twice, men on their promotion row, stray characters."""
+    parts = [draw(_BLANK), draw(st.sampled_from("WWBBw?x")), draw(_BLANK)]
+    for _ in range(draw(st.integers(0, 3))):
+        parts += [":", draw(_BLANK), draw(st.sampled_from(["W", "B", "W", "B", "b", "", "H0", "?"]))]
+        for index in range(draw(st.integers(0, 6))):
+            king, square, rest = draw(_FEN_ITEM)
+            parts += [("," if index else ""), draw(_BLANK), king, square, rest, draw(_BLANK)]
+    parts += [draw(st.sampled_from(["", "", ".", ". ", "..", ":", ",", "x"]))]
+    return "".join(parts)
+
+
+@settings(max_examples=400, deadline=None)
+@given(name=st.sampled_from(sorted(VARIANTS)), text=st.one_of(_fen_like(), st.text("WBKk:,.-0123456789 \t\n\x1c")))
+def test_the_common_fen_is_read_as_the_reader_by_characters_reads_it(name, text):
+    """The split reading of a common FEN (an international one: `W:W31,32,K35:B1,2.`) gives what the
+    reader by characters gives, and any other text, error or not, goes to that reader."""
+    variant = VARIANTS[name]
+    expected = _read_or_error(_scanned_fen, variant, text)
+    assert _read_or_error(read_fen, variant, text) == expected
+    common = _common_fen(variant, text)
+    assert common is None or common == expected
+
+
+@pytest.mark.slow
+@needs_corpus
+def test_the_corpus_fens_are_read_alike_both_ways():
+    """Every [FEN] of the corpus's files, read as each variant, the split reading against the reader by
+    characters (slow: the whole corpus is read)."""
+    import re
+
+    fens = {fen for path in CORPUS.rglob("*.pdn")
+            for fen in re.findall(r'\[FEN "([^"]*)"\]', path.read_bytes().decode("utf-8", "replace"))}
+    assert len(fens) > 200
+    for variant in VARIANTS.values():
+        for fen in fens:
+            assert _read_or_error(read_fen, variant, fen) == _read_or_error(_scanned_fen, variant, fen), fen
