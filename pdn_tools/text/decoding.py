@@ -166,12 +166,14 @@ class Decoder:
         ahead: list[bytes] = []          # blocks read while guessing a pipe's code page
         while data or pending:
             block, pending = _cut(pending + data, final=not data)
-            yield from self._text(self._block_text(block, ahead))
+            text, escaped = self._block_text(block, ahead)
+            yield from self._text(text, escaped=escaped)
             data = ahead.pop(0) if ahead else self.stream.read(BLOCK)
         yield from self._text("", final=True)
 
-    def _block_text(self, block: bytes, ahead: list[bytes]) -> str:
-        """A block decoded; the codec is decided at the first block that is not UTF-8."""
+    def _block_text(self, block: bytes, ahead: list[bytes]) -> tuple[str, bool]:
+        """A block decoded, and whether bytes that could not be decoded may be escaped in it (see
+        _decode); the codec is decided at the first block that is not UTF-8."""
         if self._codec is None and not block.isascii():
             try:
                 text = block.decode("utf-8")
@@ -180,7 +182,7 @@ class Decoder:
                 self._warn_codec(block, error.start)
             else:
                 self._utf8_extra += len(block) - len(text)
-                return text
+                return text, False
         return self._decode(block)
 
     def _guess(self, block: bytes, ahead: list[bytes]) -> str:
@@ -210,35 +212,37 @@ class Decoder:
         line, column = _advance(self.line, self.column, before)
         self._warn(f"not UTF-8; read as {self._codec}", line, column, Code.ENCODING)
 
-    def _decode(self, block: bytes) -> str:
+    def _decode(self, block: bytes) -> tuple[str, bool]:
         """A block of a file whose codec is decided: UTF-8 lines stay UTF-8 (files joined from
-        several sources); the other lines are read with the file's codec."""
+        several sources); the other lines are read with the file's codec.  And whether bytes that could
+        not be decoded may be escaped in it: False when it is UTF-8 throughout (strict UTF-8 holds no
+        lone surrogate)."""
         try:
-            return block.decode("utf-8")
+            return block.decode("utf-8"), False
         except UnicodeDecodeError:
             pass
         if self._codec in (None, "utf-8"):
-            return block.decode("utf-8", _ESCAPE_HANDLER)
+            return block.decode("utf-8", _ESCAPE_HANDLER), True
         parts = []
         for line in block.splitlines(keepends=True):
             try:
                 parts.append(line.decode("utf-8"))
             except UnicodeDecodeError:
                 parts.append(line.decode(self._codec or "cp1252", _ESCAPE_HANDLER))
-        return "".join(parts)
+        return "".join(parts), True
 
     # ---- line ends, bad bytes, positions -----------------------------------------------------
 
-    def _text(self, text: str, final: bool = False) -> Iterator[str]:
+    def _text(self, text: str, final: bool = False, escaped: bool = True) -> Iterator[str]:
         """Line ends made '\\n' (a '\\r' at a block's end waits for the next block), bad bytes
-        marked; the position advanced."""
+        marked (looked for only where `escaped` says they may be); the position advanced."""
         text = self._held + text
         self._held = ""
         if not final and text.endswith("\r"):
             text, self._held = text[:-1], "\r"
         if "\r" in text:
             text = text.replace("\r\n", "\n").replace("\r", "\n")
-        if not text.isascii() and _ESCAPED.search(text):       # isascii() is known without a look
+        if escaped and not text.isascii() and _ESCAPED.search(text):    # isascii() is known without a look
             text = self._mark(text)
         if text:
             self.line, self.column = _advance(self.line, self.column, text)

@@ -96,7 +96,7 @@ def input_bytes(raw: BinaryIO) -> BinaryIO:
     data (every member or frame of it); NotPdn when they are binary data, or zstd data without the zstd
     extra.  A stream that ends early (compressed data cut or damaged, a file changed while read) ends
     there: `cut_of` says why."""
-    stream = raw if isinstance(raw, io.BufferedReader) else io.BufferedReader(cast(io.RawIOBase, raw))
+    stream = raw if isinstance(raw, (io.BufferedReader, _Whole)) else io.BufferedReader(cast(io.RawIOBase, raw))
     kind = compression(stream.peek(8)[:8])
     if kind is not None:
         stream = io.BufferedReader(_Decompressing(stream, kind))
@@ -119,10 +119,12 @@ def opened_source(source: Source) -> tuple[BinaryIO, str, bool]:
     return source, str(getattr(source, "name", "<stream>")), False
 
 
-def watched(path: str) -> io.BufferedReader:
+def watched(path: str) -> io.BufferedReader | _Whole:
     """The file `path` opened for reading; one that is a regular file notes (see `cut_of`) when
     its size or time of change at its end differ from those when it was opened.  A regular file of
-    no more than _WHOLE bytes (most PDN files) is read whole at once, and noted then."""
+    no more than _WHOLE bytes (most PDN files) is read whole at once, and noted then: its bytes are
+    read from memory, with no buffer of its own (a BufferedReader cost 8 us a file, and a read of a
+    block's size from one allocated a block)."""
     raw = io.FileIO(path, "rb")
     info = os.fstat(raw.fileno())
     if not stat.S_ISREG(info.st_mode):
@@ -135,7 +137,7 @@ def watched(path: str) -> io.BufferedReader:
     except BaseException:
         raw.close()
         raise
-    return io.BufferedReader(_Whole(raw, data, _changed(info.st_size, info.st_mtime_ns, now, len(data))))
+    return _Whole(raw, data, _changed(info.st_size, info.st_mtime_ns, now, len(data)))
 
 
 _WHOLE = 1 << 16                   # bytes of a regular file read at once when it is opened
@@ -155,7 +157,13 @@ class _Whole(io.BytesIO):
 
     def __init__(self, source: io.FileIO, data: bytes, cut: str | None) -> None:
         super().__init__(data)
-        self.source, self.cut = source, cut
+        self.source, self.cut, self.data = source, cut, data
+
+    def peek(self, size: int = 0) -> bytes:
+        """The bytes from the position on without reading them, as many as a BufferedReader's peek gives
+        (its buffer's size) or `size` if more."""
+        position = self.tell()
+        return self.data[position:position + max(size, io.DEFAULT_BUFFER_SIZE)]
 
     def fileno(self) -> int:
         return self.source.fileno()
@@ -241,7 +249,7 @@ class _Decompressing(io.RawIOBase):
     bytes (up to 4 MB for zstd: memory stays bounded whatever the ratio).  Data that ends inside a member,
     or that cannot be decompressed, ends the stream after the last bytes it gave: `cut` says where."""
 
-    def __init__(self, source: io.BufferedReader, kind: str) -> None:
+    def __init__(self, source: io.BufferedReader | _Whole, kind: str) -> None:
         super().__init__()
         self.source, self.kind = source, kind
         self.engine = _decompressor(kind)

@@ -4,6 +4,7 @@ one-line error naming the file and the extra."""
 import gzip
 import io
 import json
+import os
 import re
 import subprocess
 import sys
@@ -151,3 +152,27 @@ def test_a_file_that_changes_while_it_is_read_is_reported_small_or_large(tmp_pat
     assert isinstance(found[-1], ReadError) and found[-1].code == Code.TRUNCATED
     assert found[-1].message.startswith(f"truncated: the file changed while it was read ({size} bytes when opened, "
                                         f"{size + 1} now; read to byte {size})")
+
+
+@pytest.mark.parametrize("compress", [lambda data: data, gzip.compress])
+def test_a_small_file_is_read_from_memory_as_a_buffered_file_reads(tmp_path, compress):
+    """A small regular file is read whole when opened (source.watched) and its bytes given from memory,
+    with no buffer of their own: peeking does not move, reads of any size give the same bytes, plain
+    or compressed, and the file is closed with the stream."""
+    from pdn_tools.text.source import cut_of, stored_as, watched
+
+    data = b'[Event "small"]\n1. 32-28 19-23 *\n' * 50
+    path = tmp_path / "small.pdn"
+    path.write_bytes(compress(data))
+    with watched(str(path)) as raw:
+        assert raw.peek(8)[:8] == compress(data)[:8]
+        assert raw.tell() == 0
+        stream = input_bytes(raw)
+        assert (stream is raw) == (compress(data) == data)
+        assert stream.read(7) + stream.read(1 << 18) + stream.read(1 << 18) == data
+        assert cut_of(stream) is None
+        descriptor = raw.fileno()
+    with pytest.raises(OSError):
+        os.fstat(descriptor)
+    with watched(str(path)) as raw:
+        assert stored_as(raw) == (None if compress(data) == data else "gzip")
