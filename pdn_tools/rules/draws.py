@@ -245,6 +245,7 @@ class DrawTracker:
         self.waiting = False          # an ending's material is there, its other conditions are not
         self.event: DrawEvent | None = None
         self.claims: list[DrawEvent] = []
+        self.endings: bytes | None = None     # ending_materials(rules), found when core_limits first needs it
         if self.rules.endgames:
             self._endgames(0, start, False)
 
@@ -292,9 +293,12 @@ class DrawTracker:
             return None
         rules = self.rules
         repetition, quiet = rules.repetition, rules.quiet
+        endings = self.endings
+        if endings is None and rules.endgames:      # looked up once a tracker, not at each run (it hashes the rules)
+            endings = self.endings = ending_materials(rules)
         return (repetition.times, self._notes(repetition.name, repetition.how),
                 0 if quiet is None else quiet.plies, quiet is not None and self._notes(quiet.name, quiet.how),
-                self.men_go_back, ending_materials(rules) if rules.endgames else None)
+                self.men_go_back, endings)
 
     def _notes(self, rule: str, how: str) -> bool:
         """Whether reaching `rule` would note something (_draw)."""
