@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from pdn_tools.text import writer
 from pdn_tools.text.model import (Comment, Game, MoveNumber, MoveRun, Nag, NotatedMove, Placeholder, Variation,
                                   keep_runs)
+from fuzz import at_length
 from test_grammar import plain_runs
 
 _scan = pytest.importorskip("pdn_tools.text._scan")
@@ -68,7 +69,7 @@ def games(draw: st.DrawFn) -> Game:
     return game
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(games(), st.integers(1, 100))
 def test_the_compiled_movetext_is_the_one_written_from_its_pieces(game, width):
     """A movetext with runs, comments (line comments too, non-ASCII), NAGs, numbers, moves,
@@ -81,6 +82,10 @@ def test_the_compiled_movetext_is_the_one_written_from_its_pieces(game, width):
         pieces += [(element.text, 0)] if type(element) is MoveRun else \
             [(text, writer._KINDS[kind]) for text, kind in writer._pieces([element])]
     assert _scan.movetext_lines(pieces, writer.tail(game), width) == expected      # the compiled path was taken
+
+
+test_the_compiled_movetext_is_the_one_written_from_its_pieces_at_length = at_length(
+    test_the_compiled_movetext_is_the_one_written_from_its_pieces, 500, game=games(), width=st.integers(1, 100))
 
 
 @settings(max_examples=300, deadline=None)
