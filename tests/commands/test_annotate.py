@@ -247,6 +247,7 @@ def test_shots_then_engine_or_engine_then_shots_is_the_second_alone_and_the_auth
 
 from hypothesis import strategies as st  # noqa: E402
 
+from fuzz import at_length  # noqa: E402
 from test_fast_plies import COMPILED, PURE, played_games  # noqa: E402
 from pdn_tools.commands.annotate import _atoms, annotate as annotate_replay  # noqa: E402
 from pdn_tools.play.replay import replay  # noqa: E402
@@ -270,7 +271,7 @@ def annotated_texts(draw: st.DrawFn, name: str) -> str:
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(data=st.data())
 def test_annotating_from_the_runs_is_annotating_the_elements(name, data):
     """Every annotation (any of them together) of a game read with its runs kept as text and written
@@ -292,8 +293,12 @@ def test_annotating_from_the_runs_is_annotating_the_elements(name, data):
     assert written[COMPILED] == written[PURE]
 
 
+test_annotating_from_the_runs_is_annotating_the_elements_at_length = at_length(
+    test_annotating_from_the_runs_is_annotating_the_elements, 20, data=st.data())
+
+
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(data=st.data())
 def test_choices_count_the_legal_moves_without_the_order_of_captures(name, data):
     """`Position.choices` (annotate's [%moves N], the compiled core's count) is the number of legal
@@ -308,6 +313,10 @@ def test_choices_count_the_legal_moves_without_the_order_of_captures(name, data)
             if not legal:
                 break
             position = position.play(legal[data.draw(st.integers(0, len(legal) - 1))])
+
+
+test_choices_count_the_legal_moves_without_the_order_of_captures_at_length = at_length(
+    test_choices_count_the_legal_moves_without_the_order_of_captures, 25, data=st.data())
 
 
 # ---- the compiled core writes the main line (rules/_annotated.c), = the Python writer --------------

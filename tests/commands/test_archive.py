@@ -207,6 +207,7 @@ def test_split_into_a_folder_that_cannot_be_made_is_a_usage_error(tmp_path):
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+from fuzz import at_length  # noqa: E402
 from test_fast_plies import COMPILED, PURE, played_games  # noqa: E402
 from pdn_tools.commands.archive import Criteria, _core_moves, _core_reaches, dedupe_game, filter_game  # noqa: E402
 from pdn_tools.rules import steps  # noqa: E402
@@ -216,7 +217,7 @@ from pdn_tools.rules.variants import VARIANTS  # noqa: E402
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(data=st.data())
 def test_dedupe_and_filter_by_position_are_the_same_on_both_engines(name, data):
     """dedupe's key and text, and whether filter --position keeps a game (for a position its main line
@@ -239,8 +240,12 @@ def test_dedupe_and_filter_by_position_are_the_same_on_both_engines(name, data):
     assert answers[COMPILED] == answers[PURE]
 
 
+test_dedupe_and_filter_by_position_are_the_same_on_both_engines_at_length = at_length(
+    test_dedupe_and_filter_by_position_are_the_same_on_both_engines, 15, data=st.data())
+
+
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(data=st.data())
 def test_the_cores_search_and_moves_are_the_plies_of_the_pure_engine(name, data):
     """The compiled core's answers for a game read with its runs kept as text, where it gives one
@@ -258,6 +263,10 @@ def test_the_cores_search_and_moves_are_the_plies_of_the_pure_engine(name, data)
     assert moves is None or moves == " ".join(f"{p.move.start}-{'-'.join(map(str, p.move.path))}"
                                               for p in pure.plies)
     assert _core_reaches(pure, other) is None and _core_moves(pure) is None
+
+
+test_the_cores_search_and_moves_are_the_plies_of_the_pure_engine_at_length = at_length(
+    test_the_cores_search_and_moves_are_the_plies_of_the_pure_engine, 15, data=st.data())
 
 
 def test_the_cores_search_stops_at_the_last_ply_replayed_and_leaves_what_it_cannot_play():

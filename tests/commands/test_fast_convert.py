@@ -16,6 +16,7 @@ from pdn_tools.rules.core import Engine
 from pdn_tools.rules.variants import VARIANTS
 from pdn_tools.text.model import Game
 from pdn_tools.text.reader import read_text
+from fuzz import at_length
 from test_fast_plies import played_games
 
 COMPILED, PURE = Engine(True), Engine(False)
@@ -32,7 +33,7 @@ def converted(text: str, to: str, style: Style, engine: Engine) -> tuple[str, tu
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(data=st.data())
 def test_convert_writes_the_same_on_both_engines(name, data):
     """Every --to and every style: the compiled engine (the core writing the runs' plies) gives
@@ -40,6 +41,10 @@ def test_convert_writes_the_same_on_both_engines(name, data):
     text = data.draw(played_games(name))
     to, style = data.draw(st.sampled_from(sorted(convert.WRITERS))), data.draw(STYLES)
     assert converted(text, to, style, COMPILED) == converted(text, to, style, PURE)
+
+
+test_convert_writes_the_same_on_both_engines_at_length = at_length(
+    test_convert_writes_the_same_on_both_engines, 20, data=st.data())
 
 
 GAMES = [

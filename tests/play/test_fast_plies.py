@@ -17,6 +17,7 @@ from pdn_tools.rules.variants import VARIANTS
 from pdn_tools.text.model import Game, MoveRun, movetext_runs
 from pdn_tools.text.reader import read_text
 from pdn_tools.text.writer import write_game
+from fuzz import at_length
 from test_grammar import plain_runs
 from test_round_trip import random_games
 
@@ -89,7 +90,7 @@ def plies(result) -> list[tuple]:
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=8, deadline=None)
 @given(data=st.data())
 def test_the_plies_the_core_records_are_the_pure_engines(name, data):
     """The plies of a game read with its runs kept as text, which the compiled core replays and
@@ -101,6 +102,10 @@ def test_the_plies_the_core_records_are_the_pure_engines(name, data):
     assert compiled.ok and pure.ok
     assert plies(compiled) == plies(pure) and len(compiled.plies) == compiled.ply_count
     assert [p.after.fen() for p in compiled.plies] == [p.after.fen() for p in pure.plies]
+
+
+test_the_plies_the_core_records_are_the_pure_engines_at_length = at_length(
+    test_the_plies_the_core_records_are_the_pure_engines, 25, data=st.data())
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
@@ -125,7 +130,7 @@ def test_the_cores_fen_and_pieces_are_the_pure_engines(name, data):
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(data=st.data())
 def test_the_moves_the_core_records_alone_are_the_plies_moves(name, data):
     """played_moves (the main line played again, the core recording the moves alone: dedupe's key)
@@ -139,6 +144,10 @@ def test_the_moves_the_core_records_alone_are_the_plies_moves(name, data):
         moves = played_moves(result)
         assert moves == [ply.move for ply in result.plies] == played_moves(result)
         assert len(moves) == result.ply_count
+
+
+test_the_moves_the_core_records_alone_are_the_plies_moves_at_length = at_length(
+    test_the_moves_the_core_records_alone_are_the_plies_moves, 20, data=st.data())
 
 
 def looked_at(position, moves: bool = True) -> tuple:
@@ -156,7 +165,7 @@ def looked_at(position, moves: bool = True) -> tuple:
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=5, deadline=None)
 @given(data=st.data())
 def test_positions_the_core_makes_after_another_are_positions_made_afresh(name, data):
     """The positions of the plies the compiled core records (each made after the one before it,
@@ -178,6 +187,10 @@ def test_positions_the_core_makes_after_another_are_positions_made_afresh(name, 
         assert looked_at(made.after, moves=False) == afresh[0] == afresh[1]
 
 
+test_positions_the_core_makes_after_another_are_positions_made_afresh_at_length = at_length(
+    test_positions_the_core_makes_after_another_are_positions_made_afresh, 15, data=st.data())
+
+
 def verdict(result) -> tuple:
     """What a replay says of a game, whichever path played it: the variant, how far it got, its
     diagnostics, the draws and the final position."""
@@ -192,10 +205,12 @@ def by_line(game: Game, engine: Engine, plies: bool = True):
         return replay(game, engine=engine, plies=plies)
 
 
+RESULTS = ["*", "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0"]
+
+
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-@settings(max_examples=20, deadline=None)
-@given(data=st.data(), result=st.sampled_from(["*", "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0"]),
-       tag=st.booleans())
+@settings(max_examples=6, deadline=None)
+@given(data=st.data(), result=st.sampled_from(RESULTS), tag=st.booleans())
 def test_a_main_line_the_core_plays_alone_is_judged_as_move_by_move(name, data, result, tag):
     """A replay lets the compiled core play a main line of runs and comments alone (replay._on_core_alone),
     recording its plies or not; its verdict and its plies are those of the replay that makes each ply
@@ -213,6 +228,11 @@ def test_a_main_line_the_core_plays_alone_is_judged_as_move_by_move(name, data, 
     assert recorded.plies == pure.plies and len(recorded.plies) == recorded.ply_count
     assert check(read_text(text, engine=COMPILED)[0], engine=COMPILED).record == \
         check(read_text(text, engine=PURE)[0], engine=PURE).record
+
+
+test_a_main_line_the_core_plays_alone_is_judged_as_move_by_move_at_length = at_length(
+    test_a_main_line_the_core_plays_alone_is_judged_as_move_by_move, 20, data=st.data(),
+    result=st.sampled_from(RESULTS), tag=st.booleans())
 
 
 @settings(max_examples=150, deadline=None)

@@ -142,12 +142,30 @@ TAG_GAPS = st.sampled_from(["\n", "\n", "\n", " ", "", "\t", "\n\t", " \n ", "\f
 SPACES = st.sampled_from([" ", "  ", "\n", " \n", "\t", "\n\n", " \n \n", "\\r\n", " \\n "])
 
 
+SEPARATORS = st.sampled_from(["-", "x", "- ", "x "])
+PADDED_PAIRS = [st.lists(SQUARES, min_size=2, max_size=2 if separator[0] == "-" else 4) for separator in "-x"]
+
+
 @st.composite
 def padded_moves(draw: st.DrawFn) -> str:
     """A move of squares written with or without zero padding: `05-10`, `32x 03x14`, `1-07`."""
-    separator = draw(st.sampled_from(["-", "x", "- ", "x "]))
-    squares = draw(st.lists(SQUARES, min_size=2, max_size=2 if separator[0] == "-" else 4))
+    separator = draw(SEPARATORS)
+    squares = draw(PADDED_PAIRS[separator[0] == "x"])
     return separator.join(squares)
+
+
+# The parts of padded_games(), made once (a strategy made anew at each draw is validated anew).
+PADDED_MOVES = padded_moves()
+PADDED_TAGS = st.lists(st.tuples(st.sampled_from(["Event", "Result", "White", "Site", "round"]),
+                                 st.sampled_from(["x", "1-1", 'a\\"b', "c:\\\\d", "e\\q", "", "½"]), TAG_GAPS),
+                       max_size=3)
+TAG_INDENTS = st.sampled_from(["", "\t", "  "])
+ITEM_KINDS = st.sampled_from(["number", "glued", "move", "move", "comment"] * 3 + ["odd"])
+PADDED_COMMENTS = st.sampled_from(["{0}", "{-460}", "{a\nb}", "{}"])
+ODD_ITEMS = st.sampled_from(["$1", "!", "00-05", "05-10x", "1.2", "0.", "07."])
+PADDED_RESULTS = st.sampled_from(["1-1", "2-0", "0-2", "*", "1-0"])
+PADDED_TAILS = st.sampled_from(["", "\n", " \n", "\n\n", "\\r\n", " \\r\n\n"])
+BEFORE_MOVETEXT = st.sampled_from(["", "\n"])
 
 
 @st.composite
@@ -159,28 +177,26 @@ def padded_games(draw: st.DrawFn) -> str:
     and then."""
     out = []
     for _ in range(draw(st.integers(1, 3))):
-        pairs = draw(st.lists(st.tuples(st.sampled_from(["Event", "Result", "White", "Site", "round"]),
-                                        st.sampled_from(["x", "1-1", 'a\\"b', "c:\\\\d", "e\\q", "", "½"]),
-                                        TAG_GAPS), max_size=3))
-        tags = draw(st.sampled_from(["", "\t", "  "]))
+        pairs = draw(PADDED_TAGS)
+        tags = draw(TAG_INDENTS)
         tags += "".join(f'[{name} "{value}"]{gap}' for name, value, gap in pairs)
         items = []
         for _ in range(draw(st.integers(0, 12))):
-            kind = draw(st.sampled_from(["number", "glued", "move", "move", "comment"] * 3 + ["odd"]))
+            kind = draw(ITEM_KINDS)
             if kind == "number":
-                items.append(draw(NUMBERS) + draw(SPACES) + draw(padded_moves()))
+                items.append(draw(NUMBERS) + draw(SPACES) + draw(PADDED_MOVES))
             elif kind == "glued":
-                items.append(draw(NUMBERS) + draw(padded_moves()))
+                items.append(draw(NUMBERS) + draw(PADDED_MOVES))
             elif kind == "move":
-                items.append(draw(padded_moves()))
+                items.append(draw(PADDED_MOVES))
             elif kind == "comment":
-                items.append(draw(st.sampled_from(["{0}", "{-460}", "{a\nb}", "{}"])))
+                items.append(draw(PADDED_COMMENTS))
             else:
-                items.append(draw(st.sampled_from(["$1", "!", "00-05", "05-10x", "1.2", "0.", "07."])))
+                items.append(draw(ODD_ITEMS))
         movetext = "".join(item + draw(SPACES) for item in items)
-        result = draw(st.sampled_from(["1-1", "2-0", "0-2", "*", "1-0"]))
-        tail = draw(st.sampled_from(["", "\n", " \n", "\n\n", "\\r\n", " \\r\n\n"]))
-        out.append(tags + draw(st.sampled_from(["", "\n"])) + movetext + result + tail)
+        result = draw(PADDED_RESULTS)
+        tail = draw(PADDED_TAILS)
+        out.append(tags + draw(BEFORE_MOVETEXT) + movetext + result + tail)
     return "".join(out)
 
 

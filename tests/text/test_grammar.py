@@ -199,6 +199,14 @@ def test_a_run_kept_as_text_is_expanded_once_and_elements_set_win():
 # ---- runs kept as text: the wider forms (tabs, a number glued to its move) ----------------------
 
 RUN_NUMBERS = st.one_of(st.integers(1, 999_999).map(str), st.just(""))
+# plain_runs' parts, made once (a strategy made anew at each draw is validated anew: most of the drawing's time).
+_SQUARES = st.integers(1, 99).map(str)
+_PADDED_SQUARES = st.one_of(_SQUARES, st.integers(1, 9).map("0{}".format))
+_PADDED_NUMBERS = st.one_of(RUN_NUMBERS, st.integers(1, 9).map("0{}".format))
+_KINDS = st.sampled_from(["number", "move", "glued", "move"])
+_LONGEST = st.sampled_from([2, 2, 5, 25])
+_GAPS = st.sampled_from([" ", "\t", "\n", "  ", " \n\t", "\t\t", "\n\n "])
+_SEPARATORS = {separator: st.sampled_from([separator, separator + " "]) for separator in "-x"}
 
 
 @st.composite
@@ -207,21 +215,17 @@ def plain_runs(draw: st.DrawFn, padded: bool = False) -> str:
     digit squares (one space after a separator now and then: `1- 7`, `12x 5`), a number glued
     to its move now and then, spaces, tabs and line ends; with `padded`, squares and numbers
     below 10 written `07` now and then."""
-    square = st.integers(1, 99).map(str)
-    if padded:
-        square = st.one_of(square, st.integers(1, 9).map("0{}".format))
+    square = _PADDED_SQUARES if padded else _SQUARES
     items = []
     for _ in range(draw(st.integers(1, 12))):
-        kind = draw(st.sampled_from(["number", "move", "glued", "move"]))
-        number = draw(st.one_of(RUN_NUMBERS, st.integers(1, 9).map("0{}".format)) if padded else RUN_NUMBERS)
+        kind = draw(_KINDS)
+        number = draw(_PADDED_NUMBERS if padded else RUN_NUMBERS)
         number += "..." if not number or draw(st.booleans()) else "."
-        squares = draw(st.lists(square, min_size=2, max_size=draw(st.sampled_from([2, 2, 5, 25]))))
+        squares = draw(st.lists(square, min_size=2, max_size=draw(_LONGEST)))
         separator = "-" if len(squares) == 2 and draw(st.booleans()) else "x"
-        move = squares[0] + "".join(draw(st.sampled_from([separator, separator + " "])) + square
-                                    for square in squares[1:])
+        move = squares[0] + "".join(draw(_SEPARATORS[separator]) + square for square in squares[1:])
         items.append(number if kind == "number" else move if kind == "move" else number + move)
-    gaps = draw(st.lists(st.sampled_from([" ", "\t", "\n", "  ", " \n\t", "\t\t", "\n\n "]),
-                         min_size=len(items), max_size=len(items)))
+    gaps = draw(st.lists(_GAPS, min_size=len(items), max_size=len(items)))
     return "".join(item + gap for item, gap in zip(items, gaps)).rstrip(" \t\n")
 
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from pdn_tools.text import writer
 from pdn_tools.text.model import (Comment, Game, MoveNumber, MoveRun, Nag, NotatedMove, Placeholder, Variation,
                                   keep_runs)
+from fuzz import at_length
 from test_grammar import plain_runs
 
 _scan = pytest.importorskip("pdn_tools.text._scan")
@@ -17,42 +18,58 @@ _scan = pytest.importorskip("pdn_tools.text._scan")
 WORDS = st.text(st.sampled_from("ab é–♔ -()x.0123"), max_size=30)
 
 
+# The parts of elements() and games(), made once (a strategy made anew at each draw is validated anew).
+_KINDS = [st.sampled_from(["comment", "line", "nag", "number", "move", "placeholder"]
+                         + (["variation"] if depth < 2 else [])) for depth in range(3)]
+_LINE_MARKS = st.sampled_from("%;")
+_NAGS = st.integers(0, 300)
+_NUMBERS = st.integers(0, 200)
+_SQUARE_LISTS = st.lists(st.integers(1, 50).map(str), min_size=2, max_size=4)
+_SUFFIXES = st.sampled_from(["", "!", "?!"])
+_VARIATION_RESULTS = st.sampled_from([None, "*", "1-0"])
+
+
 @st.composite
 def elements(draw: st.DrawFn, depth: int = 0) -> object:
     """A movetext element of any kind, a variation holding some (not in a variation: a run)."""
-    kinds = ["comment", "line", "nag", "number", "move", "placeholder"] + (["variation"] if depth < 2 else [])
-    kind = draw(st.sampled_from(kinds))
+    kind = draw(_KINDS[depth])
     if kind == "comment":
         return Comment(draw(WORDS))
     if kind == "line":
-        return Comment(draw(WORDS), draw(st.sampled_from("%;")))
+        return Comment(draw(WORDS), draw(_LINE_MARKS))
     if kind == "nag":
-        return Nag(draw(st.integers(0, 300)))
+        return Nag(draw(_NAGS))
     if kind == "number":
-        return MoveNumber(draw(st.integers(0, 200)), draw(st.booleans()))
+        return MoveNumber(draw(_NUMBERS), draw(st.booleans()))
     if kind == "move":
-        squares = tuple(draw(st.lists(st.integers(1, 50).map(str), min_size=2, max_size=4)))
+        squares = tuple(draw(_SQUARE_LISTS))
         capture = draw(st.booleans())
-        return NotatedMove(("x" if capture else "-").join(squares), squares, capture, draw(st.sampled_from(["", "!", "?!"])))
+        return NotatedMove(("x" if capture else "-").join(squares), squares, capture, draw(_SUFFIXES))
     if kind == "placeholder":
         return Placeholder()
-    return Variation(draw(st.lists(elements(depth + 1), max_size=5)), draw(st.sampled_from([None, "*", "1-0"])))
+    return Variation(draw(_INNER[depth]), draw(_VARIATION_RESULTS))
+
+
+_INNER = [st.lists(elements(depth + 1), max_size=5) for depth in range(2)]
+_MOVETEXTS = st.lists(st.one_of(plain_runs(padded=True).map(lambda text: MoveRun(text, 1, 1)), elements()),
+                      min_size=1, max_size=8)
+_RUNS = plain_runs()
+_RESULTS = st.sampled_from([None, "*", "2-0", "1/2-1/2"])
+_AFTER = st.lists(st.builds(Comment, WORDS, st.sampled_from("{%")), max_size=2)
 
 
 @st.composite
 def games(draw: st.DrawFn) -> Game:
     """A game whose movetext holds runs kept as text among any other elements."""
-    movetext = draw(st.lists(st.one_of(plain_runs(padded=True).map(lambda text: MoveRun(text, 1, 1)), elements()),
-                             min_size=1, max_size=8))
+    movetext = draw(_MOVETEXTS)
     if not any(type(element) is MoveRun for element in movetext):
-        movetext.append(MoveRun(draw(plain_runs()), 1, 1))
-    game = Game(result=draw(st.sampled_from([None, "*", "2-0", "1/2-1/2"])),
-                after=draw(st.lists(st.builds(Comment, WORDS, st.sampled_from("{%")), max_size=2)))
+        movetext.append(MoveRun(draw(_RUNS), 1, 1))
+    game = Game(result=draw(_RESULTS), after=draw(_AFTER))
     keep_runs(game, movetext)
     return game
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(games(), st.integers(1, 100))
 def test_the_compiled_movetext_is_the_one_written_from_its_pieces(game, width):
     """A movetext with runs, comments (line comments too, non-ASCII), NAGs, numbers, moves,
@@ -65,6 +82,10 @@ def test_the_compiled_movetext_is_the_one_written_from_its_pieces(game, width):
         pieces += [(element.text, 0)] if type(element) is MoveRun else \
             [(text, writer._KINDS[kind]) for text, kind in writer._pieces([element])]
     assert _scan.movetext_lines(pieces, writer.tail(game), width) == expected      # the compiled path was taken
+
+
+test_the_compiled_movetext_is_the_one_written_from_its_pieces_at_length = at_length(
+    test_the_compiled_movetext_is_the_one_written_from_its_pieces, 500, game=games(), width=st.integers(1, 100))
 
 
 @settings(max_examples=300, deadline=None)

@@ -14,6 +14,7 @@ from pdn_tools.play import replay as replay_module
 from pdn_tools.rules import movegen
 from pdn_tools.text import model
 from pdn_tools.text.model import NotatedMove, MoveRun
+from fuzz import at_length
 from test_fast_plies import COMPILED, PURE, played_games
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -122,7 +123,7 @@ def walked(result) -> list[tuple]:
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(data=st.data())
 def test_mainline_is_the_same_on_both_engines_whether_plies_are_kept_or_made_again(name, data):
     """A game's main line, walked as a script does, is the same on the compiled engine (whose
@@ -137,6 +138,10 @@ def test_mainline_is_the_same_on_both_engines_whether_plies_are_kept_or_made_aga
     assert walks[1:] == walks[:1] * 3
     result = replay(read_text(text, engine=COMPILED)[0], engine=COMPILED)
     assert len(walks[0]) == result.ply_count and result.plies is result.made
+
+
+test_mainline_is_the_same_on_both_engines_whether_plies_are_kept_or_made_again_at_length = at_length(
+    test_mainline_is_the_same_on_both_engines_whether_plies_are_kept_or_made_again, 20, data=st.data())
 
 
 @settings(max_examples=150, deadline=None, database=None, derandomize=True)
@@ -192,7 +197,7 @@ def test_pieces_answered_by_the_core_are_the_python_methods(data):
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=4, deadline=None)
 @given(data=st.data())
 def test_replays_plies_and_positions_pickle_and_copy_on_both_engines(name, data):
     """A replay, its plies and its positions come back equal from pickle (as Dask and process
@@ -208,6 +213,10 @@ def test_replays_plies_and_positions_pickle_and_copy_on_both_engines(name, data)
             final, again = result.final, copied.final
             assert again == final and again.engine == engine and again._rl is final._rl
             assert again.legal_moves() == final.legal_moves() and repr(again) == repr(final)
+
+
+test_replays_plies_and_positions_pickle_and_copy_on_both_engines_at_length = at_length(
+    test_replays_plies_and_positions_pickle_and_copy_on_both_engines, 10, data=st.data())
 
 
 def test_pieces_keeps_its_tables_core_while_a_colour_s_eq_drops_it():
