@@ -18,6 +18,7 @@ import dataclasses
 import functools
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pdn_tools.commands.analysis import LINE, Analyse, engine_notes
 from pdn_tools.commands.convert import square_names
@@ -30,8 +31,8 @@ from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
 from pdn_tools.text.model import Comment, Element, Game, MoveNumber, MoveRun, Nag, NotatedMove, Variation, movetext_runs
 from pdn_tools.rules.movegen import Move as LegalMove, Position
-from pdn_tools.rules.search import (MISSED, SHOT, SHOTS_DEPTH as SHOTS_DEPTH, SHOTS_NODES as SHOTS_NODES,
-                                    WALKED_INTO, Evaluations, Judgement, eval_text, judge)
+from pdn_tools.rules.search import (MISSED, NOT_JUDGED, SHOT, SHOTS_DEPTH as SHOTS_DEPTH,
+                                    SHOTS_NODES as SHOTS_NODES, WALKED_INTO, Evaluations, Judgement, eval_text, judge)
 from pdn_tools.rules.variants import Variant
 from pdn_tools.text.writer import (WIDTH, _run_number, atom, game_text, tail_of, terminator_of, wrap, write_game,
                                    written_game)
@@ -120,8 +121,14 @@ def is_ours(element: Element) -> bool:
     return isinstance(element, Comment) and element.kind == "{" and bool(_OURS.match(element.text))
 
 
-# What to add after each ply: commands (its comment), NAGs, a variation.
-Notes = tuple[dict[int, list[str]], dict[int, set[int]], dict[int, Variation]]
+class Notes(NamedTuple):
+    """What to add after each ply: commands (its comment), NAGs, a variation; and the moves of the main
+    line --shots did not judge (the search said NOT_JUDGED)."""
+
+    commands: dict[int, list[str]]
+    nags: dict[int, set[int]]
+    lines: dict[int, Variation]
+    unjudged: int = 0
 
 
 def annotate(result: Replay, options: Options, evaluate: Evaluations | None = None,
@@ -136,7 +143,7 @@ def _annotated(result: Replay, options: Options, added: Notes) -> tuple[Game, li
     """The annotated copy of the game, made of elements (`added` after its moves), and notes about
     changed tags."""
     game = result.game
-    elements = _place(game.elements, *added)
+    elements = _place(game.elements, added.commands, added.nags, added.lines)
     plies = sum(1 for element in elements if isinstance(element, NotatedMove))
     tags, terminator, _, notes = _tags(game, plies, result, options)
     return dataclasses.replace(game, tags=tags, result=terminator, elements=elements), notes
@@ -148,17 +155,20 @@ def _notes(result: Replay, options: Options, evaluate: Evaluations | None, engin
     commands = _commands(result, options, counts)
     nags: dict[int, set[int]] = {ply: {FORCED} for ply, count in counts.items() if options.forced and count == 1}
     lines = _engine_commands(result, engine, commands)
+    unjudged = 0
     if options.shots:
         evaluate = evaluate or Evaluations(options.depth, options.nodes)
         for ply, judgement in zip(result.plies, shots(result, evaluate)):
-            if judgement.score is None:             # not judged: the search went past its budget
-                commands.setdefault(ply.number, []).append(f"{_UNJUDGED}{evaluate.nodes}]")
+            if judgement.kind == NOT_JUDGED:        # a search went past its budget: no score
+                commands.setdefault(ply.number, []).append(f"[%unjudged nodes {evaluate.nodes}]")
+                unjudged += 1
                 continue
+            assert judgement.score is not None      # a move judged has its score
             commands.setdefault(ply.number, []).append(f"[%eval {eval_text(judgement.score)}]")
             if judgement.kind is not None:
                 nags.setdefault(ply.number, set()).add(SHOT_NAGS[judgement.kind])
                 lines[ply.number] = _variation(result, ply.number, ply.before, judgement.line)
-    return commands, nags, lines
+    return Notes(commands, nags, lines, unjudged)
 
 
 def _commands(result: Replay, options: Options, counts: dict[int, int]) -> dict[int, list[str]]:
@@ -439,8 +449,8 @@ def annotate_game(checked: Checked, options: Options, evaluate: Evaluations | No
     if written is not None:         # the main line played and written by the core
         text, notes = written
     else:
-        commands, nags, lines = added = _notes(result, options, evaluate, engine)
-        placed = None if lines else _atoms(movetext_runs(game), commands, nags)
+        added = _notes(result, options, evaluate, engine)
+        placed = None if added.lines else _atoms(movetext_runs(game), added.commands, added.nags)
         if placed is None:
             annotated, notes = _annotated(result, options, added)
             text = write_game(annotated)
@@ -448,13 +458,10 @@ def annotate_game(checked: Checked, options: Options, evaluate: Evaluations | No
             atoms, plies = placed
             tags, _, end, notes = _tags(game, plies, result, options)
             text = written_game(game.before, tags, wrap([*atoms, tail_of(end, game.after)]))
-        if options.shots and any(command.startswith(_UNJUDGED) for said in commands.values() for command in said):
+        if added.unjudged:
             notes = [*notes, _unjudged_note(options.nodes)]
     where = f"{game.file}:{game.line}: game {game.index}: "
     return text, [(where, note, isinstance(note, Alike)) for note in notes]
-
-
-_UNJUDGED = "[%unjudged nodes "     # a move --shots did not judge: its command's start
 
 
 def _unjudged_note(nodes: int | None) -> Alike:
