@@ -9,6 +9,8 @@ a move walking into a shot `$4`, each with its line as a variation that opens wi
 comment `{[%line]}`; a move whose search went past the node budget is not judged:
 `[%unjudged nodes N]` (N: the budget) instead of its `[%eval ...]`.  Every variation pdn writes (--shots, --engine) opens with a comment that
 starts with `[%line]` and holds only annotation commands: that is how it is recognised as ours.
+What a run's games share (each variant's GameType, a fresh draw tracker's counters) is kept by
+its Options (`Kept`), never by the module.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import dataclasses
 import functools
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from pdn_tools.commands.analysis import LINE, Analyse, engine_notes
 from pdn_tools.commands.convert import square_names
@@ -28,8 +31,8 @@ from pdn_tools.rules.fen import to_fen
 from pdn_tools.text import results
 from pdn_tools.text.model import Comment, Element, Game, MoveNumber, MoveRun, Nag, NotatedMove, Variation, movetext_runs
 from pdn_tools.rules.movegen import Move as LegalMove, Position
-from pdn_tools.rules.search import (MISSED, SHOT, SHOTS_DEPTH as SHOTS_DEPTH, SHOTS_NODES as SHOTS_NODES,
-                                    WALKED_INTO, Evaluations, Judgement, eval_text, judge)
+from pdn_tools.rules.search import (MISSED, NOT_JUDGED, SHOT, SHOTS_DEPTH as SHOTS_DEPTH,
+                                    SHOTS_NODES as SHOTS_NODES, WALKED_INTO, Evaluations, Judgement, eval_text, judge)
 from pdn_tools.rules.variants import Variant
 from pdn_tools.text.writer import (WIDTH, _run_number, atom, game_text, tail_of, terminator_of, wrap, write_game,
                                    written_game)
@@ -39,6 +42,45 @@ FORCED = 7                      # NAG $7: the only move
 _OURS = re.compile(r"\s*(?:\[%(?:fen|moves|captured|draw|eval|unjudged) [^\]]*\]\s*)+\Z")
 SHOT_NAGS = {SHOT: 1, MISSED: 2, WALKED_INTO: 4}
 _AS_WRITTEN = Style()           # the moves as they are written: --gametype's notation is theirs
+KEEP = 256                      # what Kept keeps of each kind, at most (a run meets a few variants and starts)
+
+
+class Kept:
+    """What the games of one run (of one Options) share, made once: each variant's GameType value and
+    the note on its adding, and a fresh DrawTracker's counters for each start and draw rules (they
+    depend on nothing else); at most KEEP of each, all dropped when full.  Pickled empty: a worker's
+    copy of the options keeps its own."""
+
+    __slots__ = ("gametypes", "counts")
+
+    def __init__(self) -> None:
+        self.gametypes: dict[tuple[str, bool], tuple[Variant, str, Alike]] = {}   # name, alpha -> the variant's
+        self.counts: dict[tuple[Position, DrawRules | None], tuple[steps.DrawCounts | None]] = {}    # (None,): none
+
+    def __reduce__(self) -> tuple[type[Kept], tuple[()]]:
+        return Kept, ()
+
+    def gametype(self, variant: Variant, alpha: bool) -> tuple[str, Alike]:
+        """`variant.gametype_text(alpha)` and the note on its adding (made again for another variant
+        of the same name)."""
+        kept = self.gametypes.get((variant.name, alpha))
+        if kept is None or kept[0] is not variant:
+            if len(self.gametypes) >= KEEP:
+                self.gametypes.clear()
+            full = variant.gametype_text(alpha)
+            kept = self.gametypes[variant.name, alpha] = variant, full, Alike(f"GameType {full} added ({variant.name})")
+        return kept[1], kept[2]
+
+    def fresh_counts(self, start: Position, rules: DrawRules | None) -> steps.DrawCounts | None:
+        """The counters of a fresh `DrawTracker(start, rules)` as steps.annotate_line takes them; None
+        when the core cannot count from there (an ending's count running or waiting)."""
+        key = (start, rules)
+        kept = self.counts.get(key)
+        if kept is None:
+            if len(self.counts) >= KEEP:
+                self.counts.clear()
+            kept = self.counts[key] = (_fresh_counts(start, rules),)
+        return kept[0]
 
 
 @dataclass(frozen=True)
@@ -56,6 +98,7 @@ class Options:
     shots: bool = False         # $1 / $2 / $4 with their lines, and [%eval ...], from the search
     depth: int = SHOTS_DEPTH    # the search's depth for shots
     nodes: int | None = SHOTS_NODES     # the node budget of each of its searches (None: no budget)
+    kept: Kept = dataclasses.field(default_factory=Kept, init=False, repr=False, compare=False)     # not a choice
 
     def any(self) -> bool:
         return any(getattr(self, f.name) is True for f in dataclasses.fields(self))
@@ -78,8 +121,14 @@ def is_ours(element: Element) -> bool:
     return isinstance(element, Comment) and element.kind == "{" and bool(_OURS.match(element.text))
 
 
-# What to add after each ply: commands (its comment), NAGs, a variation.
-Notes = tuple[dict[int, list[str]], dict[int, set[int]], dict[int, Variation]]
+class Notes(NamedTuple):
+    """What to add after each ply: commands (its comment), NAGs, a variation; and the moves of the main
+    line --shots did not judge (the search said NOT_JUDGED)."""
+
+    commands: dict[int, list[str]]
+    nags: dict[int, set[int]]
+    lines: dict[int, Variation]
+    unjudged: int = 0
 
 
 def annotate(result: Replay, options: Options, evaluate: Evaluations | None = None,
@@ -94,7 +143,7 @@ def _annotated(result: Replay, options: Options, added: Notes) -> tuple[Game, li
     """The annotated copy of the game, made of elements (`added` after its moves), and notes about
     changed tags."""
     game = result.game
-    elements = _place(game.elements, *added)
+    elements = _place(game.elements, added.commands, added.nags, added.lines)
     plies = sum(1 for element in elements if isinstance(element, NotatedMove))
     tags, terminator, _, notes = _tags(game, plies, result, options)
     return dataclasses.replace(game, tags=tags, result=terminator, elements=elements), notes
@@ -106,17 +155,20 @@ def _notes(result: Replay, options: Options, evaluate: Evaluations | None, engin
     commands = _commands(result, options, counts)
     nags: dict[int, set[int]] = {ply: {FORCED} for ply, count in counts.items() if options.forced and count == 1}
     lines = _engine_commands(result, engine, commands)
+    unjudged = 0
     if options.shots:
         evaluate = evaluate or Evaluations(options.depth, options.nodes)
         for ply, judgement in zip(result.plies, shots(result, evaluate)):
-            if judgement.score is None:             # not judged: the search went past its budget
-                commands.setdefault(ply.number, []).append(f"{_UNJUDGED}{evaluate.nodes}]")
+            if judgement.kind == NOT_JUDGED:        # a search went past its budget: no score
+                commands.setdefault(ply.number, []).append(f"[%unjudged nodes {evaluate.nodes}]")
+                unjudged += 1
                 continue
+            assert judgement.score is not None      # a move judged has its score
             commands.setdefault(ply.number, []).append(f"[%eval {eval_text(judgement.score)}]")
             if judgement.kind is not None:
                 nags.setdefault(ply.number, set()).add(SHOT_NAGS[judgement.kind])
                 lines[ply.number] = _variation(result, ply.number, ply.before, judgement.line)
-    return commands, nags, lines
+    return Notes(commands, nags, lines, unjudged)
 
 
 def _commands(result: Replay, options: Options, counts: dict[int, int]) -> dict[int, list[str]]:
@@ -283,7 +335,7 @@ def _core_game(result: Replay, options: Options) -> tuple[str, list[str]] | None
             pieces.append((element.number, 2))                           # type: ignore[union-attr]
         elif kind == 1 or not is_ours(element):                         # type: ignore[arg-type]
             pieces.append((atom(element), kind))                         # type: ignore[arg-type]
-    counts = _fresh_counts(start, result.draw_rules) if options.draws else None
+    counts = options.kept.fresh_counts(start, result.draw_rules) if options.draws else None
     if options.draws and counts is None:
         return None
     tags, _, end, notes = _tags(game, result.ply_count, result, options)      # the tail written with the Result set
@@ -295,25 +347,14 @@ def _core_game(result: Replay, options: Options) -> tuple[str, list[str]] | None
     return text if whole else written_game(game.before, tags, text), notes
 
 
-_FRESH: dict[tuple[Position, DrawRules | None], tuple[steps.DrawCounts | None]] = {}
-
-
 def _fresh_counts(start: Position, rules: DrawRules | None) -> steps.DrawCounts | None:
-    """The counters of a fresh `DrawTracker(start, rules)` as steps.annotate_line takes them, kept for
-    each start and rules met (a fresh tracker's depend on nothing else); None when the core cannot
-    count from there (an ending's count running or waiting)."""
-    key = (start, rules)
-    kept = _FRESH.get(key)
-    if kept is None:
-        tracker = DrawTracker(start, rules)
-        limits = tracker.core_limits()
-        quiet = tracker.rules.quiet
-        if len(_FRESH) >= 256:
-            _FRESH.clear()
-        kept = _FRESH[key] = (None if limits is None or tracker.event is not None else
-                              (None if quiet is None else quiet.name, tracker.seen, tracker.since, tracker.quiet,
-                               limits),)
-    return kept[0]
+    """Kept.fresh_counts, made."""
+    tracker = DrawTracker(start, rules)
+    limits = tracker.core_limits()
+    if limits is None or tracker.event is not None:
+        return None
+    quiet = tracker.rules.quiet
+    return (None if quiet is None else quiet.name), tracker.seen, tracker.since, tracker.quiet, limits
 
 
 def _draw_counts(result: Replay) -> dict[int, list[str]]:
@@ -371,7 +412,7 @@ def _tags(game: Game, plies: int, result: Replay, options: Options) -> Head:
             notes.append(f"{change}: the rules decide the game")
     if options.gametype and "GameType" not in first:     # the full one, as convert writes it
         variant = _replayed(result)[1]
-        full, note = _gametype(variant, written_alpha(game, variant, _AS_WRITTEN))      # what variant_tags adds
+        full, note = options.kept.gametype(variant, written_alpha(game, variant, _AS_WRITTEN))    # as variant_tags
         tags = [*tags, ("GameType", full)]
         notes.append(note)
     return tags, terminator, terminator or terminator_of(tag), notes
@@ -385,21 +426,6 @@ def _set_tag(tags: list[tuple[str, str]], first: dict[str, str], name: str, valu
     tags = list(tags)
     tags[[key for key, _ in tags].index(name)] = (name, value)
     return tags
-
-
-_GAMETYPES: dict[tuple[int, bool], tuple[Variant, str, Alike]] = {}    # id(variant), alpha -> its GameType, note
-
-
-def _gametype(variant: Variant, alpha: bool) -> tuple[str, Alike]:
-    """`variant.gametype_text(alpha)` and the note on its adding, kept for each variant met (the
-    variant kept with them: its id stays its own)."""
-    kept = _GAMETYPES.get((id(variant), alpha))
-    if kept is None or kept[0] is not variant:
-        if len(_GAMETYPES) >= 256:
-            _GAMETYPES.clear()
-        full = variant.gametype_text(alpha)
-        kept = _GAMETYPES[id(variant), alpha] = variant, full, Alike(f"GameType {full} added ({variant.name})")
-    return kept[1], kept[2]
 
 
 def _replayed(result: Replay) -> tuple[Position, Variant]:
@@ -423,8 +449,8 @@ def annotate_game(checked: Checked, options: Options, evaluate: Evaluations | No
     if written is not None:         # the main line played and written by the core
         text, notes = written
     else:
-        commands, nags, lines = added = _notes(result, options, evaluate, engine)
-        placed = None if lines else _atoms(movetext_runs(game), commands, nags)
+        added = _notes(result, options, evaluate, engine)
+        placed = None if added.lines else _atoms(movetext_runs(game), added.commands, added.nags)
         if placed is None:
             annotated, notes = _annotated(result, options, added)
             text = write_game(annotated)
@@ -432,13 +458,10 @@ def annotate_game(checked: Checked, options: Options, evaluate: Evaluations | No
             atoms, plies = placed
             tags, _, end, notes = _tags(game, plies, result, options)
             text = written_game(game.before, tags, wrap([*atoms, tail_of(end, game.after)]))
-        if options.shots and any(command.startswith(_UNJUDGED) for said in commands.values() for command in said):
+        if added.unjudged:
             notes = [*notes, _unjudged_note(options.nodes)]
     where = f"{game.file}:{game.line}: game {game.index}: "
     return text, [(where, note, isinstance(note, Alike)) for note in notes]
-
-
-_UNJUDGED = "[%unjudged nodes "     # a move --shots did not judge: its command's start
 
 
 def _unjudged_note(nodes: int | None) -> Alike:

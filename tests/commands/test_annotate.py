@@ -435,7 +435,7 @@ def test_a_nag_beyond_a_c_long_is_annotated_as_the_pure_engine_annotates_it(text
     assert result.exit_code == 0 and "$99999999999999999999" in result.stdout and result.stderr == ""
 
 
-# ---- the head made once (annotate._tags) and a fresh tracker's counters kept (annotate._fresh_counts) ----
+# ---- the head made once (annotate._tags); what a run keeps: test_annotate_kept ----
 
 from hypothesis import strategies as st  # noqa: E402,F811
 
@@ -488,27 +488,6 @@ def test_the_head_is_made_as_set_tag_made_it_on_a_copy(tags, moves, terminator, 
     before = list(game.tags)
     assert annotating._tags(game, 7, checked.replay, options) == _head_set_on_a_copy(game, 7, checked.replay, options)
     assert game.tags == before
-
-
-@pytest.mark.parametrize("rules", ["seeds", "wcdf"])
-def test_the_counters_kept_for_a_start_are_a_fresh_tracker_s(rules):
-    """_fresh_counts gives what a fresh DrawTracker of the start and rules holds (its quiet count's name,
-    seen, since, quiet and core limits), the second time from what it kept; None from a start where an
-    ending's count begins (the core cannot count it)."""
-    from pdn_tools.rules.draws import DrawTracker
-    from pdn_tools.rules.movegen import Position
-    from pdn_tools.rules.variants import RULE_SETS
-
-    for variant in VARIANTS.values():
-        start = Position.initial(variant, COMPILED)
-        draw_rules = RULE_SETS[rules].draws_of(variant)
-        tracker = DrawTracker(start, draw_rules)
-        quiet = tracker.rules.quiet
-        fresh = (None if quiet is None else quiet.name, tracker.seen, tracker.since, tracker.quiet,
-                 tracker.core_limits())
-        assert annotating._fresh_counts(start, draw_rules) == fresh == annotating._fresh_counts(start, draw_rules)
-    ending = Position.from_fen(VARIANTS["international"], "W:WK46,K47,K48:BK1", COMPILED)
-    assert DrawTracker(ending).core_limits() is None and annotating._fresh_counts(ending, None) is None
 
 
 @settings(max_examples=150, deadline=None)

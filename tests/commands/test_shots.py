@@ -1,5 +1,6 @@
 """Shots: rules.search.judge on hand-made positions, `annotate --shots`, `validate --shots`."""
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -7,6 +8,8 @@ from click.testing import CliRunner
 
 from pdn_tools import read_text
 from pdn_tools.cli import cli
+from pdn_tools.commands.annotate import Options as Annotations, annotate_game, shots
+from pdn_tools.play.check import check
 from pdn_tools.rules.fen import parse_fen
 from pdn_tools.rules.movegen import Move
 from pdn_tools.rules.search import (MISSED, NOT_JUDGED, SHOT, WALKED_INTO, Evaluations, Judgement, SearchResult,
@@ -113,6 +116,25 @@ def test_annotate_and_validate_say_which_moves_were_not_judged_and_reannotating_
     assert validated.exit_code == 0, validated.output
     assert json.loads(validated.stdout)["shots"] == [{"ply": 1, "move": "1... 22x11", "kind": "not judged",
                                                       "eval": None, "line": []}]
+
+
+OPENING = '[GameType "21"]\n[Result "*"]\n\n1. 11-15 23-19 2. 8-11 22-17 3. 9-13 17-14 4. 10x17 21x14 *\n'
+
+
+@pytest.mark.parametrize("text, nodes, unjudged", [(GAME, 100, 3), (OPENING, 1, 8), (OPENING, 1_000, 4),
+                                                   (GAME, None, 0), (OPENING, None, 0)])
+def test_the_unjudged_note_is_said_exactly_when_the_search_did_not_judge_a_move(text, nodes, unjudged):
+    """annotate's [%unjudged] commands and its note follow the kinds the search gives, move by move: a
+    tiny budget leaves every move unjudged, 1,000 nodes half the opening's (the others judged), no
+    budget none (no note)."""
+    checked = check(read_text(text)[0])
+    kinds = [j.kind for j in shots(checked.replay, Evaluations(3, nodes))]
+    assert kinds.count(NOT_JUDGED) == unjudged
+    written, notes = annotate_game(checked, Annotations(shots=True, depth=3, nodes=nodes))
+    assert re.findall(r"\[%(eval|unjudged) ", written) == ["unjudged" if k == NOT_JUDGED else "eval" for k in kinds]
+    said = [note for _, note, _ in notes if "[%unjudged]" in note]
+    assert said == ([] if not unjudged else
+                    [f"moves not judged ([%unjudged]): a search went past --nodes {nodes:,}; a larger --nodes judges them"])
 
 
 @pytest.mark.parametrize("command", [["annotate", "--shots"], ["validate", "--format", "jsonl", "--shots"]])
