@@ -13,7 +13,7 @@ from pdn_tools.text.model import (Comment, Diagnostic, Element, NotatedMove as N
                                   Placeholder, Setup, Variation, movetext_runs)
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.play.checking import Checking
-from pdn_tools.play.resolving import _SQUARES, _Failure, _square, resolve
+from pdn_tools.play.resolving import _Failure, _square, known_squares, resolve
 
 if TYPE_CHECKING:
     from pdn_tools.play.replay import Replay
@@ -87,7 +87,7 @@ class _Line:
         self.last: Position | None = None       # after the last ply
         self.count = 0
         self.plies: list[Ply] | None = []
-        self.known = _SQUARES.setdefault(result.variant.name, {})
+        self.known = known_squares(result.variant)
         self.moves: list[Move] | None = None     # the moves alone, recorded instead of plies (played_moves)
 
     def follow(self, elements: list[Element | MoveRun] | list[Element], variations: bool = True) -> None:

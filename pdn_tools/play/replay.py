@@ -228,16 +228,21 @@ def _on_core_alone(result: Replay, movetext: list[Element | MoveRun] | list[Elem
     return True
 
 
-_INITIAL: dict[tuple[str, bool], Position] = {}   # positions are immutable: one start position per
-                                                  # variant name and engine (a Variant hashes slowly)
+# Positions are immutable: one start position per variant and engine, found by the variant's id (a
+# Variant hashes slowly) and kept only for that very variant (a variant of the same name, or one made
+# later at the same address, gets its own).
+_INITIAL: dict[tuple[int, bool], Position] = {}
+_KEPT_STARTS = 64
 
 
 def _start_position(game: Game, variant: Variant, engine: Engine) -> Position:
     fen = game.tag("FEN")
     if fen is None:
-        key = variant.name, engine.compiled
+        key = id(variant), engine.compiled
         start = _INITIAL.get(key)
-        if start is None:
+        if start is None or start.variant is not variant:
+            if len(_INITIAL) >= _KEPT_STARTS:
+                _INITIAL.clear()
             start = _INITIAL[key] = Position.initial(variant, engine)
         return start
     line, column = game.tag_position("FEN")

@@ -57,12 +57,25 @@ def resolve(position: Position, notated: Notated, ply: int | None, warnings: lis
     raise _explain(position, notated, numbers, position.legal_moves(), fail)
 
 
-_SQUARES: dict[str, dict[str, int | None]] = {}     # variant name -> square text -> number
+# id(variant) -> (the variant, square text -> number): kept only for that very variant (one of the same
+# name, or one made later at the same address, gets its own)
+_SQUARES: dict[int, tuple[Variant, dict[str, int | None]]] = {}
+
+
+def known_squares(variant: Variant) -> dict[str, int | None]:
+    """The square numbers of `variant`'s square texts met so far (see _square; the compiled core adds
+    to them too)."""
+    kept = _SQUARES.get(id(variant))
+    if kept is None or kept[0] is not variant:
+        if len(_SQUARES) >= 64:
+            _SQUARES.clear()
+        kept = _SQUARES[id(variant)] = variant, {}
+    return kept[1]
 
 
 def _square(variant: Variant, text: str) -> int | None:
     """variant.parse_square, remembered (the same few squares recur in every game)."""
-    known = _SQUARES.setdefault(variant.name, {})
+    known = known_squares(variant)
     number = known.get(text, -1)
     if number == -1:
         if len(known) > 4096:

@@ -242,3 +242,27 @@ def test_pieces_keeps_its_tables_core_while_a_colour_s_eq_drops_it():
             return True
 
     assert position.pieces(Colour()) == expected.pieces("W") == (frozenset({1}), frozenset({46}))
+
+
+@pytest.mark.parametrize("engine", [COMPILED, PURE], ids=["compiled", "pure"])
+def test_a_variant_of_the_library_user_is_replayed_as_itself_whatever_its_name(engine):
+    """What the replay keeps of a variant (its start position, its square numbers) is kept for that
+    variant, not for its name: a user's variant named as a built-in one (here the international
+    rules named 'english'), replayed after and before the built-in one, is replayed by its own board."""
+    import dataclasses
+
+    own = dataclasses.replace(VARIANTS["international"], name="english")
+    english = read_text('[GameType "21"] 1. 11-15 23-19 2. 8-11 22-17 *')[0]
+    international = read_text("1. 32-28 19-23 2. 28x19 14x23 *")[0]
+    assert replay(english, engine=engine).ok
+    mine = replay(international, override=own, engine=engine)
+    assert mine.ok, mine.errors
+    assert mine.start is not None and mine.start.variant is own and mine.start.counts("W") == (20, 0)
+    assert replay(english, engine=engine).final.counts("W") == (12, 0)
+    elements = read_text("1. 32-28 (1. 31-27) 19-23 2. 28x19 14x23 *")[0]     # the moves resolved in Python
+    assert replay(elements, override=own, engine=engine).ok
+    # Square names: 'c3' is 47 on the international board, 21 on the Russian one.
+    algebraic = read_text("1. c3-d4 (1. a3-b4) f6-g5 *")[0]
+    assert not replay(algebraic, override=VARIANTS["international"], engine=engine).ok
+    russian_named_international = dataclasses.replace(VARIANTS["russian"], name="international")
+    assert replay(algebraic, override=russian_named_international, engine=engine).ok
