@@ -41,6 +41,7 @@ from pdn_tools.rules.bitboards import (_after_capture, _bits, _count_quiet, _nex
                                        _pure_has_capture, _quiet_entries)
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.tables import _Rules
+from pdn_tools.rules.variants import Variant
 from pdn_tools.rules.zobrist import ZOBRIST_SIDE, zobrist_keys
 from pdn_tools.rules.variants import Variant
 
@@ -319,8 +320,10 @@ class Evaluations:
     def __init__(self, depth: int, nodes: int | None = None, compiled: bool | None = None,
                  keep: int = 50_000) -> None:
         self.depth, self.nodes, self.compiled, self.keep = depth, nodes, compiled, keep
-        self.results: dict[tuple[str, int, int], SearchResult] = {}
-        self.older: dict[tuple[str, int, int], SearchResult] = {}
+        # (id of the variant, the position's hash, depth) -> (the variant, its result): a variant of the
+        # same name is another variant (a library user's), and the variant kept is checked to be the one
+        self.results: dict[tuple[int, int, int], tuple[Variant, SearchResult]] = {}
+        self.older: dict[tuple[int, int, int], tuple[Variant, SearchResult]] = {}
         self.hits = self.misses = 0
         self.searched = 0               # nodes of the searches made
 
@@ -328,18 +331,21 @@ class Evaluations:
         """search() of `position` to `depth` (the cache's own by default), remembered; None when
         the node budget cut it."""
         depth = self.depth if depth is None else depth
-        key = (position.variant.name, position.hash(), depth)
-        result = self.results.get(key) or self.older.pop(key, None)
-        if result is None:
+        variant = position.variant
+        key = (id(variant), position.hash(), depth)
+        kept = self.results.get(key) or self.older.pop(key, None)
+        if kept is None or kept[0] is not variant:
             self.misses += 1
-            result = search(position, depth, self.nodes, compiled=self.compiled, deepen=False)
-            self.searched += result.nodes
+            kept = variant, search(position, depth, self.nodes, compiled=self.compiled, deepen=False)
+            self.searched += kept[1].nodes
+            self.results.pop(key, None)
         else:
             self.hits += 1
         if key not in self.results:
             if len(self.results) >= self.keep:
                 self.older, self.results = self.results, {}
-            self.results[key] = result
+            self.results[key] = kept
+        result = kept[1]
         return None if result.depth is None else result
 
     def base(self, position: Position) -> int | None:

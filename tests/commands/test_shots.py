@@ -99,7 +99,7 @@ def test_a_move_whose_search_goes_past_the_budget_is_not_judged_and_the_cut_is_n
     evaluate = Evaluations(3, nodes=1_000)
     assert judge([(pos, move, pos.play(move))], evaluate) == [Judgement(NOT_JUDGED, None)]
     assert evaluate(pos) is None and evaluate(pos) is None and evaluate.base(pos) is None     # cached, still cut
-    assert evaluate.results[("international", pos.hash(), 3)] == SearchResult(None, None, (), 1_001, None)
+    assert evaluate.results[(id(pos.variant), pos.hash(), 3)] == (pos.variant, SearchResult(None, None, (), 1_001, None))
     assert judge([(pos, move, pos.play(move))], Evaluations(0, nodes=10 ** 9))[0].kind != NOT_JUDGED
 
 
@@ -223,3 +223,20 @@ def test_shots_and_an_engine_are_one_or_the_other():
     result = run("annotate", "--shots", "--engine", "pdn hub", "-", input=GAME)
     assert (result.exit_code, result.stdout) == (2, "")
     assert "--shots and --engine both write [%eval]: choose one" in result.output
+
+
+def test_the_searches_kept_are_kept_for_their_variant_not_its_name():
+    """A library user's variant named as a built-in one (the Brazilian rules, which are the
+    international rules on 8x8, named 'russian') is searched on its own, not served the built-in's
+    kept results for a position of the same pieces."""
+    import dataclasses
+
+    own = dataclasses.replace(VARIANTS["brazilian"], name="russian")
+    fen = "W:W21,22,K30:B9,10,14"
+    builtin, mine = parse_fen(VARIANTS["russian"], fen), parse_fen(own, fen)
+    evaluate = Evaluations(4)
+    assert builtin.hash() == mine.hash()
+    assert evaluate(builtin) == Evaluations(4)(builtin)
+    assert evaluate(mine) == Evaluations(4)(mine)
+    assert (evaluate.hits, evaluate.misses) == (0, 2)
+    assert evaluate(builtin) == Evaluations(4)(builtin) and evaluate.hits == 1
