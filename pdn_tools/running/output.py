@@ -459,8 +459,33 @@ def end_interrupted() -> NoReturn:
     end_by_signal(signal.SIGINT)
 
 
+_CHILD_SECONDS = 5             # the longest wait for a child killed (it ends at once)
+
+
 def end_by_signal(signum: int) -> NoReturn:
-    """End the process by `signum`, as it would have ended without a handler."""
+    """End the process by `signum`, as it would have ended without a handler (multiprocessing's shared
+    objects released first: _release_shared)."""
+    _release_shared()
     signal.signal(signum, signal.SIG_DFL)
     os.kill(os.getpid(), signum)
     sys.exit(128 + signum)                  # not reached where the signal ends the process
+
+
+def _release_shared() -> None:
+    """Before this process ends by a signal: its multiprocessing children (a pool's workers, which end
+    with it anyway: running/workers.py) killed and waited for, then multiprocessing's finalizers of exit
+    priority 0 and more run, as a normal exit runs them: the named semaphores of a pool's queues are
+    unlinked and unregistered from the resource tracker of the forkserver and spawn start methods (fork
+    needs none), which would otherwise say on stderr that it cleaned up 'leaked semaphore objects'.  The
+    children go first: one still starting would not find the semaphores (a traceback of its own)."""
+    if "multiprocessing" not in sys.modules:        # no child, nothing shared
+        return
+    import multiprocessing
+    from multiprocessing import util
+
+    children = multiprocessing.active_children()
+    for child in children:
+        child.kill()
+    for child in children:
+        child.join(_CHILD_SECONDS)
+    util._run_finalizers(0)     # type: ignore[attr-defined]  # private: the first step of its exit function

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import signal
 import stat
 from collections import deque
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, TypeVar
@@ -61,8 +62,9 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, fold: Fold[T, Any] | None 
     pending: deque[tuple[Future[list[PartResults]], _Planned]] = deque()
     try:
         for planned in _tasks(inputs, jobs, checking.engine):
-            pending.append((pool.submit(do_task, planned.task, work, fold or list, options, planned.read,
-                                        planned.before), planned))
+            with _ctrl_c_held():
+                pending.append((pool.submit(do_task, planned.task, work, fold or list, options, planned.read,
+                                            planned.before), planned))
             if len(pending) > 2 * jobs:
                 yield from _results(*pending.popleft(), inputs, fold is None)
         while pending:
@@ -88,7 +90,8 @@ def ordered_map(jobs: int, start_method: str | None = None) -> Iterator[Mapper[A
     def mapped(work: Callable[[Item], T], items: Iterable[Item]) -> Iterator[T]:
         pending: deque[Future[T]] = deque()
         for item in items:
-            pending.append(pool.submit(work, item))
+            with _ctrl_c_held():
+                pending.append(pool.submit(work, item))
             if len(pending) > 2 * jobs:
                 yield _result(pending.popleft())
         while pending:
@@ -114,6 +117,20 @@ def _pool(jobs: int, start_method: str | None, counts: bool) -> ProcessPoolExecu
     context = multiprocessing.get_context(start_method)
     initargs = (os.getpid(), Counts.shared(context)) if counts else (os.getpid(),)
     return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=start_worker, initargs=initargs)
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C held back (blocked, not lost) while a submit may start workers: they start with it
+    blocked and ignore it before they let it through (start_worker), so that one pressed while a worker
+    starts (a spawned interpreter's imports) is no traceback there; this process gets it at the end of
+    the block.  A blocked signal is inherited by fork and kept by exec; a fork server started in the
+    block (at a pool's first submit) keeps it blocked (it ignores Ctrl-C anyway) for the workers it forks."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 class _Planned(NamedTuple):

@@ -15,11 +15,12 @@ _WATCH_SECONDS = 0.5                 # how often a worker without that signal lo
 
 
 def start_worker(parent: int, counts: Counts | None = None) -> None:
-    """Workers ignore Ctrl-C, which the main process handles (no traceback from each worker),
-    end by SIGTERM and SIGHUP as usual, and end when the main process (`parent`) does; `counts`: the
-    shared game counts of ranges."""
+    """Workers ignore Ctrl-C, which the main process handles (no traceback from each worker; it comes
+    blocked from the pool, pool._ctrl_c_held, and is let through once ignored), end by SIGTERM and SIGHUP
+    as usual, and end when the main process (`parent`) does; `counts`: the shared game counts of ranges."""
     Counts.worker = counts
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     for signum in ENDING_SIGNALS:
         signal.signal(signum, signal.SIG_DFL)
     end_with_parent(parent)
