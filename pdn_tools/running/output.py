@@ -459,7 +459,7 @@ def end_interrupted() -> NoReturn:
     end_by_signal(signal.SIGINT)
 
 
-_CHILD_SECONDS = 5             # the longest wait for a child killed (it ends at once)
+_CHILD_SECONDS = 2             # the longest wait for a child killed, or a thread tearing a pool down (at once)
 
 
 def end_by_signal(signum: int) -> NoReturn:
@@ -472,15 +472,18 @@ def end_by_signal(signum: int) -> NoReturn:
 
 
 def _release_shared() -> None:
-    """Before this process ends by a signal: its multiprocessing children (a pool's workers, which end
-    with it anyway: running/workers.py) killed and waited for, then multiprocessing's finalizers of exit
-    priority 0 and more run, as a normal exit runs them: the named semaphores of a pool's queues are
-    unlinked and unregistered from the resource tracker of the forkserver and spawn start methods (fork
-    needs none), which would otherwise say on stderr that it cleaned up 'leaked semaphore objects'.  The
-    children go first: one still starting would not find the semaphores (a traceback of its own)."""
+    """Before this process ends by a signal, what a normal exit does for multiprocessing, without its
+    waits for work: the children (a pool's workers, which end with this process anyway: running/workers.py)
+    killed and waited for, the other threads that are not daemons (a pool's manager thread, which tears
+    its queues down once its workers are gone) waited for a moment, then multiprocessing's finalizers of
+    exit priority 0 and more run.  So the named semaphores of a pool's queues are unlinked and unregistered
+    from the resource tracker of the forkserver and spawn start methods (fork needs none), which would
+    otherwise say on stderr that it cleaned up 'leaked semaphore objects'.  The children go first: one
+    still starting would not find the semaphores (a traceback of its own)."""
     if "multiprocessing" not in sys.modules:        # no child, nothing shared
         return
     import multiprocessing
+    import threading
     from multiprocessing import util
 
     children = multiprocessing.active_children()
@@ -488,4 +491,7 @@ def _release_shared() -> None:
         child.kill()
     for child in children:
         child.join(_CHILD_SECONDS)
+    for thread in threading.enumerate():
+        if not thread.daemon and thread is not threading.current_thread():
+            thread.join(_CHILD_SECONDS)
     util._run_finalizers(0)     # type: ignore[attr-defined]  # private: the first step of its exit function
