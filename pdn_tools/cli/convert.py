@@ -88,7 +88,8 @@ def convert(to: str, captures: str | None, squares: str | None, separator: str |
             raise click.UsageError("--fix-results alone rewrites the bytes of each file here: not with --dask")
         tally = _fix_results_only(run, writing, in_place)
     elif in_place:
-        tally = Tally(rewrite_files(run.inputs, work, reading.jobs, run.terminal.note, run.checking))
+        tally = Tally(rewrite_files(run.inputs, work, reading.jobs, run.terminal.note, run.checking,
+                                    reading.start_method))
     else:
         with run.output(writing) as out:
             tally = _write_converted(run, work, out)
@@ -121,7 +122,8 @@ def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
 
     reading, terminal = run.reading, run.terminal
     failed = count = 0
-    with run.output(Writing() if in_place else writing) as out, ordered_map(reading.jobs) as mapper:
+    with run.output(Writing() if in_place else writing) as out, \
+            ordered_map(reading.jobs, reading.start_method) as mapper:
         for path, data in run.inputs.contents(streams=not in_place):
             fixed = fix_file(data, "<stdin>" if path == "-" else path, run.checking, reading.encoding, mapper)
             for line in fixed.report_lines():

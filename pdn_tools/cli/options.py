@@ -74,7 +74,8 @@ def _file_named(params: Mapping[str, Any]) -> bool:
 
 class Reading(NamedTuple):
     """What a command reads and how: PATHS and --glob, --max-game-bytes, --strict, --encoding,
-    --variant, --rules, --jobs, --dask and --quiet (an option a command does not have keeps its default)."""
+    --variant, --rules, --jobs (with the hidden --start-method), --dask and --quiet (an option a command does
+    not have keeps its default)."""
 
     paths: tuple[str, ...] = ()
     globs: tuple[str, ...] = ()
@@ -84,6 +85,7 @@ class Reading(NamedTuple):
     variant: Variant | None = None
     rules: RuleSet | None = None            # the draws by these rules, else each variant's own
     jobs: int = 1
+    start_method: str | None = None         # how --jobs workers start (None: the platform's default)
     dask: str | None = None
     quiet: bool = False
 
@@ -146,6 +148,9 @@ rules_option = click.option(
          + " (docs/rules.md).")
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
                            help="Worker processes; output keeps the input order.")
+# How the workers of --jobs start: the platform's default (fork on Linux up to Python 3.13, forkserver from
+# 3.14), or the one named; hidden: for the tests, which run every --jobs path under each (docs/inputs.md).
+start_method_option = click.option("--start-method", type=click.Choice(["fork", "forkserver", "spawn"]), hidden=True)
 dask_option = click.option("--dask", metavar="ADDRESS", callback=_dask_address,
                            help="Run on a Dask cluster: its scheduler (tcp://host:8786), or local[:N] for N "
                                 "local workers; the workers read the files (same paths, or URLs).")
@@ -158,8 +163,8 @@ ceiling_option = click.option(
     "--max-game-bytes", type=click.IntRange(1), default=MAX_GAME_BYTES, show_default=True, metavar="N",
     help="A game longer than N characters is reported as too large (game-too-large) and not read; memory stays "
          "bounded.")
-_READING_FIELDS = ("paths", "globs", "max_game_bytes", "strict", "encoding", "variant", "rules", "jobs", "dask",
-                   "quiet")
+_READING_FIELDS = ("paths", "globs", "max_game_bytes", "strict", "encoding", "variant", "rules", "jobs",
+                   "start_method", "dask", "quiet")
 
 
 def _grouped(options: Sequence[Option], name: str, make: Callable[..., object],
@@ -187,7 +192,7 @@ def reading_options(paths: bool = True, replay: bool = True, jobs: bool = True,
     options: list[Option] = [*(paths_options if paths else []), ceiling_option,
                *([strict_option] if replay else []), encoding_option,
                *([variant_option, rules_option] if replay else []),
-               *([jobs_option] if jobs else []), *([dask_option] if dask else []),
+               *([jobs_option, start_method_option] if jobs else []), *([dask_option] if dask else []),
                *([click.option("--quiet", "-q", is_flag=True, help=quiet)] if quiet else [])]
     return _grouped(options, "reading", Reading, _READING_FIELDS)
 

@@ -64,7 +64,8 @@ class Run:
 
         reading = self.reading
         if reading.dask is None:
-            return batch.run(self.inputs, work, reading.jobs, fold=fold, checking=self.checking)
+            return batch.run(self.inputs, work, reading.jobs, fold=fold, checking=self.checking,
+                             start_method=reading.start_method)
         return self._on_dask(reading.dask, work, fold)
 
     def _on_dask(self, address: str, work: batch.Work[Any], fold: Callable[[list[Any]], Any] | None

@@ -459,8 +459,39 @@ def end_interrupted() -> NoReturn:
     end_by_signal(signal.SIGINT)
 
 
+_CHILD_SECONDS = 2             # the longest wait for a child killed, or a thread tearing a pool down (at once)
+
+
 def end_by_signal(signum: int) -> NoReturn:
-    """End the process by `signum`, as it would have ended without a handler."""
+    """End the process by `signum`, as it would have ended without a handler (multiprocessing's shared
+    objects released first: _release_shared)."""
+    _release_shared()
     signal.signal(signum, signal.SIG_DFL)
     os.kill(os.getpid(), signum)
     sys.exit(128 + signum)                  # not reached where the signal ends the process
+
+
+def _release_shared() -> None:
+    """Before this process ends by a signal, what a normal exit does for multiprocessing, without its
+    waits for work: the children (a pool's workers, which end with this process anyway: running/workers.py)
+    killed and waited for, the other threads that are not daemons (a pool's manager thread, which tears
+    its queues down once its workers are gone) waited for a moment, then multiprocessing's finalizers of
+    exit priority 0 and more run.  So the named semaphores of a pool's queues are unlinked and unregistered
+    from the resource tracker of the forkserver and spawn start methods (fork needs none), which would
+    otherwise say on stderr that it cleaned up 'leaked semaphore objects'.  The children go first: one
+    still starting would not find the semaphores (a traceback of its own)."""
+    if "multiprocessing" not in sys.modules:        # no child, nothing shared
+        return
+    import multiprocessing
+    import threading
+    from multiprocessing import util
+
+    children = multiprocessing.active_children()
+    for child in children:
+        child.kill()
+    for child in children:
+        child.join(_CHILD_SECONDS)
+    for thread in threading.enumerate():
+        if not thread.daemon and thread is not threading.current_thread():
+            thread.join(_CHILD_SECONDS)
+    util._run_finalizers(0)     # type: ignore[attr-defined]  # private: the first step of its exit function

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
+import signal
 import stat
 from collections import deque
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, TypeVar
@@ -21,7 +22,7 @@ from pdn_tools.text.reader import parse_raw
 from pdn_tools.text.source import NotPdn, stored_as
 
 if TYPE_CHECKING:       # the tasks and the byte ranges are imported for more than one job only
-    from concurrent.futures import Future
+    from concurrent.futures import Future, ProcessPoolExecutor
 
     from pdn_tools.play.checking import Checking
     from pdn_tools.running.tasks import Fold, PartResults, Read, Task, Work
@@ -36,7 +37,7 @@ _WHOLE_FILE = 2 * _MOST_RANGE   # a file that cannot be cut is read whole by a w
 
 
 def run(inputs: Inputs, work: Work[T], jobs: int = 1, fold: Fold[T, Any] | None = None, *,
-        checking: Checking) -> Iterator[Any]:
+        checking: Checking, start_method: str | None = None) -> Iterator[Any]:
     """`work(game)` for every game of `inputs`, in input order; with `fold`, `fold(results)` of
     each part of one file that a worker took (a range, a whole file, a batch of games), folded
     there so that this process has nothing to do per game (one game a part when `jobs` is 1).
@@ -45,25 +46,25 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, fold: Fold[T, Any] | None 
     a large plain UTF-8 file is cut into byte ranges at game boundaries (text/ranges.py), each a
     task whose games are numbered after those of the ranges before it (workers pass the counts on
     through shared memory).  Only stdin, and large files that are compressed, in another
-    encoding or without sync points, are split here and sent to the workers in batches of games."""
-    parser()            # built once here, so that workers started by fork inherit it
+    encoding or without sync points, are split here and sent to the workers in batches of games.
+    The workers start by `start_method` (see `_pool`)."""
+    parser()            # built once here (workers started by fork inherit it; others load it once each)
     gc.freeze()         # the modules and the parser live to the end: the collector need not look at them again
     if jobs <= 1:
         for raw, index, notes in inputs.raw_games(checking.engine):
             result = work(parse_raw(raw, index, checking.strict, notes, checking.engine))
             yield result if fold is None else fold([result])
         return
-    from concurrent.futures import ProcessPoolExecutor     # processes: only for more than one job
-    from pdn_tools.running.tasks import Counts, Options, do_task
-    from pdn_tools.running.workers import start_worker
+    from pdn_tools.running.tasks import Options, do_task     # processes: only for more than one job
 
     options = Options(checking, inputs.encoding, inputs.max_game_bytes)
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=start_worker, initargs=(os.getpid(), Counts.shared()))
+    pool = _pool(jobs, start_method, counts=True)
     pending: deque[tuple[Future[list[PartResults]], _Planned]] = deque()
     try:
         for planned in _tasks(inputs, jobs, checking.engine):
-            pending.append((pool.submit(do_task, planned.task, work, fold or list, options, planned.read,
-                                        planned.before), planned))
+            with _ctrl_c_held():
+                pending.append((pool.submit(do_task, planned.task, work, fold or list, options, planned.read,
+                                            planned.before), planned))
             if len(pending) > 2 * jobs:
                 yield from _results(*pending.popleft(), inputs, fold is None)
         while pending:
@@ -75,23 +76,22 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, fold: Fold[T, Any] | None 
 
 
 @contextlib.contextmanager
-def ordered_map(jobs: int) -> Iterator[Mapper[Any, Any]]:
-    """`map`, or with `jobs` > 1 a map on a pool of that many workers that keeps the order, at most
-    2 * jobs items in flight (memory stays bounded), for work `run` does not fit (a whole file's games at
-    once); the workers end with the block, at once on an error or Ctrl-C."""
+def ordered_map(jobs: int, start_method: str | None = None) -> Iterator[Mapper[Any, Any]]:
+    """`map`, or with `jobs` > 1 a map on a pool of that many workers (started by `start_method`, see
+    `_pool`) that keeps the order, at most 2 * jobs items in flight (memory stays bounded), for work `run`
+    does not fit (a whole file's games at once); the workers end with the block, at once on an error or
+    Ctrl-C."""
     if jobs <= 1:
         yield map
         return
-    from concurrent.futures import ProcessPoolExecutor
-    from pdn_tools.running.workers import start_worker
-
-    parser()            # built once here, so that workers started by fork inherit it
-    pool = ProcessPoolExecutor(max_workers=jobs, initializer=start_worker, initargs=(os.getpid(),))
+    parser()            # built once here (workers started by fork inherit it; others load it once each)
+    pool = _pool(jobs, start_method, counts=False)
 
     def mapped(work: Callable[[Item], T], items: Iterable[Item]) -> Iterator[T]:
         pending: deque[Future[T]] = deque()
         for item in items:
-            pending.append(pool.submit(work, item))
+            with _ctrl_c_held():
+                pending.append(pool.submit(work, item))
             if len(pending) > 2 * jobs:
                 yield _result(pending.popleft())
         while pending:
@@ -102,6 +102,35 @@ def ordered_map(jobs: int) -> Iterator[Mapper[Any, Any]]:
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown()
+
+
+def _pool(jobs: int, start_method: str | None, counts: bool) -> ProcessPoolExecutor:
+    """A pool of `jobs` workers started by `start_method` ("fork", "forkserver", "spawn"; None: the platform's
+    default, fork on Linux up to Python 3.13, forkserver from 3.14), each told this process's id and (with
+    `counts`) the shared game counts of ranges, which travel to workers not started by fork pickled as
+    they start.  Workers that do not inherit this process load the modules and the parser once each."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+    from pdn_tools.running.tasks import Counts
+    from pdn_tools.running.workers import start_worker
+
+    context = multiprocessing.get_context(start_method)
+    initargs = (os.getpid(), Counts.shared(context)) if counts else (os.getpid(),)
+    return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=start_worker, initargs=initargs)
+
+
+@contextlib.contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Ctrl-C held back (blocked, not lost) while a submit may start workers: they start with it
+    blocked and ignore it before they let it through (start_worker), so that one pressed while a worker
+    starts (a spawned interpreter's imports) is no traceback there; this process gets it at the end of
+    the block.  A blocked signal is inherited by fork and kept by exec; a fork server started in the
+    block (at a pool's first submit) keeps it blocked (it ignores Ctrl-C anyway) for the workers it forks."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 class _Planned(NamedTuple):

@@ -6,13 +6,16 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import Any, Callable, NamedTuple, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, TypeVar
 
 from pdn_tools.play.checking import Checking
 from pdn_tools.text import ranges
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.reader import MAX_GAME_BYTES, RawGame, parse_raw, read_raw
 from pdn_tools.text.source import CUT, NotPdn, input_bytes, reason, watched
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 T = TypeVar("T")
 Item = TypeVar("Item")
@@ -159,12 +162,12 @@ class Counts:
         self.numbers, self.totals = numbers, totals
 
     @classmethod
-    def shared(cls) -> Counts:
+    def shared(cls, context: BaseContext) -> Counts:
+        """Counts in shared memory of `context` (the pool's), handed to its workers as they start."""
         import ctypes
-        import multiprocessing
 
-        numbers = multiprocessing.Array(ctypes.c_longlong, [-1] * cls.SLOTS, lock=False)
-        return cls(numbers, multiprocessing.Array(ctypes.c_longlong, cls.SLOTS, lock=False))
+        numbers = context.RawArray(ctypes.c_longlong, [-1] * cls.SLOTS)
+        return cls(numbers, context.RawArray(ctypes.c_longlong, cls.SLOTS))
 
     def put(self, sequence: int, total: int) -> None:
         slot = sequence % self.SLOTS

@@ -76,11 +76,12 @@ class _Unchanged(Exception):
 
 
 def rewrite_files(inputs: batch.Inputs, work: batch.Work[Converted], jobs: int, note: Note,
-                  checking: Checking) -> int:
+                  checking: Checking, start_method: str | None = None) -> int:
     """Convert each input file into itself, atomically; a file with a game left out (one that
     cannot be read) is left unchanged (none is with `Options.keep_invalid`), and one that
     cannot be written is reported (the batch goes on, counted with the unreadable inputs).
-    The number of games that did not convert without a problem; each file read by `checking`."""
+    The number of games that did not convert without a problem; each file read by `checking`, by `jobs`
+    workers started by `start_method` (pool.run's)."""
     failed = 0
     for path in inputs.files():
         single = batch.Inputs((path,), encoding=inputs.encoding, max_game_bytes=inputs.max_game_bytes)
@@ -88,7 +89,8 @@ def rewrite_files(inputs: batch.Inputs, work: batch.Work[Converted], jobs: int, 
         links = _hard_links(path)
         try:
             with atomic_output(path) as out:
-                tally = write_parts(batch.run(single, work, jobs, fold=written, checking=checking), out, note)
+                tally = write_parts(batch.run(single, work, jobs, fold=written, checking=checking,
+                                              start_method=start_method), out, note)
                 if single.unreadable or tally.left_out:
                     raise _Unchanged
             if path in single.codecs:

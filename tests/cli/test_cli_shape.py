@@ -11,7 +11,8 @@ from pdn_tools.cli.validate import FORMATS
 from pdn_tools.commands.archive import ROWS
 from pdn_tools.commands.convert import WRITERS
 
-READING = ["paths", "globs", "max_game_bytes", "strict", "encoding", "variant", "rules", "jobs", "dask", "quiet"]
+READING = ["paths", "globs", "max_game_bytes", "strict", "encoding", "variant", "rules", "jobs", "start_method", "dask",
+           "quiet"]
 WRITING = ["output", "partial"]
 
 

@@ -197,11 +197,15 @@ INTERRUPTED = -signal.SIGINT        # ended by Ctrl-C as any program: killed by 
 COMMAND = [sys.executable, "-c", "from pdn_tools.cli import main; main()", "validate", "--format", "jsonl"]
 
 
+# One job, and two started each way (fork: Linux's default up to Python 3.13; forkserver: from 3.14).
+JOBS = [["--jobs", "1"]] + [["--jobs", "2", "--start-method", method] for method in ("fork", "forkserver", "spawn")]
+
+
 @pytest.mark.slow          # a pdn process reading a corpus file, with workers
 @needs_corpus
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("jobs", JOBS, ids=" ".join)
 def test_closed_pipe_ends_quietly_with_workers(jobs):
-    producer = subprocess.Popen(COMMAND + ["--jobs", jobs, str(BIG)], stdout=subprocess.PIPE,
+    producer = subprocess.Popen(COMMAND + jobs + [str(BIG)], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, start_new_session=True, preexec_fn=ctrl_c_heard)
     producer.stdout.readline()
     producer.stdout.close()
@@ -211,9 +215,9 @@ def test_closed_pipe_ends_quietly_with_workers(jobs):
 
 @pytest.mark.slow          # a pdn process reading a corpus file, with workers
 @needs_corpus
-@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("jobs", JOBS, ids=" ".join)
 def test_ctrl_c_ends_quietly_with_workers(jobs):
-    producer = subprocess.Popen(COMMAND + ["--jobs", jobs, str(BIG)], stdout=subprocess.PIPE,
+    producer = subprocess.Popen(COMMAND + jobs + [str(BIG)], stdout=subprocess.PIPE,
                                 stderr=subprocess.PIPE, start_new_session=True, preexec_fn=ctrl_c_heard)
     producer.stdout.readline()                   # running: imports done, workers started
     os.killpg(producer.pid, signal.SIGINT)       # as a terminal sends it: to the whole group
