@@ -218,18 +218,24 @@ PyObject *make_slotted(PyObject *maker, PyObject *const *values) {
     return made;
 }
 
-static PyObject *numbers_tuple(const Rules *r, const int8_t *squares, int len) {
+/* (table[square] for each of the `len` squares) as a new tuple of ints (table: a Rules' number or bit_of);
+ * NULL with the error set, the tuple let go, when an int cannot be made. */
+PyObject *squares_tuple(const int *table, const int8_t *squares, int len) {
     PyObject *tuple = PyTuple_New(len);
-    if (tuple == NULL)
-        return NULL;
-    for (int i = 0; i < len; i++)
-        PyTuple_SET_ITEM(tuple, i, PyLong_FromLong(r->number[(int)squares[i]]));
+    for (int i = 0; tuple != NULL && i < len; i++) {
+        PyObject *item = PyLong_FromLong(table[(int)squares[i]]);
+        if (item == NULL)
+            Py_CLEAR(tuple);
+        else
+            PyTuple_SET_ITEM(tuple, i, item);
+    }
     return tuple;
 }
 
 PyObject *make_move(const Rules *r, const Record *rec) {
     PyObject *start = PyLong_FromLong(r->number[(int)rec->start]);
-    PyObject *path = numbers_tuple(r, rec->path, rec->len), *captured = numbers_tuple(r, rec->caps, rec->len);
+    PyObject *path = start == NULL ? NULL : squares_tuple(r->number, rec->path, rec->len);
+    PyObject *captured = path == NULL ? NULL : squares_tuple(r->number, rec->caps, rec->len);
     PyObject *move = NULL;
     if (start != NULL && path != NULL && captured != NULL) {
         PyObject *args[4] = {start, path, captured, rec->promotes ? Py_True : Py_False};

@@ -27,25 +27,16 @@ int counter_in(const Rules *r, long ctr) {
 }
 
 static PyObject *record_tuple(const Rules *r, const Record *rec) {
-    PyObject *path = PyTuple_New(rec->len), *caps = PyTuple_New(rec->len);
-    if (path == NULL || caps == NULL) {
-        Py_XDECREF(path);
-        Py_XDECREF(caps);
-        return NULL;
-    }
-    for (int i = 0; i < rec->len; i++) {
-        PyTuple_SET_ITEM(path, i, PyLong_FromLong(r->bit_of[(int)rec->path[i]]));
-        PyTuple_SET_ITEM(caps, i, PyLong_FromLong(r->bit_of[(int)rec->caps[i]]));
-    }
-    PyObject *capm = from_set(r, rec->capm);
-    if (capm == NULL) {
-        Py_DECREF(path);
-        Py_DECREF(caps);
-        return NULL;
-    }
-    return Py_BuildValue("(iNNOON)", r->bit_of[(int)rec->start], path, caps,
-                         rec->promotes ? Py_True : Py_False, rec->with_king ? Py_True : Py_False,
-                         capm);
+    PyObject *path = squares_tuple(r->bit_of, rec->path, rec->len);
+    PyObject *caps = path == NULL ? NULL : squares_tuple(r->bit_of, rec->caps, rec->len);
+    PyObject *capm = caps == NULL ? NULL : from_set(r, rec->capm);
+    PyObject *record = capm == NULL ? NULL : Py_BuildValue("(iOOOOO)", r->bit_of[(int)rec->start], path, caps,
+                                                           rec->promotes ? Py_True : Py_False,
+                                                           rec->with_king ? Py_True : Py_False, capm);
+    Py_XDECREF(path);
+    Py_XDECREF(caps);
+    Py_XDECREF(capm);
+    return record;
 }
 
 static PyObject *records_list(const Rules *r, const Records *recs) {

@@ -339,9 +339,12 @@ static PyObject *game_tokens(PyObject *text, const Text *t, Py_ssize_t pos, cons
     Py_ssize_t newlines = 0, line_start = -1, counted = pos;
     for (int k = 0; k < tags->count; k++) {
         const Py_ssize_t *bounds = tags->bounds[k];
-        PyObject *pair = Py_BuildValue("(NN)", PyUnicode_Substring(text, bounds[0], bounds[1]), tags->backslash[k]
-                                       ? tag_value(t, bounds[2], bounds[3])
-                                       : PyUnicode_Substring(text, bounds[2], bounds[3]));
+        PyObject *name = PyUnicode_Substring(text, bounds[0], bounds[1]);
+        PyObject *value = name == NULL ? NULL : tags->backslash[k] ? tag_value(t, bounds[2], bounds[3])
+                                                                   : PyUnicode_Substring(text, bounds[2], bounds[3]);
+        PyObject *pair = value == NULL ? NULL : PyTuple_Pack(2, name, value);
+        Py_XDECREF(name);
+        Py_XDECREF(value);
         if (pair == NULL)
             goto fail;
         PyList_SET_ITEM(pairs, k, pair);
