@@ -26,6 +26,7 @@ enum { LAW_FREE, LAW_COUNT, LAW_COUNT_KINGS, LAW_ITALIAN, LAW_FRISIAN, LAW_KING 
 
 typedef struct {
     PyObject_HEAD
+    int initialised;                    /* __init__ ran once (Rules_new made the tables): never again */
     int n;                              /* squares */
     int nbytes;                         /* bytes of a padded Python bitboard */
     int bulk;                           /* indices are padded bits: sets shift by direction */

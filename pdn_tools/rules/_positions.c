@@ -158,7 +158,7 @@ PyObject *make_position(const Rules *r, PyObject *like, const Seen *s) {
 /* make_position, the pieces' ints of `like` taken again where its pieces (`was`, when not NULL)
  * are those of `s`: along a game the side that did not move keeps them. */
 PyObject *make_position_after(const Rules *r, PyObject *like, const Seen *was, const Seen *s) {
-    PyObject *maker = Py_NewRef(r->position_like);    /* held: a descriptor's code may make the Rules again */
+    PyObject *maker = Py_NewRef(r->position_like);    /* owned across the descriptors' Python code */
     PyObject *descriptors = PyTuple_GET_ITEM(maker, 1);
     PyObject *values[7] = {NULL, NULL, NULL, turn_name(s->turn), NULL, NULL, NULL};
     const u128 sets[3] = {s->white, s->black, s->kings};
