@@ -131,7 +131,9 @@ static PyObject *turn_name(int turn) {
 }
 
 int read_position(const Rules *r, PyObject *position, Seen *out) {
-    PyObject *pieces = PyObject_CallOneArg(r->position_pieces, position);
+    PyObject *reader = Py_NewRef(r->position_pieces);   /* owned across the call, which runs Python code */
+    PyObject *pieces = PyObject_CallOneArg(reader, position);
+    Py_DECREF(reader);
     if (pieces == NULL)
         return -1;
     if (!PyTuple_Check(pieces) || PyTuple_GET_SIZE(pieces) != 4) {
