@@ -1,4 +1,4 @@
-"""Builds the optional compiled move core (pdn_tools/rules/_*.c) and scanner and movetext writers (pdn_tools/text/_scan.c, _fast.c, _wrap.c, _lines.c); the metadata is in pyproject.toml.
+"""Builds the optional compiled move core (pdn_tools/rules/_*.c) and scanner and movetext writers (pdn_tools/text/_scan.c, _runs.c, _fast.c, _wrap.c, _lines.c); the metadata is in pyproject.toml.
 
 The extension is optional: without a C compiler or Python headers the build warns and the
 package installs with the pure-Python engine, which gives the same answers, only slower.
@@ -40,7 +40,7 @@ setup(
                   depends=["pdn_tools/rules/_core.h", "pdn_tools/rules/_replay.h", "pdn_tools/text/_scan.h",
                            "pdn_tools/text/_lines.h"],
                   optional=True, extra_compile_args=["-O3"]),
-        Extension("pdn_tools.text._scan", ["pdn_tools/text/_scan.c", "pdn_tools/text/_fast.c", "pdn_tools/text/_wrap.c", "pdn_tools/text/_lines.c"],
+        Extension("pdn_tools.text._scan", [f"pdn_tools/text/_{name}.c" for name in ("scan", "runs", "fast", "wrap", "lines")],
                   depends=["pdn_tools/text/_scan.h", "pdn_tools/text/_lines.h"],
                   optional=True, extra_compile_args=["-O3"]),
     ],

@@ -26,6 +26,7 @@ enum { LAW_FREE, LAW_COUNT, LAW_COUNT_KINGS, LAW_ITALIAN, LAW_FRISIAN, LAW_KING 
 
 typedef struct {
     PyObject_HEAD
+    int initialised;                    /* __init__ ran once (Rules_new made the tables): never again */
     int n;                              /* squares */
     int nbytes;                         /* bytes of a padded Python bitboard */
     int bulk;                           /* indices are padded bits: sets shift by direction */
@@ -109,6 +110,7 @@ void after_capture(const Record *rec, u128 *own, u128 *opp, u128 *kings);
 void drop_duplicates(Records *recs);
 int to_set(const Rules *r, PyObject *value, u128 *out);          /* _positions.c, with from_set */
 PyObject *from_set(const Rules *r, u128 set);
+PyObject *squares_tuple(const int *table, const int8_t *squares, int len);
 int counter_in(const Rules *r, long ctr);
 int side_args(Rules *r, PyObject *const *args, Py_ssize_t nargs, Py_ssize_t want, int *ci, u128 *own,
               u128 *opp, u128 *kings);

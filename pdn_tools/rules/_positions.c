@@ -131,7 +131,9 @@ static PyObject *turn_name(int turn) {
 }
 
 int read_position(const Rules *r, PyObject *position, Seen *out) {
-    PyObject *pieces = PyObject_CallOneArg(r->position_pieces, position);
+    PyObject *reader = Py_NewRef(r->position_pieces);   /* owned across the call, which runs Python code */
+    PyObject *pieces = PyObject_CallOneArg(reader, position);
+    Py_DECREF(reader);
     if (pieces == NULL)
         return -1;
     if (!PyTuple_Check(pieces) || PyTuple_GET_SIZE(pieces) != 4) {
@@ -158,7 +160,7 @@ PyObject *make_position(const Rules *r, PyObject *like, const Seen *s) {
 /* make_position, the pieces' ints of `like` taken again where its pieces (`was`, when not NULL)
  * are those of `s`: along a game the side that did not move keeps them. */
 PyObject *make_position_after(const Rules *r, PyObject *like, const Seen *was, const Seen *s) {
-    PyObject *maker = Py_NewRef(r->position_like);    /* held: a descriptor's code may make the Rules again */
+    PyObject *maker = Py_NewRef(r->position_like);    /* owned across the descriptors' Python code */
     PyObject *descriptors = PyTuple_GET_ITEM(maker, 1);
     PyObject *values[7] = {NULL, NULL, NULL, turn_name(s->turn), NULL, NULL, NULL};
     const u128 sets[3] = {s->white, s->black, s->kings};
@@ -218,18 +220,24 @@ PyObject *make_slotted(PyObject *maker, PyObject *const *values) {
     return made;
 }
 
-static PyObject *numbers_tuple(const Rules *r, const int8_t *squares, int len) {
+/* (table[square] for each of the `len` squares) as a new tuple of ints (table: a Rules' number or bit_of);
+ * NULL with the error set, the tuple let go, when an int cannot be made. */
+PyObject *squares_tuple(const int *table, const int8_t *squares, int len) {
     PyObject *tuple = PyTuple_New(len);
-    if (tuple == NULL)
-        return NULL;
-    for (int i = 0; i < len; i++)
-        PyTuple_SET_ITEM(tuple, i, PyLong_FromLong(r->number[(int)squares[i]]));
+    for (int i = 0; tuple != NULL && i < len; i++) {
+        PyObject *item = PyLong_FromLong(table[(int)squares[i]]);
+        if (item == NULL)
+            Py_CLEAR(tuple);
+        else
+            PyTuple_SET_ITEM(tuple, i, item);
+    }
     return tuple;
 }
 
 PyObject *make_move(const Rules *r, const Record *rec) {
     PyObject *start = PyLong_FromLong(r->number[(int)rec->start]);
-    PyObject *path = numbers_tuple(r, rec->path, rec->len), *captured = numbers_tuple(r, rec->caps, rec->len);
+    PyObject *path = start == NULL ? NULL : squares_tuple(r->number, rec->path, rec->len);
+    PyObject *captured = path == NULL ? NULL : squares_tuple(r->number, rec->caps, rec->len);
     PyObject *move = NULL;
     if (start != NULL && path != NULL && captured != NULL) {
         PyObject *args[4] = {start, path, captured, rec->promotes ? Py_True : Py_False};

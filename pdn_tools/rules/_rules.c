@@ -27,25 +27,16 @@ int counter_in(const Rules *r, long ctr) {
 }
 
 static PyObject *record_tuple(const Rules *r, const Record *rec) {
-    PyObject *path = PyTuple_New(rec->len), *caps = PyTuple_New(rec->len);
-    if (path == NULL || caps == NULL) {
-        Py_XDECREF(path);
-        Py_XDECREF(caps);
-        return NULL;
-    }
-    for (int i = 0; i < rec->len; i++) {
-        PyTuple_SET_ITEM(path, i, PyLong_FromLong(r->bit_of[(int)rec->path[i]]));
-        PyTuple_SET_ITEM(caps, i, PyLong_FromLong(r->bit_of[(int)rec->caps[i]]));
-    }
-    PyObject *capm = from_set(r, rec->capm);
-    if (capm == NULL) {
-        Py_DECREF(path);
-        Py_DECREF(caps);
-        return NULL;
-    }
-    return Py_BuildValue("(iNNOON)", r->bit_of[(int)rec->start], path, caps,
-                         rec->promotes ? Py_True : Py_False, rec->with_king ? Py_True : Py_False,
-                         capm);
+    PyObject *path = squares_tuple(r->bit_of, rec->path, rec->len);
+    PyObject *caps = path == NULL ? NULL : squares_tuple(r->bit_of, rec->caps, rec->len);
+    PyObject *capm = caps == NULL ? NULL : from_set(r, rec->capm);
+    PyObject *record = capm == NULL ? NULL : Py_BuildValue("(iOOOOO)", r->bit_of[(int)rec->start], path, caps,
+                                                           rec->promotes ? Py_True : Py_False,
+                                                           rec->with_king ? Py_True : Py_False, capm);
+    Py_XDECREF(path);
+    Py_XDECREF(caps);
+    Py_XDECREF(capm);
+    return record;
 }
 
 static PyObject *records_list(const Rules *r, const Records *recs) {
@@ -134,7 +125,7 @@ static int read_squares(PyObject *seq, int n, int *out, Py_ssize_t *count, Py_ss
  *   makers: (position_like, position_pieces, Move): how positions and moves are made and read;
  *     position_like is a slot maker (_positions.c) of 7 slots, the first 3 copied from a position,
  *     Move one of 4 (start, path, captured, promotes) */
-static int Rules_init(Rules *self, PyObject *args, PyObject *kwds) {
+static int make_rules(Rules *self, PyObject *args, PyObject *kwds) {
     PyObject *bits, *rays, *promo, *man_jumps, *man_steps, *king_steps, *king_jumps, *makers[3];
     int sw[8];
     if (kwds != NULL && PyDict_GET_SIZE(kwds)) {
@@ -142,8 +133,6 @@ static int Rules_init(Rules *self, PyObject *args, PyObject *kwds) {
         return -1;
     }
     memset(self->named, -1, sizeof self->named);
-    forget_pieces(self);                /* made again: nothing kept from other tables */
-    self->zobrist_ready = 0;
     if (!PyArg_ParseTuple(args, "OOOOOOO(iiiiiiii)(OOO)", &bits, &rays, &promo, &man_jumps, &man_steps,
                           &king_steps, &king_jumps, &sw[0], &sw[1], &sw[2], &sw[3], &sw[4], &sw[5],
                           &sw[6], &sw[7], &makers[0], &makers[1], &makers[2]))
@@ -274,6 +263,35 @@ static int Rules_init(Rules *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "unknown capture law");
         return -1;
     }
+    return 0;
+}
+
+/* A Rules is made whole here, or not at all, and never changes after: perft and search read its tables
+ * with the GIL let go, and every method runs Python code (makers, __index__, signal handlers) that could
+ * otherwise make it again under them.  Unseen by the garbage collector (gc.get_objects) while the tables
+ * are read, which runs Python code. */
+static PyObject *Rules_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
+    Rules *self = (Rules *)type->tp_alloc(type, 0);
+    if (self == NULL)
+        return NULL;
+    PyObject_GC_UnTrack(self);
+    if (make_rules(self, args, kwds) < 0) {
+        Py_DECREF(self);
+        return NULL;
+    }
+    PyObject_GC_Track(self);
+    return (PyObject *)self;
+}
+
+/* Rules(...) calls __init__ once after Rules_new: it passes; any later call is refused. */
+static int Rules_init(Rules *self, PyObject *args, PyObject *kwds) {
+    (void)args, (void)kwds;
+    if (self->initialised) {
+        PyErr_SetString(PyExc_TypeError, "a Rules cannot be made again: its tables are set once, by Rules(...) "
+                                         "(make a new Rules)");
+        return -1;
+    }
+    self->initialised = 1;
     return 0;
 }
 
@@ -408,7 +426,7 @@ PyTypeObject RulesType = {
     .tp_doc = "A variant's tables and rule switches for the compiled move core.",
     .tp_basicsize = sizeof(Rules),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_new = PyType_GenericNew,
+    .tp_new = Rules_new,
     .tp_traverse = (traverseproc)Rules_traverse,
     .tp_clear = (inquiry)Rules_clear,
     .tp_dealloc = (destructor)Rules_dealloc,

@@ -344,30 +344,21 @@ static int node(Search *s, int ci, u128 own, u128 opp, u128 kings, int c_own, in
     return best;
 }
 
-static PyObject *numbers(const Rules *r, const int8_t *squares, int len) {
-    PyObject *out = PyTuple_New(len);
-    if (out == NULL)
-        return NULL;
-    for (int i = 0; i < len; i++)
-        PyTuple_SET_ITEM(out, i, PyLong_FromLong(r->number[(int)squares[i]]));
-    return out;
-}
-
 /* The line as (start, path, captured, promotes) tuples of square numbers. */
 static PyObject *line_list(const Rules *r, const Record *line, int len) {
     PyObject *out = PyList_New(len);
-    if (out == NULL)
-        return NULL;
-    for (int i = 0; i < len; i++) {
+    for (int i = 0; out != NULL && i < len; i++) {
         const Record *m = &line[i];
-        PyObject *item = Py_BuildValue("(iNNO)", r->number[(int)m->start], numbers(r, m->path, m->len),
-                                       numbers(r, m->caps, m->capm ? m->len : 0),
-                                       m->promotes ? Py_True : Py_False);
-        if (item == NULL) {
-            Py_DECREF(out);
-            return NULL;
-        }
-        PyList_SET_ITEM(out, i, item);
+        PyObject *path = squares_tuple(r->number, m->path, m->len);
+        PyObject *caps = path == NULL ? NULL : squares_tuple(r->number, m->caps, m->capm ? m->len : 0);
+        PyObject *item = caps == NULL ? NULL : Py_BuildValue("(iOOO)", r->number[(int)m->start], path, caps,
+                                                             m->promotes ? Py_True : Py_False);
+        Py_XDECREF(path);
+        Py_XDECREF(caps);
+        if (item == NULL)
+            Py_CLEAR(out);
+        else
+            PyList_SET_ITEM(out, i, item);
     }
     return out;
 }
@@ -427,5 +418,6 @@ PyObject *Rules_search(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
         memcpy(line, s->pv[0], (size_t)line_len * sizeof(Record));
         done = (int)d;
     }
-    return Py_BuildValue("(iNLi)", score, line_list(self, line, line_len), s->nodes, done);
+    PyObject *found = line_list(self, line, line_len);
+    return found == NULL ? NULL : Py_BuildValue("(iNLi)", score, found, s->nodes, done);    /* N: taken, even failing */
 }

@@ -1,85 +1,6 @@
-/* The compiled reading of plain runs and of the common game (in the scanner's extension, _scan.c):
- * whether a run of moves may be kept as text, and the common game's tokens read at once. */
+/* The compiled reading of the common game (in the scanner's extension, _scan.c): its tokens read at once;
+ * the runs of plain moves in it read as _runs.c reads them. */
 #include "_scan.h"
-
-/* ---- a run of plain moves -------------------------------------------------------------------- */
-
-/* A run's square: [1-9][0-9]? in a plain run, (?:0[1-9]|[1-9][0-9]?) in a padded one; its end, or -1. */
-static Py_ssize_t run_square_end(const Text *t, Py_ssize_t i, int padded) {
-    Py_UCS4 c = char_at(t, i);
-    if (padded && c == '0')
-        return char_at(t, i + 1) >= '1' && char_at(t, i + 1) <= '9' ? i + 2 : -1;
-    if (!(c >= '1' && c <= '9'))
-        return -1;
-    return is_digit(char_at(t, i + 1)) ? i + 2 : i + 1;
-}
-
-/* SQUARE(?:- ?SQUARE|(?:x ?SQUARE){1,24}): the end of a run's move, or -1 */
-static Py_ssize_t run_move_end(const Text *t, Py_ssize_t i, int padded) {
-    i = run_square_end(t, i, padded);
-    if (i < 0)
-        return -1;
-    Py_UCS4 separator = char_at(t, i);
-    if (separator != '-' && separator != 'x')
-        return -1;
-    for (int steps = 0; steps < (separator == '-' ? 1 : 24) && char_at(t, i) == separator; steps++) {
-        Py_ssize_t square = char_at(t, i + 1) == ' ' ? i + 2 : i + 1, end = run_square_end(t, square, padded);
-        if (end < 0)
-            return steps ? i : -1;
-        i = end;
-    }
-    return i;
-}
-
-/* (?>(?:NUMBER\.(?:\.\.)?|\.\.\.)(?:MOVE)?|MOVE), NUMBER being [1-9][0-9]{0,5} in a plain run,
- * (?:0[1-9]|[1-9][0-9]{0,5}) in a padded one: the end of a run's item, or -1 */
-static Py_ssize_t run_item_end(const Text *t, Py_ssize_t i, int padded) {
-    Py_ssize_t j = i;
-    Py_UCS4 c = char_at(t, i);
-    if (c >= '1' && c <= '9')
-        for (j = i + 1; j < i + 6 && is_digit(char_at(t, j)); j++)
-            ;
-    else if (padded && c == '0' && char_at(t, i + 1) >= '1' && char_at(t, i + 1) <= '9')
-        j = i + 2;
-    if (char_at(t, j) == '.' && (j > i || (char_at(t, j + 1) == '.' && char_at(t, j + 2) == '.'))) {
-        j += char_at(t, j + 1) == '.' && char_at(t, j + 2) == '.' ? 3 : 1;
-        Py_ssize_t move = run_move_end(t, j, padded);
-        return move >= 0 ? move : j;
-    }
-    return run_move_end(t, i, padded);
-}
-
-/* Whether text[start:end] is a run of items one white space or more (' ', '\t', '\n') apart, nothing
- * before or after: builder._PLAIN_RUN (or, `padded`, builder._PADDED_RUN) matches all of it. */
-static int is_run(const Text *t, Py_ssize_t start, Py_ssize_t end, int padded) {
-    Text run = {t->kind, t->data, end};
-    Py_ssize_t i = start;
-    for (;;) {
-        i = run_item_end(&run, i, padded);
-        if (i < 0)
-            return 0;
-        if (i == end)
-            return 1;
-        Py_ssize_t gap = i;
-        while (run_space(char_at(&run, i)))
-            i++;
-        if (i == gap)
-            return 0;
-    }
-}
-
-/* plain_run(text) -> whether builder._PLAIN_RUN matches the whole text (twin:
- * pdn_tools.text.builder._plain_by_regex): items one white space
- * or more (' ', '\t', '\n') apart, nothing before or after. */
-PyObject *scan_plain_run(PyObject *module, PyObject *text) {
-    (void)module;
-    if (!PyUnicode_Check(text)) {
-        PyErr_SetString(PyExc_TypeError, "plain_run(text: str)");
-        return NULL;
-    }
-    Text t = {PyUnicode_KIND(text), PyUnicode_DATA(text), PyUnicode_GET_LENGTH(text)};
-    return PyBool_FromLong(is_run(&t, 0, t.end, 0));
-}
 
 /* ---- the common game, read at once --------------------------------------------------------
  * fast_game(text, pos, endpos, last) -> the tokens the scanner (scanner.Scanner.tokens) makes of
@@ -101,7 +22,7 @@ PyObject *scan_plain_run(PyObject *module, PyObject *text) {
  * its line's start, else each pair's '[' as (offset, line ends before it since `pos`, the offset after the
  * last of them (-1: none), whether a literal escape comes before it: builder._tags warns about it); every
  * other text is left to the scanner, whose tokens
- * for it these are (tests/text/test_fast_read.py compares the two readings; twin of the locating:
+ * for it these are (tests/text/test_fast_read.py compares the two readings; the locating's twin:
  * pdn_tools.text.scanner._fast_tokens). */
 
 /* [A-Z][A-Za-z0-9_]* */
@@ -178,10 +99,10 @@ static Py_ssize_t run_end(const Text *t, Py_ssize_t i, int *padded) {
     if (end < 0 || char_at(t, end - 1) == '.')
         return -1;
     *padded = 0;
-    if (is_run(t, i, end, 0))
+    if (scan_is_run(t, i, end, 0))
         return end;
     *padded = 1;
-    return is_run(t, i, end, 1) ? end : -1;
+    return scan_is_run(t, i, end, 1) ? end : -1;
 }
 
 /* Whether the move text[start:end] of a padded run has a zero-padded square: a '0' after no digit. */
@@ -216,7 +137,7 @@ static int add_padded(const Text *t, const Span *span, Py_ssize_t newlines, Py_s
     Text run = {t->kind, t->data, span->end};
     Py_ssize_t i = span->start;
     while (i < span->end) {
-        Py_ssize_t end = run_item_end(&run, i, 1), move = i;
+        Py_ssize_t end = scan_run_item_end(&run, i, 1), move = i;
         if (end < 0) {                                  /* not a padded run: read_game said it is one */
             PyErr_SetString(PyExc_SystemError, "fast_game: a padded run read again differs");
             return -1;
@@ -418,9 +339,12 @@ static PyObject *game_tokens(PyObject *text, const Text *t, Py_ssize_t pos, cons
     Py_ssize_t newlines = 0, line_start = -1, counted = pos;
     for (int k = 0; k < tags->count; k++) {
         const Py_ssize_t *bounds = tags->bounds[k];
-        PyObject *pair = Py_BuildValue("(NN)", PyUnicode_Substring(text, bounds[0], bounds[1]), tags->backslash[k]
-                                       ? tag_value(t, bounds[2], bounds[3])
-                                       : PyUnicode_Substring(text, bounds[2], bounds[3]));
+        PyObject *name = PyUnicode_Substring(text, bounds[0], bounds[1]);
+        PyObject *value = name == NULL ? NULL : tags->backslash[k] ? tag_value(t, bounds[2], bounds[3])
+                                                                   : PyUnicode_Substring(text, bounds[2], bounds[3]);
+        PyObject *pair = value == NULL ? NULL : PyTuple_Pack(2, name, value);
+        Py_XDECREF(name);
+        Py_XDECREF(value);
         if (pair == NULL)
             goto fail;
         PyList_SET_ITEM(pairs, k, pair);

@@ -1,6 +1,6 @@
-/* Shared by the compiled scanner (_scan.c, _fast.c, _wrap.c) and the compiled run replay (rules/_replay.c):
- * what separates the items of a run of plain moves; the text the scanner reads; the scanner's module's
- * functions of _fast.c, _wrap.c and _lines.c. */
+/* Shared by the compiled scanner (_scan.c, _runs.c, _fast.c, _wrap.c) and the compiled run replay
+ * (rules/_replay.c): what separates the items of a run of plain moves; the text the scanner reads; the
+ * scanner's module's functions of _runs.c, _fast.c, _wrap.c and _lines.c. */
 #ifndef PDN_TOOLS_SCAN_H
 #define PDN_TOOLS_SCAN_H
 
@@ -29,8 +29,13 @@ static inline int is_digit(Py_UCS4 c) { return c >= '0' && c <= '9'; }
 Py_ssize_t scan_item_end(const Text *t, Py_ssize_t i);
 Py_ssize_t scan_gap_end(const Text *t, Py_ssize_t i);
 
-/* plain_run(text) and fast_game(text, pos, endpos, last) (_fast.c). */
+/* A run of plain moves (_runs.c): the end of its item at `i` (`padded`: of a zero-padded run), or -1;
+ * whether text[start:end] is a run; plain_run(text). */
+Py_ssize_t scan_run_item_end(const Text *t, Py_ssize_t i, int padded);
+int scan_is_run(const Text *t, Py_ssize_t start, Py_ssize_t end, int padded);
 PyObject *scan_plain_run(PyObject *module, PyObject *text);
+
+/* fast_game(text, pos, endpos, last) (_fast.c). */
 PyObject *scan_fast_game(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
 
 /* numbered_text(pieces, ply, tail, width): the canonical movetext, numbered and wrapped (_wrap.c). */

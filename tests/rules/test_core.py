@@ -638,9 +638,10 @@ def test_the_core_reads_every_square_bit_and_refuses_a_padding_bit(name):
         rl.core.pieces(1 << padding, 0)
 
 
-def test_tables_made_again_keep_no_answer_of_the_tables_before(monkeypatch) -> None:
-    """Rules.__init__ called again on the same object with other tables (a misuse, but one Python allows):
-    pieces() answers from the new board, none kept from the old one (answers are kept by the ints asked)."""
+def test_tables_made_again_are_refused_and_the_answers_stay(monkeypatch) -> None:
+    """Rules.__init__ called again on the same object with other tables (a misuse Python allows) is refused:
+    the Rules is made once (perft and search read its tables with the GIL let go), and answers from its own
+    board after, as before."""
     made: list[tuple[object, ...]] = []
 
     def recording(*args: object) -> CompiledRules:
@@ -657,5 +658,9 @@ def test_tables_made_again_keep_no_answer_of_the_tables_before(monkeypatch) -> N
     side, kings = sum(1 << bit for bit in shared), 0
     assert len(shared) == 3
     old = english.pieces(side, kings)
-    english.__init__(*made[1])                     # the Thai board's tables
-    assert english.pieces(side, kings) == thai.pieces(side, kings) != old
+    assert old != thai.pieces(side, kings)
+    with pytest.raises(TypeError, match="cannot be made again"):
+        english.__init__(*made[1])                 # the Thai board's tables
+    with pytest.raises(TypeError, match="cannot be made again"):
+        english.__init__(*made[0])                 # its own, too
+    assert english.pieces(side, kings) == old
