@@ -146,5 +146,5 @@ def compile_rules(bits: Sequence[int], rays: Sequence[Sequence[Sequence[int]]],
         return None
     rules: CompiledRules = module.Rules(
         bits, rays, promo, man_jumps, man_steps, king_steps, king_jumps,
-        (*(int(flag) for flag in flags), laws.LAWS.index(law), limit), makers)
+        (*map(int, flags), laws.LAWS.index(law), limit), makers)    # map, not a generator: no function is made
     return rules

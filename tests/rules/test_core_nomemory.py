@@ -39,6 +39,12 @@ def rules_arguments() -> tuple[Any, ...]:
     return asked[0]
 
 
+def rules_made(arguments: tuple[Any, ...]) -> Callable[[], Any]:
+    """compile_rules of `arguments` (made before the allocations fail: CPython 3.12 crashes making a
+    function object out of memory, as rules_arguments does), then a call of the Rules made."""
+    return lambda: core.compile_rules(*arguments).fen(KINGS._white, KINGS._black, KINGS._kings, 0)
+
+
 def rules() -> Any:
     found = START._rl.core
     assert found is not None
@@ -91,7 +97,7 @@ CASES: dict[str, Case] = {
     "annotate_line": lambda: lambda: rules().annotate_line(
         [("1. 32-28 19-23 2. 28x19 14x23", 0), ("{a comment}", 3), (1, 2), ("3.", 1), ("33-28 23x32 37x28", 0)],
         START, 10, None, 7, None, None, None, 0, (), "*", 79, [("Event", "a"), ("Result", "*")]),
-    "Rules": lambda: lambda: core.compile_rules(*rules_arguments()).fen(KINGS._white, KINGS._black, KINGS._kings, 0),
+    "Rules": lambda: rules_made(rules_arguments()),
 }
 
 
