@@ -1,6 +1,5 @@
 """`pdn` in pipelines, through real processes: a closed stdout, a full disk, workers that
 end with their parent."""
-import contextlib
 import os
 import signal
 import subprocess
@@ -10,6 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import children, ended, feed, wait_until
 
 from pdn_tools.running.workers import end_with_parent
 
@@ -87,41 +87,6 @@ def test_a_full_disk_is_one_line_naming_stdout(tmp_path, valid, command):
 
 # ---- workers end with the main process --------------------------------------------------------------
 
-def _children(parent):
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == parent:
-                found.append(int(entry))
-    return found
-
-
-def _feed(stream, data):
-    """Write `data` (more than the reader takes at a time, so batches reach the workers) and
-    leave `stream` open, as a slow producer would."""
-    with contextlib.suppress(OSError):
-        stream.write(data)
-        stream.flush()
-
-
-def _ended(pid):
-    """Gone, or a zombie waiting for a parent that does not reap."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return True
-
-
-def _wait(condition, seconds):
-    deadline = time.monotonic() + seconds
-    while not condition() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return condition()
-
 
 @pytest.mark.slow          # a pdn process with workers, killed
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the workers in /proc")
@@ -130,12 +95,12 @@ def test_workers_end_when_the_main_process_is_killed(signum):
     main = subprocess.Popen(PDN + ["validate", "--jobs", "2", "-"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        threading.Thread(target=_feed, args=(main.stdin, GOOD * 20_000), daemon=True).start()
-        assert _wait(lambda: len(_children(main.pid)) >= 2, 60)
-        workers = _children(main.pid)
+        threading.Thread(target=feed, args=(main.stdin, GOOD * 20_000), daemon=True).start()
+        assert wait_until(lambda: len(children(main.pid)) >= 2, 60)
+        workers = children(main.pid)
         main.send_signal(signum)
         main.wait(timeout=60)
-        assert _wait(lambda: all(_ended(pid) for pid in workers), 30), workers
+        assert wait_until(lambda: all(ended(pid) for pid in workers), 30), workers
     finally:
         main.kill()
         main.communicate(timeout=60)
@@ -161,10 +126,10 @@ def test_without_the_kernel_signal_a_worker_still_ends_with_its_parent():
     parent = subprocess.Popen([sys.executable, "-c", WATCHED], stdout=subprocess.PIPE, text=True)
     try:
         worker = int(parent.stdout.readline())
-        assert not _ended(worker)
+        assert not ended(worker)
         parent.kill()
         parent.wait(timeout=30)
-        assert _wait(lambda: _ended(worker), 30)
+        assert wait_until(lambda: ended(worker), 30)
     finally:
         parent.kill()
         parent.communicate(timeout=30)

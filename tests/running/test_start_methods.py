@@ -2,18 +2,17 @@
 (the default from 3.14) or spawn.  Every command that takes --jobs writes, byte for byte, what --jobs 1
 writes, over small files grouped into tasks, a file cut into byte ranges and stdin split here; the
 workers end with the main process, and Ctrl-C ends a run quietly, however they started."""
-import contextlib
 import multiprocessing
 import os
 import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from processes import descendants, ended, feed, wait_until
 from signals import ctrl_c_heard, without_tracker_warnings
 
 from pdn_tools.cli import cli
@@ -113,41 +112,6 @@ def test_split_and_in_place_with_jobs_write_the_files_one_job_writes(sources, tm
 
 # ---- the workers' lifetime, through real processes --------------------------------------------
 
-def _descendants(root):
-    """The processes under `root` (a fork server's workers are not the main process's children)."""
-    parents = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            with contextlib.suppress(OSError):
-                parents[int(entry)] = int(Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[1])
-    found, frontier = [], [root]
-    while frontier:
-        children = [pid for pid, parent in parents.items() if parent in frontier]
-        found += children
-        frontier = children
-    return found
-
-
-def _ended(pid):
-    """Gone, or a zombie waiting for a parent that does not reap."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
-    except OSError:
-        return True
-
-
-def _wait(condition, seconds):
-    deadline = time.monotonic() + seconds
-    while not condition() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    return condition()
-
-
-def _feed(stream, data):
-    with contextlib.suppress(OSError):
-        stream.write(data)
-        stream.flush()
-
 
 GOOD = b'[GameType "20"]\n[Result "*"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n'
 
@@ -161,12 +125,12 @@ def test_workers_and_their_helpers_end_when_the_main_process_is_killed(method):
     main = subprocess.Popen(PDN + ["validate", "--jobs", "2", "--start-method", method, "-"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        threading.Thread(target=_feed, args=(main.stdin, GOOD * 20_000), daemon=True).start()
-        assert _wait(lambda: len(_descendants(main.pid)) >= 2 + HELPERS[method], 60)
-        workers = _descendants(main.pid)
+        threading.Thread(target=feed, args=(main.stdin, GOOD * 20_000), daemon=True).start()
+        assert wait_until(lambda: len(descendants(main.pid)) >= 2 + HELPERS[method], 60)
+        workers = descendants(main.pid)
         main.kill()
         main.wait(timeout=60)
-        assert _wait(lambda: all(_ended(pid) for pid in workers), 30), workers
+        assert wait_until(lambda: all(ended(pid) for pid in workers), 30), workers
     finally:
         main.kill()
         main.communicate(timeout=60)
@@ -184,8 +148,8 @@ def test_ctrl_c_while_workers_start_is_quiet(method):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
                             preexec_fn=ctrl_c_heard)
     try:
-        threading.Thread(target=_feed, args=(main.stdin, GOOD * 20_000), daemon=True).start()
-        assert _wait(lambda: len(_descendants(main.pid)) >= 1 + HELPERS[method], 60)
+        threading.Thread(target=feed, args=(main.stdin, GOOD * 20_000), daemon=True).start()
+        assert wait_until(lambda: len(descendants(main.pid)) >= 1 + HELPERS[method], 60)
         os.killpg(main.pid, signal.SIGINT)
         _, err = main.communicate(timeout=60)
     finally:
