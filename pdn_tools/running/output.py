@@ -2,6 +2,7 @@
 leave no temporary file behind."""
 from __future__ import annotations
 
+import _thread
 import contextlib
 import errno
 import io
@@ -409,27 +410,41 @@ def _terminate(signum: int, frame: FrameType | None) -> NoReturn:
 def end_on_first_interrupt() -> None:
     """Ctrl-C ends the run: the first raises KeyboardInterrupt, and those after it are ignored while
     the run unwinds (temporary files removed, workers stopped), so that a Ctrl-C held down does not
-    interrupt the clean-up; then end_interrupted.  One that Python cannot raise where it lands (an import lock's
-    weakref callback while Dask loads) is lost there, unsaid, and the next one is listened for.
+    interrupt the clean-up; then end_interrupted.  One that lands where Python cannot raise it (a weakref
+    callback, as of the import lock of a module loaded as the command runs) is delivered again once
+    Python is out of there (_redeliver_lost_interrupts), not lost.
     A Ctrl-C ignored from the start (a script's background job, as the shell starts it) stays ignored."""
-    sys.unraisablehook = _drop_lost_interrupts
+    sys.unraisablehook = _redeliver_lost_interrupts
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, _interrupt)
 
 
-def _interrupt(signum: int, frame: FrameType | None) -> NoReturn:
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    if frame is not None and frame.f_code is _redeliver_lost_interrupts.__code__:
+        _deliver_later()            # raised inside the hook, it would be lost again, and printed
+        return
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     raise KeyboardInterrupt
 
 
-def _drop_lost_interrupts(unraisable: Any) -> None:
-    """sys.unraisablehook: a KeyboardInterrupt raised where it could not propagate goes unsaid (Python
-    raises it in the main thread only, where the handler is set again); anything else is reported as
-    Python reports it."""
+def _redeliver_lost_interrupts(unraisable: Any) -> None:
+    """sys.unraisablehook: a KeyboardInterrupt raised where it could not propagate (a weakref callback, a
+    `__del__`) goes unsaid, and the Ctrl-C is delivered again to the main thread, by another thread so
+    that it lands once this hook has returned; anything else is reported as Python reports it."""
     if isinstance(unraisable.exc_value, KeyboardInterrupt):
         signal.signal(signal.SIGINT, _interrupt)
+        _deliver_later()
     else:
         sys.__unraisablehook__(unraisable)
+
+
+def _deliver_later() -> None:
+    """Ctrl-C sent again to this thread (the main thread: Python raises KeyboardInterrupt nowhere else) by
+    a new thread, which waits for the interpreter's lock: this thread is past the code that called this
+    when its handler runs, and a wait it is in (a read, a pool) is interrupted.  As the interpreter shuts
+    down, no thread starts: the process is ending anyway."""
+    with contextlib.suppress(RuntimeError):
+        _thread.start_new_thread(signal.pthread_kill, (_thread.get_ident(), signal.SIGINT))
 
 
 def ending_signal(error: BaseException) -> int | None:

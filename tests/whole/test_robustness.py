@@ -334,6 +334,69 @@ def test_a_signal_while_a_class_is_made_during_an_import_ends_quietly(module, si
     assert (done.returncode, done.stdout, done.stderr.strip()) == (-signum, b"", b"")   # click ends a line it cut
 
 
+# A Ctrl-C landing where Python cannot raise it, as the module MODULE loads: in a weakref callback (an
+# import lock's, as a command's modules load: a CI run went on to validate the whole file), in a
+# `__del__`, in a collector's callback.  Raised there, KeyboardInterrupt is only "ignored".
+INTERRUPTED_WHERE_UNRAISABLE = """
+import gc, importlib.abc, importlib.util, os, signal, sys, weakref
+sys.argv[1:] = ["validate", os.devnull]
+
+def interrupt(*args):
+    os.kill(os.getpid(), signal.SIGINT)      # its handler runs before this function returns
+    sum(range(1000))
+
+class Dying:
+    def __del__(self):
+        interrupt()
+
+def collected(phase, info):
+    gc.callbacks.remove(collected)
+    interrupt()
+
+class Thing:
+    pass
+
+def weakref_callback():
+    thing = Thing()
+    ref = weakref.ref(thing, interrupt)
+    del thing
+
+def finalizer():
+    Dying()
+
+def collector_callback():
+    gc.callbacks.append(collected)
+    gc.collect()
+
+class Finder(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name != "MODULE":
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        load = spec.loader.exec_module
+
+        def exec_module(module):
+            PLACE()
+            load(module)
+        spec.loader.exec_module = exec_module
+        return spec
+
+sys.meta_path.insert(0, Finder())
+from pdn_tools.__main__ import main
+main()
+print("ran: the interrupt was lost")
+"""
+
+
+@pytest.mark.parametrize("place", ["weakref_callback", "finalizer", "collector_callback"])
+@pytest.mark.parametrize("module", ["pdn_tools.cli", "pdn_tools.running.batch"])
+def test_a_ctrl_c_landing_where_python_cannot_raise_it_still_ends_the_run(module, place):
+    script = INTERRUPTED_WHERE_UNRAISABLE.replace("MODULE", module).replace("PLACE", place)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60, preexec_fn=ctrl_c_heard)
+    assert (done.returncode, done.stdout, done.stderr.strip()) == (INTERRUPTED, b"", b"")
+
+
 # A Ctrl-C delivered as the entry point calls STEP: the noted one (the loading handler still in), or
 # one that lands in the command line's own handler before the command runs (two failures seen).
 INTERRUPTED_AT_A_STEP = """
