@@ -290,60 +290,23 @@ def test_ctrl_c_while_loading_ends_quietly(delay):
     assert b"Traceback" not in err and err.strip() == b"" and producer.returncode == INTERRUPTED, err
 
 
-# The module MODULE, loaded as the command line loads (`pdn_tools.cli`) or later as a command
-# runs (`pdn_tools.running.batch`), makes a class whose attribute is named while the Ctrl-C
-# arrives: the moment of two failures seen (`RuntimeError: Error calling __set_name__`,
-# Python 3.11), reproduced without timing.
-INTERRUPTED_IN_SET_NAME = """
-import importlib.abc, importlib.util, os, signal, sys
-sys.argv[1:] = ["validate", os.devnull]
-
-class Interrupting:
-    def __set_name__(self, owner, name):
-        os.kill(os.getpid(), signal.SIGNAL)     # delivered before this method returns
-        sum(range(1000))
-
-class Finder(importlib.abc.MetaPathFinder):
-    def find_spec(self, name, path, target=None):
-        if name != "MODULE":
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(name)
-        load = spec.loader.exec_module
-
-        def exec_module(module):
-            class Made:
-                attribute = Interrupting()
-            load(module)
-        spec.loader.exec_module = exec_module
-        return spec
-
-sys.meta_path.insert(0, Finder())
-from pdn_tools.__main__ import main
-main()
-print("ran: the interrupt was lost")
-"""
-
-
-@pytest.mark.parametrize("module, signum", [("pdn_tools.cli", signal.SIGINT),
-                                            ("pdn_tools.running.batch", signal.SIGINT),
-                                            ("pdn_tools.running.batch", signal.SIGTERM)])
-def test_a_signal_while_a_class_is_made_during_an_import_ends_quietly(module, signum):
-    script = INTERRUPTED_IN_SET_NAME.replace("MODULE", module).replace("SIGNAL", signum.name)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60, preexec_fn=ctrl_c_heard)
-    assert (done.returncode, done.stdout, done.stderr.strip()) == (-signum, b"", b"")   # click ends a line it cut
-
-
-# A Ctrl-C landing where Python cannot raise it, as the module MODULE loads: in a weakref callback (an
-# import lock's, as a command's modules load: a CI run went on to validate the whole file), in a
-# `__del__`, in a collector's callback.  Raised there, KeyboardInterrupt is only "ignored".
-INTERRUPTED_WHERE_UNRAISABLE = """
+# A signal delivered as the module MODULE loads (as the command line loads, `pdn_tools.cli`, or later as a
+# command runs, `pdn_tools.running.batch`), at the PLACE: while a class is made whose attribute is named
+# (two failures seen: `RuntimeError: Error calling __set_name__`, Python 3.11); where Python cannot
+# raise a KeyboardInterrupt, which is only "ignored" there: in a weakref callback (an import lock's, as a
+# command's modules load: a CI run then went on to validate the whole file), in a `__del__`, in a
+# collector's callback.  Reproduced without timing.
+INTERRUPTED_AS_A_MODULE_LOADS = """
 import gc, importlib.abc, importlib.util, os, signal, sys, weakref
 sys.argv[1:] = ["validate", os.devnull]
 
 def interrupt(*args):
-    os.kill(os.getpid(), signal.SIGINT)      # its handler runs before this function returns
+    os.kill(os.getpid(), signal.SIGNAL)     # its handler runs before this function returns
     sum(range(1000))
+
+class Interrupting:
+    def __set_name__(self, owner, name):
+        interrupt()
 
 class Dying:
     def __del__(self):
@@ -355,6 +318,10 @@ def collected(phase, info):
 
 class Thing:
     pass
+
+def class_made():
+    class Made:
+        attribute = Interrupting()
 
 def weakref_callback():
     thing = Thing()
@@ -389,11 +356,24 @@ print("ran: the interrupt was lost")
 """
 
 
+def _interrupted_as_a_module_loads(module: str, place: str, signum: signal.Signals) -> subprocess.CompletedProcess:
+    script = INTERRUPTED_AS_A_MODULE_LOADS.replace("MODULE", module).replace("PLACE", place)
+    return subprocess.run([sys.executable, "-c", script.replace("SIGNAL", signum.name)], capture_output=True,
+                          timeout=60, preexec_fn=ctrl_c_heard)
+
+
+@pytest.mark.parametrize("module, signum", [("pdn_tools.cli", signal.SIGINT),
+                                            ("pdn_tools.running.batch", signal.SIGINT),
+                                            ("pdn_tools.running.batch", signal.SIGTERM)])
+def test_a_signal_while_a_class_is_made_during_an_import_ends_quietly(module, signum):
+    done = _interrupted_as_a_module_loads(module, "class_made", signum)
+    assert (done.returncode, done.stdout, done.stderr.strip()) == (-signum, b"", b"")   # click ends a line it cut
+
+
 @pytest.mark.parametrize("place", ["weakref_callback", "finalizer", "collector_callback"])
 @pytest.mark.parametrize("module", ["pdn_tools.cli", "pdn_tools.running.batch"])
 def test_a_ctrl_c_landing_where_python_cannot_raise_it_still_ends_the_run(module, place):
-    script = INTERRUPTED_WHERE_UNRAISABLE.replace("MODULE", module).replace("PLACE", place)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60, preexec_fn=ctrl_c_heard)
+    done = _interrupted_as_a_module_loads(module, place, signal.SIGINT)
     assert (done.returncode, done.stdout, done.stderr.strip()) == (INTERRUPTED, b"", b"")
 
 
