@@ -18,7 +18,7 @@ from pdn_tools.play.notation import (Style, canonical_game, canonical_head, cano
 from pdn_tools.text.names import printable
 from pdn_tools.rules import steps
 from pdn_tools.rules.fen import to_fen
-from pdn_tools.rules.variants import Variant
+from pdn_tools.rules.variants import PerVariant, Variant
 from pdn_tools.play.replay import Replay
 
 
@@ -324,13 +324,9 @@ def _core_plies(replayed: Replay, named: bool, form: str, extra: str | None) -> 
 
 
 def square_names(variant: Variant) -> tuple[str, ...]:
-    """The algebraic name of each square number of `variant` (item 0 unused), kept per variant (by
-    identity: hashing a Variant takes some microseconds, a game)."""
-    known = _NAMES.get(id(variant))
-    if known is None or known[0] is not variant:
-        known = (variant, ("", *(variant.square_text(number, True) for number in range(1, variant.num_squares + 1))))
-        _NAMES[id(variant)] = known
-    return known[1]
+    """The algebraic name of each square number of `variant` (item 0 unused), kept per variant."""
+    return _NAMES.get(variant, None)
 
 
-_NAMES: dict[int, tuple[Variant, tuple[str, ...]]] = {}        # id(variant) -> (variant, its square_names)
+_NAMES: PerVariant[None, tuple[str, ...]] = PerVariant(
+    lambda variant, _: ("", *(variant.square_text(number, True) for number in range(1, variant.num_squares + 1))))

@@ -18,7 +18,7 @@ from pdn_tools.play.replay import Replay
 from pdn_tools.play.result_check import board_verdict, meaning
 from pdn_tools.play.variant_choice import gametype_candidates
 from pdn_tools.rules.fen import to_fen
-from pdn_tools.rules.variants import Variant
+from pdn_tools.rules.variants import PerVariant, Variant
 from pdn_tools.text.results import off_board, outcome, stated_result
 from pdn_tools.text.walk import Path, walk
 from pdn_tools.text.writer import (MOVE, OTHER, RUN, WIDTH, atom, numbered_text, tail_of, terminator_of, write_game,
@@ -233,19 +233,12 @@ def written_gametype(game: Game, result: Replay, style: Style) -> str | None:
     if variant is None or result.start is None or not result.complete:
         return None
     alpha = written_alpha(game, variant, style)
-    gametype = game.tag("GameType") or ""
-    key = (gametype, id(variant), alpha)
-    known = _GAMETYPES.get(key)
-    if known is None or known[0] is not variant:
-        known = (variant, _gametype_written(gametype, variant, alpha))
-        if len(_GAMETYPES) < 4096:
-            _GAMETYPES[key] = known
-    return known[1]
+    return _GAMETYPES.get(variant, (game.tag("GameType") or "", alpha))
 
 
-# (GameType value, id of the variant, alpha) -> (the variant, _gametype_written's answer): a file's games
-# repeat a few
-_GAMETYPES: dict[tuple[str, int, bool], tuple[Variant, str | None]] = {}
+# (the variant, (GameType value, alpha)) -> _gametype_written's answer: a file's games repeat a few
+_GAMETYPES: PerVariant[tuple[str, bool], str | None] = PerVariant(
+    lambda variant, key: _gametype_written(key[0], variant, key[1]), most=4096)
 
 
 def _gametype_written(gametype: str, variant: Variant, alpha: bool) -> str | None:

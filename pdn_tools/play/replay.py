@@ -23,7 +23,7 @@ from pdn_tools.text.results import Outcome
 from pdn_tools.text.model import (Comment, Diagnostic, Element, Game, MoveRun, NotatedMove as Notated,
                                   movetext_runs)
 from pdn_tools.rules.movegen import Move, Position
-from pdn_tools.rules.variants import RuleSet, Variant
+from pdn_tools.rules.variants import PerVariant, RuleSet, Variant
 from pdn_tools.play.checking import Checking
 from pdn_tools.play.variant_choice import choose_variant
 from pdn_tools.play.resolving import _Failure, full_path
@@ -228,23 +228,14 @@ def _on_core_alone(result: Replay, movetext: list[Element | MoveRun] | list[Elem
     return True
 
 
-# Positions are immutable: one start position per variant and engine, found by the variant's id (a
-# Variant hashes slowly) and kept only for that very variant (a variant of the same name, or one made
-# later at the same address, gets its own).
-_INITIAL: dict[tuple[int, bool], Position] = {}
-_KEPT_STARTS = 64
+# Positions are immutable: one start position per variant and engine (by its `compiled`).
+_INITIAL: PerVariant[bool, Position] = PerVariant(lambda variant, compiled: Position.initial(variant, Engine(compiled)))
 
 
 def _start_position(game: Game, variant: Variant, engine: Engine) -> Position:
     fen = game.tag("FEN")
     if fen is None:
-        key = id(variant), engine.compiled
-        start = _INITIAL.get(key)
-        if start is None or start.variant is not variant:
-            if len(_INITIAL) >= _KEPT_STARTS:
-                _INITIAL.clear()
-            start = _INITIAL[key] = Position.initial(variant, engine)
-        return start
+        return _INITIAL.get(variant, engine.compiled)
     line, column = game.tag_position("FEN")
     try:
         return parse_fen(variant, fen, engine)

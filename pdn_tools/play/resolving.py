@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Callable
 from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic, NotatedMove as Notated
 from pdn_tools.rules.movegen import Move, Position
-from pdn_tools.rules.variants import Variant
+from pdn_tools.rules.variants import PerVariant, Variant
 
 if TYPE_CHECKING:
     from pdn_tools.play.checking import Checking
@@ -59,18 +59,13 @@ def resolve(position: Position, notated: Notated, ply: int | None, warnings: lis
 
 # id(variant) -> (the variant, square text -> number): kept only for that very variant (one of the same
 # name, or one made later at the same address, gets its own)
-_SQUARES: dict[int, tuple[Variant, dict[str, int | None]]] = {}
+_SQUARES: PerVariant[None, dict[str, int | None]] = PerVariant(lambda variant, _: {})
 
 
 def known_squares(variant: Variant) -> dict[str, int | None]:
     """The square numbers of `variant`'s square texts met so far (see _square; the compiled core adds
     to them too)."""
-    kept = _SQUARES.get(id(variant))
-    if kept is None or kept[0] is not variant:
-        if len(_SQUARES) >= 64:
-            _SQUARES.clear()
-        kept = _SQUARES[id(variant)] = variant, {}
-    return kept[1]
+    return _SQUARES.get(variant, None)
 
 
 def _square(variant: Variant, text: str) -> int | None:

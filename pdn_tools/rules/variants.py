@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import field
 from functools import cached_property
-from typing import NamedTuple
+from typing import Callable, Generic, NamedTuple, TypeVar
 
 from pdn_tools.rules import draws, laws
 from pdn_tools.rules.draws import REPETITION_ONLY, DrawRules
@@ -202,6 +202,30 @@ class Variant:
 
     def __str__(self) -> str:
         return self.name
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class PerVariant(Generic[K, V]):
+    """What `make(variant, key)` gives, made once and kept for that very variant: found by the variant's
+    id (hashing a Variant takes microseconds, a game) and checked to be the same object, so that a
+    library user's variant named as a built-in one, or one made later at a freed address, gets its own.
+    At most `most` are kept: when full, all are dropped."""
+
+    def __init__(self, make: Callable[[Variant, K], V], most: int = 64) -> None:
+        self._make, self._most = make, most
+        self._kept: dict[tuple[int, K], tuple[Variant, V]] = {}
+
+    def get(self, variant: Variant, key: K) -> V:
+        found = (id(variant), key)
+        kept = self._kept.get(found)
+        if kept is None or kept[0] is not variant:
+            if len(self._kept) >= self._most:
+                self._kept.clear()
+            kept = self._kept[found] = variant, self._make(variant, key)
+        return kept[1]
 
 
 def _rows(n: int) -> tuple[int, ...]:

@@ -1,5 +1,6 @@
 """Variant table: GameType numbers, names and square numbering (reference §2.2, §3)."""
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -7,7 +8,7 @@ import pytest
 from pdn_tools.rules import laws
 from pdn_tools.rules.draws import DrawRules
 from pdn_tools.rules.movegen import Position
-from pdn_tools.rules.variants import (VARIANTS, Hint, inferred_variants, lidraughts_variant, variant_by_gametype,
+from pdn_tools.rules.variants import (VARIANTS, Hint, PerVariant, inferred_variants, lidraughts_variant, variant_by_gametype,
                                       variant_by_name)
 from pdn_tools.text.results import RESULTS, Outcome
 
@@ -207,3 +208,19 @@ def test_variant_is_keyword_only_and_derives_its_square_count():
     with pytest.raises(TypeError):
         type(VARIANTS["english"])("x", 99, 8, 8, "W", False, 2, False)     # type: ignore[misc]
     assert [v.num_squares for v in VARIANTS.values()] == [50, 32, 32, 32, 32, 32, 32, 72, 32, 32, 64, 32, 50]
+
+
+def test_per_variant_makes_once_for_that_very_variant():
+    """Kept by the variant's identity: the same variant and key are made once; a variant of the same name
+    (a library user's, dataclasses.replace) gets its own; when `most` are kept, all are dropped."""
+    made = []
+    kept = PerVariant(lambda variant, key: made.append((variant.name, key)) or f"{variant.name}/{key}", most=3)
+    english = VARIANTS["english"]
+    own = dataclasses.replace(VARIANTS["international"], name="english")
+    assert [kept.get(english, 1), kept.get(english, 1), kept.get(own, 1), kept.get(english, 2)] == \
+        ["english/1", "english/1", "english/1", "english/2"]
+    assert made == [("english", 1), ("english", 1), ("english", 2)]
+    assert kept.get(own, 1) == "english/1" and len(made) == 3          # both kept: two makes of one name
+    kept.get(english, 3)                                                  # a fourth: the three dropped first
+    kept.get(english, 1)
+    assert made[-2:] == [("english", 3), ("english", 1)]
