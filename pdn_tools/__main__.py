@@ -5,7 +5,7 @@ noted, and acted on once the modules are in (ended by SIGINT, quietly): raised a
 import, KeyboardInterrupt can come out as another error with a traceback (Python 3.11
 turns one raised inside `__set_name__`, as while an Enum class is made, into
 `RuntimeError: Error calling __set_name__`).  Once it runs, the command line handles Ctrl-C
-(running.output.end_on_first_interrupt).
+(running.signals.end_on_first_interrupt).
 
 The garbage collector makes its first collection later than usual (see FIRST_COLLECTION), so as not to
 look again and again at the objects the start makes and keeps.

@@ -21,7 +21,7 @@ _TRACKER_WARNING = re.compile(rb"[^\n]*multiprocessing/resource_tracker\.py:\d+:
 def without_tracker_warnings(err: bytes) -> bytes:
     """`err` without the warnings multiprocessing's resource tracker prints when the process it watched
     ended with a semaphore still registered.  pdn ending by a signal releases its pool's semaphores first
-    (running/output.py, _release_shared), but a thread of the pool that is tearing it down may have
+    (running/signals.py, _release_shared), but a thread of the pool that is tearing it down may have
     unlinked one and not yet told the tracker when the process ends: under load, now and then, the
     tracker then says 'leaked semaphore objects' (it cleans them up).  That is multiprocessing's
     message, about its own bookkeeping: the tests of an end by a signal look at pdn's output alone."""

@@ -12,6 +12,7 @@ import click
 
 from pdn_tools import __version__
 from pdn_tools.running import output as streams
+from pdn_tools.running import signals
 from pdn_tools.running.output import EXIT_USAGE
 
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ def main(noted: Sequence[int] = ()) -> None:
     `noted`: the Ctrl-C noted while the command line loaded (`pdn_tools.__main__`), looked at once this
     function's handler is in, so that one landing in between is neither lost nor raised outside the guard."""
     try:
-        streams.end_on_first_interrupt()
+        signals.end_on_first_interrupt()
         if noted:
             raise KeyboardInterrupt
         streams.guard_standard_streams()
@@ -103,11 +104,11 @@ def main(noted: Sequence[int] = ()) -> None:
             code = done.code
         sys.exit(EXIT_USAGE if code in (0, None) and streams.stderr_lost() else code)
     except BaseException as error:
-        signum = streams.ending_signal(error)
+        signum = signals.ending_signal(error)
         if signum == signal.SIGINT:
-            streams.end_interrupted()
+            signals.end_interrupted()
         if signum is not None:
-            streams.end_by_signal(signum)
+            signals.end_by_signal(signum)
         raise
 
 
@@ -130,7 +131,7 @@ def help_width(max_width: int = 80) -> int:
 
 def _run() -> None:
     streams.name_stdout_errors()
-    streams.clean_up_on_signals()
+    signals.clean_up_on_signals()
     try:
         try:
             cli.main(standalone_mode=False, terminal_width=help_width())
@@ -142,7 +143,7 @@ def _run() -> None:
         error.show()
         sys.exit(EXIT_USAGE)
     except click.Abort:
-        streams.end_interrupted()
+        signals.end_interrupted()
     except (streams.ClosedPipe, BrokenPipeError):
         streams.discard_stdout()
         sys.exit(EXIT_CLOSED_PIPE)

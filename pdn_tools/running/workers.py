@@ -7,7 +7,7 @@ import sys
 import threading
 import time
 
-from pdn_tools.running.output import ENDING_SIGNALS
+from pdn_tools.running.signals import ENDING_SIGNALS
 from pdn_tools.running.tasks import Counts
 
 _PR_SET_PDEATHSIG = 1                # prctl option: the signal a process gets when its parent ends

@@ -154,12 +154,12 @@ def test_a_ctrl_c_python_cannot_raise_in_a_callback_is_not_printed_and_is_delive
     import signal
     import types
 
-    from pdn_tools.running import output
+    from pdn_tools.running import signals
 
     before = signal.getsignal(signal.SIGINT), sys.unraisablehook
     try:
         signal.signal(signal.SIGINT, signal.default_int_handler)       # heard, as in a terminal's foreground
-        output.end_on_first_interrupt()
+        signals.end_on_first_interrupt()
         with pytest.raises(KeyboardInterrupt):
             os.kill(os.getpid(), signal.SIGINT)
             time.sleep(1)

@@ -269,7 +269,7 @@ def test_a_signal_while_writing_leaves_no_temporary_file(tmp_path, signum):
 def test_a_signal_just_after_the_temporary_file_is_made_removes_it(tmp_path, monkeypatch):
     """The window between creating the temporary file and knowing its name: a signal there
     must still find it (it once left a .pdn-*.tmp under load)."""
-    from pdn_tools.running import output
+    from pdn_tools.running import output, signals
 
     real_open = os.open
 
@@ -279,13 +279,13 @@ def test_a_signal_just_after_the_temporary_file_is_made_removes_it(tmp_path, mon
         os.kill(os.getpid(), signal.SIGTERM)        # handled at the next bytecode, as in the window
         return descriptor
 
-    saved = {signum: signal.getsignal(signum) for signum in output.ENDING_SIGNALS}
+    saved = {signum: signal.getsignal(signum) for signum in signals.ENDING_SIGNALS}
     try:
-        for signum in output.ENDING_SIGNALS:
+        for signum in signals.ENDING_SIGNALS:
             signal.signal(signum, signal.SIG_DFL)
-        output.clean_up_on_signals()
+        signals.clean_up_on_signals()
         monkeypatch.setattr(os, "open", open_then_signal)
-        with pytest.raises(output.Terminated):
+        with pytest.raises(signals.Terminated):
             with output.atomic_output(str(tmp_path / "out.pdn")) as stream:
                 stream.write("never written")
     finally:

@@ -382,24 +382,25 @@ def test_a_ctrl_c_landing_where_python_cannot_raise_it_still_ends_the_run(module
 INTERRUPTED_AT_A_STEP = """
 import os, signal, sys
 from pdn_tools.__main__ import main
-from pdn_tools.running import output
-step = output.STEP
+from pdn_tools.running import MODULE
+step = MODULE.STEP
 
 def interrupted_first(*args):
     os.kill(os.getpid(), signal.SIGINT)
     return step(*args)
 
-output.STEP = interrupted_first
+MODULE.STEP = interrupted_first
 sys.argv[1:] = ["validate", os.devnull]
 main()
 print("ran: the interrupt was lost")
 """
 
 
-@pytest.mark.parametrize("step", ["end_on_first_interrupt", "guard_standard_streams", "name_stdout_errors",
-                                  "clean_up_on_signals"])
+@pytest.mark.parametrize("step", ["signals.end_on_first_interrupt", "output.guard_standard_streams",
+                                  "output.name_stdout_errors", "signals.clean_up_on_signals"])
 def test_ctrl_c_at_each_step_of_the_start_ends_quietly(step):
-    script = INTERRUPTED_AT_A_STEP.replace("STEP", step)
+    module, name = step.split(".")
+    script = INTERRUPTED_AT_A_STEP.replace("MODULE", module).replace("STEP", name)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60, preexec_fn=ctrl_c_heard)
     assert (done.returncode, done.stdout, done.stderr.strip()) == (INTERRUPTED, b"", b"")
 
