@@ -31,7 +31,10 @@ def clean_up_on_signals() -> None:
             signal.signal(signum, _terminate)
 
 
-def _terminate(signum: int, frame: FrameType | None) -> NoReturn:
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    if _in_hook(frame):
+        _send_later(signum)         # raised inside the hook, it would be lost again, and printed
+        return
     for other in ENDING_SIGNALS:           # a second signal must not interrupt the clean-up
         signal.signal(other, signal.SIG_IGN)
     remove_temporaries()
@@ -41,41 +44,55 @@ def _terminate(signum: int, frame: FrameType | None) -> NoReturn:
 def end_on_first_interrupt() -> None:
     """Ctrl-C ends the run: the first raises KeyboardInterrupt, and those after it are ignored while
     the run unwinds (temporary files removed, workers stopped), so that a Ctrl-C held down does not
-    interrupt the clean-up; then end_interrupted.  One that lands where Python cannot raise it (a weakref
-    callback, as of the import lock of a module loaded as the command runs) is delivered again once
-    Python is out of there (_redeliver_lost_interrupts), not lost.
+    interrupt the clean-up; then end_interrupted.  A Ctrl-C, SIGTERM or SIGHUP that lands where Python
+    cannot raise it (a weakref callback, as of the import lock of a module loaded as the command runs) is
+    sent again once Python is out of there (_send_lost_signals_again), not lost.
     A Ctrl-C ignored from the start (a script's background job, as the shell starts it) stays ignored."""
-    sys.unraisablehook = _redeliver_lost_interrupts
+    sys.unraisablehook = _send_lost_signals_again
     if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
         signal.signal(signal.SIGINT, _interrupt)
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
-    if frame is not None and frame.f_code is _redeliver_lost_interrupts.__code__:
-        _deliver_later()            # raised inside the hook, it would be lost again, and printed
+    if _in_hook(frame):
+        _send_later(signum)
         return
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     raise KeyboardInterrupt
 
 
-def _redeliver_lost_interrupts(unraisable: Any) -> None:
-    """sys.unraisablehook: a KeyboardInterrupt raised where it could not propagate (a weakref callback, a
-    `__del__`) goes unsaid, and the Ctrl-C is delivered again to the main thread, by another thread so
-    that it lands once this hook has returned; anything else is reported as Python reports it."""
-    if isinstance(unraisable.exc_value, KeyboardInterrupt):
+def _send_lost_signals_again(unraisable: Any) -> None:
+    """sys.unraisablehook: a KeyboardInterrupt or Terminated raised where it could not propagate (a
+    weakref callback, a `__del__`, a collector's callback) goes unsaid, and its signal is sent again to
+    the main thread, by another thread so that it lands once this hook has returned; anything else is
+    reported as Python reports it."""
+    error = unraisable.exc_value
+    if isinstance(error, KeyboardInterrupt):
         signal.signal(signal.SIGINT, _interrupt)
-        _deliver_later()
+        _send_later(signal.SIGINT)
+    elif isinstance(error, Terminated):
+        signal.signal(error.signum, _terminate)
+        _send_later(error.signum)
     else:
         sys.__unraisablehook__(unraisable)
 
 
-def _deliver_later() -> None:
-    """Ctrl-C sent again to this thread (the main thread: Python raises KeyboardInterrupt nowhere else) by
-    a new thread, which waits for the interpreter's lock: this thread is past the code that called this
-    when its handler runs, and a wait it is in (a read, a pool) is interrupted.  As the interpreter shuts
+def _in_hook(frame: FrameType | None) -> bool:
+    """Whether `frame` is _send_lost_signals_again's, or one it called."""
+    while frame is not None:
+        if frame.f_code is _send_lost_signals_again.__code__:
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _send_later(signum: int) -> None:
+    """`signum` sent again to this thread (the main thread: Python runs handlers nowhere else) by a new
+    thread, which waits for the interpreter's lock: this thread is past the code that called this when
+    its handler runs, and a wait it is in (a read, a pool) is interrupted.  As the interpreter shuts
     down, no thread starts: the process is ending anyway."""
     with contextlib.suppress(RuntimeError):
-        _thread.start_new_thread(signal.pthread_kill, (_thread.get_ident(), signal.SIGINT))
+        _thread.start_new_thread(signal.pthread_kill, (_thread.get_ident(), signum))
 
 
 def ending_signal(error: BaseException) -> int | None:

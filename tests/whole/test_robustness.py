@@ -371,10 +371,14 @@ def test_a_signal_while_a_class_is_made_during_an_import_ends_quietly(module, si
 
 
 @pytest.mark.parametrize("place", ["weakref_callback", "finalizer", "collector_callback"])
-@pytest.mark.parametrize("module", ["pdn_tools.cli", "pdn_tools.running.batch"])
-def test_a_ctrl_c_landing_where_python_cannot_raise_it_still_ends_the_run(module, place):
-    done = _interrupted_as_a_module_loads(module, place, signal.SIGINT)
-    assert (done.returncode, done.stdout, done.stderr.strip()) == (INTERRUPTED, b"", b"")
+@pytest.mark.parametrize("module, signum", [("pdn_tools.cli", signal.SIGINT), ("pdn_tools.running.batch", signal.SIGINT),
+                                            ("pdn_tools.running.batch", signal.SIGTERM),
+                                            ("pdn_tools.running.batch", signal.SIGHUP)])
+def test_a_signal_landing_where_python_cannot_raise_it_still_ends_the_run(module, signum, place):
+    """Before, a Ctrl-C there was lost (the run went on to its end, exit 0), and a SIGTERM or SIGHUP was
+    printed as 'Exception ignored in: ... Terminated' and lost too."""
+    done = _interrupted_as_a_module_loads(module, place, signum)
+    assert (done.returncode, done.stdout, done.stderr.strip()) == (-signum, b"", b"")
 
 
 # A Ctrl-C delivered as the entry point calls STEP: the noted one (the loading handler still in), or
