@@ -90,9 +90,13 @@ def _send_later(signum: int) -> None:
     """`signum` sent again to this thread (the main thread: Python runs handlers nowhere else) by a new
     thread, which waits for the interpreter's lock: this thread is past the code that called this when
     its handler runs, and a wait it is in (a read, a pool) is interrupted.  As the interpreter shuts
-    down, no thread starts: the process is ending anyway."""
+    down, no thread starts: the process is ending anyway.  (Where there is no pthread_kill, Windows, the
+    handler is called as if the signal had come, by _thread.interrupt_main.)"""
     with contextlib.suppress(RuntimeError):
-        _thread.start_new_thread(signal.pthread_kill, (_thread.get_ident(), signum))
+        if hasattr(signal, "pthread_kill"):
+            _thread.start_new_thread(signal.pthread_kill, (_thread.get_ident(), signum))
+        else:
+            _thread.start_new_thread(_thread.interrupt_main, (signal.Signals(signum),))
 
 
 def ending_signal(error: BaseException) -> int | None:
