@@ -34,6 +34,7 @@ import threading
 from collections import deque
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
+from multiprocessing import resource_tracker
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, TypeVar
 
 from pdn_tools.play.check import Record, record_of
@@ -372,12 +373,15 @@ def _interrupts_held() -> Iterator[None]:
     """Ctrl-C (SIGINT) held while the block runs: blocked in this thread (so it waits, pending, and is taken
     as KeyboardInterrupt at the end) and ignored, so that the processes started meanwhile (the local
     workers) ignore it for good.  A Ctrl-C at the terminal, sent to every process of the group, is taken
-    by this one alone, which closes the cluster in order.  One that a thread of Dask's receives meanwhile
-    (its threads were seen not to keep it blocked) is lost: while a cluster starts, a second or two,
-    Ctrl-C may need pressing again."""
+    by this one alone, which closes the cluster in order.  The threads Dask starts meanwhile keep it
+    blocked too, so that it waits for this one: were one to receive it, ignored, it would be lost (a Ctrl-C
+    while a cluster started, a second or two, was).  multiprocessing's resource tracker, when a process
+    started first starts it, lets SIGINT through in that thread (Python 3.11 to 3.13 unblock it after
+    blocking it around the start, whatever the mask was before): it is started before the block."""
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield
         return
+    resource_tracker.ensure_running()
     handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
