@@ -34,14 +34,14 @@ import threading
 from collections import deque
 from concurrent.futures import CancelledError
 from dataclasses import dataclass
-from multiprocessing import resource_tracker
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TypeVar
 
 from pdn_tools.play.check import Record, record_of
 from pdn_tools.play.checking import Checking
 from pdn_tools.rules.core import Engine, engine_from_environment
 from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.running.inputs import Inputs
+from pdn_tools.running.signals import ending_signal, start_resource_tracker
 from pdn_tools.running.tasks import (Fold, Options, PartResults, Place, Range, Read, Task, Work, do_task, read_part,
                                      read_whole)
 from pdn_tools.text import ranges
@@ -333,7 +333,9 @@ def connect(address: str) -> Iterator[Client]:
     check_address(address)
     local = address == "local" or address.startswith("local:")
     with contextlib.ExitStack() as stack:
-        stack.enter_context(silence_logging_cmgr(logging.CRITICAL))
+        silenced = silence_logging_cmgr(logging.CRITICAL)
+        silenced.__enter__()
+        stack.push(_unless_ended_by_a_signal(silenced.__exit__))
         with _interrupts_held():
             if local:
                 stack.enter_context(dask.config.set(LOCAL_CONFIG))
@@ -368,6 +370,17 @@ def _closed(closing: Any) -> None:
         closing.close()
 
 
+def _unless_ended_by_a_signal(exit_block: Callable[..., bool | None]) -> Callable[..., bool | None]:
+    """`exit_block` (a context manager's __exit__), not called when a signal ends the block: Dask's log lines
+    stay silenced, as the process is ending, while Dask's threads see the workers killed by the same
+    signal (`Worker process ... was killed by signal 15`, when SIGTERM came as a local cluster started)."""
+    def exit_unless_ended(kind: Any, error: BaseException | None, trace: Any) -> bool | None:
+        if error is not None and ending_signal(error) is not None:
+            return False
+        return exit_block(kind, error, trace)
+    return exit_unless_ended
+
+
 @contextlib.contextmanager
 def _interrupts_held() -> Iterator[None]:
     """Ctrl-C (SIGINT) held while the block runs: blocked in this thread (so it waits, pending, and is taken
@@ -377,11 +390,12 @@ def _interrupts_held() -> Iterator[None]:
     blocked too, so that it waits for this one: were one to receive it, ignored, it would be lost (a Ctrl-C
     while a cluster started, a second or two, was).  multiprocessing's resource tracker, when a process
     started first starts it, lets SIGINT through in that thread (Python 3.11 to 3.13 unblock it after
-    blocking it around the start, whatever the mask was before): it is started before the block."""
+    blocking it around the start, whatever the mask was before): it is started before the block
+    (start_resource_tracker)."""
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield
         return
-    resource_tracker.ensure_running()
+    start_resource_tracker()
     handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
     mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:

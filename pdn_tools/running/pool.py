@@ -111,10 +111,13 @@ def _pool(jobs: int, start_method: str | None, counts: bool) -> ProcessPoolExecu
     they start.  Workers that do not inherit this process load the modules and the parser once each."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+    from pdn_tools.running.signals import start_resource_tracker
     from pdn_tools.running.tasks import Counts
     from pdn_tools.running.workers import start_worker
 
     context = multiprocessing.get_context(start_method)
+    if context.get_start_method() != "fork":        # their semaphores are the tracker's
+        start_resource_tracker()
     initargs = (os.getpid(), Counts.shared(context)) if counts else (os.getpid(),)
     return ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=start_worker, initargs=initargs)
 

@@ -115,6 +115,26 @@ def ending_signal(error: BaseException) -> int | None:
     return None
 
 
+def start_resource_tracker() -> None:
+    """multiprocessing's resource tracker (the process that removes the named semaphores of pools not started
+    by fork, and of Dask's local workers, left by a process that ended), started now if it is not running, by
+    this thread with SIGHUP blocked, which it keeps for good: it ignores SIGINT and SIGTERM itself, but a
+    SIGHUP to the process group (a closed terminal) killed it, and the one started again as this process
+    cleaned up printed a KeyError traceback for each semaphore it was told of but had not seen.  A
+    SIGHUP meanwhile waits, pending, until the tracker has started.  (Started before SIGINT is held
+    too: its start lets SIGINT through in the thread that starts it, whatever the mask was.)"""
+    from multiprocessing import resource_tracker
+
+    if not hasattr(signal, "SIGHUP") or not hasattr(signal, "pthread_sigmask"):
+        resource_tracker.ensure_running()
+        return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
 def end_interrupted() -> NoReturn:
     """End as Ctrl-C ends a program, killed by SIGINT (the clean-up done): a shell shows 130 and stops
     a script or a loop (`for f in *.pdn; do pdn validate "$f"; done`), where an exit status of 130

@@ -138,6 +138,26 @@ def test_workers_and_their_helpers_end_when_the_main_process_is_killed(method):
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the workers in /proc")
 @pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("signum", [signal.SIGHUP, signal.SIGTERM])
+def test_a_hang_up_or_terminate_to_the_group_ends_the_run_quietly(method, signum):
+    """SIGHUP (a terminal closed) or SIGTERM to the whole group while the workers run: the run ends by that
+    signal with nothing on stderr.  multiprocessing's resource tracker (forkserver, spawn) died of a
+    SIGHUP, and the one started again as pdn cleaned up printed a KeyError traceback for each semaphore
+    it was told of (running/signals.py, start_resource_tracker)."""
+    main = subprocess.Popen(COMMAND + ["validate", "--format", "jsonl", "--jobs", "2", "--start-method", method, "-"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        threading.Thread(target=feed, args=(main.stdin, GOOD * 20_000), daemon=True).start()
+        assert main.stdout.readline()           # the workers' first records
+        os.killpg(main.pid, signum)
+        _, err = main.communicate(timeout=60)
+    finally:
+        main.kill()
+    assert (main.returncode, without_tracker_warnings(err).strip()) == (-signum, b"")
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the workers in /proc")
+@pytest.mark.parametrize("method", METHODS)
 def test_ctrl_c_while_workers_start_is_quiet(method):
     """Ctrl-C to the whole group as the first worker starts (a spawned worker's interpreter loading the
     modules): the worker holds it back until it ignores it, and the run ends by SIGINT with nothing on
