@@ -117,22 +117,37 @@ def ending_signal(error: BaseException) -> int | None:
 
 def start_resource_tracker() -> None:
     """multiprocessing's resource tracker (the process that removes the named semaphores of pools not started
-    by fork, and of Dask's local workers, left by a process that ended), started now if it is not running, by
-    this thread with SIGHUP blocked, which it keeps for good: it ignores SIGINT and SIGTERM itself, but a
-    SIGHUP to the process group (a closed terminal) killed it, and the one started again as this process
-    cleaned up printed a KeyError traceback for each semaphore it was told of but had not seen.  A
-    SIGHUP meanwhile waits, pending, until the tracker has started.  (Started before SIGINT is held
-    too: its start lets SIGINT through in the thread that starts it, whatever the mask was.)"""
+    by fork, and of Dask's local workers, that a process ending left), started now if it is not running:
+    - with SIGHUP blocked, which it keeps for good: it ignores SIGINT and SIGTERM itself, but a SIGHUP to the
+      process group (a closed terminal) killed it, and the one started again as this process cleaned up
+      printed a KeyError traceback for each semaphore it was told of but had not seen;
+    - with its stderr on the null device: what it says is about multiprocessing's own bookkeeping (under
+      load, a run ended by a signal had it warn of 'leaked semaphore objects' it then removed);
+    - before SIGINT is held: its start lets SIGINT through in the thread that starts it, whatever the mask
+      was (Python 3.11 to 3.13).
+    A SIGHUP meanwhile waits, pending, until the tracker has started."""
     from multiprocessing import resource_tracker
 
-    if not hasattr(signal, "SIGHUP") or not hasattr(signal, "pthread_sigmask"):
-        resource_tracker.ensure_running()
-        return
-    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGHUP})
+    hang_up = {signal.SIGHUP} if hasattr(signal, "SIGHUP") and hasattr(signal, "pthread_sigmask") else set()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, hang_up) if hang_up else None
     try:
+        stderr: int | None = os.dup(2)
+    except OSError:                 # no stderr (a library's process may have closed it): the tracker has none
+        stderr = None
+    try:
+        if stderr is not None:
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(null, 2)
+            finally:
+                os.close(null)
         resource_tracker.ensure_running()
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+        if stderr is not None:
+            os.dup2(stderr, 2)
+            os.close(stderr)
+        if mask is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)
 
 
 def end_interrupted() -> NoReturn:
@@ -165,8 +180,10 @@ def _release_shared() -> None:
     its queues down once its workers are gone) waited for a moment, then multiprocessing's finalizers of
     exit priority 0 and more run.  So the named semaphores of a pool's queues are unlinked and unregistered
     from the resource tracker of the forkserver and spawn start methods (fork needs none), which would
-    otherwise say on stderr that it cleaned up 'leaked semaphore objects'.  The children go first: one
-    still starting would not find the semaphores (a traceback of its own)."""
+    otherwise have to clean them up (it says so: start_resource_tracker sends what it says to the null
+    device, for a thread tearing a pool down may have unlinked one and not yet told it as the process
+    ends).  The children go first: one still starting would not find the semaphores (a traceback of
+    its own)."""
     if "multiprocessing" not in sys.modules:        # no child, nothing shared
         return
     import multiprocessing

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from processes import descendants, ended, feed, wait_until
-from signals import ctrl_c_heard, without_tracker_warnings
+from signals import ctrl_c_heard
 
 from pdn_tools.cli import cli
 from pdn_tools.running import pool
@@ -153,7 +153,7 @@ def test_a_hang_up_or_terminate_to_the_group_ends_the_run_quietly(method, signum
         _, err = main.communicate(timeout=60)
     finally:
         main.kill()
-    assert (main.returncode, without_tracker_warnings(err).strip()) == (-signum, b"")
+    assert (main.returncode, err.strip()) == (-signum, b"")
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the workers in /proc")
@@ -161,9 +161,8 @@ def test_a_hang_up_or_terminate_to_the_group_ends_the_run_quietly(method, signum
 def test_ctrl_c_while_workers_start_is_quiet(method):
     """Ctrl-C to the whole group as the first worker starts (a spawned worker's interpreter loading the
     modules): the worker holds it back until it ignores it, and the run ends by SIGINT with nothing on
-    stderr: no worker's traceback (multiprocessing's own resource tracker may still warn, under load:
-    signals.without_tracker_warnings).  (Without the
-    holding back, one run in five or so showed a worker's KeyboardInterrupt under spawn.)"""
+    stderr: no worker's traceback.  (Without the holding back, one run in five or so showed a worker's
+    KeyboardInterrupt under spawn.)"""
     main = subprocess.Popen(COMMAND + ["validate", "--jobs", "2", "--start-method", method, "-"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
                             preexec_fn=ctrl_c_heard)
@@ -174,4 +173,4 @@ def test_ctrl_c_while_workers_start_is_quiet(method):
         _, err = main.communicate(timeout=60)
     finally:
         main.kill()
-    assert (main.returncode, without_tracker_warnings(err).strip()) == (-signal.SIGINT, b"")    # (click's line end)
+    assert (main.returncode, err.strip()) == (-signal.SIGINT, b"")    # (click's line end)
