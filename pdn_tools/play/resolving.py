@@ -57,8 +57,7 @@ def resolve(position: Position, notated: Notated, ply: int | None, warnings: lis
     raise _explain(position, notated, numbers, position.legal_moves(), fail)
 
 
-# id(variant) -> (the variant, square text -> number): kept only for that very variant (one of the same
-# name, or one made later at the same address, gets its own)
+# square text -> number, for each variant (PerVariant: one of the same name gets its own)
 _SQUARES: PerVariant[None, dict[str, int | None]] = PerVariant(lambda variant, _: {})
 
 
