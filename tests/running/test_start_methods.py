@@ -161,8 +161,8 @@ def test_a_hang_up_or_terminate_to_the_group_ends_the_run_quietly(method, signum
 def test_ctrl_c_while_workers_start_is_quiet(method):
     """Ctrl-C to the whole group as the first worker starts (a spawned worker's interpreter loading the
     modules): the worker holds it back until it ignores it, and the run ends by SIGINT with nothing on
-    stderr: no worker's traceback.  (Without the holding back, one run in five or so showed a worker's
-    KeyboardInterrupt under spawn.)"""
+    stderr: no worker's traceback, no resource tracker's "leaked semaphore objects".  (Without the
+    holding back, one run in five or so showed a worker's KeyboardInterrupt under spawn.)"""
     main = subprocess.Popen(COMMAND + ["validate", "--jobs", "2", "--start-method", method, "-"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
                             preexec_fn=ctrl_c_heard)
@@ -173,4 +173,4 @@ def test_ctrl_c_while_workers_start_is_quiet(method):
         _, err = main.communicate(timeout=60)
     finally:
         main.kill()
-    assert (main.returncode, err.strip()) == (-signal.SIGINT, b"")    # (click's line end)
+    assert (main.returncode, err.strip()) == (-signal.SIGINT, b"")      # (the line end click writes)

@@ -210,7 +210,7 @@ def test_closed_pipe_ends_quietly_with_workers(jobs):
     producer.stdout.readline()
     producer.stdout.close()
     _, err = producer.communicate(timeout=60)
-    assert err == b"" and producer.returncode == 141     # as one ended by SIGPIPE
+    assert err == b"" and producer.returncode == 141            # as a process ended by SIGPIPE
 
 
 @pytest.mark.slow          # a pdn process reading a corpus file, with workers
