@@ -315,8 +315,8 @@ def _core_game(result: Replay, options: Options) -> tuple[str, list[str]] | None
     """The annotated game's text and notes about changed tags, its main line with its tail written
     by the compiled core as _atoms, _commands, _draw_counts and wrap write them
     (`steps.annotate_line`), when the main line holds runs kept as text, moves written in square
-    numbers without a strength, move numbers, NAGs and comments, and the core plays every move and
-    counts every draw; else None."""
+    numbers without a strength, move numbers, NAGs and comments, and the core plays every move (the
+    draws it does not count, an ending's, counted by _draw_counts and written by it); else None."""
     start, variant = _replayed(result)
     if not steps.runs_text(start):
         return None
@@ -336,11 +336,16 @@ def _core_game(result: Replay, options: Options) -> tuple[str, list[str]] | None
         elif kind == 1 or not is_ours(element):                         # type: ignore[arg-type]
             pieces.append((atom(element), kind))                         # type: ignore[arg-type]
     counts = options.kept.fresh_counts(start, result.draw_rules) if options.draws else None
-    if options.draws and counts is None:
-        return None
     tags, _, end, notes = _tags(game, result.ply_count, result, options)      # the tail written with the Result set
-    written = steps.annotate_line(start, pieces, result.ply_count, square_names(variant) if variant.alpha else None,
-                                  options.asks, counts, tail_of(end, game.after), WIDTH, None if game.before else tags)
+    names, tail, head = square_names(variant) if variant.alpha else None, tail_of(end, game.after), \
+        None if game.before else tags
+    written = None if options.draws and counts is None else \
+        steps.annotate_line(start, pieces, result.ply_count, names, options.asks, counts, tail, WIDTH, head)
+    if written is None and options.draws:       # the core leaves the draws to Python (an ending's count): their
+        drawn = _draw_notes(result)             # commands counted here, the line played and written by the core
+        if drawn is not None:
+            written = steps.annotate_line(start, pieces, result.ply_count, names, options.asks, drawn, tail, WIDTH,
+                                          head)
     if written is None or written[1] != result.ply_count:
         return None
     text, _, whole = written            # the whole game's text, or its movetext when Python writes the head
@@ -355,6 +360,17 @@ def _fresh_counts(start: Position, rules: DrawRules | None) -> steps.DrawCounts 
         return None
     quiet = tracker.rules.quiet
     return (None if quiet is None else quiet.name), tracker.seen, tracker.since, tracker.quiet, limits
+
+
+def _draw_notes(result: Replay) -> list[str | None] | None:
+    """_draw_counts' commands as the core's annotate_line takes them: item N those after ply N, joined;
+    None when one is not ASCII (Python writes the game)."""
+    notes: list[str | None] = [None] * (result.ply_count + 1)
+    for ply, commands in _draw_counts(result).items():
+        joined = notes[ply] = " ".join(commands)
+        if not joined.isascii():
+            return None
+    return notes
 
 
 def _draw_counts(result: Replay) -> dict[int, list[str]]:

@@ -56,6 +56,7 @@ typedef struct {
     int after, forced, nag_count;
     long nags[MAX_NAGS];
     Sections fen;                        /* the last [%fen]'s sides, copied while they stay */
+    PyObject *draw_notes;                /* a list: item N the draw commands after ply N (str or None); or NULL */
 } Annotating;
 
 static int end_line(Annotating *a) {
@@ -193,10 +194,16 @@ static int ply_comment(const Rules *r, Annotating *a, int asks, const Names *nam
     }
     int running = draws->name != NULL && draws->c.quiet > 0;
     int noted = running != draws->counting;
-    if (!(asks & (ASK_FEN | ASK_MOVES)) && !((asks & ASK_CAPTURES) && captured) && !noted)
+    PyObject *given = NULL;              /* the draw commands Python counted for this ply */
+    if (a->draw_notes != NULL && a->ply < PyList_GET_SIZE(a->draw_notes)) {
+        given = PyList_GET_ITEM(a->draw_notes, a->ply);
+        given = given == Py_None ? NULL : given;
+    }
+    if (!(asks & (ASK_FEN | ASK_MOVES)) && !((asks & ASK_CAPTURES) && captured) && !noted && given == NULL)
         return 0;
+    Py_ssize_t given_len = given == NULL ? 0 : PyUnicode_GET_LENGTH(given);
     Chars *comment = &a->comment;
-    if (grow(comment, FEN_SIZE + 96 + draws->name_len) < 0)
+    if (grow(comment, FEN_SIZE + 96 + draws->name_len + given_len) < 0)
         return -1;
     char *at = comment->data;
     *at++ = '{';
@@ -213,6 +220,10 @@ static int ply_comment(const Rules *r, Annotating *a, int asks, const Names *nam
         at = (char *)memcpy(at, draws->name, (size_t)draws->name_len) + draws->name_len;
         at = (char *)memcpy(at, "] ", 2) + 2;
         draws->counting = running;
+    }
+    if (given != NULL) {
+        at = (char *)memcpy(at, PyUnicode_DATA(given), (size_t)given_len) + given_len;
+        *at++ = ' ';
     }
     at[-1] = '}';                        /* in the last command's space */
     comment->len = at - comment->data;
@@ -299,8 +310,23 @@ static int write_head(PyObject *tags, Chars *out) {
     return PyList_GET_SIZE(tags) && add(out, "\n", 1) < 0 ? -1 : 1;
 }
 
-/* annotate_line(pieces, position, last, names, asks, quiet_name, seen, since, quiet, limits, tail, width, tags)
- *   -> (the text, plies, whether it is the whole game's) or None
+/* Whether `notes` is annotate_line's draw_notes: None, or (with no quiet count written: `quiet_name`
+ * None) a list of ASCII str or None. */
+static int draw_notes_valid(PyObject *notes, PyObject *quiet_name) {
+    if (notes == Py_None)
+        return 1;
+    if (!PyList_Check(notes) || quiet_name != Py_None)
+        return 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(notes); i++) {
+        PyObject *note = PyList_GET_ITEM(notes, i);
+        if (note != Py_None && !(PyUnicode_Check(note) && PyUnicode_IS_ASCII(note)))
+            return 0;
+    }
+    return 1;
+}
+
+/* annotate_line(pieces, position, last, names, asks, quiet_name, seen, since, quiet, limits, tail, width, tags,
+ *               draw_notes) -> (the text, plies, whether it is the whole game's) or None
  * The main line of a game (`pieces`, a list of (text, kind): kind 0 a run of moves kept as text,
  * 1 a move number, 2 a NAG (text its number, an int), 3 any other piece written as it is) played
  * from `position` as run_text plays it, at most `last` plies, and written as annotate._atoms
@@ -311,15 +337,18 @@ static int write_head(PyObject *tags, Chars *out) {
  * of at most `width` characters as writer.wrap joins them.  With `tags` (not None) and every tag
  * ASCII, the text is the whole game's: the tags as write_head writes them, the movetext, a blank line
  * (written_game's text of a game with no comment before its tags); else the movetext alone.
- * Squares are numbers, or names[number].
+ * `draw_notes` (None, or a list of str or None, ASCII: item N the draw commands after ply N, as
+ * annotate._draw_counts counts them) are written after the commands asked, where the core does not
+ * count (quiet_name None).  Squares are numbers, or names[number].
  * None when the core leaves a move, a number or a draw to Python, when a piece, the tail or the
  * name is not ASCII (the text is written in ASCII), a NAG follows a move more than MAX_NAGS times,
  * or under a king-move limit. */
 PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 13 || !PyList_Check(args[0]) || !PyUnicode_Check(args[10])
-        || (args[5] != Py_None && !PyUnicode_Check(args[5]))) {
+    if (nargs != 14 || !PyList_Check(args[0]) || !PyUnicode_Check(args[10])
+        || (args[5] != Py_None && !PyUnicode_Check(args[5])) || !draw_notes_valid(args[13], args[5])) {
         PyErr_SetString(PyExc_TypeError, "annotate_line(pieces: list, position, last, names, asks, quiet_name, "
-                                         "seen, since, quiet, limits, tail: str, width, tags)");
+                                         "seen, since, quiet, limits, tail: str, width, tags, draw_notes: a list "
+                                         "of ASCII str or None, only with quiet_name None)");
         return NULL;
     }
     long last = PyLong_AsLong(args[2]);
@@ -335,6 +364,7 @@ PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nar
     Annotating a;
     memset(&a, 0, sizeof a);
     a.width = width;
+    a.draw_notes = args[13] == Py_None ? NULL : args[13];
     Draws draws;
     memset(&draws, 0, sizeof draws);
     if (args[5] != Py_None) {

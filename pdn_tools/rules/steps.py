@@ -161,19 +161,22 @@ DrawCounts = tuple[str | None, dict[Position, int], Position, int, "CoreLimits"]
 
 
 def annotate_line(position: Position, pieces: list[tuple[str | int, int]], last: int,
-                  names: tuple[str, ...] | None, asks: int, counts: DrawCounts | None, tail: str, width: int,
-                  tags: list[tuple[str, str]] | None) -> tuple[str, int, bool] | None:
+                  names: tuple[str, ...] | None, asks: int, counts: DrawCounts | list[str | None] | None,
+                  tail: str, width: int, tags: list[tuple[str, str]] | None) -> tuple[str, int, bool] | None:
     """A main line's `pieces` (runs kept as text and what lies between them) played from `position`
     as run_text plays them, at most `last` plies, and written by the core with annotate's commands
     after each move and wrapped into lines with `tail` (see Rules.annotate_line in _annotated.c):
     (the text, plies played, whether the text is the whole game's: `tags` written before it as
     writer.written_game writes them, when given and ASCII), or None when the core leaves a move or a
-    draw (counted from `counts` when given) to Python.  Only where `runs_text(position)`."""
+    draw to Python.  `counts`: the draw counters the core counts from (DrawCounts), or the draw
+    commands after each ply that Python counted (a list, item N those after ply N, ASCII), or None
+    (no draw written).  Only where `runs_text(position)`."""
     core = position._rl.core
     assert core is not None and not position._rl.limit
-    if counts is None:
-        return core.annotate_line(pieces, position, last, names, asks, None, None, None, 0, (), tail, width, tags)
-    return core.annotate_line(pieces, position, last, names, asks, *counts, tail, width, tags)
+    if counts is None or isinstance(counts, list):
+        return core.annotate_line(pieces, position, last, names, asks, None, None, None, 0, (), tail, width, tags,
+                                  counts)
+    return core.annotate_line(pieces, position, last, names, asks, *counts, tail, width, tags, None)
 
 
 def runs_text(position: Position) -> bool:

@@ -366,18 +366,41 @@ def test_a_note_is_said_alike_where_it_is_made_not_by_its_words(path):
         [(str, "Result", False), (Alike, "GameType", True)]
 
 
-def test_the_core_leaves_a_draw_it_does_not_count_to_python():
-    """A repetition that draws: the core stops (the tracker decides), the Python writer writes it; so
-    too moves written by square names."""
-    text = '[GameType "20"]\n[FEN "W:WK50:BK1"]\n1. 50-45 1-6 2. 45-50 6-1 3. 50-45 1-6 4. 45-50 6-1 *\n'
+ENDING_GAMES = [
+    # a repetition that draws (the tracker decides at the start: kings alone make the 5-move rule's ending)
+    '[GameType "20"]\n[FEN "W:WK50:BK1"]\n1. 50-45 1-6 2. 45-50 6-1 3. 50-45 1-6 4. 45-50 6-1 *\n',
+    # endings that arise in the line (the 16-move rule, then the 5-move rule) and end (a problem's solution)
+    '[GameType "20"]\n[FEN "W:W33,34,35,38,41,43:B16,19,22,25,28,31"]\n1. 41-36 28x48 2. 36x18 48x30 3. 35x13 '
+    '25-30 4. 13-8 30-34 5. 8-2 34-40 6. 2-35 40-45 7. 35-44 45-50 8. 44-6 16-21 9. 18-12 21-27 10. 12-7 27-31 '
+    '11. 7-1 31-36 12. 1-12 50-44 13. 6x50 36-41 14. 12-23 41-47 15. 50-33 47-36 16. 23-41 36x47 17. 33-15 1-0\n',
+]
+
+
+@pytest.mark.parametrize("text", ENDING_GAMES)
+@pytest.mark.parametrize("chosen", [("draws",), OPTION_NAMES])
+def test_the_draws_the_core_does_not_count_are_counted_by_python_and_written_by_the_core(text, chosen):
+    """An ending's count (and a draw it makes) the core does not count: Python counts the draws
+    (_draw_counts), the core plays and writes the line with them (it left the whole game to the
+    Python writer before), as the pure engine's Python writer writes it."""
+    options = Annotations(**{option: True for option in chosen})
     checked = check(read_text(text, engine=COMPILED)[0], engine=COMPILED)
+    assert checked.replay is not None and checked.replay.ok
+    assert _core_game(checked.replay, options) is not None
+    pure = check(read_text(text, engine=PURE)[0], engine=PURE)
+    written = annotate_game(checked, options)
+    assert written == annotate_game(pure, options)
+    assert "[%draw start" in written[0] and ("16-move" in written[0]) == (text is ENDING_GAMES[1])
+
+
+def test_the_core_leaves_moves_written_by_square_names_to_python():
+    """Moves written by square names: the Python writer writes them; the first ending game is
+    written by the core."""
+    checked = check(read_text(ENDING_GAMES[0], engine=COMPILED)[0], engine=COMPILED)
     assert checked.replay is not None
-    assert _core_game(checked.replay, Annotations(draws=True)) is None
-    assert _core_game(checked.replay, Annotations(fen=True)) is not None
+    assert "[%draw drawn 3-fold repetition]" in annotate_game(checked, Annotations(draws=True))[0]
     named = check(read_text('[GameType "25"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 *', engine=COMPILED)[0], engine=COMPILED)
     assert named.replay is not None and named.replay.ok         # squares written by name: Python writes
     assert _core_game(named.replay, Annotations(fen=True)) is None
-    assert "[%draw drawn 3-fold repetition]" in annotate_game(checked, Annotations(draws=True))[0]
 
 
 @st.composite

@@ -96,7 +96,8 @@ CASES: dict[str, Case] = {
     "find_run": lambda: lambda: rules().find_run(RUN, 0, START, 0, 10, KINGS),
     "annotate_line": lambda: lambda: rules().annotate_line(
         [("1. 32-28 19-23 2. 28x19 14x23", 0), ("{a comment}", 3), (1, 2), ("3.", 1), ("33-28 23x32 37x28", 0)],
-        START, 10, None, 7, None, None, None, 0, (), "*", 79, [("Event", "a"), ("Result", "*")]),
+        START, 10, None, 7, None, None, None, 0, (), "*", 79, [("Event", "a"), ("Result", "*")],
+        [None, "[%draw start x]", None, "[%draw end x]"]),
     "Rules": lambda: rules_made(rules_arguments()),
 }
 
