@@ -145,9 +145,24 @@ class _Line:
                 self.previous, self.position = before, after
                 self.last = after
             if offset < len(text):              # a move the core left
+                played = None if record is not None or self.tracker is None else \
+                    steps.play_one(self.position, text, offset)
+                if played is not None:          # left for the count alone (an ending's): the core plays it
+                    offset = self._counted(*played)
+                    continue
                 item, offset = run.item_at(offset)
                 if isinstance(item, Notated):
                     self._play(item)
+
+    def _counted(self, end: int, after: Position, king: bool, captured: bool) -> int:
+        """A move the core played, which the tracker counts here (steps.play_one's answer); the
+        offset after it."""
+        assert self.tracker is not None
+        self.count += 1
+        self.tracker.update(self.count, after, king, captured)
+        self.previous, self.position = self.position, after
+        self.last = after
+        return end
 
     def _play(self, notated: Notated) -> None:
         """One notated move: resolved (a located _Failure when it is not legal), played, counted."""

@@ -155,6 +155,23 @@ def find_run(position: Position, text: str, offset: int, number: int, last: int,
     return offset, plies, after, found
 
 
+def play_one(position: Position, text: str, offset: int) -> tuple[int, Position, bool, bool] | None:
+    """The next move of a MoveRun's text from `offset` played as run_text plays it, counting no draw:
+    (the offset after it, the position after it, whether a king moved, whether it captured); None when
+    the core leaves it, or where `runs_text(position)` is False.  For the plies the core does not
+    count (an ending's count running: the caller counts them)."""
+    core = position._rl.core
+    if core is None or position._rl.limit:
+        return None
+    end, plies, after, _ = core.find_run(text, offset, position, 0, 1, position)
+    if not plies:
+        return None
+    white, black, kings = position._white, position._black, position._kings
+    own, opp = (white, black) if position.turn == "W" else (black, white)
+    own_after, opp_after = (after._white, after._black) if position.turn == "W" else (after._black, after._white)
+    return end, after, own & ~kings == own_after & ~after._kings, opp != opp_after
+
+
 # The draw counters annotate_line counts from: the quiet count's name (None: none written), then run_text's
 # counters (a DrawTracker's seen, since and quiet, and its core_limits()); the core leaves them unchanged.
 DrawCounts = tuple[str | None, dict[Position, int], Position, int, "CoreLimits"]

@@ -264,3 +264,73 @@ def test_a_main_line_the_core_leaves_to_the_line_is_counted_once(text):
     assert alone.draw is not None or alone.claims
     assert verdict(alone) == verdict(recorded) == verdict(stepped) == verdict(pure)
     assert plies(recorded) == plies(stepped) == plies(pure) and len(recorded.plies) == recorded.ply_count
+
+
+@st.composite
+def ending_games(draw: st.DrawFn, name: str) -> str:
+    """A game of variant `name` from a few kings and men, played by random legal moves and written in
+    square numbers: endings' counts run, end and draw, quiet counts too."""
+    from pdn_tools.play.notation import move_text
+    from pdn_tools.rules.movegen import Position
+
+    variant = VARIANTS[name]
+    squares = draw(st.lists(st.integers(1, variant.num_squares), min_size=2, max_size=6, unique=True))
+    pieces = [("K" if draw(st.booleans()) else "") + str(square) for square in squares]
+    half = draw(st.integers(1, len(pieces) - 1))
+    fen = f"W:W{','.join(pieces[:half])}:B{','.join(pieces[half:])}"
+    try:
+        position = Position.from_fen(variant, fen, PURE)
+    except ValueError:
+        return f'[GameType "{variant.gametype_text(False)}"]\n*'
+    moves = []
+    for ply in range(draw(st.integers(0, 70))):
+        legal = position.legal_moves()
+        if not legal:
+            break
+        move = legal[draw(st.integers(0, len(legal) - 1))]
+        moves.append((f"{ply // 2 + 1}. " if ply % 2 == 0 else "") + move_text(position, move, Style(squares="numeric")))
+        position = position.play(move)
+    return f'[GameType "{variant.gametype_text(False)}"]\n[FEN "{fen}"]\n' + " ".join(moves) + " *"
+
+
+@pytest.mark.parametrize("name", sorted(VARIANTS))
+@settings(max_examples=10, deadline=None)
+@given(data=st.data())
+def test_the_plies_the_core_plays_while_python_counts_are_judged_as_the_pure_engine_judges_them(name, data):
+    """While an ending's count runs the core counts nothing: it plays each move, and the tracker counts it
+    in Python (steps.play_one); the verdict and the record are those of the pure engine's replay."""
+    from pdn_tools.play.check import check
+
+    text = data.draw(ending_games(name))
+    game = read_text(text, engine=COMPILED)[0]
+    assert verdict(replay(game, engine=COMPILED, plies=False)) == verdict(replay(game, engine=COMPILED)) == \
+        verdict(replay(read_text(text, engine=PURE)[0], engine=PURE))
+    assert check(game, engine=COMPILED).record == check(read_text(text, engine=PURE)[0], engine=PURE).record
+
+
+def test_an_endings_plies_are_played_by_the_core_and_counted_in_python():
+    """A problem's solution in which the 16-move and 5-move rules' counts run (international): the
+    core plays the plies of the counts (it left each to Python's resolving before), and the replay's
+    draws and record are the pure engine's."""
+    from pdn_tools.play.check import check
+    from pdn_tools.rules import steps
+
+    text = ('[GameType "20"]\n[FEN "W:W33,34,35,38,41,43:B16,19,22,25,28,31"]\n1. 41-36 28x48 2. 36x18 48x30 '
+            '3. 35x13 25-30 4. 13-8 30-34 5. 8-2 34-40 6. 2-35 40-45 7. 35-44 45-50 8. 44-6 16-21 9. 18-12 '
+            '21-27 10. 12-7 27-31 11. 7-1 31-36 12. 1-12 50-44 13. 6x50 36-41 14. 12-23 41-47 15. 50-33 '
+            '47-36 16. 23-41 36x47 17. 33-15 1-0\n')
+    played = []
+    real = steps.play_one
+
+    def counting(*args):
+        answer = real(*args)
+        played.append(answer is not None)
+        return answer
+
+    with mock.patch.object(steps, "play_one", counting):
+        compiled = replay(read_text(text, engine=COMPILED)[0], engine=COMPILED, plies=False)
+    pure = replay(read_text(text, engine=PURE)[0], engine=PURE)
+    assert sum(played) >= 5 and compiled.ok
+    assert verdict(compiled) == verdict(pure)
+    assert check(read_text(text, engine=COMPILED)[0], engine=COMPILED).record == \
+        check(read_text(text, engine=PURE)[0], engine=PURE).record
