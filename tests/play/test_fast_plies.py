@@ -266,33 +266,6 @@ def test_a_main_line_the_core_leaves_to_the_line_is_counted_once(text):
     assert plies(recorded) == plies(stepped) == plies(pure) and len(recorded.plies) == recorded.ply_count
 
 
-@st.composite
-def ending_games(draw: st.DrawFn, name: str) -> str:
-    """A game of variant `name` from a few kings and men, played by random legal moves and written in
-    square numbers: endings' counts run, end and draw, quiet counts too."""
-    from pdn_tools.play.notation import move_text
-    from pdn_tools.rules.movegen import Position
-
-    variant = VARIANTS[name]
-    squares = draw(st.lists(st.integers(1, variant.num_squares), min_size=2, max_size=6, unique=True))
-    pieces = [("K" if draw(st.booleans()) else "") + str(square) for square in squares]
-    half = draw(st.integers(1, len(pieces) - 1))
-    fen = f"W:W{','.join(pieces[:half])}:B{','.join(pieces[half:])}"
-    try:
-        position = Position.from_fen(variant, fen, PURE)
-    except ValueError:
-        return f'[GameType "{variant.gametype_text(False)}"]\n*'
-    moves = []
-    for ply in range(draw(st.integers(0, 70))):
-        legal = position.legal_moves()
-        if not legal:
-            break
-        move = legal[draw(st.integers(0, len(legal) - 1))]
-        moves.append((f"{ply // 2 + 1}. " if ply % 2 == 0 else "") + move_text(position, move, Style(squares="numeric")))
-        position = position.play(move)
-    return f'[GameType "{variant.gametype_text(False)}"]\n[FEN "{fen}"]\n' + " ".join(moves) + " *"
-
-
 @pytest.mark.parametrize("name", sorted(VARIANTS))
 @settings(max_examples=10, deadline=None)
 @given(data=st.data())
@@ -300,8 +273,9 @@ def test_the_plies_the_core_plays_while_python_counts_are_judged_as_the_pure_eng
     """While an ending's count runs the core counts nothing: it plays each move, and the tracker counts it
     in Python (steps.play_one); the verdict and the record are those of the pure engine's replay."""
     from pdn_tools.play.check import check
+    from test_annotate import king_games        # (test_annotate imports this module)
 
-    text = data.draw(ending_games(name))
+    text = data.draw(king_games(name))
     game = read_text(text, engine=COMPILED)[0]
     assert verdict(replay(game, engine=COMPILED, plies=False)) == verdict(replay(game, engine=COMPILED)) == \
         verdict(replay(read_text(text, engine=PURE)[0], engine=PURE))
