@@ -5,7 +5,7 @@
 /* ---- the common game, read at once --------------------------------------------------------
  * fast_game(text, pos, endpos, last) -> the tokens the scanner (scanner.Scanner.tokens) makes of
  * the common game starting at `pos` (a '['), or None when the game there is not one:
- *   tag pairs `[Name "value"]` (a name PDN allows, a value maybe with escapes, no line end in it: pairs
+ *   tag pairs `[Name "value"]` (a name PDN allows, a value maybe with escapes or over lines: pairs
  *   builder._tags reads with no diagnostic), spaces, tabs, form feeds, literal escapes `\r` and `\n` and a
  *   line end at most between; runs of plain
  *   moves (builder._PLAIN_RUN or builder._PADDED_RUN, each ending with a move) and block comments
@@ -254,8 +254,9 @@ static int read_game(const Text *t, Py_ssize_t pos, int last, Tags *tags, Spans 
         Py_ssize_t value = name_end + 2, j = value;
         tags->backslash[tags->count] = 0;
         for (Py_UCS4 c = char_at(t, j); c != '"'; c = char_at(t, ++j)) {
-            if (c == '\n' || c == 0)
+            if (c == 0)
                 return 0;
+            tags->regular = tags->regular && c != '\n';          /* a value over lines: each pair placed */
             if (c == '\\') {                                       /* \\. escapes any character */
                 if (char_at(t, j + 1) == '\n' || char_at(t, ++j) == 0)
                     return 0;
@@ -360,6 +361,9 @@ static PyObject *game_tokens(PyObject *text, const Text *t, Py_ssize_t pos, cons
     }
     if (tags->regular && tags->count > 1)            /* one pair a line: the last one's '[' starts its line */
         newlines = tags->count - 1, line_start = tags->bounds[tags->count - 1][0] - 1;
+    for (; !tags->regular && counted < tags->end; counted++)     /* and those in the last pair's value */
+        if (char_at(t, counted) == '\n')
+            newlines++, line_start = counted + 1;
     Py_ssize_t tags_end = tags->end, counted_end = tags_end, previous_end = tags_end;
     Py_ssize_t total = newlines, total_start = line_start;       /* line ends since `pos`, the last one's end */
     for (Py_ssize_t k = 0; k < found; k++) {

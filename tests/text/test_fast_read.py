@@ -94,6 +94,7 @@ TAG_LINES = st.sampled_from(['[Event "x"]\n', '[Site "a]b {c}"]\n', '[Result "1-
                              '[Event "x"]\f\n\f', '[A "\\"', '[A "x\\\n"]\n',
                              '[GameType "20"]\n', '[Event "x"]  \n', '[round "1"]\n', '[Event  "x"]\n',
                              '[Round 17]\n', '[A "x\\"y"]\n', '[Black "½"]\n', '[Date "2004-??-??"]\n',
+                             '[FEN "W:W31,32:\nB1,2"]\n', '[Event "a\n\n[b"]\n', '[A "\\"\n"] ', '[A "x\n"]',
                              '[Result "1-0"] ', '[Event "x"]'])
 GAPS = st.sampled_from(["", " ", "\n", "\n\n", "\t", "\f", "\\r", " \n \n", "\n  \n"])
 RUNS = st.sampled_from(["", "1. 11-15 23-19 2. 8-11", "1. 11-15\n23-19 2.", "32-28 19-23", "1. 32-28 (1. 33-29) *",
@@ -284,6 +285,7 @@ def test_the_common_game_is_read_at_once_and_others_are_not() -> None:
     assert fast_count(common.replace("11-15", "11-15 $1")) == 1
     assert fast_count(common.replace('"]\n[Result', '"]  [Result')) == 2        # pairs on one line
     assert fast_count(common.replace('[Event "x"]', '\t[Event "x\\\\y"]')) == 2      # a tab before, an escape
+    assert fast_count(common.replace('[Event "x"]', '[Event "x\ny"]')) == 2      # a value over two lines
     blank = common.replace('[Event "x"]\n', '[Event "x"]\n\n')     # a blank line ends a tag section: 3 games
     assert fast_count(blank) == 2 and len(read_text(blank, engine=COMPILED)) == 3
 
@@ -308,6 +310,18 @@ def test_movetext_on_the_line_of_the_last_of_several_tag_pairs_is_located_on_it(
         assert fast_count(text) == 1
         fast, lark = both(text)
         assert fast == lark
+
+
+@pytest.mark.parametrize("text", ['[FEN "W:W31,32:\nB1,2"]\n01. 05-10 10x 01x06 1-0\n',
+                                  '[Event "a\nb"]\n[Site "c"] 1. 11-15 {x} 23-19 *\n',
+                                  '[Event "a"]\n[FEN "W:W18:\n\nB14"]\n\n1. 18x9 02. 9-5 1-0\n'])
+def test_a_tag_value_over_lines_is_read_at_once_as_lark_reads_it(text: str) -> None:
+    """A tag value over lines (a FEN wrapped by an editor: 53 games of the international set): the
+    game is read at once, its pairs, moves and warnings about zero-padded moves located on the lines
+    after the value's line ends, as Lark locates them."""
+    assert fast_count(text) == 1
+    fast, lark = both(text)
+    assert fast == lark
 
 
 @pytest.mark.parametrize("tags", ['[Event "x"]\n', '[Event "x"]\n[Result "1-0"]\n\n'])
