@@ -56,7 +56,7 @@ typedef struct {
     int after, forced, nag_count;
     long nags[MAX_NAGS];
     Sections fen;                        /* the last [%fen]'s sides, copied while they stay */
-    PyObject *draw_notes;                /* a list: item N the draw commands after ply N (str or None); or NULL */
+    PyObject *draw_notes;                /* a tuple: item N the draw commands after ply N (str or None); or NULL */
 } Annotating;
 
 static int end_line(Annotating *a) {
@@ -195,8 +195,8 @@ static int ply_comment(const Rules *r, Annotating *a, int asks, const Names *nam
     int running = draws->name != NULL && draws->c.quiet > 0;
     int noted = running != draws->counting;
     PyObject *given = NULL;              /* the draw commands Python counted for this ply */
-    if (a->draw_notes != NULL && a->ply < PyList_GET_SIZE(a->draw_notes)) {
-        given = PyList_GET_ITEM(a->draw_notes, a->ply);
+    if (a->draw_notes != NULL && a->ply < PyTuple_GET_SIZE(a->draw_notes)) {
+        given = PyTuple_GET_ITEM(a->draw_notes, a->ply);
         given = given == Py_None ? NULL : given;
     }
     if (!(asks & (ASK_FEN | ASK_MOVES)) && !((asks & ASK_CAPTURES) && captured) && !noted && given == NULL)
@@ -310,19 +310,27 @@ static int write_head(PyObject *tags, Chars *out) {
     return PyList_GET_SIZE(tags) && add(out, "\n", 1) < 0 ? -1 : 1;
 }
 
-/* Whether `notes` is annotate_line's draw_notes: None, or (with no quiet count written: `quiet_name`
- * None) a list of ASCII str or None. */
-static int draw_notes_valid(PyObject *notes, PyObject *quiet_name) {
+/* annotate_line's draw_notes as a tuple of its own (new reference), made before any Python code runs (an
+ * __index__, a maker) and checked: what that code does to the list cannot reach what the core reads; NULL
+ * for None, and NULL with TypeError set unless it is (with no quiet count written: `quiet_name` None) a list
+ * of ASCII str or None.  `*bad` says which. */
+static PyObject *draw_notes_in(PyObject *notes, PyObject *quiet_name, int *bad) {
+    *bad = 0;
     if (notes == Py_None)
-        return 1;
-    if (!PyList_Check(notes) || quiet_name != Py_None)
-        return 0;
-    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(notes); i++) {
-        PyObject *note = PyList_GET_ITEM(notes, i);
+        return NULL;
+    PyObject *copy = PyList_Check(notes) && quiet_name == Py_None ? PyList_AsTuple(notes) : NULL;
+    for (Py_ssize_t i = 0; copy != NULL && i < PyTuple_GET_SIZE(copy); i++) {
+        PyObject *note = PyTuple_GET_ITEM(copy, i);
         if (note != Py_None && !(PyUnicode_Check(note) && PyUnicode_IS_ASCII(note)))
-            return 0;
+            Py_CLEAR(copy);
     }
-    return 1;
+    if (copy == NULL) {
+        *bad = 1;
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "annotate_line: draw_notes a list of ASCII str or None, only with "
+                                             "quiet_name None");
+    }
+    return copy;
 }
 
 /* annotate_line(pieces, position, last, names, asks, quiet_name, seen, since, quiet, limits, tail, width, tags,
@@ -343,14 +351,26 @@ static int draw_notes_valid(PyObject *notes, PyObject *quiet_name) {
  * None when the core leaves a move, a number or a draw to Python, when a piece, the tail or the
  * name is not ASCII (the text is written in ASCII), a NAG follows a move more than MAX_NAGS times,
  * or under a king-move limit. */
+static PyObject *annotated_line(Rules *self, PyObject *const *args, PyObject *draw_notes);
+
 PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nargs) {
     if (nargs != 14 || !PyList_Check(args[0]) || !PyUnicode_Check(args[10])
-        || (args[5] != Py_None && !PyUnicode_Check(args[5])) || !draw_notes_valid(args[13], args[5])) {
+        || (args[5] != Py_None && !PyUnicode_Check(args[5]))) {
         PyErr_SetString(PyExc_TypeError, "annotate_line(pieces: list, position, last, names, asks, quiet_name, "
-                                         "seen, since, quiet, limits, tail: str, width, tags, draw_notes: a list "
-                                         "of ASCII str or None, only with quiet_name None)");
+                                         "seen, since, quiet, limits, tail: str, width, tags, draw_notes)");
         return NULL;
     }
+    int bad;
+    PyObject *draw_notes = draw_notes_in(args[13], args[5], &bad);      /* owned: released at every exit */
+    if (bad)
+        return NULL;
+    PyObject *result = annotated_line(self, args, draw_notes);
+    Py_XDECREF(draw_notes);
+    return result;
+}
+
+/* Rules_annotate_line, its draw_notes checked and copied (a tuple, or NULL). */
+static PyObject *annotated_line(Rules *self, PyObject *const *args, PyObject *draw_notes) {
     long last = PyLong_AsLong(args[2]);
     long asks = PyErr_Occurred() ? 0 : PyLong_AsLong(args[4]);
     Py_ssize_t width = PyErr_Occurred() ? 0 : PyLong_AsSsize_t(args[11]);
@@ -364,7 +384,7 @@ PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nar
     Annotating a;
     memset(&a, 0, sizeof a);
     a.width = width;
-    a.draw_notes = args[13] == Py_None ? NULL : args[13];
+    a.draw_notes = draw_notes;
     Draws draws;
     memset(&draws, 0, sizeof draws);
     if (args[5] != Py_None) {

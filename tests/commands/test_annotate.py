@@ -397,6 +397,7 @@ def test_the_core_leaves_moves_written_by_square_names_to_python():
     written by the core."""
     checked = check(read_text(ENDING_GAMES[0], engine=COMPILED)[0], engine=COMPILED)
     assert checked.replay is not None
+    assert _core_game(checked.replay, Annotations(draws=True)) is not None
     assert "[%draw drawn 3-fold repetition]" in annotate_game(checked, Annotations(draws=True))[0]
     named = check(read_text('[GameType "25"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 *', engine=COMPILED)[0], engine=COMPILED)
     assert named.replay is not None and named.replay.ok         # squares written by name: Python writes

@@ -230,3 +230,27 @@ def test_run_refuses_a_negative_index() -> None:
     assert rl.core is not None
     with pytest.raises(ValueError, match="negative index"):
         rl.core.run([], -1, position, {}, (NotatedMove,), rl.quiet_move_of)
+
+
+def test_annotate_line_writes_the_draw_notes_it_was_given_whatever_python_code_does_to_them() -> None:
+    """annotate_line reads its numbers with __index__ after it takes the draw commands: one that puts
+    other things in the list (an int, a long non-ASCII text) must not reach what the core writes (it
+    read the changed list: a crash)."""
+    variant = VARIANTS["international"]
+    rules = _rules(variant, ENGINE).core
+    assert rules is not None
+    notes: list[Any] = [None, "[%draw start x]", None, "[%draw end x]"]
+
+    class Changing:
+        def __index__(self) -> int:
+            notes[1], notes[3] = 10 ** 30, "é" * 3000
+            return 10
+
+    start = Position.initial(variant).on(ENGINE)
+    for _ in range(20):
+        notes[:] = [None, "[%draw start x]", None, "[%draw end x]"]
+        written = rules.annotate_line([("32-28 19-23 28x19 14x23", 0)], start, Changing(), None, 0, None, None,
+                                      None, 0, (), "*", 79, None, notes)
+        assert written is not None and "{[%draw start x]}" in written[0] and "{[%draw end x]}" in written[0]
+    with pytest.raises(TypeError):
+        rules.annotate_line([("32-28", 0)], start, 10, None, 0, None, None, None, 0, (), "*", 79, None, ["é"])
