@@ -239,14 +239,13 @@ def _fast_tokens(game: FastRead, text: str, start: int, line: int, line_start: i
         out.append(_fast_tags(text[start:tags_end], start, line, column, blank, pairs, rest, len(spans) + 1, padded,
                               placed, escapes or None))
         newlines = text.count("\n", start, tags_end)
-    if newlines:                    # the spans go on from the last pair's line, whose start is found if needed
-        line += newlines
-        line_start = -1
+    unknown = newlines > 0          # the spans go on from the last pair's line, whose start is found if needed
+    line += newlines                # (a line start before the text, < 0, is a known one: a scan from mid-line)
     for begin, end, kind, newlines, newline_end, blank_before in spans:
         if newlines:
             line += newlines
-            line_start = newline_end
-        elif line_start < 0:        # a span on the last pair's line
-            line_start = text.rfind("\n", start, tags_end) + 1
+            line_start, unknown = newline_end, False
+        elif unknown:               # a span on the last pair's line
+            line_start, unknown = text.rfind("\n", start, tags_end) + 1, False
         rest.append(_scanned(_FAST_KINDS[kind], text[begin:end], begin, line, begin - line_start + 1, blank_before))
     return spans[-1][1], line, line_start

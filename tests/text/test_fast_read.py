@@ -303,6 +303,23 @@ def test_a_game_cut_by_a_block_end_is_read_as_lark_reads_it(monkeypatch: pytest.
     assert seen(read(COMPILED)) == seen(read(LarkOnly()))
 
 
+@pytest.mark.parametrize("block", [1024, 3000])
+def test_games_on_a_line_longer_than_a_block_are_located_as_lark_locates_them(monkeypatch: pytest.MonkeyPatch,
+                                                                               block: int) -> None:
+    """A line longer than a block (an export without line ends): the next block's scan starts within the
+    line, whose start lies before that block's text.  The fast reading took such a start for none and
+    placed the moves of a game read there from the block's start (a 310 KB line of 4,000 games put the
+    last game's moves at column 48,703, not 310,843)."""
+    monkeypatch.setattr(decoding, "BLOCK", block)
+    game = '[Event "x"] [Result "1-0"] 1. 11-15 23-19 2. 8-11 22-17 3. 09-13 17x10 1-0 '
+    text = "".join(game.replace('"x"', f'"{n}"') for n in range(200)) + "\n"     # past the sniffed bytes
+
+    def read(engine: Any) -> list[Game | ReadError]:
+        return list(read_games(io.BytesIO(text.encode()), engine=engine))
+    assert fast_taken(lambda: read(COMPILED)) == 1       # the last game: a line end after it
+    assert seen(read(COMPILED)) == seen(read(LarkOnly()))
+
+
 def test_movetext_on_the_line_of_the_last_of_several_tag_pairs_is_located_on_it() -> None:
     """The fast reading located a run, comment or result on the line of the last of several tag pairs
     as if that line started where the first pair's does (columns too far right)."""
