@@ -69,8 +69,8 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, fold: Fold[T, Any] | None 
                 yield from _results(*pending.popleft(), inputs, fold is None)
         while pending:
             yield from _results(*pending.popleft(), inputs, fold is None)
-    except BaseException:           # a closed pipe, Ctrl-C, or the caller stopped early:
-        pool.shutdown(wait=False, cancel_futures=True)      # workers end after their task
+    except BaseException as error:  # a closed pipe, Ctrl-C, or the caller stopped early:
+        _stop(pool, error)          # workers end after their task
         raise
     pool.shutdown()
 
@@ -98,10 +98,19 @@ def ordered_map(jobs: int, start_method: str | None = None) -> Iterator[Mapper[A
             yield _result(pending.popleft())
     try:
         yield mapped
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
+    except BaseException as error:
+        _stop(pool, error)
         raise
     pool.shutdown()
+
+
+def _stop(pool: ProcessPoolExecutor, error: BaseException) -> None:
+    """Stop `pool` as the run ends by `error`, without waiting for its workers' tasks; but a pool broken
+    by a worker's death (WorkerLost) is waited for: its manager thread, which has killed the other
+    workers, is closing its wake-up pipe, which CPython writes to at interpreter exit without a lock
+    (_python_exit; a lock came with gh-125451, October 2024, to 3.12 and 3.13, not 3.11): an
+    'OSError: [Errno 9] Bad file descriptor' traceback on stderr when the two met (1 run in 100)."""
+    pool.shutdown(wait=isinstance(error, WorkerLost), cancel_futures=True)
 
 
 def _pool(jobs: int, start_method: str | None, counts: bool) -> ProcessPoolExecutor:
