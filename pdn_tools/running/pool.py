@@ -62,7 +62,7 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, fold: Fold[T, Any] | None 
     pending: deque[tuple[Future[list[PartResults]], _Planned]] = deque()
     try:
         for planned in _tasks(inputs, jobs, checking.engine):
-            with _ctrl_c_held():
+            with _ctrl_c_held(), _lost_worker():
                 pending.append((pool.submit(do_task, planned.task, work, fold or list, options, planned.read,
                                             planned.before), planned))
             if len(pending) > 2 * jobs:
@@ -90,7 +90,7 @@ def ordered_map(jobs: int, start_method: str | None = None) -> Iterator[Mapper[A
     def mapped(work: Callable[[Item], T], items: Iterable[Item]) -> Iterator[T]:
         pending: deque[Future[T]] = deque()
         for item in items:
-            with _ctrl_c_held():
+            with _ctrl_c_held(), _lost_worker():
                 pending.append(pool.submit(work, item))
             if len(pending) > 2 * jobs:
                 yield _result(pending.popleft())
@@ -292,10 +292,18 @@ def _results(future: Future[list[PartResults]], planned: _Planned, inputs: Input
 
 def _result(future: Future[T]) -> T:
     """A task's result; a worker that ended in the middle of one (killed) is a `WorkerLost`."""
+    with _lost_worker():
+        return future.result()
+
+
+@contextlib.contextmanager
+def _lost_worker() -> Iterator[None]:
+    """A pool a worker ended in (killed) is a `WorkerLost`: in a task's result, and in a submit made after
+    the pool saw it (which raised BrokenProcessPool itself: a traceback, not pdn's message)."""
     from concurrent.futures.process import BrokenProcessPool
 
     try:
-        return future.result()
+        yield
     except BrokenProcessPool:
         raise WorkerLost("a worker process ended in the middle of its work (killed, or out of memory): "
                          "the output is not complete") from None
