@@ -310,26 +310,22 @@ static int write_head(PyObject *tags, Chars *out) {
     return PyList_GET_SIZE(tags) && add(out, "\n", 1) < 0 ? -1 : 1;
 }
 
-/* annotate_line's draw_notes as a tuple of its own (new reference), made before any Python code runs (an
- * __index__, a maker) and checked: what that code does to the list cannot reach what the core reads; NULL
- * for None, and NULL with TypeError set unless it is (with no quiet count written: `quiet_name` None) a list
- * of ASCII str or None.  `*bad` says which. */
-static PyObject *draw_notes_in(PyObject *notes, PyObject *quiet_name, int *bad) {
-    *bad = 0;
+/* annotate_line's draw_notes (a new reference): None, or a tuple of its own made before any Python code
+ * runs (an __index__, a maker), so that what that code does to the list cannot reach what the core reads;
+ * NULL with TypeError set unless it is (with no quiet count written: `quiet_name` None) a list of ASCII str
+ * or None. */
+static PyObject *draw_notes_in(PyObject *notes, PyObject *quiet_name) {
     if (notes == Py_None)
-        return NULL;
+        return Py_NewRef(Py_None);
     PyObject *copy = PyList_Check(notes) && quiet_name == Py_None ? PyList_AsTuple(notes) : NULL;
     for (Py_ssize_t i = 0; copy != NULL && i < PyTuple_GET_SIZE(copy); i++) {
         PyObject *note = PyTuple_GET_ITEM(copy, i);
         if (note != Py_None && !(PyUnicode_Check(note) && PyUnicode_IS_ASCII(note)))
             Py_CLEAR(copy);
     }
-    if (copy == NULL) {
-        *bad = 1;
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_TypeError, "annotate_line: draw_notes a list of ASCII str or None, only with "
-                                             "quiet_name None");
-    }
+    if (copy == NULL && !PyErr_Occurred())
+        PyErr_SetString(PyExc_TypeError, "annotate_line: draw_notes a list of ASCII str or None, only with "
+                                         "quiet_name None");
     return copy;
 }
 
@@ -360,16 +356,15 @@ PyObject *Rules_annotate_line(Rules *self, PyObject *const *args, Py_ssize_t nar
                                          "seen, since, quiet, limits, tail: str, width, tags, draw_notes)");
         return NULL;
     }
-    int bad;
-    PyObject *draw_notes = draw_notes_in(args[13], args[5], &bad);      /* owned: released at every exit */
-    if (bad)
+    PyObject *draw_notes = draw_notes_in(args[13], args[5]);
+    if (draw_notes == NULL)
         return NULL;
     PyObject *result = annotated_line(self, args, draw_notes);
-    Py_XDECREF(draw_notes);
+    Py_DECREF(draw_notes);
     return result;
 }
 
-/* Rules_annotate_line, its draw_notes checked and copied (a tuple, or NULL). */
+/* Rules_annotate_line, its draw_notes checked and copied (a tuple, or None). */
 static PyObject *annotated_line(Rules *self, PyObject *const *args, PyObject *draw_notes) {
     long last = PyLong_AsLong(args[2]);
     long asks = PyErr_Occurred() ? 0 : PyLong_AsLong(args[4]);
@@ -384,7 +379,7 @@ static PyObject *annotated_line(Rules *self, PyObject *const *args, PyObject *dr
     Annotating a;
     memset(&a, 0, sizeof a);
     a.width = width;
-    a.draw_notes = draw_notes;
+    a.draw_notes = draw_notes == Py_None ? NULL : draw_notes;
     Draws draws;
     memset(&draws, 0, sizeof draws);
     if (args[5] != Py_None) {

@@ -163,13 +163,12 @@ def play_one(position: Position, text: str, offset: int) -> tuple[int, Position,
     core = position._rl.core
     if core is None or position._rl.limit:
         return None
-    end, plies, after, _ = core.find_run(text, offset, position, 0, 1, position)
+    end, plies, after, _ = core.find_run(text, offset, position, 0, 1, position)   # (no ply leaves `position`)
     if not plies:
         return None
-    white, black, kings = position._white, position._black, position._kings
-    own, opp = (white, black) if position.turn == "W" else (black, white)
-    own_after, opp_after = (after._white, after._black) if position.turn == "W" else (after._black, after._white)
-    return end, after, own & ~kings == own_after & ~after._kings, opp != opp_after
+    _, own, opp = position._sides()
+    _, opp_after, own_after = after._sides()            # the other side moves next
+    return end, after, own & ~position._kings == own_after & ~after._kings, opp != opp_after
 
 
 # The draw counters annotate_line counts from: the quiet count's name (None: none written), then run_text's
