@@ -1,6 +1,10 @@
 """Positions for rule tests, written in algebraic squares of the White-at-bottom view
 (the diagrams' view, whatever each variant's own notation); White men move up."""
 
+from hypothesis import strategies as st
+
+from pdn_tools.play.notation import Style, move_text
+from pdn_tools.rules.core import Engine
 from pdn_tools.rules.movegen import Position
 from pdn_tools.rules.variants import VARIANTS
 
@@ -82,3 +86,27 @@ def on_both_engines(pos: Position) -> list[Position]:
     """`pos` on the pure engine and, when it is built, on the compiled core."""
     from pdn_tools.rules import core
     return [pos.on(core.PURE)] + ([pos.on(core.Engine(True))] if core.compiled_module() is not None else [])
+
+
+@st.composite
+def king_games(draw: st.DrawFn, name: str) -> str:
+    """A game of variant `name` from a position of a few kings and men, played by random legal
+    moves (quiet counts start and end), written in square numbers."""
+    variant = VARIANTS[name]
+    squares = draw(st.lists(st.integers(1, variant.num_squares), min_size=2, max_size=7, unique=True))
+    pieces = [("K" if draw(st.booleans()) else "") + str(square) for square in squares]
+    half = len(pieces) // 2
+    fen = f"W:W{','.join(pieces[:half])}:B{','.join(pieces[half:])}"
+    try:
+        position = Position.from_fen(variant, fen, Engine(False))
+    except ValueError:
+        return f'[GameType "{variant.gametype_text(False)}"]\n*'
+    moves = []
+    for ply in range(draw(st.integers(0, 40))):
+        legal = position.legal_moves()
+        if not legal:
+            break
+        move = legal[draw(st.integers(0, len(legal) - 1))]
+        moves.append((f"{ply // 2 + 1}. " if ply % 2 == 0 else "") + move_text(position, move, Style(squares="numeric")))
+        position = position.play(move)
+    return f'[GameType "{variant.gametype_text(False)}"]\n[FEN "{fen}"]\n' + " ".join(moves) + " *"

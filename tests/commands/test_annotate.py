@@ -6,6 +6,7 @@ from click.testing import CliRunner
 
 from hypothesis import given, settings
 
+from boards import king_games
 from corpus import CORPUS, needs_corpus
 from test_hub import in_process
 from test_round_trip import random_games
@@ -402,33 +403,6 @@ def test_the_core_leaves_moves_written_by_square_names_to_python():
     named = check(read_text('[GameType "25"]\n1. c3-d4 f6-e5 2. d4xf6 g7xe5 *', engine=COMPILED)[0], engine=COMPILED)
     assert named.replay is not None and named.replay.ok         # squares written by name: Python writes
     assert _core_game(named.replay, Annotations(fen=True)) is None
-
-
-@st.composite
-def king_games(draw: st.DrawFn, name: str) -> str:
-    """A game of variant `name` from a position of a few kings and men, played by random legal
-    moves (quiet counts start and end), written in square numbers."""
-    from pdn_tools.play.notation import Style, move_text
-    from pdn_tools.rules.movegen import Position
-
-    variant = VARIANTS[name]
-    squares = draw(st.lists(st.integers(1, variant.num_squares), min_size=2, max_size=7, unique=True))
-    pieces = [("K" if draw(st.booleans()) else "") + str(square) for square in squares]
-    half = len(pieces) // 2
-    fen = f"W:W{','.join(pieces[:half])}:B{','.join(pieces[half:])}"
-    try:
-        position = Position.from_fen(variant, fen, PURE)
-    except ValueError:
-        return f'[GameType "{variant.gametype_text(False)}"]\n*'
-    moves = []
-    for ply in range(draw(st.integers(0, 40))):
-        legal = position.legal_moves()
-        if not legal:
-            break
-        move = legal[draw(st.integers(0, len(legal) - 1))]
-        moves.append((f"{ply // 2 + 1}. " if ply % 2 == 0 else "") + move_text(position, move, Style(squares="numeric")))
-        position = position.play(move)
-    return f'[GameType "{variant.gametype_text(False)}"]\n[FEN "{fen}"]\n' + " ".join(moves) + " *"
 
 
 @pytest.mark.parametrize("name", sorted(VARIANTS))

@@ -17,6 +17,7 @@ from pdn_tools.rules.variants import VARIANTS
 from pdn_tools.text.model import Game, MoveRun, movetext_runs
 from pdn_tools.text.reader import read_text
 from pdn_tools.text.writer import write_game
+from boards import king_games
 from fuzz import at_length
 from test_grammar import plain_runs
 from test_round_trip import random_games
@@ -273,7 +274,6 @@ def test_the_plies_the_core_plays_while_python_counts_are_judged_as_the_pure_eng
     """While an ending's count runs the core counts nothing: it plays each move, and the tracker counts it
     in Python (steps.play_one); the verdict and the record are those of the pure engine's replay."""
     from pdn_tools.play.check import check
-    from test_annotate import king_games        # (test_annotate imports this module)
 
     text = data.draw(king_games(name))
     game = read_text(text, engine=COMPILED)[0]
