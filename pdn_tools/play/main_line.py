@@ -168,14 +168,7 @@ class _Line:
         """One notated move: resolved (a located _Failure when it is not legal), played, counted."""
         position = self.position
         ply = self.count + 1
-        squares = notated.squares
-        step = None
-        if len(squares) == 2:                   # the common moves: a step, a capture
-            known = self.known
-            start, end = known.get(squares[0]), known.get(squares[1])
-            if start and end:
-                step = steps.capture_step(position, start, end) if notated.capture else \
-                    steps.quiet_step(position, start, end)
+        step = _step(position, notated, self.known)
         if step is None:
             move = resolve(position, notated, ply, self.result.warnings, self.checking)
             after = position.play(move)
@@ -280,6 +273,7 @@ def _variation(variation: Variation, path: Path, position: Position, ply: int, r
     """Check the variation at `path`: it replaces the move played from `position` (`ply`
     main-line plies were played before it).  A failure ends the line it happens in."""
     result.starts[path] = position
+    known = known_squares(position.variant)
     positions = [(position, position)]          # per open line: (position, the one before it)
     lines = walk(variation.elements, path)
     for frame in lines:
@@ -287,9 +281,14 @@ def _variation(variation: Variation, path: Path, position: Position, ply: int, r
         current, previous = positions[-1]
         try:
             if isinstance(element, Notated):
-                move = resolve(current, element, None, result.warnings, checking)
+                step = _step(current, element, known)
+                if step is None:
+                    move = resolve(current, element, None, result.warnings, checking)
+                    after = current.play(move)
+                else:
+                    move, after, _ = step
                 result.resolved[frame.path] = current, move
-                positions[-1] = current.play(move), current
+                positions[-1] = after, current
             elif isinstance(element, Variation):
                 if frame.closing:
                     positions.pop()
@@ -308,6 +307,19 @@ def _variation(variation: Variation, path: Path, position: Position, ply: int, r
             diagnostic.message = f"in a variation after ply {ply}: {diagnostic.message}"
             diagnostic.ply = ply or None
             result.errors.append(diagnostic)
+
+
+def _step(position: Position, notated: Notated, known: dict[str, int | None]) -> steps.Step | None:
+    """The common move, a step or a capture between two squares `known` names, played at once by
+    steps.quiet_step / capture_step (what resolve() and play() give, without a list of moves); None for
+    any other, left to resolve()."""
+    squares = notated.squares
+    if len(squares) != 2:
+        return None
+    start, end = known.get(squares[0]), known.get(squares[1])
+    if not (start and end):
+        return None
+    return steps.capture_step(position, start, end) if notated.capture else steps.quiet_step(position, start, end)
 
 
 def _setup(setup: Setup, current: Position) -> Position:

@@ -1,4 +1,6 @@
 """The replayer: every notated move resolved to one legal move, results and draw rules checked."""
+from collections import Counter
+
 import pytest
 from hypothesis import given, settings
 
@@ -489,3 +491,30 @@ def test_the_labels_of_many_moves_are_those_of_each(text):
             label = move_labels(result)
             plies = range(1, len(game.move_texts()) + 3)
             assert [label(ply) for ply in plies] == [move_label(result, ply) for ply in plies]
+
+
+@settings(max_examples=150, deadline=None)
+@given(random_games())
+def test_a_variation_resolves_its_moves_as_the_main_line_does(text):
+    """Variation moves take the main line's shortcut (a step or a capture between two squares played
+    at once, else resolve()): the main line written again as a variation of its first move resolves
+    to the same moves from the same positions, with the same separator warnings."""
+    head, _, moves = text.rpartition("\n1")
+    first = "1" + moves.split(" ", 1)[0]                # '1.' or '1...'
+    body = moves.split(" ", 1)[1].rsplit(" ", 1)[0]     # the moves, without the result
+    if not body.strip():
+        return
+    [original] = read_text(text)
+    played = replay(original)
+    if not played.ok:
+        return
+    variant = played.variant
+    opening, rest = (body.split(" ", 1) + [""])[:2]
+    [game] = read_text(f"{head}\n{first} {opening} ({first} {body}) {rest} *")
+    result = replay(game, variant)
+    assert result.ok, result.errors
+    main = [(ply.before, ply.move) for ply in result.plies]
+    variation = [result.resolved[path] for path in sorted(result.resolved, key=lambda path: path.indexes())]
+    assert variation == main
+    separators = Counter(w.message for w in result.warnings if w.code == "capture-notation")   # each move's twice
+    assert all(count % 2 == 0 for count in separators.values())
