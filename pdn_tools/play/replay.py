@@ -203,28 +203,16 @@ def _core_alone(start: Position, movetext: list[Element | MoveRun] | list[Elemen
 def _on_core_alone(result: Replay, movetext: list[Element | MoveRun] | list[Element], tracker: DrawTracker,
                    plies: list[Ply] | None) -> bool:
     """The common main line (see _core_alone) played as _Line.follow plays it, without its steps: every
-    move of every run played by the compiled core (steps.run_text), which records each ply it plays into
+    move of every run played by the compiled core (steps.run_movetext), which records each ply it plays into
     `plies` when given (numbered on as _Line numbers them).  Sets the plies counted, the last position
     and the plies made (`made`, None when `plies` is) and says True; False, the tracker maybe counting
     some plies and `plies` holding some, when the core leaves a move to _Line (see _replay, which
     replays the line from the start)."""
-    position = result.start
-    assert position is not None
-    count, last = 0, None
-    for element in movetext:
-        if type(element) is MoveRun:
-            text = element.text
-            record = None if plies is None else (plies, _PLY_MAKER, element, count)
-            offset, played, _, after = steps.run_text(position, text, 0, tracker, record)
-            if offset < len(text):
-                return False
-            if played:
-                if plies is not None:       # each recorded ply starts where the last ended (as _Line._text)
-                    after = plies[-1].after
-                if after is not None:
-                    count += played
-                    position = last = after
-    result.ply_count, result.last, result.made = count, last, plies
+    assert result.start is not None
+    played = steps.run_movetext(result.start, movetext, MoveRun, tracker, plies, _PLY_MAKER)
+    if played is None:
+        return False
+    (result.ply_count, result.last), result.made = played, plies
     return True
 
 

@@ -126,6 +126,47 @@ def run_text(position: Position, text: str, offset: int, tracker: DrawTracker | 
     return offset, plies, before, after
 
 
+def run_movetext(position: Position, movetext: Sequence[object], run_type: type, tracker: DrawTracker,
+                 plies: list[Any] | None, maker: tuple[type, tuple[Any, ...]]) -> tuple[int, Position | None] | None:
+    """Every run kept as text of `movetext` (its elements of `run_type`; the others, comments, skipped)
+    played from `position` on the compiled core as run_text plays each, counted in `tracker`, each ply
+    recorded into `plies` (when given) by `maker`, numbered on.  The tracker's limits are read once: the
+    core changes none of what they depend on.  (plies played, the position after the last) when the core
+    played every move; None when it left one (the tracker and `plies` then hold what it played before).
+    Only where `runs_text(position)`."""
+    rl = position._rl
+    core = rl.core
+    assert core is not None and not rl.limit
+    seen: dict[Position, int] | None = None
+    limits: CoreLimits | tuple[()] = ()
+    if tracker.event is None:                   # else update() counts nothing more
+        counting = tracker.core_limits()
+        if counting is None:
+            return None
+        seen, limits = tracker.seen, counting
+    since, quiet = tracker.since, tracker.quiet
+    count, last = 0, None
+    try:
+        for element in movetext:
+            if type(element) is not run_type:
+                continue
+            text: str = element.text        # type: ignore[attr-defined]
+            recording = () if plies is None else (plies, rl.quiet_move_of, maker, element, count)
+            offset, played, _, after, since, quiet = core.run_text(text, 0, position, seen, since, quiet, limits,
+                                                                   *recording)
+            if offset < len(text):
+                return None
+            if played:
+                if plies is not None:       # each recorded ply starts where the last ended
+                    after = plies[-1].after
+                if after is not None:
+                    count += played
+                    position = last = after
+    finally:
+        tracker.since, tracker.quiet = since, quiet
+    return count, last
+
+
 def write_run(position: Position, text: str, offset: int, number: int, last: int,
               names: tuple[str, ...] | None, form: str, extra: str | None) -> tuple[int, int, Position | None, str]:
     """A MoveRun's text played from `offset` as run_text plays it (counting no draw), its plies
