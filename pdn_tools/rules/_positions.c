@@ -130,7 +130,32 @@ static PyObject *turn_name(int turn) {
     return names[turn];
 }
 
+/* The side to move and pieces of `position` read from its slots at once (no Python code runs: the
+ * slots hold what they hold while they are read), when it is of the class the position maker makes
+ * and the maker's descriptors of turn, _white, _black and _kings are plain slots of it: 1; else 0
+ * (read_position asks the reader), and -1 with an error when a slot holds no bitboard. */
+static int read_slots(const Rules *r, PyObject *position, Seen *out) {
+    PyObject *maker = r->position_like;
+    if (Py_TYPE(position) != (PyTypeObject *)PyTuple_GET_ITEM(maker, 0))
+        return 0;
+    PyObject *descriptors = PyTuple_GET_ITEM(maker, 1);
+    PyObject *held[4];
+    for (int i = 0; i < 4; i++) {
+        PyObject **slot = slot_in(PyTuple_GET_ITEM(descriptors, 3 + i), position);
+        if (slot == NULL || *slot == NULL)
+            return 0;
+        held[i] = *slot;
+    }
+    out->turn = PyUnicode_Check(held[0]) && PyUnicode_CompareWithASCIIString(held[0], "B") == 0;
+    out->count = 0;
+    return to_set(r, held[1], &out->white) < 0 || to_set(r, held[2], &out->black) < 0
+           || to_set(r, held[3], &out->kings) < 0 ? -1 : 1;
+}
+
 int read_position(const Rules *r, PyObject *position, Seen *out) {
+    int read = read_slots(r, position, out);
+    if (read != 0)
+        return read < 0 ? -1 : 0;
     PyObject *reader = Py_NewRef(r->position_pieces);   /* owned across the call, which runs Python code */
     PyObject *pieces = PyObject_CallOneArg(reader, position);
     Py_DECREF(reader);
