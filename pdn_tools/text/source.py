@@ -44,6 +44,8 @@ def binary(head: bytes) -> bool:
     UTF-8 (what pdn writes is UTF-8: it always reads back, whatever characters its comments hold).
     The one test of the library and the command line."""
     head = head[:_SNIFF_BINARY]
+    if head.isascii():                  # UTF-8 (most files): nothing else to look at
+        return False
     controls = len(head) - len(head.translate(None, _CONTROL))      # one pass, not one a control byte
     return bool(head) and sniff(head)[0] is None and controls > len(head) // 30 and not _utf8(head)
 

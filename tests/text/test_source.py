@@ -12,6 +12,8 @@ import tracemalloc
 
 import pytest
 import zstandard
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 
 from pdn_tools.cli import cli
@@ -176,3 +178,17 @@ def test_a_small_file_is_read_from_memory_as_a_buffered_file_reads(tmp_path, com
         os.fstat(descriptor)
     with watched(str(path)) as raw:
         assert stored_as(raw) == (None if compress(data) == data else "gzip")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=200).map(lambda data: data * 25) | st.binary(max_size=5000)
+       | st.lists(st.integers(0, 127), max_size=300).map(lambda codes: bytes(codes) * 20))
+def test_binary_looks_past_an_ascii_head_at_once(head):
+    """binary() answers at once for a head of ASCII bytes (UTF-8: text, whatever controls it holds), as its
+    whole test (not UTF-16 or UTF-32, controls, not UTF-8) answers."""
+    from pdn_tools.text.decoding import sniff
+    from pdn_tools.text.source import _CONTROL, _SNIFF_BINARY, _utf8, binary
+
+    cut = head[:_SNIFF_BINARY]
+    controls = len(cut) - len(cut.translate(None, _CONTROL))
+    assert binary(head) == (bool(cut) and sniff(cut)[0] is None and controls > len(cut) // 30 and not _utf8(cut))
