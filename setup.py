@@ -11,8 +11,10 @@ import sys
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
-PURE_WARNING = ("WARNING: pdn-tools: the compiled move core could not be built ({}); "
-                "the pure-Python engine is used (same results, slower)")
+PURE_WARNING = "WARNING: pdn-tools: the compiled {} could not be built ({}); {} (same results, slower)"
+# What each extension is, and what stands in for it when it cannot be built.
+PARTS = {"pdn_tools.rules._core": ("move core", "the pure-Python engine is used"),
+         "pdn_tools.text._scan": ("scanner", "text is read by the Python scanner")}
 
 
 class OptionalBuildExt(build_ext):
@@ -22,13 +24,14 @@ class OptionalBuildExt(build_ext):
         try:
             super().run()
         except Exception as error:  # no compiler, no headers: any build failure
-            print(PURE_WARNING.format(error), file=sys.stderr)
+            print(PURE_WARNING.format("core", error, "the pure-Python engine is used"), file=sys.stderr)
 
     def build_extension(self, ext: Extension) -> None:
         try:
             super().build_extension(ext)
         except Exception as error:
-            print(PURE_WARNING.format(error), file=sys.stderr)
+            part, instead = PARTS[ext.name]
+            print(PURE_WARNING.format(part, error, instead), file=sys.stderr)
 
 
 setup(

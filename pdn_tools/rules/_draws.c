@@ -126,7 +126,8 @@ int counters_in(const Rules *r, Counters *c, PyObject *seen, PyObject *since, Py
     Py_ssize_t i = 0;
     PyObject *key, *value;
     while (PyDict_Next(seen, &i, &key, &value)) {
-        /* read_position runs Python code, which may change the dict: its key and value held meanwhile */
+        /* read_position may run Python code (a position of another class), which may change the dict: its
+         * key and value held meanwhile */
         Py_INCREF(key);
         Py_INCREF(value);
         Seen entry;
