@@ -96,6 +96,16 @@ def run(position: Position, elements: Sequence[object], index: int, known: Mappi
 Record = tuple[list[Any], tuple[type, tuple[Any, ...]] | None, object, int]
 
 
+def _counting(tracker: DrawTracker | None) -> tuple[dict[Position, int] | None, CoreLimits | tuple[()]] | None:
+    """What the core counts `tracker`'s plies by: the positions it has seen and its core_limits(); (None,
+    ()) to count nothing (no tracker, or one whose draw is in: update() counts nothing more); None while an
+    ending's count runs (the core then plays nothing)."""
+    if tracker is None or tracker.event is not None:
+        return None, ()
+    limits = tracker.core_limits()
+    return None if limits is None else (tracker.seen, limits)
+
+
 def run_text(position: Position, text: str, offset: int, tracker: DrawTracker | None,
              record: Record | None = None) -> tuple[int, int, Position | None, Position | None]:
     """A MoveRun's text on the compiled core: from `offset` on, skip move numbers and play
@@ -110,14 +120,11 @@ def run_text(position: Position, text: str, offset: int, tracker: DrawTracker | 
     core = rl.core
     if core is None or rl.limit:
         return offset, 0, None, None
-    seen: dict[Position, int] | None = None
-    limits: CoreLimits | tuple[()] = ()
+    counting = _counting(tracker)
+    if counting is None:
+        return offset, 0, None, None
+    seen, limits = counting
     since, quiet = (None, 0) if tracker is None else (tracker.since, tracker.quiet)
-    if tracker is not None and tracker.event is None:       # else update() counts nothing more
-        counting = tracker.core_limits()
-        if counting is None:
-            return offset, 0, None, None
-        seen, limits = tracker.seen, counting
     recording = () if record is None else (record[0], rl.quiet_move_of, *record[1:])
     offset, plies, before, after, since, quiet = core.run_text(text, offset, position, seen, since, quiet, limits,
                                                                *recording)
@@ -137,13 +144,10 @@ def run_movetext(position: Position, movetext: Sequence[object], run_type: type,
     rl = position._rl
     core = rl.core
     assert core is not None and not rl.limit
-    seen: dict[Position, int] | None = None
-    limits: CoreLimits | tuple[()] = ()
-    if tracker.event is None:                   # else update() counts nothing more
-        counting = tracker.core_limits()
-        if counting is None:
-            return None
-        seen, limits = tracker.seen, counting
+    counting = _counting(tracker)
+    if counting is None:
+        return None
+    seen, limits = counting
     since, quiet = tracker.since, tracker.quiet
     count, last = 0, None
     try:
