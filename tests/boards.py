@@ -5,7 +5,7 @@ from hypothesis import strategies as st
 
 from pdn_tools.play.notation import Style, move_text
 from pdn_tools.rules.core import Engine
-from pdn_tools.rules.movegen import Position
+from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.variants import VARIANTS
 
 
@@ -88,6 +88,12 @@ def on_both_engines(pos: Position) -> list[Position]:
     return [pos.on(core.PURE)] + ([pos.on(core.Engine(True))] if core.compiled_module() is not None else [])
 
 
+def random_move(draw: st.DrawFn, position: Position) -> Move | None:
+    """A legal move of `position` drawn at random (the strategies' random games), None when it has none."""
+    legal = position.legal_moves()
+    return legal[draw(st.integers(0, len(legal) - 1))] if legal else None
+
+
 @st.composite
 def king_games(draw: st.DrawFn, name: str) -> str:
     """A game of variant `name` from a position of a few kings and men, played by random legal
@@ -103,10 +109,9 @@ def king_games(draw: st.DrawFn, name: str) -> str:
         return f'[GameType "{variant.gametype_text(False)}"]\n*'
     moves = []
     for ply in range(draw(st.integers(0, 40))):
-        legal = position.legal_moves()
-        if not legal:
+        move = random_move(draw, position)
+        if move is None:
             break
-        move = legal[draw(st.integers(0, len(legal) - 1))]
         moves.append((f"{ply // 2 + 1}. " if ply % 2 == 0 else "") + move_text(position, move, Style(squares="numeric")))
         position = position.play(move)
     return f'[GameType "{variant.gametype_text(False)}"]\n[FEN "{fen}"]\n' + " ".join(moves) + " *"

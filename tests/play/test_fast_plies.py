@@ -17,7 +17,7 @@ from pdn_tools.rules.variants import VARIANTS
 from pdn_tools.text.model import Game, MoveRun, movetext_runs
 from pdn_tools.text.reader import read_text
 from pdn_tools.text.writer import write_game
-from boards import king_games
+from boards import king_games, random_move
 from fuzz import at_length
 from test_grammar import plain_runs
 from test_round_trip import random_games
@@ -73,10 +73,9 @@ def played_games(draw: st.DrawFn, name: str) -> str:
     position = Position.initial(variant, PURE)
     pieces = []
     for ply in range(draw(st.integers(0, 90))):
-        legal = position.legal_moves()
-        if not legal:
+        move = random_move(draw, position)
+        if move is None:
             break
-        move = legal[draw(st.integers(0, len(legal) - 1))]
         style = Style(captures=draw(st.sampled_from([None, "full"])), squares="numeric")
         number = f"{ply // 2 + 1}. " if ply % 2 == 0 else ""
         comment = " {c}" if draw(st.integers(0, 9)) == 0 else ""

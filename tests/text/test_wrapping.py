@@ -5,6 +5,7 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
+from boards import random_move
 from pdn_tools import Game, Position, read_text, replay
 from pdn_tools.play.notation import Style, canonical_game, move_text
 from pdn_tools.rules.variants import VARIANTS
@@ -24,10 +25,9 @@ def played_games(draw) -> Game:
     position = Position.initial(variant)
     words = [f'[GameType "{variant.gametype}"]', ""]
     for ply in range(draw(st.integers(0, 30))):
-        legal = position.legal_moves()
-        if not legal:
+        move = random_move(draw, position)
+        if move is None:
             break
-        move = legal[draw(st.integers(0, len(legal) - 1))]
         if ply % 2 == 0 or draw(st.booleans()):
             words.append(f"{ply // 2 + 1}{'...' if ply % 2 else '.'}")
         if draw(st.integers(0, 9)) == 0:

@@ -14,6 +14,7 @@ from pdn_tools.play import replay as replay_module
 from pdn_tools.rules import movegen
 from pdn_tools.text import model
 from pdn_tools.text.model import NotatedMove, MoveRun
+from boards import random_move
 from fuzz import at_length
 from test_fast_plies import COMPILED, PURE, played_games
 
@@ -37,10 +38,10 @@ def positions(draw) -> Position:
     """A position reached by legal moves from a variant's start."""
     position = Position.initial(VARIANTS[draw(st.sampled_from(sorted(VARIANTS)))])
     for _ in range(draw(st.integers(0, 60))):
-        legal = position.legal_moves()
-        if not legal:
+        move = random_move(draw, position)
+        if move is None:
             break
-        position = position.play(legal[draw(st.integers(0, len(legal) - 1))])
+        position = position.play(move)
     return position
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, assume, given, settings, strategies as st
 
+from boards import random_move
 from corpus import corpus_files, needs_corpus
 
 from pdn_tools import Game, ReadError, read_games
@@ -263,18 +264,17 @@ def random_games(draw: st.DrawFn, variants: list[Variant] | None = None) -> str:
     variant = draw(st.sampled_from(variants or list(VARIANTS.values())))
     position = Position.initial(variant)
     for _ in range(draw(st.sampled_from((0, 0, 6, 20)))):
-        legal = position.legal_moves()
-        if not legal:
+        move = random_move(draw, position)
+        if move is None:
             break
-        position = position.play(legal[draw(st.integers(0, len(legal) - 1))])
+        position = position.play(move)
     start = position
     style = draw(st.sampled_from(_STYLES))
     moves = []
     for _ in range(draw(st.integers(0, 40))):
-        legal = position.legal_moves()
-        if not legal:
+        move = random_move(draw, position)
+        if move is None:
             break
-        move = legal[draw(st.integers(0, len(legal) - 1))]
         moves.append(move_text(position, move, style))
         position = position.play(move)
     alpha = draw(st.booleans())
