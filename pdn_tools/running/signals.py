@@ -36,9 +36,15 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
         _send_later(signum)         # raised inside the hook, it would be lost again, and printed
         return
     for other in ENDING_SIGNALS:           # a second signal must not interrupt the clean-up
-        signal.signal(other, signal.SIG_IGN)
+        signal.signal(other, _unwinding)
     remove_temporaries()
     raise Terminated(signum)
+
+
+def _unwinding(signum: int, frame: FrameType | None) -> None:
+    """A second SIGTERM or SIGHUP as the run unwinds: nothing done.  A handler, not SIG_IGN, which a
+    process started meanwhile would inherit across exec (a Dask worker a local cluster was starting: it
+    outlived the run, then printed a traceback); a handler is reset there to the default."""
 
 
 def end_on_first_interrupt() -> None:
@@ -183,14 +189,18 @@ def _release_shared() -> None:
     otherwise have to clean them up (it says so: start_resource_tracker sends what it says to the null
     device, for a thread tearing a pool down may have unlinked one and not yet told it as the process
     ends).  The children go first: one still starting would not find the semaphores (a traceback of
-    its own)."""
+    its own).  A thread may still be starting them (a local cluster's nannies, as the signal came while
+    the cluster started): those it starts from now on have the null device for stderr (_silence_stderr),
+    and those it has started and not yet registered are killed too (_kill_unregistered)."""
     if "multiprocessing" not in sys.modules:        # no child, nothing shared
         return
     import multiprocessing
     import threading
     from multiprocessing import util
 
+    _silence_stderr()
     children = multiprocessing.active_children()
+    _kill_unregistered()
     for child in children:
         child.kill()
     for child in children:
@@ -199,3 +209,34 @@ def _release_shared() -> None:
         if not thread.daemon and thread is not threading.current_thread():
             thread.join(_CHILD_SECONDS)
     util._run_finalizers(0)     # type: ignore[attr-defined]  # private: the first step of its exit function
+
+
+def _silence_stderr() -> None:
+    """Standard error (file descriptor 2) on the null device from now on, what is written to it so far
+    flushed: a process ending by a signal has said what it had to, and the processes it starts from now on
+    (inheriting it) have nothing to tell the user but that their parent is gone."""
+    with contextlib.suppress(Exception):
+        sys.stderr.flush()
+    with contextlib.suppress(OSError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        if null != 2:                           # else 2 was closed, and is now the null device
+            os.dup2(null, 2)
+            os.close(null)
+
+
+def _kill_unregistered() -> None:
+    """Every child process of this one that the kernel lists (Linux), killed, but multiprocessing's resource
+    tracker and fork server: as a signal to the process group would have, had they been started before
+    it; those multiprocessing has not yet registered among its children too (its start still under way in
+    another thread).  Elsewhere, nothing."""
+    from multiprocessing import forkserver, resource_tracker
+
+    kept = {getattr(resource_tracker._resource_tracker, "_pid", None),
+            getattr(forkserver._forkserver, "_forkserver_pid", None)}
+    with contextlib.suppress(OSError):
+        for thread in os.listdir("/proc/self/task"):
+            with open(f"/proc/self/task/{thread}/children") as listed:
+                for child in map(int, listed.read().split()):
+                    if child not in kept:
+                        with contextlib.suppress(OSError):
+                            os.kill(child, signal.SIGKILL)
