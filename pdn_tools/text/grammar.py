@@ -1,4 +1,4 @@
-"""The PDN grammar: grammars/pdn.lark loaded, its Lark LALR parser (cached between runs), games parsed.
+"""The PDN grammar: text/pdn.lark (grammars/pdn.lark links to it) loaded, its Lark LALR parser (cached between runs), games parsed.
 
 The scanner (text/scanner.py) turns text into Lark tokens in one pass; the reader splits that
 token stream into games; `parse_game` runs the LALR parser over one game's tokens and builds the
@@ -32,8 +32,8 @@ from pdn_tools.text.scanner import _OPENERS, Scanner, _alternatives, _possessive
 from pdn_tools.text.tokens import ERROR, ESCAPE, FastTags, Reading, ScanToken, _comment_token
 
 def grammar_text() -> str:
-    """The PDN grammar, grammars/pdn.lark, as the package holds it (a link to that file in a source
-    tree, a copy of it in an installed one), whatever the install's layout."""
+    """The PDN grammar, pdn_tools/text/pdn.lark (grammars/pdn.lark links to it), as the package holds
+    it, whatever the install's layout."""
     data = pkgutil.get_data("pdn_tools.text", "pdn.lark")      # by the package's loader, zipped or not
     assert data is not None, "the loader of pdn_tools.text reads no files"
     return data.decode("utf-8")

@@ -38,7 +38,7 @@ def test_codes_are_the_strings_reports_write():
 
 
 def test_grammar_result_terminal_reads_exactly_the_result_table():
-    grammar = ROOT.joinpath("grammars", "pdn.lark").read_text(encoding="utf-8")
+    grammar = ROOT.joinpath("pdn_tools", "text", "pdn.lark").read_text(encoding="utf-8")
     terminal = next(line for line in grammar.splitlines() if line.startswith("RESULT:"))
     alternatives = terminal.split("(?:", 1)[1].split(")", 1)[0]
     written = {text.replace("\\", "") for text in alternatives.split("|")}

@@ -30,7 +30,7 @@ def _validates_samples(pdn: Path, env: dict[str, str], cwd: Path) -> None:
 def test_the_wheel_holds_the_grammar_as_a_file_of_the_package(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         grammar = archive.read("pdn_tools/text/pdn.lark").decode("utf-8")
-    assert grammar == ROOT.joinpath("grammars", "pdn.lark").read_text(encoding="utf-8")
+    assert grammar == ROOT.joinpath("pdn_tools", "text", "pdn.lark").read_text(encoding="utf-8")
     assert not [name for name in archive.namelist() if name.startswith(("grammars/", "share/"))]
 
 

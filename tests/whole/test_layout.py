@@ -156,3 +156,10 @@ def test_every_folder_and_module_says_first_what_it_holds(path):
     """Issue 27: each folder's __init__.py, and each module, opens with a docstring."""
     docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8")))
     assert docstring and len(docstring.split()) >= 3
+
+
+def test_the_package_holds_no_symbolic_link():
+    """A checkout without symbolic links (Windows, git's core.symlinks=false, a zip of the repository)
+    turns each into a one-line file holding its target: a link in the package (the grammar was one) left
+    every command of such a checkout, and of an install made from it, unable to read a game."""
+    assert [str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*") if path.is_symlink()] == []
