@@ -53,6 +53,16 @@ class _Commands(Mapping[str, "Command"]):
         return len(COMMANDS)
 
 
+def _show_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """`pdn --version`: the version, then which engine runs (rules.core.engine_summary)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from pdn_tools.rules.core import engine_summary
+
+    click.echo(f"pdn, version {__version__}\n{engine_summary()}")
+    ctx.exit()
+
+
 class Group(click.Group):
     """The pdn group: its commands loaded on demand (`commands` is read-only: none is added at run time)."""
 
@@ -64,7 +74,8 @@ class Group(click.Group):
 
 @click.group(cls=Group, commands=cast(MutableMapping[str, click.Command], _Commands()),
              context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__)
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+              help="Show the version, and the engine that runs, and exit.")
 def cli() -> None:
     """Read, validate and convert draughts games in PDN."""
 

@@ -34,7 +34,8 @@ Makers = tuple[tuple[type, tuple[Any, ...]],
                Callable[["Position"], tuple[str, int, int, int]],
                tuple[type, tuple[Any, ...]]]
 
-__all__ = ["Engine", "Makers", "PURE", "compile_rules", "compiled_module", "compiled_scanner", "engine_from_environment"]
+__all__ = ["Engine", "Makers", "PURE", "compile_rules", "compiled_module", "compiled_scanner",
+           "engine_from_environment", "engine_summary"]
 
 
 @functools.cache
@@ -118,6 +119,18 @@ def engine_from_environment() -> Engine:
     """The compiled engine when it is built, unless `PDN_TOOLS_PURE` is set (and not 0): the
     default of the command line and of the library's entry points (read at each call)."""
     return _engine_for(os.environ.get("PDN_TOOLS_PURE", ""))
+
+
+def engine_summary() -> str:
+    """What reads and checks games here, in a line (`pdn --version`): the compiled core and scanner, or
+    the pure-Python engine and why.  An install without a C compiler warns only in pip's verbose output."""
+    if engine_from_environment().compiled:
+        scanner = "compiled scanner" if compiled_scanner() is not None else "Python scanner (compiled one not built)"
+        return f"engine: compiled core, {scanner}"
+    if compiled_module() is not None:
+        return "engine: pure Python, slower (PDN_TOOLS_PURE is set)"
+    return ("engine: pure Python, slower (the compiled core is not built: install again with a C compiler "
+            "and Python's headers)")
 
 
 @functools.cache

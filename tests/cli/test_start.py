@@ -10,6 +10,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from corpus import DATA
+from pdn_tools import __version__
+from pdn_tools.rules.core import compiled_module
 
 # Runs the command line as `pdn ARGS...` in a fresh interpreter, then prints the modules it imported.
 MODULES_AFTER = """
@@ -79,9 +81,15 @@ def loaded(modules: set[str], names: list[str]) -> list[str]:
 
 @pytest.mark.parametrize("args", [["--version"], ["--help"], ["-h"]])
 def test_a_start_that_only_reports_imports_no_command(args):
+    """`--version` names the engine: it looks for the compiled modules (rules/core.py, without the
+    move generator, the variants or the parser)."""
     modules = imported(*args)
     assert "click" in modules and "pdn_tools.cli.main" in modules
-    assert loaded(modules, NO_WORK) == []
+    engine = ["pdn_tools.rules", "dataclasses"] if args == ["--version"] else []
+    assert loaded(modules, NO_WORK) == engine
+    if engine:
+        assert {name for name in modules if name.startswith("pdn_tools.rules")} <= {
+            "pdn_tools.rules", "pdn_tools.rules.core", "pdn_tools.rules.laws", "pdn_tools.rules._core"}
 
 
 @pytest.mark.parametrize("args", [[], ["--format", "jsonl"], ["--show-board"]])
@@ -199,3 +207,34 @@ assert gc.get_threshold() == usual and start._first_collection not in gc.callbac
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
 
+
+
+# `pdn ARGS...` with the compiled modules named in argv[1] (comma-separated) made impossible to import.
+WITHOUT = """
+import sys
+for name in sys.argv[1].split(","):
+    sys.modules[name] = None                      # import raises ImportError, as for a module not built
+sys.argv = ["pdn", *sys.argv[2:]]
+from pdn_tools.__main__ import main
+main()
+"""
+
+
+@pytest.mark.parametrize("pure, missing, engine", [
+    ("", "", "engine: compiled core, compiled scanner"),
+    ("", "pdn_tools.text._scan", "engine: compiled core, Python scanner (compiled one not built)"),
+    ("1", "", "engine: pure Python, slower (PDN_TOOLS_PURE is set)"),
+    ("0", "", "engine: compiled core, compiled scanner"),
+    ("", "pdn_tools.rules._core,pdn_tools.text._scan",
+     "engine: pure Python, slower (the compiled core is not built: install again with a C compiler and "
+     "Python's headers)"),
+])
+def test_the_version_names_the_engine_that_runs(pure, missing, engine):
+    """An install without a C compiler is slower, and pip says so only in its verbose output: `pdn
+    --version` tells which engine runs, and why it is the pure one."""
+    if compiled_module() is None and "rules._core" not in missing:
+        pytest.skip("the compiled core is not built here")
+    env = {**os.environ, "PDN_TOOLS_PURE": pure}
+    done = subprocess.run([sys.executable, "-c", WITHOUT, missing or "-", "--version"], env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"pdn, version {__version__}\n{engine}\n", "")
