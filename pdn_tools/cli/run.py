@@ -194,15 +194,16 @@ def not_to_terminal(writing: Writing) -> None:
 
 def _refuse_overwriting_inputs(params: dict[str, Any]) -> None:
     """End the command (exit 2) before it reads anything when a file it would write (-o FILE, a part
-    `split` writes in its folder) is one of its inputs, by whatever path."""
+    `split` writes in its folder, the file standard output is: `pdn convert k/ > k/all.pdn` read its
+    own output without end) is one of its inputs, by whatever path."""
     from pdn_tools.running import batch
 
     if params.get("folder") is not None:
         from pdn_tools.commands import archive
 
-        outputs = archive.earlier_parts(params["folder"], params["prefix"])
+        outputs = [*archive.earlier_parts(params["folder"], params["prefix"]), "-"]
     else:
-        outputs = [params["output"]] if params.get("output") not in (None, "-") else []
+        outputs = [params.get("output") or "-"]
     if "paths" in params:
         named = batch.Inputs(params["paths"], params.get("globs") or batch.DEFAULT_GLOBS).named_files()
     else:
@@ -211,7 +212,8 @@ def _refuse_overwriting_inputs(params: dict[str, Any]) -> None:
     if clash is not None:
         written, path = clash
         shown = "standard input" if path == "-" else printable(path)
-        click.echo(f"pdn: cannot write {printable(written)}: it is the input {shown}; write elsewhere "
+        target = "standard output" if written == "-" else printable(written)
+        click.echo(f"pdn: cannot write {target}: it is the input {shown}; write elsewhere "
                    "(only convert --in-place rewrites its inputs)", err=True)
         sys.exit(EXIT_USAGE)
 

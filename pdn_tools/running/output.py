@@ -196,13 +196,14 @@ def discard_stdout() -> None:
 # ---- files -----------------------------------------------------------------------------------------
 
 def overwritten_input(outputs: Iterable[str], inputs: Iterable[str]) -> tuple[str, str] | None:
-    """(output, input) when writing one of `outputs` would replace a file of `inputs` ('-': stdin,
-    whatever file it was given): the same file by (st_dev, st_ino), whatever the paths (./a.pdn,
-    a symbolic link, a hard link); None when no output is an existing regular file among them."""
+    """(output, input) when writing one of `outputs` ('-': stdout, whatever file it was given) would
+    replace or grow a file of `inputs` ('-': stdin): the same file by (st_dev, st_ino), whatever the
+    paths (./a.pdn, a symbolic link, a hard link); None when no output is an existing regular file
+    among them."""
     written = {}
     for output in outputs:
         with contextlib.suppress(OSError):
-            info = os.stat(output)
+            info = os.fstat(1) if output == "-" else os.stat(output)
             if stat.S_ISREG(info.st_mode):
                 written[(info.st_dev, info.st_ino)] = output
     if not written:

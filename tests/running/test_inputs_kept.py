@@ -119,6 +119,39 @@ def test_standard_input_given_the_output_file_is_refused(tmp_path):
     assert source.read_text() == INTERNATIONAL + "1. 32-28 19-23 *\n\n"
 
 
+def _stdout_ways(folder):
+    """(inputs, how stdout is opened, stdin) where standard output is an input: appended to (`>> a.pdn`),
+    a file the shell made in an input folder (`pdn convert k/ > k/all.pdn`: read as it grows, the run
+    never ended and filled the disk), the file given as standard input too (`- < a.pdn >> a.pdn`)."""
+    source = folder / "a.pdn"
+    return {"appended": ([source], source, "ab", None), "in a folder": ([folder], folder / "all.pdn", "wb", None),
+            "stdin": (["-"], source, "ab", source)}
+
+
+@pytest.mark.parametrize("name, way", [(name, way) for name in output_commands()
+                                       for way in ["appended", "in a folder", "stdin"]
+                                       if (name, way) != ("diagram", "in a folder")])    # it reads one file
+def test_a_standard_output_that_is_an_input_is_refused_before_anything_is_read(tmp_path, name, way):
+    text = INTERNATIONAL + "1. 32-28 19-23 *\n\n"
+    (tmp_path / "a.pdn").write_text(text)
+    inputs, output, mode, stdin = _stdout_ways(tmp_path)[way]
+    args = [name, *NEEDS.get(name, []), *(["-o", tmp_path / "parts"] if name == "split" else []), *inputs]
+    with open(output, mode) as out, open(stdin or os.devnull, "rb") as given:
+        done = subprocess.run(PDN + [str(arg) for arg in args], stdin=given, stdout=out, stderr=subprocess.PIPE,
+                              text=True, timeout=60)
+    named = "standard input" if stdin else str(output)
+    assert (done.returncode, done.stderr) == (2, f"pdn: cannot write standard output: it is the input {named}; "
+                                                 "write elsewhere (only convert --in-place rewrites its inputs)\n")
+    assert (tmp_path / "a.pdn").read_text() == text and output.stat().st_size == (0 if mode == "wb" else len(text))
+
+
+def test_a_standard_output_beside_the_input_is_written(tmp_path):
+    (tmp_path / "a.pdn").write_text(INTERNATIONAL + "1. 32-28 19-23 *\n\n")
+    with open(tmp_path / "b.pdn", "wb") as out:
+        done = subprocess.run(PDN + ["convert", str(tmp_path / "a.pdn")], stdout=out, timeout=60)
+    assert done.returncode == 0 and (tmp_path / "b.pdn").read_text().endswith("1. 32-28 19-23 *\n\n")
+
+
 def test_another_file_beside_the_input_is_written(tmp_path):
     (tmp_path / "a.pdn").write_text(INTERNATIONAL + "1. 32-28 19-23 *\n\n")
     result = invoke("convert", tmp_path / "a.pdn", "-o", tmp_path / "b.pdn")
