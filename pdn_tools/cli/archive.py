@@ -56,10 +56,15 @@ def list_command(fmt: str, writing: Writing, reading: Reading) -> None:
 
 
 def _compile(pattern: str, param: click.Parameter) -> re.Pattern[str]:
+    """`pattern` compiled, case-insensitive; a usage error saying why when Python cannot compile it (its
+    syntax, a repetition count past its limit, parentheses nested too deeply)."""
     try:
         return re.compile(pattern, re.IGNORECASE)
-    except re.error as error:
-        raise click.BadParameter(f"bad regular expression {pattern!r}: {error}", param=param)
+    except (re.error, OverflowError) as error:
+        raise click.BadParameter(f"bad regular expression {pattern!r}: {error}", param=param) from None
+    except RecursionError:
+        raise click.BadParameter(f"bad regular expression {pattern!r}: nested too deeply",
+                                 param=param) from None
 
 
 def _patterns(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]

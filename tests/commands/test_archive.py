@@ -63,6 +63,19 @@ def test_filter_by_a_position_reached_on_the_main_line():
     assert len(read_text(invoke("filter", "--position", start, DOUAI).stdout)) == 3
 
 
+@pytest.mark.parametrize("option, pattern, why", [
+    ("--tag", "Event=a{99999999999}", "the repetition number is too large"),
+    ("--player", "a{4294967296}", "the repetition number is too large"),
+    ("--player", "(" * 5000 + "a" + ")" * 5000, "nested too deeply"),
+])
+def test_a_regular_expression_python_cannot_compile_is_a_usage_error(option, pattern, why):
+    """Not only re.error: a repetition count past Python's limit raised OverflowError, parentheses nested
+    thousands deep RecursionError, each a traceback."""
+    result = invoke("filter", option, pattern, DOUAI)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"Invalid value for '{option}': bad regular expression" in result.output and why in result.output
+
+
 def test_filter_usage_errors_name_the_option_and_place():
     result = invoke("filter", "--tag", "White", DOUAI)
     assert result.exit_code == 2 and "Invalid value for '--tag': 'White' is not NAME=REGEX" in result.output
