@@ -300,9 +300,9 @@ def dedupe_game(checked: Checked, with_tags: bool) -> tuple[bytes, str]:
     """A hash of the game's moves (and tags), and its text."""
     game = checked.game
     key = moves_key(game, checked.replay)
-    if with_tags and isinstance(game, Game):
-        key += "\n" + "\n".join(sorted(f"{name}={read_result(value) if name == 'Result' else value}"
-                                        for name, value in game.tags))
+    if with_tags and isinstance(game, Game):     # repr: no value can pass for other tags (a line break in it)
+        key += "\n" + repr(sorted((name, read_result(value) if name == "Result" else value)
+                                  for name, value in game.tags))
     return hashlib.blake2b(key.encode("utf-8"), digest_size=16).digest(), game_text(game)
 
 

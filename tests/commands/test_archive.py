@@ -136,6 +136,19 @@ def test_dedupe_drops_repeats_and_keeps_the_first():
     assert len(read_text(invoke("dedupe", "-", input=game + fen).stdout)) == 2
 
 
+@pytest.mark.parametrize("one, other", [
+    ('[Black "Smith\nDate=2020"]', '[Black "Smith"]\n[Date "2020"]'),      # a value wrapped over lines
+    ('[Black "Smith\nDate=2020"]\n[Event "e"]', '[Black "Smith"]\n[Date "2020\nEvent=e"]'),
+    ('[Black "a=b"]', '[Black=a "b"]'),
+])
+def test_dedupe_by_moves_and_tags_never_takes_other_tags_for_the_same(one, other):
+    """The key joined the tags as NAME=VALUE lines: a value holding a line break (or a name its `=`)
+    could imitate other tags, and a game that differs was dropped as a repeat."""
+    moves = '[GameType "20"]\n1. 32-28 19-23 *\n\n'
+    result = invoke("dedupe", "--by", "moves+tags", "-", input=f"{one}\n{moves}{other}\n{moves}")
+    assert result.exit_code == 0 and len(read_text(result.stdout)) == 2, result.output
+
+
 def test_dedupe_reads_a_capture_written_with_a_space_as_the_same_move():
     """`14x 23` (one space after the separator, as right-aligned columns write it) is the move
     `14x23`, as `1- 7` is `1-7`: the moves after an illegal one are compared as written, and
