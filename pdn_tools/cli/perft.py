@@ -17,7 +17,7 @@ if TYPE_CHECKING:      # a run imports it, not `pdn perft --help` (docs/start-up
     "pdn perft --variant international --depth 6",
     "pdn perft --variant english --depth 3 --fen 'B:W18:B14' --divide"])
 @click.option("--variant", type=VARIANT, required=True, metavar="NAME", help="Variant name or number.")
-@click.option("--depth", type=click.IntRange(0), required=True, help="Plies to search.")
+@click.option("--depth", type=click.IntRange(1), required=True, help="Plies to search (1 or more).")
 @click.option("--fen", help="Start position (default: the variant's initial position).")
 @click.option("--divide", "split", is_flag=True, help="Also count below each first move.")
 @click.option("--keep-duplicates", is_flag=True,

@@ -429,6 +429,9 @@ def perft(position: Position, depth: int, keep_duplicates: bool = False) -> int:
 
 
 def divide(position: Position, depth: int, keep_duplicates: bool = False) -> list[tuple[Move, int]]:
-    """perft below each legal move (every path kept), for debugging against other engines."""
+    """perft below each legal move (every path kept), for debugging against other engines; `depth`
+    counts the move itself, so it is at least 1."""
+    if depth < 1:
+        raise ValueError(f"divide: a depth of at least 1, not {depth}")
     return [(m, perft(position.play(m), depth - 1, keep_duplicates))
             for m in position.legal_moves()]

@@ -106,6 +106,14 @@ def test_perft_prints_one_line_per_depth():
     assert invoke(["perft", "--variant", "english", "--depth", "1", "--fen", "B:W99:B1"]).exit_code == 2
 
 
+@pytest.mark.parametrize("divide", [[], ["--divide"]])
+def test_perft_needs_a_depth_of_one_ply_or_more(divide):
+    """--depth 0 printed nothing, and with --divide the counts of depth 1."""
+    result = invoke(["perft", "--variant", "english", "--depth", "0", *divide])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "Invalid value for '--depth': 0 is not in the range x>=1." in result.stderr
+
+
 @pytest.mark.slow          # a pdn process reading a corpus file
 @needs_corpus
 def test_closed_pipe_ends_quietly():

@@ -77,6 +77,8 @@ def test_depth_zero_and_divide():
     parts = divide(pos, 3)
     assert len(parts) == 9
     assert sum(n for _, n in parts) == 658
+    with pytest.raises(ValueError, match="divide: a depth of at least 1, not 0"):
+        divide(pos, 0)                      # it counted the moves, as depth 1
 
 
 def test_drop_and_keep_differ_on_circular_capture():
