@@ -243,7 +243,7 @@ def _json_head(game: Game, pairs: str, variant: str, fen: str) -> str:
     the closing brace), written field by field, the tags' `pairs` given: the encoder took a
     quarter of json_game's time."""
     string = _STRING
-    text = (f'{{"file": {string(game.file)}, "game": {game.index}, "tags": {{{pairs}}}, '
+    text = (f'{{"file": {report.json_name(game.file)}, "game": {game.index}, "tags": {{{pairs}}}, '
             f'"variant": {string(variant)}, "fen": {string(fen)}')
     return text.translate(report.LINE_BREAKS) if "\x85" in text or "\u2028" in text or "\u2029" in text else text
 

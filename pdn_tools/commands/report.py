@@ -147,10 +147,30 @@ def _json() -> tuple[Callable[[object], str], Callable[[str], str]]:
 
 
 def json_text(value: object) -> str:
-    """`value` as JSON on one line, whatever line reader splits it (UTF-8 kept as it is)."""
+    """`value` as JSON on one line, whatever line reader splits it (UTF-8 kept as it is), valid UTF-8
+    whatever file names it holds (_utf8)."""
     text = _json()[0](value)
+    if text.isascii():
+        return text
     if "\x85" in text or "\u2028" in text or "\u2029" in text:      # rare: translate() is slow
         text = text.translate(LINE_BREAKS)
+    return _utf8(text)
+
+
+def json_name(name: str) -> str:
+    """A file's name as a JSON string, valid UTF-8 (_utf8)."""
+    text = _json()[1](name)
+    return text if name.isascii() else _utf8(text)
+
+
+def _utf8(text: str) -> str:
+    """JSON `text` with its lone surrogates as \\udcXX escapes: the bytes of a file name that are not
+    UTF-8, as Python holds them (a\\xffb.pdn), which written raw made the line invalid UTF-8.  Read
+    back, json.loads gives the name os.fsencode turns into its bytes again."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text
 
 
@@ -163,7 +183,7 @@ def _record_json(record: Record) -> str:
     """`json_text(record.as_dict())`, written field by field without making the dicts (validate
     writes one a game; the encoder took a tenth of its time)."""
     string = _json()[1]
-    text = (f'{{"file": {string(record.file)}, "game": {record.game}, "name": {string(record.name)}, '
+    text = (f'{{"file": {json_name(record.file)}, "game": {record.game}, "name": {string(record.name)}, '
             f'"line": {record.line}, "variant": {string(record.variant)}, '
             f'"ok": {"true" if record.ok else "false"}, "plies": {record.plies}, '
             f'"result": {string(record.result)}, "errors": [{", ".join(map(_problem_json, record.errors))}], '

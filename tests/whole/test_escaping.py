@@ -7,7 +7,10 @@ TSV cells never start a formula; SVG and HTML are well-formed XML; JSON and PDN 
 import csv
 import io
 import json
+import os
 import re
+import subprocess
+import sys
 import unicodedata
 import xml.etree.ElementTree as ElementTree
 
@@ -342,3 +345,26 @@ def test_no_csv_or_tsv_cell_starts_a_formula(cells, fmt):
         assert not cell.startswith(("=", "+", "-", "@", "\t", "\r")) or NUMBER.fullmatch(cell)
         assert cell in (names.printable(str(value)), "'" + names.printable(str(value)))
         assert raw_controls(cell) == set()
+
+
+# Every way pdn writes JSON lines, each run on a folder holding a file whose name is not UTF-8.
+JSON_COMMANDS = [["validate", "--format", "jsonl"], ["validate", "--format", "jsonl", "--summary"],
+                 ["validate", "--format", "jsonl", "--shots", "--depth", "1"], ["list", "--format", "jsonl"],
+                 ["convert", "--to", "jsonl"], ["stats", "--format", "json"]]
+
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="a file name that is not UTF-8")
+@pytest.mark.parametrize("command", JSON_COMMANDS, ids=" ".join)
+def test_json_lines_are_utf8_whatever_the_file_names(tmp_path, command):
+    """A file called a<0xFF>b.pdn: its name went into JSON as the raw byte, and the line was not UTF-8
+    (json.loads of the bytes failed; jq read U+FFFD).  It is now the escape \\udcff, which reads back as the
+    name Python gives the file, os.fsencode turning it into its bytes."""
+    name = os.fsdecode(b"a\xffb.pdn")
+    (tmp_path / name).write_text('[GameType "21"]\n\n1. 11-15 24-20 *\n')
+    done = subprocess.run([sys.executable, "-m", "pdn_tools", *command, str(tmp_path)], capture_output=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
+    files = [line["file"] for line in lines if "file" in line]
+    assert lines and all(os.fsencode(file) == os.fsencode(str(tmp_path / name)) for file in files)
+    assert files or command[0] == "stats" or "--summary" in command
