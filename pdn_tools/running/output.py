@@ -264,6 +264,8 @@ def _replaceable(path: str) -> str | None:
     try:
         info = os.stat(path)
     except FileNotFoundError:
+        if path.endswith(("/", os.sep)):        # a folder, which open() would not make a file of either
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path) from None
         return os.path.realpath(path)
     return os.path.realpath(path) if stat.S_ISREG(info.st_mode) else None
 

@@ -304,3 +304,16 @@ def test_split_refuses_a_prefix_that_leaves_the_folder(tmp_path, prefix):
     assert result.exit_code == 2
     assert f"Invalid value for '--prefix': '{prefix}' would write outside the -o folder" in result.stderr
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.pdn"]
+
+
+@pytest.mark.parametrize("exists", [False, True])
+def test_an_output_named_with_a_trailing_slash_is_a_folder_never_a_file(tmp_path, exists):
+    """`-o x.pdn/` (the slash: a folder) wrote a file x.pdn when there was none; when x.pdn was a file,
+    it was 'Not a directory'.  Both are now refused, as the system refuses opening such a name."""
+    (tmp_path / "a.pdn").write_text(GOOD)
+    if exists:
+        (tmp_path / "x.pdn").write_text("kept")
+    result = invoke(["convert", str(tmp_path / "a.pdn"), "-o", f"{tmp_path / 'x.pdn'}/"])
+    reason = "Not a directory" if exists else "Is a directory"
+    assert (result.exit_code, result.stderr) == (2, f"pdn: cannot write {tmp_path / 'x.pdn'}/: {reason}\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pdn", "x.pdn"] if exists else ["a.pdn"]
