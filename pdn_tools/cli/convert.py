@@ -118,14 +118,18 @@ def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
     from pdn_tools.commands.fix_results import fix_file
     from pdn_tools.running.pool import ordered_map
     from pdn_tools.running.writing import Tally
-    from pdn_tools.text.source import compressed
+    from pdn_tools.text.source import NotPdn, compressed
 
     reading, terminal = run.reading, run.terminal
     failed = count = 0
     with run.output(Writing() if in_place else writing) as out, \
             ordered_map(reading.jobs, reading.start_method) as mapper:
         for path, data in run.inputs.contents(streams=not in_place):
-            fixed = fix_file(data, "<stdin>" if path == "-" else path, run.checking, reading.encoding, mapper)
+            try:
+                fixed = fix_file(data, "<stdin>" if path == "-" else path, run.checking, reading.encoding, mapper)
+            except NotPdn as error:     # bytes the codec named fails on
+                run.inputs.cannot_read(path, str(error))
+                continue
             for line in fixed.report_lines():
                 terminal.note(line)
             failed += fixed.failed

@@ -120,9 +120,8 @@ def _encoding(ctx: click.Context, param: click.Parameter, value: str | None) -> 
     from pdn_tools.text.decoding import known_encoding
     try:
         return known_encoding(value)
-    except LookupError:
-        raise click.BadParameter(f"unknown encoding {value!r} (a Python codec name: cp1251, latin-1, utf-16 ...)") \
-            from None
+    except LookupError as error:
+        raise click.BadParameter(str(error)) from None
 
 
 def _dask_address(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

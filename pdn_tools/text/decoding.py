@@ -11,6 +11,7 @@ Memory stays bounded: text comes out in blocks, never a whole line at a time.
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from dataclasses import field
 from typing import BinaryIO, Iterator
@@ -28,6 +29,7 @@ _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs
          (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
 _ESCAPED = re.compile("[\udc00-\udcff]+")       # bytes the decoder could not read, escaped
 _ESCAPE_HANDLER = "pdn-escape"
+_PROBE = b'[Event "x"]\r\n1. 32-28 *\n' + bytes(range(256))     # what a codec named is tried on
 
 
 def _escape(error: UnicodeError) -> tuple[str, int]:
@@ -41,12 +43,37 @@ def _escape(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error(_ESCAPE_HANDLER, _escape)
 
 
+@functools.cache
 def known_encoding(name: str) -> str:
-    """The canonical name of codec `name` (LookupError when Python has no such text codec)."""
-    info = codecs.lookup(name)
+    """The canonical name of codec `name`; LookupError, saying why, when Python has no such codec, when it
+    is not a text encoding (base64, rot13), or when its decoder cannot read a file as pdn does (in
+    blocks, undecodable bytes escaped: idna, punycode, undefined)."""
+    try:
+        info = codecs.lookup(name)
+    except LookupError:
+        raise LookupError(f"unknown encoding {name!r} (a Python codec name: cp1251, latin-1, utf-16 ...)") from None
     if not getattr(info, "_is_text_encoding", True):
-        raise LookupError(f"{name!r} is not a text encoding")
+        raise LookupError(f"{name!r} is not a text encoding (it does not decode bytes to text)")
+    try:
+        codecs.getincrementaldecoder(_named(info.name, b"")[0])(_ESCAPE_HANDLER).decode(_PROBE, True)
+    except UnicodeError as error:
+        raise LookupError(f"{name!r} cannot read a file as pdn does (in blocks, bad bytes replaced): {error}") from None
     return info.name
+
+
+def _named(codec: str, head: bytes) -> tuple[str, int]:
+    """The codec a file whose first bytes are `head` is read in when the user named `codec`, and the bytes of
+    byte order mark to skip: a mark of `codec` is skipped; UTF-16 and UTF-32 named without a byte order
+    (whose decoders refuse a file with no mark) take the order of the file's mark, else the order whose
+    high bytes are NUL more often (those of ASCII characters, most of PDN), little-endian on a tie."""
+    for bom, marked in _BOMS:
+        if head.startswith(bom) and marked in (codec, f"{codec}-le", f"{codec}-be"):
+            return marked, len(bom)
+    if codec not in ("utf-16", "utf-32"):
+        return codec, 0
+    width, sample = (2 if codec == "utf-16" else 4), head[:_SNIFFED]
+    big = sample[0::width].count(0) > sample[width - 1::width].count(0)
+    return f"{codec}-{'be' if big else 'le'}", 0
 
 
 @record(slots=True)
@@ -137,14 +164,12 @@ class Decoder:
     def blocks(self) -> Iterator[str]:
         """The text, in blocks of about BLOCK characters."""
         head = self.stream.read(max(BLOCK, _SNIFFED))
-        codec, skip = (known_encoding(self.encoding), 0) if self.encoding else sniff(head)
-        if codec is not None and codec not in ("utf-8", "ascii"):
-            self._codec = codec
-            yield from self._whole(head[skip:], codec)
-            return
-        if codec == "utf-8" and head.startswith(codecs.BOM_UTF8):
-            head = head[3:]
+        codec, skip = _named(known_encoding(self.encoding), head) if self.encoding else sniff(head)
+        head = head[skip:]
         self._codec = codec
+        if codec is not None and codec not in ("utf-8", "ascii"):
+            yield from self._whole(head, codec)
+            return
         yield from self._utf8_or_legacy(head)
 
     # ---- UTF-16, UTF-32 and codecs named by the user --------------------------------------

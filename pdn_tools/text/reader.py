@@ -340,11 +340,14 @@ class RawGames:
         decoder = Decoder(stream, self.encoding, line=self.line)
         try:
             previous: RawGame | None = None
-            for raw in split_games(scan(decoder.blocks(), self.line, self.engine), self.max_game_bytes):
-                raw.name = self.name or shown
-                if previous is not None:
-                    yield previous, _notes_until(decoder.warnings, previous.last_line) if decoder.warnings else []
-                previous = raw
+            try:
+                for raw in split_games(scan(decoder.blocks(), self.line, self.engine), self.max_game_bytes):
+                    raw.name = self.name or shown
+                    if previous is not None:
+                        yield previous, _notes_until(decoder.warnings, previous.last_line) if decoder.warnings else []
+                    previous = raw
+            except UnicodeError as error:       # a codec named that fails on these bytes (pdn's own never do)
+                raise NotPdn(f"cannot decode it as {decoder.codec} after line {decoder.line}: {error}") from None
             reason = cut_of(stream)
             if previous is not None and reason is not None and _ended(previous):
                 previous.after = []         # what follows its terminator is cut text, not its comments
@@ -392,24 +395,26 @@ def read_games(source: Source, strict: bool = False, name: str | None = None,
     not be read (with file, line, column and game index).  Never raises on bad
     input; lenient quirks are recorded as warnings (errors when `strict`).
     `encoding` names the codec of the input instead of detecting it (LookupError
-    when Python knows no such text codec).  A game longer than `max_game_bytes` characters
+    when Python knows no such text codec, or pdn cannot read a file in it: see
+    decoding.known_encoding).  A game longer than `max_game_bytes` characters
     is a ReadError (game-too-large), its memory bounded by the limit.  Compressed input (gzip,
     bzip2, xz) is decompressed.  Binary data is one ReadError (code `binary`, as `pdn` refuses
-    it); input that ends before its end (compressed data cut or damaged, a file changed while
-    read) gives its complete games, then a ReadError with code `truncated` in place of the rest.
+    it), and so are bytes that a codec named fails on (after the games before them); input that
+    ends before its end (compressed data cut or damaged, a file changed while read) gives its
+    complete games, then a ReadError with code `truncated` in place of the rest.
     `engine` reads runs of moves its way (see the module's docstring); the games are the same.
     """
     stream, shown, opened = opened_source(source)
     try:
-        try:
-            data = input_bytes(stream)
-        except NotPdn as error:
-            yield ReadError(name or shown, 1, 1, 1, str(error), Code.BINARY)
-            return
-        games = read_raw(data, name or shown, encoding, max_game_bytes=max_game_bytes, engine=engine)
         index = 0
-        for index, (raw, file_warnings) in enumerate(games, 1):
-            yield parse_raw(raw, index, strict, file_warnings, engine)
+        try:
+            games = read_raw(input_bytes(stream), name or shown, encoding, max_game_bytes=max_game_bytes,
+                             engine=engine)
+            for index, (raw, file_warnings) in enumerate(games, 1):
+                yield parse_raw(raw, index, strict, file_warnings, engine)
+        except NotPdn as error:         # binary data, or bytes a codec named fails on
+            yield ReadError(name or shown, index + 1, 1, 1, str(error), Code.BINARY)
+            return
         if games.cut is not None:
             cut = games.cut
             yield ReadError(name or shown, index + 1, cut.line, cut.column, cut.message, cut.code)

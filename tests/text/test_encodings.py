@@ -1,7 +1,14 @@
 """Encodings: UTF-16 found by its byte order mark or its NUL bytes, the legacy code page
 guessed once per file from all its bytes that are not UTF-8, a damaged UTF-8 byte marked
 where it is, --encoding to override; every game read, every warning located."""
+import codecs
+import encodings
+import encodings.aliases
 import io
+import json
+import pkgutil
+import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -103,6 +110,126 @@ def test_encoding_override_reads_as_told_and_is_on_every_reading_command(tmp_pat
         assert wrong.exit_code == 2 and "unknown encoding 'no-such-codec'" in wrong.output, command
     converted = CliRunner().invoke(cli, ["convert", "--encoding", "cp1251", str(path)])
     assert '[White "Сергей"]' in converted.stdout_bytes.decode("utf-8")
+
+
+def no_traceback(result) -> bool:
+    """Whether a CliRunner run ended by the program's own exit, with no exception escaping."""
+    return (result.exception is None or isinstance(result.exception, SystemExit)) and "Traceback" not in result.output
+
+
+def validated(result) -> list[tuple[str, str]]:
+    """(file, White) of each game a `validate --format jsonl` run reported."""
+    return [(record["file"].rsplit("/", 1)[-1], record["name"].split(" – ")[0])
+            for record in map(json.loads, result.stdout.splitlines())]
+
+
+@pytest.mark.parametrize("name, family", [("utf-16", "utf-16"), ("utf_16", "utf-16"), ("UTF16", "utf-16"),
+                                          ("utf-32", "utf-32")])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_utf16_and_utf32_named_without_a_byte_order_read_files_with_or_without_a_mark(tmp_path, name, family, jobs):
+    text = '[White "Сергей"]\n[GameType "21"]\n\n1. 11-15 *\n'
+    (tmp_path / "a.pdn").write_bytes(text.encode(f"{family}-be"))                 # no mark, big-endian
+    (tmp_path / "b.pdn").write_bytes(text.encode(family))                         # a mark
+    (tmp_path / "c.pdn").write_bytes(text.encode(f"{family}-le"))                 # no mark, little-endian
+    paths = [str(tmp_path / f"{letter}.pdn") for letter in "abc"]
+    done = CliRunner().invoke(cli, ["validate", "--format", "jsonl", "--jobs", jobs, "--encoding", name, *paths])
+    assert no_traceback(done) and done.exit_code == 0, done.output
+    assert validated(done) == [("a.pdn", "Сергей"), ("b.pdn", "Сергей"), ("c.pdn", "Сергей")]
+    [game] = read_bytes(text.encode(f"{family}-le"), encoding=name)
+    assert game.tag("White") == "Сергей" and codes(game) == []
+
+
+def test_a_mark_of_the_codec_named_is_not_read_as_text():
+    data = codecs.BOM_UTF16_BE + '[White "Renée"]\n1. 32-28 *\n'.encode("utf-16-be")
+    [game] = read_bytes(data, encoding="utf-16-be")
+    assert game.tag("White") == "Renée" and codes(game) == []
+
+
+@pytest.mark.parametrize("name, why", [
+    ("idna", "'idna' cannot read a file as pdn does (in blocks, bad bytes replaced): Unsupported error handling"),
+    ("punycode", "'punycode' cannot read a file as pdn does (in blocks, bad bytes replaced): Unsupported error"),
+    ("undefined", "'undefined' cannot read a file as pdn does (in blocks, bad bytes replaced): undefined encoding"),
+    ("rot13", "'rot13' is not a text encoding (it does not decode bytes to text)"),
+    ("base64", "'base64' is not a text encoding (it does not decode bytes to text)"),
+    ("hex", "'hex' is not a text encoding (it does not decode bytes to text)"),
+    ("zlib_codec", "'zlib_codec' is not a text encoding (it does not decode bytes to text)")])
+def test_an_encoding_pdn_cannot_read_in_is_a_usage_error_that_says_why(tmp_path, name, why):
+    for letter in "ab":
+        (tmp_path / f"{letter}.pdn").write_text('[GameType "21"]\n\n1. 11-15 *\n')
+    done = CliRunner().invoke(cli, ["validate", "--encoding", name, str(tmp_path / "a.pdn"), str(tmp_path / "b.pdn")])
+    assert no_traceback(done) and done.exit_code == 2
+    assert f"Error: Invalid value for '--encoding': {why}" in " ".join(done.output.split())
+    with pytest.raises(LookupError, match="^" + why[:20]):
+        read_bytes(b"1. 32-28 *\n", encoding=name)
+
+
+def test_a_refused_encoding_ends_a_real_process_with_one_line_and_no_traceback(tmp_path):
+    (tmp_path / "a.pdn").write_text('[GameType "21"]\n\n1. 11-15 *\n')
+    command = [sys.executable, "-c", "from pdn_tools.cli import main; main()", "validate", str(tmp_path / "a.pdn")]
+    for name, code in [("utf-16", 0), ("idna", 2)]:
+        done = subprocess.run([*command, "--encoding", name], capture_output=True, text=True, timeout=60)
+        assert done.returncode == code and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.splitlines()[-1].startswith("Error: Invalid value for '--encoding': 'idna' cannot read")
+
+
+def _fragile(name: str) -> codecs.CodecInfo | None:
+    """A codec the probe finds sound (Latin-1) that fails on '@@', which it is not tried on."""
+
+    class Decoder(codecs.IncrementalDecoder):
+        def decode(self, data: bytes, final: bool = False) -> str:
+            if b"@@" in data:
+                raise UnicodeError("@@ met")
+            return data.decode("latin-1")
+
+    if name != "pdn_test_fragile":
+        return None
+    return codecs.CodecInfo(codecs.latin_1_encode, codecs.latin_1_decode, incrementaldecoder=Decoder,
+                            name="pdn-test-fragile")
+
+
+@pytest.fixture
+def fragile():
+    codecs.register(_fragile)
+    yield "pdn-test-fragile"
+    codecs.unregister(_fragile)
+
+
+def test_bytes_a_codec_named_fails_on_make_that_file_unreadable_and_the_batch_goes_on(tmp_path, fragile):
+    game = '[White "{}"]\n[GameType "21"]\n\n1. 11-15 *\n\n'
+    (tmp_path / "a.pdn").write_text(game.format("x") * 2 + game.format("@@"))
+    (tmp_path / "b.pdn").write_text(game.format("y"))
+    paths = [str(tmp_path / "a.pdn"), str(tmp_path / "b.pdn")]
+    done = CliRunner().invoke(cli, ["validate", "--format", "jsonl", "--encoding", fragile, *paths])
+    assert no_traceback(done) and done.exit_code == 2
+    assert f"pdn: cannot read {paths[0]}: cannot decode it as pdn-test-fragile after line 1: @@ met" in done.stderr
+    assert ("b.pdn", "y") in validated(done)
+    fixed = CliRunner().invoke(cli, ["convert", "--fix-results", "--encoding", fragile, *paths])
+    assert no_traceback(fixed) and fixed.exit_code == 2 and f"pdn: cannot read {paths[0]}: " in fixed.stderr
+    assert '[White "y"]' in fixed.stdout
+    [error] = read_games(paths[0], encoding=fragile)
+    assert error.code == Code.BINARY and "@@ met" in error.message
+
+
+def _codec_names() -> list[str]:
+    """Every codec name Python lists: the encodings package's modules and every alias."""
+    modules = {module.name for module in pkgutil.iter_modules(encodings.__path__)}
+    return sorted(modules | set(encodings.aliases.aliases) | set(encodings.aliases.aliases.values()))
+
+
+@pytest.fixture(scope="module")
+def two_files(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("codecs")
+    (folder / "a.pdn").write_bytes('[White "Сергей"]\n[GameType "21"]\n\n1. 11-15 {\xff} *\n'.encode())
+    (folder / "b.pdn").write_bytes('[White "Renée"]\n1. 32-28 *\n'.encode("utf-16"))
+    return [str(folder / "a.pdn"), str(folder / "b.pdn")]
+
+
+@pytest.mark.filterwarnings("ignore:invalid escape sequence:DeprecationWarning")     # unicode_escape on '\\]'
+@pytest.mark.parametrize("name", _codec_names())
+def test_every_codec_python_lists_reads_or_is_a_usage_error(two_files, name):
+    done = CliRunner().invoke(cli, ["validate", "--encoding", name, *two_files])
+    assert no_traceback(done), (done.exception, done.output)
+    assert done.exit_code in (0, 1) or (done.exit_code == 2 and "Invalid value for '--encoding'" in done.output)
 
 
 def test_in_place_says_the_source_was_another_encoding(tmp_path):
