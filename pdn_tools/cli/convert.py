@@ -11,9 +11,8 @@ import click
 from pdn_tools.cli.options import (Needs, OneLineError, Reading, Writing, format_option, reading_options,
                                   shots_given, writing_options)
 from pdn_tools.cli.choices import CONVERT_FORMATS, ENGINE_DEPTH, SHOTS_DEPTH, SHOTS_NODES
-from pdn_tools.cli.run import Run, command, write_file
+from pdn_tools.cli.run import Run, command
 from pdn_tools.running.output import EXIT_USAGE
-from pdn_tools.text.names import printable
 
 if TYPE_CHECKING:      # a run imports them, not `pdn convert --help` (docs/start-up.md)
     from pdn_tools.running import batch
@@ -49,7 +48,7 @@ def _drop(ctx: click.Context, param: click.Parameter, value: str | None) -> froz
               help="Write the Result the final position settles, when it differs (noted on stderr).")
 @click.option("--drop", callback=_drop, metavar="comments,variations,nags", help="Leave these out.")
 @click.option("--keep-invalid", is_flag=True, help="Pass games that do not convert through unchanged.")
-@click.option("--in-place", is_flag=True, help="Rewrite each input file (atomically).")
+@click.option("--in-place", is_flag=True, help="Rewrite each input file (atomically; compressed again as it was).")
 @writing_options(metavar="OUT", help="Output file, written atomically; - for stdout (default).")
 @reading_options(dask=True)
 def convert(to: str, captures: str | None, squares: str | None, separator: str | None, fix_results: bool,
@@ -113,12 +112,13 @@ def _write_converted(run: Run, work: batch.Work[Any], out: TextIO) -> Tally:
 
 def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
     """convert --fix-results with no other change: each file's bytes with only its wrong results
-    rewritten, to stdout, -o FILE or (--in-place, only when something changed) the file itself (with
-    --jobs, each file's games fixed on the workers); the games read and those left with an error."""
+    rewritten, to stdout, -o FILE or (--in-place, only when something changed) the file itself, compressed as
+    it is (with --jobs, each file's games fixed on the workers); the games read and those left with an error,
+    a file that cannot be written counted with the unreadable inputs."""
     from pdn_tools.commands.fix_results import fix_file
     from pdn_tools.running.pool import ordered_map
-    from pdn_tools.running.writing import Tally
-    from pdn_tools.text.source import NotPdn, compressed
+    from pdn_tools.running.writing import Tally, rewrite_file
+    from pdn_tools.text.source import NotPdn
 
     reading, terminal = run.reading, run.terminal
     failed = count = 0
@@ -137,11 +137,8 @@ def _fix_results_only(run: Run, writing: Writing, in_place: bool) -> Tally:
             if not in_place:
                 out.flush()
                 out.buffer.write(fixed.data)
-            elif fixed.data != data and compressed(path):
-                terminal.note(f"pdn: {printable(path)} is compressed: left unchanged (write the fixed games with -o)")
-                failed += 1
-            elif fixed.data != data:
-                write_file(path, [fixed.data])
+            elif fixed.data != data and not rewrite_file(path, fixed.data, terminal.note):
+                run.inputs.unreadable += 1
     return Tally(failed, 0, count)
 
 

@@ -11,7 +11,6 @@ import stat
 import sys
 from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, TextIO
 
-
 if TYPE_CHECKING:
     from _typeshed import ReadableBuffer
 
@@ -221,15 +220,17 @@ def _always() -> bool:
 
 
 @contextlib.contextmanager
-def atomic_output(path: str, complete: Callable[[], bool] = _always) -> Iterator[TextIO]:
+def atomic_output(path: str, complete: Callable[[], bool] = _always, recompress: bool = False) -> Iterator[TextIO]:
     """A UTF-8 text stream written to `path`.
 
     A regular file (or a symbolic link to one: the target is written, the link kept) is
     replaced only when the block ends without an error and `complete()` says the output is
     whole (else a CannotWrite says it was not written): written beside it, given its owner,
     group and mode, then renamed over it; on an error or a SIGTERM/SIGHUP nothing is left
-    behind.  Anything else (a device such as /dev/null, a FIFO, /dev/stdout) is written
-    straight, never replaced.  Errors are CannotWrite naming `path`.
+    behind.  With `recompress` (a file rewritten in place), the text is compressed as the file
+    it replaces is (gzip, bzip2, xz, zstd), or not written when that cannot be (a CannotWrite
+    before the block runs).  Anything else (a device such as /dev/null, a FIFO, /dev/stdout) is
+    written straight, never replaced.  Errors are CannotWrite naming `path`.
     """
     try:
         descriptor = _descriptor_of(path)
@@ -240,7 +241,7 @@ def atomic_output(path: str, complete: Callable[[], bool] = _always) -> Iterator
         with _straight(path, descriptor) as stream:
             yield stream
     else:
-        with _replacing(path, target, complete) as stream:
+        with _replacing(path, target, complete, recompress) as stream:
             yield stream
 
 
@@ -281,17 +282,22 @@ def _straight(path: str, descriptor: int | None) -> Iterator[TextIO]:
 
 
 @contextlib.contextmanager
-def _replacing(path: str, target: str, complete: Callable[[], bool]) -> Iterator[TextIO]:
+def _replacing(path: str, target: str, complete: Callable[[], bool], recompress: bool) -> Iterator[TextIO]:
     try:
+        packer = _packer(target) if recompress else None
         descriptor, temporary = _new_temporary(os.path.dirname(target))
     except OSError as error:
         raise cannot_write(error, path) from None
     try:
-        with _text_stream(descriptor, path, True) as stream:
+        raw = _NamedWriter(descriptor, path, True)
+        writer = raw if packer is None else _Compressing(raw, packer)
+        with io.TextIOWrapper(io.BufferedWriter(writer), encoding="utf-8") as stream:
             yield stream
             stream.flush()
             if not complete():
                 raise CannotWrite(errno.EIO, INCOMPLETE, path)
+            if isinstance(writer, _Compressing):
+                writer.end()
             _commit_step(os.fsync, path, descriptor)
         _keep_owner_and_mode(temporary, target, path)
         _commit_step(os.replace, path, temporary, target)
@@ -301,6 +307,46 @@ def _replacing(path: str, target: str, complete: Callable[[], bool]) -> Iterator
         raise
     finally:
         _TEMPORARY.discard(temporary)
+
+
+def _packer(target: str) -> Any:
+    """The compressor that writes the data of the file `target` again as it is compressed (None: it is
+    not, or there is no such file); an OSError when that compression cannot be written."""
+    from pdn_tools.text.source import compression_of, compressor      # not paid by every start
+
+    try:
+        kind = compression_of(target)
+    except FileNotFoundError:
+        return None
+    return None if kind is None else compressor(kind)
+
+
+class _Compressing(io.RawIOBase):
+    """A raw writer that compresses what it is given into `out` with `packer` (text/source.py's
+    `compressor`); `end` writes the end of the compressed data."""
+
+    def __init__(self, out: _NamedWriter, packer: Any) -> None:
+        super().__init__()
+        self.out, self.packer = out, packer
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: ReadableBuffer, /) -> int:
+        self._put(self.packer.compress(data))
+        return memoryview(data).nbytes
+
+    def end(self) -> None:
+        self._put(self.packer.flush())
+
+    def _put(self, packed: bytes) -> None:
+        view = memoryview(packed)
+        while view:
+            view = view[self.out.write(view):]
+
+    def close(self) -> None:
+        self.out.close()
+        super().close()
 
 
 def _new_temporary(folder: str) -> tuple[int, str]:

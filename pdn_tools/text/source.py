@@ -1,10 +1,12 @@
 """The bytes of an input, where the data path starts: a file opened and watched for changes, compressed
 data (gzip, bzip2, xz, zstd: found by its magic bytes) decompressed as a stream, binary data refused,
 and an input that ends before its end (cut or damaged compressed data, a file changed while read) noted
-with the reason, which starts with 'truncated' (`cut_of`).  zstd needs the `zstd` extra (zstandard)."""
+with the reason, which starts with 'truncated' (`cut_of`); and the compressors that write each format
+again (`compressor`: files rewritten in place).  zstd needs the `zstd` extra (zstandard)."""
 from __future__ import annotations
 
 import bz2
+import errno
 import io
 import lzma
 import os
@@ -64,10 +66,10 @@ def compression(head: bytes) -> str | None:
     return next((kind for magic, kind in _COMPRESSED if head.startswith(magic)), None)
 
 
-def compressed(path: str) -> bool:
-    """Whether the file `path` holds compressed data."""
+def compression_of(path: str) -> str | None:
+    """The compression of the data the file `path` holds (as `compression` names it), None for none."""
     with open(path, "rb") as raw:
-        return compression(raw.read(8)) is not None
+        return compression(raw.read(8))
 
 
 def stored_as(raw: BinaryIO) -> str | None:
@@ -215,6 +217,22 @@ def _decompressor(kind: str) -> Any:
     if kind == "zstd":
         return _Zstd()
     return bz2.BZ2Decompressor() if kind == "bzip2" else lzma.LZMADecompressor(format=lzma.FORMAT_XZ)
+
+
+def compressor(kind: str) -> Any:
+    """A compressor (`compress`, then `flush` at the end) that writes `kind` data, as `compression` names
+    it: data it reads back from.  An OSError (ENOTSUP) when it cannot be written: zstd without its extra."""
+    if kind == "gzip":
+        return zlib.compressobj(wbits=31)
+    if kind == "bzip2":
+        return bz2.BZ2Compressor()
+    if kind == "xz":
+        return lzma.LZMACompressor(format=lzma.FORMAT_XZ)
+    try:
+        import zstandard
+    except ImportError:
+        raise OSError(errno.ENOTSUP, _NEEDS_ZSTD) from None
+    return zstandard.ZstdCompressor().compressobj()
 
 
 class _Zstd:

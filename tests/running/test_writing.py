@@ -1,6 +1,10 @@
 """Nothing lost, nothing damaged when writing: folders walked whole,
-outputs that are not regular files, --in-place through links, signals, split's prefix."""
+outputs that are not regular files, --in-place through links and of compressed files, signals,
+split's prefix."""
+import bz2
+import gzip
 import json
+import lzma
 import os
 import signal
 import stat
@@ -243,6 +247,68 @@ def test_a_write_error_names_the_users_path_not_the_temporary_file(tmp_path):
     done = invoke(["convert", str(tmp_path / "a.pdn"), "-o", str(target)])
     assert done.exit_code == 2
     assert done.stderr == f"pdn: cannot write {target}: No such file or directory\n"
+
+
+# ---- --in-place: compressed files ----------------------------------------------------------------
+
+def _zstd():
+    """zstd's compress and decompress (a frame written as a stream does not say its size up front)."""
+    zstandard = pytest.importorskip("zstandard")
+    return zstandard.compress, lambda data: zstandard.ZstdDecompressor().decompressobj().decompress(data)
+
+
+FORMATS = {"": lambda: (bytes, bytes), ".gz": lambda: (gzip.compress, gzip.decompress),
+           ".bz2": lambda: (bz2.compress, bz2.decompress), ".xz": lambda: (lzma.compress, lzma.decompress),
+           ".zst": _zstd}
+
+
+@pytest.mark.parametrize("suffix", FORMATS)
+def test_in_place_writes_a_file_again_in_its_compression_and_leaves_an_unchanged_one_alone(tmp_path, suffix):
+    """The file stays in its format (what plain convert writes, compressed again), keeps its mode, and is
+    not written at all the second time, its games being the same."""
+    compress, decompress = FORMATS[suffix]()
+    old = GOOD.replace("1. 32-28", "1.32-28").encode()
+    source = tmp_path / f"a.pdn{suffix}"
+    source.write_bytes(compress(old))
+    source.chmod(0o640)
+    result = invoke(["convert", "--in-place", str(tmp_path)])
+    assert result.exit_code == 0 and result.stderr == ""
+    assert decompress(source.read_bytes()) == invoke(["convert", "-"], input=old).stdout_bytes
+    assert stat.S_IMODE(os.stat(source).st_mode) == 0o640
+    before, written = os.stat(source), source.read_bytes()
+    again = invoke(["convert", "--in-place", str(source)])
+    after = os.stat(source)
+    assert again.exit_code == 0 and again.stderr == "" and source.read_bytes() == written
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert os.listdir(tmp_path) == [source.name]
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz", ".zst"])
+def test_fix_results_in_place_writes_a_compressed_file_again_in_its_compression(tmp_path, suffix):
+    compress, decompress = FORMATS[suffix]()
+    old = b'[GameType "20"]\n[FEN "W:W28:B23"]\n[Result "0-2"]\n1. 28x19 0-2\n'
+    source = tmp_path / f"a.pdn{suffix}"
+    source.write_bytes(compress(old))
+    result = invoke(["convert", "--fix-results", "--in-place", str(source)])
+    assert result.exit_code == 0 and "[fixed-result]" in result.stderr
+    assert decompress(source.read_bytes()) == old.replace(b"0-2", b"2-0")
+
+
+def test_a_compression_that_cannot_be_written_is_refused_and_the_batch_goes_on(tmp_path, monkeypatch):
+    """zstd without the zstandard package: the file is left as it was (exit 2), the others converted."""
+    compress, _ = _zstd()
+    old = GOOD.replace("1. 32-28", "1.32-28").encode()
+    (tmp_path / "a.pdn.zst").write_bytes(compress(old))
+    (tmp_path / "b.pdn.gz").write_bytes(gzip.compress(old))
+    kept = (tmp_path / "a.pdn.zst").read_bytes()
+    monkeypatch.setitem(sys.modules, "zstandard", None)
+    result = invoke(["convert", "--in-place", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.stderr == (f"pdn: cannot write {tmp_path / 'a.pdn.zst'}: zstd data needs the zstd extra: "
+                             "pip install 'pdn-tools[zstd]'; left unchanged\n")
+    assert (tmp_path / "a.pdn.zst").read_bytes() == kept
+    assert b"1. 32-28" in gzip.decompress((tmp_path / "b.pdn.gz").read_bytes())
+    assert sorted(os.listdir(tmp_path)) == ["a.pdn.zst", "b.pdn.gz"]
 
 
 # ---- signals leave no temporary file -------------------------------------------------------------
