@@ -32,6 +32,11 @@ _ESCAPE_HANDLER = "pdn-escape"
 _PROBE = b'[Event "x"]\r\n1. 32-28 *\n' + bytes(range(256))     # what a codec named is tried on
 
 
+class CannotDecode(ValueError):
+    """Bytes the codec the user named fails on (a codec that passed known_encoding's sample; pdn's own
+    reading never fails): the message says where."""
+
+
 def _escape(error: UnicodeError) -> tuple[str, int]:
     """Error handler: each undecodable byte becomes a lone surrogate U+DC00 + byte."""
     if not isinstance(error, UnicodeDecodeError):
@@ -180,9 +185,15 @@ class Decoder:
         decoder = codecs.getincrementaldecoder(codec)(_ESCAPE_HANDLER)
         data = head
         while data:
-            yield from self._text(decoder.decode(data))
+            yield from self._text(self._decoded(decoder, data))
             data = self.stream.read(BLOCK)
-        yield from self._text(decoder.decode(b"", True), final=True)
+        yield from self._text(self._decoded(decoder, b"", True), final=True)
+
+    def _decoded(self, decoder: codecs.IncrementalDecoder, data: bytes, final: bool = False) -> str:
+        try:
+            return decoder.decode(data, final)
+        except UnicodeError as error:
+            raise CannotDecode(f"cannot decode it as {self.codec} after line {self.line}: {error}") from None
 
     # ---- UTF-8, else a legacy code page ----------------------------------------------------
 

@@ -18,7 +18,7 @@ from dataclasses import field
 from typing import Iterable, Iterator, Sequence
 
 from pdn_tools.text.codes import Code
-from pdn_tools.text.decoding import Decoder
+from pdn_tools.text.decoding import CannotDecode, Decoder
 from pdn_tools.text.grammar import parser, unreadable
 from pdn_tools.text.scanner import HOLD, WHITE_SPACE as _WHITE_SPACE
 from pdn_tools.text.tokens import ESCAPE, FastTags, Reading, ScanToken
@@ -346,8 +346,8 @@ class RawGames:
                     if previous is not None:
                         yield previous, _notes_until(decoder.warnings, previous.last_line) if decoder.warnings else []
                     previous = raw
-            except UnicodeError as error:       # a codec named that fails on these bytes (pdn's own never do)
-                raise NotPdn(f"cannot decode it as {decoder.codec} after line {decoder.line}: {error}") from None
+            except CannotDecode as error:           # bytes a codec the user named fails on
+                raise NotPdn(str(error)) from None
             reason = cut_of(stream)
             if previous is not None and reason is not None and _ended(previous):
                 previous.after = []         # what follows its terminator is cut text, not its comments
