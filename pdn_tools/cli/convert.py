@@ -49,7 +49,8 @@ def _drop(ctx: click.Context, param: click.Parameter, value: str | None) -> froz
 @click.option("--drop", callback=_drop, metavar="comments,variations,nags", help="Leave these out.")
 @click.option("--keep-invalid", is_flag=True, help="Pass games that do not convert through unchanged.")
 @click.option("--in-place", is_flag=True, help="Rewrite each input file (atomically; compressed again as it was).")
-@writing_options(metavar="OUT", help="Output file, written atomically; - for stdout (default).")
+@writing_options(metavar="OUT", help="Output file, written atomically (OUT.gz .bz2 .xz .zst compressed); - for stdout "
+                                      "(default).")
 @reading_options(dask=True)
 def convert(to: str, captures: str | None, squares: str | None, separator: str | None, fix_results: bool,
             drop: frozenset[str], keep_invalid: bool, in_place: bool, writing: Writing, reading: Reading) -> None:

@@ -197,7 +197,8 @@ def reading_options(paths: bool = True, replay: bool = True, jobs: bool = True,
 
 
 def writing_options(partial: bool = True, metavar: str = "FILE",
-                    help: str = "Write to FILE (atomically) instead of stdout.", **kind: Any) -> Decorator:
+                    help: str = "Write to FILE (atomically; FILE.gz .bz2 .xz .zst compressed) instead of stdout.",
+                    **kind: Any) -> Decorator:
     """-o FILE (its metavar, help and type), and --partial when the command reads games, delivered as
     `writing: Writing`."""
     options: list[Option] = [click.option("--output", "-o", metavar=metavar, help=help, **kind)]

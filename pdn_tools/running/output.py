@@ -227,21 +227,23 @@ def atomic_output(path: str, complete: Callable[[], bool] = _always, recompress:
     replaced only when the block ends without an error and `complete()` says the output is
     whole (else a CannotWrite says it was not written): written beside it, given its owner,
     group and mode, then renamed over it; on an error or a SIGTERM/SIGHUP nothing is left
-    behind.  With `recompress` (a file rewritten in place), the text is compressed as the file
-    it replaces is (gzip, bzip2, xz, zstd), or not written when that cannot be (a CannotWrite
-    before the block runs).  Anything else (a device such as /dev/null, a FIFO, /dev/stdout) is
-    written straight, never replaced.  Errors are CannotWrite naming `path`.
+    behind.  Anything else (a device such as /dev/null, a FIFO, /dev/stdout) is written
+    straight, never replaced.  The text is compressed as `path`'s name says (`games.pdn.gz`:
+    gzip, bzip2, xz, zstd), or with `recompress` (a file rewritten in place) as the data of the
+    file it replaces is; or not written when that cannot be (a CannotWrite before the block
+    runs).  Errors are CannotWrite naming `path`.
     """
     try:
+        packer = _packer(path, recompress)
         descriptor = _descriptor_of(path)
         target = None if descriptor is not None else _replaceable(path)
     except OSError as error:
         raise cannot_write(error, path) from None
     if target is None:
-        with _straight(path, descriptor) as stream:
+        with _straight(path, descriptor, packer) as stream:
             yield stream
     else:
-        with _replacing(path, target, complete, recompress) as stream:
+        with _replacing(path, target, complete, packer) as stream:
             yield stream
 
 
@@ -272,25 +274,27 @@ def _replaceable(path: str) -> str | None:
 
 
 @contextlib.contextmanager
-def _straight(path: str, descriptor: int | None) -> Iterator[TextIO]:
+def _straight(path: str, descriptor: int | None, packer: Any) -> Iterator[TextIO]:
     try:
         opened = os.dup(descriptor) if descriptor is not None else os.open(path, os.O_WRONLY)
     except OSError as error:
         raise cannot_write(error, path) from None
-    with _text_stream(opened, path, True) as stream:
+    writer = _writer(_NamedWriter(opened, path, True), packer)
+    with io.TextIOWrapper(io.BufferedWriter(writer), encoding="utf-8") as stream:
         yield stream
+        stream.flush()
+        if isinstance(writer, _Compressing):
+            writer.end()
 
 
 @contextlib.contextmanager
-def _replacing(path: str, target: str, complete: Callable[[], bool], recompress: bool) -> Iterator[TextIO]:
+def _replacing(path: str, target: str, complete: Callable[[], bool], packer: Any) -> Iterator[TextIO]:
     try:
-        packer = _packer(target) if recompress else None
         descriptor, temporary = _new_temporary(os.path.dirname(target))
     except OSError as error:
         raise cannot_write(error, path) from None
     try:
-        raw = _NamedWriter(descriptor, path, True)
-        writer = raw if packer is None else _Compressing(raw, packer)
+        writer = _writer(_NamedWriter(descriptor, path, True), packer)
         with io.TextIOWrapper(io.BufferedWriter(writer), encoding="utf-8") as stream:
             yield stream
             stream.flush()
@@ -309,16 +313,22 @@ def _replacing(path: str, target: str, complete: Callable[[], bool], recompress:
         _TEMPORARY.discard(temporary)
 
 
-def _packer(target: str) -> Any:
-    """The compressor that writes the data of the file `target` again as it is compressed (None: it is
-    not, or there is no such file); an OSError when that compression cannot be written."""
-    from pdn_tools.text.source import compression_of, compressor      # not paid by every start
+def _packer(path: str, recompress: bool) -> Any:
+    """The compressor for the text written to `path`: as its name says, or with `recompress` as the
+    data of the file `path` already holds (None: none, or no such file); an OSError when that
+    compression cannot be written."""
+    from pdn_tools.text.source import compression_named, compression_of, compressor     # not paid by every start
 
     try:
-        kind = compression_of(target)
+        kind = compression_of(path) if recompress else compression_named(path)
     except FileNotFoundError:
         return None
     return None if kind is None else compressor(kind)
+
+
+def _writer(out: _NamedWriter, packer: Any) -> _NamedWriter | _Compressing:
+    """`out`, or with a `packer` a writer that compresses into it."""
+    return out if packer is None else _Compressing(out, packer)
 
 
 class _Compressing(io.RawIOBase):

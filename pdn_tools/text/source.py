@@ -19,6 +19,7 @@ from pdn_tools.text import decoding
 from pdn_tools.text.decoding import sniff
 
 _COMPRESSED = ((b"\x1f\x8b", "gzip"), (b"BZh", "bzip2"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zstd"))
+_SUFFIXES = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "zstd"}    # the names the default globs read
 _SNIFF_BINARY = 4096               # first bytes (decompressed) looked at to tell text from binary data
 # Control bytes text does not hold: about one byte in ten of binary data, a few in damaged text.
 _CONTROL = bytes(code for code in range(32) if code not in b"\t\n\r\f\v\x1a\x1b")
@@ -64,6 +65,12 @@ def _utf8(head: bytes) -> bool:
 def compression(head: bytes) -> str | None:
     """'gzip', 'bzip2', 'xz' or 'zstd' when `head` starts such data, else None."""
     return next((kind for magic, kind in _COMPRESSED if head.startswith(magic)), None)
+
+
+def compression_named(path: str) -> str | None:
+    """The compression a file's name asks for by its last suffix (`games.pdn.gz`: 'gzip'), as
+    `compression` names it; None for none."""
+    return _SUFFIXES.get(os.path.splitext(path)[1].lower())
 
 
 def compression_of(path: str) -> str | None:

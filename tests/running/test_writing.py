@@ -311,6 +311,63 @@ def test_a_compression_that_cannot_be_written_is_refused_and_the_batch_goes_on(t
     assert sorted(os.listdir(tmp_path)) == ["a.pdn.zst", "b.pdn.gz"]
 
 
+# ---- -o NAME.gz: compressed as its name says ------------------------------------------------------
+
+# Every command that writes text to -o, with what it writes there (the same as on stdout).
+OUTPUTS = [["convert"], ["convert", "--to", "jsonl"], ["filter", "--result", "*"], ["dedupe"], ["annotate", "--fen"],
+           ["validate", "--format", "jsonl"], ["list"], ["stats"], ["diagram", "--format", "svg"]]
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz", ".zst", ".GZ"])
+@pytest.mark.parametrize("command", OUTPUTS, ids=" ".join)
+def test_an_output_named_as_compressed_data_is_written_compressed(tmp_path, suffix, command):
+    """`-o games.pdn.gz` used to be plain text under a gzip name: `gunzip` and every other tool refused it."""
+    _, decompress = FORMATS[suffix.lower()]()
+    (tmp_path / "a.pdn").write_text(GOOD)
+    out = tmp_path / f"out{suffix}"
+    written = invoke([*command, str(tmp_path / "a.pdn"), "-o", str(out)])
+    shown = invoke([*command, str(tmp_path / "a.pdn")])
+    assert (written.exit_code, written.stderr) == (shown.exit_code, shown.stderr) == (0, "")
+    assert decompress(out.read_bytes()) == shown.stdout_bytes != b""
+    assert sorted(os.listdir(tmp_path)) == ["a.pdn", out.name]
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz", ".zst"])
+def test_a_compressed_output_reads_back_as_the_same_games(tmp_path, suffix):
+    FORMATS[suffix]()
+    (tmp_path / "a.pdn").write_text(GOOD + BAD.replace("28x51", "28x19"))
+    out = tmp_path / f"out.pdn{suffix}"
+    assert invoke(["convert", str(tmp_path / "a.pdn"), "-o", str(out)]).exit_code == 0
+    again = invoke(["convert", str(out)])
+    assert again.exit_code == 0 and again.stdout == invoke(["convert", str(tmp_path / "a.pdn")]).stdout
+
+
+def test_a_fifo_named_as_compressed_data_is_written_compressed(tmp_path):
+    (tmp_path / "a.pdn").write_text(GOOD)
+    fifo = tmp_path / "out.pdn.gz"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    done = invoke(["convert", str(tmp_path / "a.pdn"), "-o", str(fifo)])
+    reader.join(timeout=30)
+    assert done.exit_code == 0 and done.stderr == ""
+    assert gzip.decompress(received[0]) == invoke(["convert", str(tmp_path / "a.pdn")]).stdout_bytes
+    assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
+
+
+def test_an_output_named_zst_without_the_extra_is_refused_before_any_work(tmp_path, monkeypatch):
+    (tmp_path / "a.pdn").write_text(GOOD)
+    out = tmp_path / "out.pdn.zst"
+    out.write_bytes(b"the old output")
+    monkeypatch.setitem(sys.modules, "zstandard", None)
+    result = invoke(["convert", str(tmp_path / "a.pdn"), "-o", str(out)])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"pdn: cannot write {out}: zstd data needs the zstd extra: "
+                             "pip install 'pdn-tools[zstd]'\n")
+    assert out.read_bytes() == b"the old output" and sorted(os.listdir(tmp_path)) == ["a.pdn", out.name]
+
+
 # ---- signals leave no temporary file -------------------------------------------------------------
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
