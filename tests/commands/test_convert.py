@@ -345,3 +345,88 @@ def test_perft_divide_names_moves_in_the_variants_squares():
     russian = invoke(["perft", "--variant", "russian", "--depth", "1", "--divide"]).stdout.splitlines()
     assert russian[:2] == ["c3-b4 1", "e3-d4 1"] and russian[-1] == "depth 1 7"
     assert invoke(["perft", "--variant", "international", "--depth", "1", "--divide"]).stdout.startswith("31-26 1\n")
+
+
+# ---- a style option changes only what it names: without --squares the squares stay the game's ------
+
+ENGLISH_ALPHA = '[GameType "21,B,8,8,A0,0"]\n1. e3-d4 f6-e5 2. d4xf6 e7xg5 3. f2-e3 g7-f6 *\n'   # numeric variant
+RUSSIAN_NUMERIC = '[GameType "25,W,8,8,N2,0"]\n1. 22-18 11-16 2. 23-19 16x14 *\n'              # algebraic variant
+KING_ALPHA = '[GameType "20,W,10,10,A0,0"]\n[FEN "W:WKc1:Bh8,g7,g5,b4,d2"]\n1. c1xe3xh6xf8xa3 *\n'
+STYLE_OPTIONS = [["--captures", "full"], ["--captures", "short"], ["--separator", ":"], ["--separator", "x"],
+                 ["--captures", "full", "--separator", ":"], ["--fix-results", "--captures", "short"],
+                 ["--fix-results"], ["--drop", "comments"]]
+
+
+def _squares(text: str) -> list[str]:
+    """The squares of the moves of PDN `text`'s movetext, as written."""
+    movetext = [line for line in text.splitlines() if line and not line.startswith("[")]
+    words = " ".join(movetext).split()
+    return [square for word in words if any(c in word for c in "-x:") and word not in ("1-0", "0-1", "2-0", "0-2")
+            for square in word.replace(":", "-").replace("x", "-").split("-")]
+
+
+def _tag(text: str, name: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith(f"[{name} ")]
+
+
+@pytest.mark.parametrize("options", STYLE_OPTIONS, ids=" ".join)
+@pytest.mark.parametrize("source", [ENGLISH_ALPHA, RUSSIAN_NUMERIC, KING_ALPHA], ids=["english-alpha",
+                                                                                      "russian-numeric", "king-alpha"])
+def test_a_style_without_squares_keeps_the_games_squares_and_gametype(tmp_path, source, options):
+    """English (numeric by default) written in algebraic squares stays algebraic, Russian
+    (algebraic by default) written in numbers stays numeric: the GameType and FEN tags as they
+    were, and what is written reads back as the same games."""
+    path, out = tmp_path / "in.pdn", tmp_path / "out.pdn"
+    path.write_text(source)
+    result = invoke(["convert", *options, "-o", str(out), str(path)])
+    assert result.exit_code == 0, result.output
+    written = out.read_text()
+    alpha = [square[:1].isalpha() for square in _squares(source)]
+    assert [square[:1].isalpha() for square in _squares(written)] == [alpha[0]] * len(_squares(written))
+    assert len(set(alpha)) == 1 and _squares(written)
+    assert _tag(written, "GameType") == _tag(source, "GameType")
+    assert _tag(written, "FEN") == _tag(source, "FEN")
+    assert _validate(out) == _validate(path) and _paths(out) == _paths(path)
+
+
+def test_a_style_writes_the_games_own_squares():
+    assert "1. e3-d4 f6-e5 2. d4:f6 e7:g5 3. f2-e3 g7-f6 *" in \
+        invoke(["convert", "--separator", ":", "-"], input=ENGLISH_ALPHA).stdout
+    assert "1. 22-18 11-16 2. 23-19 16x23x14 *" in \
+        invoke(["convert", "--captures", "full", "-"], input=RUSSIAN_NUMERIC).stdout
+    # --squares still switches them, the GameType and FEN with them
+    numeric = invoke(["convert", "--squares", "numeric", "--separator", ":", "-"], input=ENGLISH_ALPHA).stdout
+    assert '[GameType "21,B,8,8,N1,0"]' in numeric and "1. 10-15 22-18 2. 15:22 26:17" in numeric
+    alpha = invoke(["convert", "--squares", "alpha", "--captures", "full", "-"], input=RUSSIAN_NUMERIC).stdout
+    assert '[GameType "25,W,8,8,A0,0"]' in alpha and "2. e3-f4 g5xe3xc5 *" in alpha
+    king = invoke(["convert", "--squares", "numeric", "-"], input=KING_ALPHA).stdout
+    assert '[FEN "W:WK47:B14,19,29,31,42"]' in king and '[GameType "20,W,10,10,N2,0"]' in king
+
+
+@pytest.mark.parametrize("moves, gametype", [("1. 32-28 19-23 2. 28x19 14x23 *", "20,W,10,10,N2,0"),
+                                             ("1. c3-d4 f6-e5 2. d4xf6 g7xe5 *", "25,W,8,8,A0,0")])
+def test_a_style_keeps_the_squares_of_a_game_without_gametype(moves, gametype):
+    """No GameType: the squares as its moves are written, and the GameType plain convert writes."""
+    plain = invoke(["convert", "-"], input=moves + "\n").stdout
+    full = invoke(["convert", "--captures", "full", "--separator", ":", "-"], input=moves + "\n").stdout
+    assert f'[GameType "{gametype}"]' in plain and f'[GameType "{gametype}"]' in full
+    assert full == plain.replace("x", ":")
+
+
+@pytest.mark.parametrize("source, gametype", [('[GameType "21"]\n1. e3-d4 f6-e5 2. d4xf6 e7xg5 *\n', "21,B,8,8,A0,0"),
+                                              ('[GameType "25"]\n1. 22-18 11-16 2. 23-19 16x14 *\n', "25,W,8,8,N2,0")])
+def test_a_style_keeps_the_squares_a_bare_gametype_does_not_name(source, gametype):
+    """A GameType without a notation field, moves not in the variant's own squares: the moves stay as
+    written and the GameType is written in full, as plain convert writes it."""
+    plain = invoke(["convert", "-"], input=source).stdout
+    styled = invoke(["convert", "--separator", ":", "-"], input=source).stdout
+    assert f'[GameType "{gametype}"]' in plain and styled == plain.replace("x", ":")
+
+
+def test_jsonl_with_a_style_writes_the_moves_in_the_games_squares():
+    """The moves' text as the style writes it, in the game's squares; paths and FENs in the
+    variant's own, as always."""
+    [record] = [json.loads(line) for line in
+                invoke(["convert", "--to", "jsonl", "--captures", "full", "-"], input=ENGLISH_ALPHA).stdout.splitlines()]
+    assert [move["text"] for move in record["moves"]][:4] == ["e3-d4", "f6-e5", "d4xf6", "e7xg5"]
+    assert record["moves"][0]["path"] == [10, 15] and record["tags"]["GameType"] == "21,B,8,8,A0,0"
