@@ -14,7 +14,7 @@ from pdn_tools.text.codes import Code
 from pdn_tools.text.model import (Comment, Element, Game, MoveNumber, MoveRun, Nag, ReadError, Variation,
                                   movetext_runs)
 from pdn_tools.play.notation import (Style, canonical_game, canonical_head, canonical_text, fix_notes, head_tags,
-                                     kept_notes, result_fixes, tag_order, written_gametype)
+                                     kept_notes, result_fixes, tag_order, written_alpha, written_gametype)
 from pdn_tools.text.names import printable
 from pdn_tools.rules import steps
 from pdn_tools.rules.fen import to_fen
@@ -115,7 +115,7 @@ class PdnWriter(GameWriter):
     writes = frozenset({"--captures", "--squares", "--separator", "--drop", "--fix-results"})
 
     def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
-        return canonical_text(game, replayed, style, _rewritten(replayed, style) if style.rewrites_moves else None)
+        return canonical_text(game, replayed, style, _rewritten(game, replayed, style) if style.rewrites_moves else None)
 
 
 class JsonWriter(GameWriter):
@@ -123,8 +123,11 @@ class JsonWriter(GameWriter):
 
     def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
         rewrites = style.rewrites_moves
-        written = _core_plies(replayed, _named(replayed, style), f"json-{_captures(style)}" if rewrites else "json",
-                              style.separator or "x" if rewrites else None)
+        assert replayed.variant is not None
+        named = replayed.variant.alpha if style.squares is None else style.squares == "alpha"     # paths, FENs
+        written = None if rewrites and written_alpha(game, replayed.variant, style) != named else \
+            _core_plies(replayed, named, f"json-{_captures(style)}" if rewrites else "json",
+                        style.separator or "x" if rewrites else None)       # the core names texts as paths
         if written is not None:             # the head's tags alone: no canonical Game made
             if style.fix_results or style.squares is not None:
                 tags, terminator = head_tags(game, replayed, style)
@@ -272,10 +275,10 @@ def fen_lines(game: Game, replayed: Replay, alpha: bool | None = None) -> str:
 _SKIPPED = (MoveNumber, Comment, Nag, Variation)       # what the main line's plies go past
 
 
-def _rewritten(replayed: Replay, style: Style) -> list[Element | MoveRun] | None:
+def _rewritten(game: Game, replayed: Replay, style: Style) -> list[Element | MoveRun] | None:
     """The main line with each run's moves as `style` writes them (`notation.move_text`), written
     by the compiled core (see _core_plies), else None."""
-    pieces = _core_plies(replayed, _named(replayed, style), _captures(style), style.separator or "x")
+    pieces = _core_plies(replayed, _named(game, replayed, style), _captures(style), style.separator or "x")
     if pieces is None:
         return None
     written = iter(pieces)
@@ -283,10 +286,11 @@ def _rewritten(replayed: Replay, style: Style) -> list[Element | MoveRun] | None
             for element in movetext_runs(replayed.game)]
 
 
-def _named(replayed: Replay, style: Style) -> bool:
-    """Whether `style` writes the replayed game's squares by their algebraic names."""
+def _named(game: Game, replayed: Replay, style: Style) -> bool:
+    """Whether `style` writes the replayed game's squares by their algebraic names: as `--squares`
+    asks, else as the game writes them (`notation.written_alpha`, which its GameType says too)."""
     assert replayed.variant is not None
-    return replayed.variant.alpha if style.squares is None else style.squares == "alpha"
+    return written_alpha(game, replayed.variant, style)
 
 
 def _captures(style: Style) -> str:

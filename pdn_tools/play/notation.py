@@ -53,16 +53,19 @@ def ambiguous(before: Position, move: Move) -> bool:
     return len(taken) > 1
 
 
-def move_text(before: Position, move: Move, style: Style = Style()) -> str:
+def move_text(before: Position, move: Move, style: Style = Style(), alpha: bool | None = None) -> str:
     """`move` (legal in `before`) as PDN text.
 
     Short captures give start and end, with every landing square only when the
     capture is ambiguous; full captures give every landing square.  The move
     generator's landing squares are PDN's canonical ones (the square where the
     path turns, or directly behind the captured piece on a straight stretch).
+    Squares in algebraic notation (`alpha` True) or numeric (False); None: as
+    `style.squares` says, else the variant's own.
     """
     variant = before.variant
-    alpha = None if style.squares is None else style.squares == "alpha"
+    if alpha is None and style.squares is not None:
+        alpha = style.squares == "alpha"
     squares: tuple[int, ...] = (move.start, move.end)
     if move.captured and (style.captures == "full" or ambiguous(before, move)):
         squares = (move.start, *move.path)
@@ -137,7 +140,9 @@ def kept_notes(game: Game, result: Replay) -> list[Diagnostic]:
 def canonical_game(game: Game, result: Replay | None = None, style: Style = Style()) -> Game:
     """A copy of `game` in canonical form (see the module docstring)."""
     canonical = canonical_head(game, result, style)
-    canonical.elements = _Numbering(result, style).line(game.elements, _start_index(game, result))
+    variant = None if result is None else result.variant
+    alpha = None if variant is None else written_alpha(game, variant, style)
+    canonical.elements = _Numbering(result, style, alpha).line(game.elements, _start_index(game, result))
     return canonical
 
 
@@ -259,10 +264,11 @@ _NUMBER = re.compile(r"\s*([0-9]+)")              # its type number
 
 
 def written_alpha(game: Game, variant: Variant, style: Style) -> bool:
-    """Whether the canonical game's moves are in algebraic notation: as the style rewrites
-    them, else as the game's first move is written."""
-    if style.rewrites_moves:
-        return variant.alpha if style.squares is None else style.squares == "alpha"
+    """Whether the canonical game's moves are in algebraic notation: as `--squares` asks, else
+    as the game's first move is written (a style that rewrites the moves without `--squares`
+    keeps their squares, as plain convert does); a game with no move: the variant's own."""
+    if style.squares is not None:
+        return style.squares == "alpha"
     for element in movetext_runs(game):
         if type(element) is MoveRun and ("-" in element.text or "x" in element.text):
             return False                            # a run with a move (numbers have none): square numbers
@@ -291,10 +297,11 @@ def _start_index(game: Game, result: Replay | None) -> int:
 class _Numbering:
     """Elements with move numbers made again (index: plies from the first player's first move)."""
 
-    def __init__(self, result: Replay | None, style: Style) -> None:
+    def __init__(self, result: Replay | None, style: Style, alpha: bool | None = None) -> None:
         self.resolved = {} if result is None else result.moves()
         self.first = result.variant.first if result is not None and result.variant is not None else None
         self.style = style
+        self.alpha = alpha              # the squares of the moves the style rewrites (written_alpha)
 
     def line(self, elements: list[Element], index: int) -> list[Element]:
         """`elements` numbered again from ply `index`, with what the style drops left out."""
@@ -345,7 +352,7 @@ class _Numbering:
         known = self.resolved.get(path)
         if known is None or not self.style.rewrites_moves or not isinstance(element, NotatedMove):
             return element
-        text = move_text(*known, self.style)
+        text = move_text(*known, self.style, self.alpha)
         return NotatedMove(text, tuple(_SEPARATORS.split(text)), bool(known[1].captured), element.strength,
                        element.line, element.column)
 
