@@ -175,6 +175,11 @@ def meaning(game: Game, replayed: Replay | None = None) -> tuple[Meaning, list[P
             [ply.after for ply in replayed.plies])
 
 
+def notation(game: Game) -> set[bool]:
+    """Whether each main-line move of `game` is written in algebraic squares (True) or numbers."""
+    return {move.text[:1].isalpha() for move in game.main_line()}
+
+
 def exact_paths(output: str, style: Style) -> bool:
     """Whether `output` in `style` gives every capture's path as the game had it: JSON lines do,
     and PDN with full captures or moves as written; short captures name the pieces taken."""
@@ -250,6 +255,8 @@ def assert_written_games_read_back(text: str, styles: list[Style] = _STYLES) -> 
             if not exact_paths(output, style):
                 again, expected = [(loose(found), after) for found, after in again], loose(expected)
             assert again == [(expected, positions)], f"{style} {output}\n{text}\nwrote\n{converted.text}"
+            if output == "pdn" and style.squares is None:       # a style changes only what it names
+                assert notation(read(converted.text)[0]) == notation(game), f"{style}\n{text}\nwrote\n{converted.text}"
         annotated, _ = annotate(replay(game), Annotations(*[True] * 8))
         again = read_back(variant, "pdn", write_game(annotated))
         assert again == [(dataclasses.replace(source, result=writer_result(annotated)), positions)]
@@ -297,6 +304,24 @@ def test_found_by_the_long_round_trip():
     assert_written_games_read_back(text, [Style(separator=":"), Style(captures="full", squares="alpha")])
 
 
+@pytest.mark.parametrize("variant", VARIANTS.values(), ids=VARIANTS)
+def test_a_game_in_the_other_notation_keeps_it_in_every_style_without_squares(variant):
+    """Each variant's game written in the squares that are not its own (an English game in
+    `c3-d4`, a Russian one in numbers), its GameType saying so: a style that rewrites its moves
+    without --squares writes them in its squares still (assert_written_games_read_back)."""
+    alpha = not variant.alpha
+    position, moves = Position.initial(variant), []
+    for ply in range(16):
+        legal = sorted(position.legal_moves(), key=lambda move: (move.start, move.path))
+        if not legal:
+            break
+        move = legal[ply * 7 % len(legal)]
+        moves.append(move_text(position, move, Style(squares="alpha" if alpha else "numeric")))
+        position = position.play(move)
+    text = f'[GameType "{variant.gametype_text(alpha)}"]\n1. {" ".join(moves)} *\n'
+    assert_written_games_read_back(text, [style for style in _STYLES if style.squares is None])
+
+
 @settings(FUZZ, max_examples=max(1, EXAMPLES // 3))
 @given(random_games(), st.sampled_from(_STYLES))
 def test_a_random_game_of_any_variant_written_in_any_style_and_output_reads_back_as_itself(text, style):
@@ -322,6 +347,7 @@ def inferred_or_named(text: str) -> bool:
 
 CORPUS_CASES = [("pdn", Style())] + [("pdn", Style(c, q, x)) for c, q, x in itertools.product(
     ("short", "full"), ("numeric", "alpha"), ("x", ":"))] + [("pdn", Style(fix_results=True))] + [
+    ("pdn", Style(captures="full")), ("pdn", Style(separator=":"))] + [
     (output, Style(squares=q)) for output, q in itertools.product(("jsonl", "fen"), ("numeric", "alpha"))]
 
 
@@ -370,7 +396,8 @@ def corpus_round_trip(path: Path, first: int = 0, stride: int = 1) -> tuple[coll
                                               result=expected.result), again[0][1])]
             if not exact_paths(output, style):
                 again, expected = [(loose(found), after) for found, after in again], loose(expected)
-            if again == [(expected, positions[-1:])]:
+            kept = output != "pdn" or style.squares is not None or notation(read(converted.text)[0]) == notation(game)
+            if again == [(expected, positions[-1:])] and kept:     # a style without --squares keeps the squares
                 counts[name] += 1
             else:
                 failures.append(f"{path}:{game.line}: game {game.index}: {name}")
