@@ -115,7 +115,8 @@ class PdnWriter(GameWriter):
     writes = frozenset({"--captures", "--squares", "--separator", "--drop", "--fix-results"})
 
     def text(self, game: Game, replayed: Replay, style: Style, errors: tuple[Problem, ...]) -> str:
-        return canonical_text(game, replayed, style, _rewritten(game, replayed, style) if style.rewrites_moves else None)
+        rewritten = _rewritten(game, replayed, style) if style.rewrites_moves else None
+        return canonical_text(game, replayed, style, rewritten)
 
 
 class JsonWriter(GameWriter):

@@ -426,7 +426,7 @@ def test_a_style_keeps_the_squares_a_bare_gametype_does_not_name(source, gametyp
 def test_jsonl_with_a_style_writes_the_moves_in_the_games_squares():
     """The moves' text as the style writes it, in the game's squares; paths and FENs in the
     variant's own, as always."""
-    [record] = [json.loads(line) for line in
-                invoke(["convert", "--to", "jsonl", "--captures", "full", "-"], input=ENGLISH_ALPHA).stdout.splitlines()]
+    result = invoke(["convert", "--to", "jsonl", "--captures", "full", "-"], input=ENGLISH_ALPHA)
+    [record] = [json.loads(line) for line in result.stdout.splitlines()]
     assert [move["text"] for move in record["moves"]][:4] == ["e3-d4", "f6-e5", "d4xf6", "e7xg5"]
     assert record["moves"][0]["path"] == [10, 15] and record["tags"]["GameType"] == "21,B,8,8,A0,0"
