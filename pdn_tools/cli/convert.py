@@ -42,7 +42,8 @@ def _drop(ctx: click.Context, param: click.Parameter, value: str | None) -> froz
                ("--format", "--to", "to"))
 @click.option("--captures", type=click.Choice(["short", "full"]),
               help="Write captures start-end (every landing square only when ambiguous), or every landing square.")
-@click.option("--squares", type=click.Choice(["numeric", "alpha"]), help="Write squares as numbers or as a1.. (without it: as each game writes them).")
+@click.option("--squares", type=click.Choice(["numeric", "alpha"]),
+              help="Write squares as numbers or as a1.. (without it: as each game writes them).")
 @click.option("--separator", type=click.Choice(["x", ":"]), help="Capture separator (default x).")
 @click.option("--fix-results", is_flag=True,
               help="Write the Result the final position settles, when it differs (noted on stderr).")
