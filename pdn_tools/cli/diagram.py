@@ -68,7 +68,7 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, size: int 
     record, replayed = checked.record, checked.replay
     for line in report.text_lines(record, warnings=False):
         click.echo(line, err=True)
-    if replayed is None:
+    if replayed is None or replayed.start is None:     # not read, or no position to start from: reported
         sys.exit(EXIT_INVALID)
     alpha = None if labels is None else labels == "algebraic"
     try:

@@ -174,6 +174,18 @@ def test_a_game_that_cannot_be_read_is_reported_and_not_drawn():
     assert result.stderr.startswith("<stdin>:1:10: game 1: unexpected ')'")
 
 
+@pytest.mark.parametrize("tags, error", [
+    ('[GameType "99"]', "<stdin>:1:1: game 1: unknown GameType '99' [bad-gametype]"),
+    ('[GameType "20"]\n[SetUp "1"]\n[FEN "W:W99:B1"]',
+     "<stdin>:3:1: game 1: FEN: square 99 is not a playable square of international [bad-fen]")])
+def test_a_game_without_a_start_position_is_reported_and_not_drawn(tags, error):
+    """Its error is the game's, not the options': exit 1, as for a game that cannot be read, and no
+    usage error blaming a --ply the user did not give."""
+    result = diagram("-", input=f"{tags}\n1. 32-28 *\n")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == error + "\n"
+
+
 @needs_corpus
 def test_an_output_that_cannot_be_written_is_a_usage_error(tmp_path):
     target = tmp_path / "missing" / "board.svg"
