@@ -6,7 +6,7 @@ import os
 import re
 import sys
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, ClassVar, TextIO
+from typing import TYPE_CHECKING, ClassVar, Sequence, TextIO
 
 import click
 
@@ -218,6 +218,7 @@ class StatsFormat(ABC):
     """One --format of `pdn stats` (a new format is one subclass and its line in STATS_FORMATS)."""
 
     page: ClassVar[bool] = False        # a whole page: never to a terminal, said before any work
+    unread: Sequence[tuple[str, str]] = ()      # (path, note) of the inputs not read whole, for a page
 
     @abstractmethod
     def write(self, stats: archive.Stats, out: TextIO) -> None:
@@ -248,7 +249,7 @@ class StatsPage(StatsFormat):
     def write(self, stats: archive.Stats, out: TextIO) -> None:
         from pdn_tools.commands import html_stats
 
-        html_stats.stats_page(stats, out)
+        html_stats.stats_page(stats, out, unread=self.unread)
 
 
 STATS_FORMATS: dict[str, type[StatsFormat]] = {"text": StatsLines, "json": StatsJson, "html": StatsPage}
@@ -279,6 +280,7 @@ def stats(fmt: str, writing: Writing, reading: Reading) -> None:
         for record, year in run.reported(archive.stats_game):
             totals.add(record, year)
     code = run.done()
+    form.unread = run.inputs.unread
     write_page(run, writing, functools.partial(form.write, totals))
     run.terminal.tally(validity(run.games, run.failed, unreadable=run.inputs.unreadable))
     sys.exit(code)

@@ -169,6 +169,7 @@ class AuditPageFormat(Format):
             page.add_looks(looks, unjudged)
             run.terminal.game_done()
         run.terminal.close()
+        page.unread = tuple(run.inputs.unread)
         write_page(run, writing, page.write)
         return page.summary
 

@@ -54,6 +54,21 @@ def _validity(summary: report.Summary) -> str:
             f'<span class="invalid">{summary.games - summary.valid:,}</span> invalid')
 
 
+def _unread_count(unread: Sequence[tuple[str, str]]) -> str:
+    """`· 2 inputs unreadable` when some input could not be read (or not to its end), else ''."""
+    return f'{_DOT}{_count(len(unread), "input", "unreadable")} unreadable' if unread else ""
+
+
+def _unread_list(unread: Sequence[tuple[str, str]]) -> str:
+    """The inputs not read (or not to their end), each with the reason stderr gave."""
+    if not unread:
+        return ""
+    items = "".join(f'<li class="input">{markup(note.removeprefix("pdn: "))}</li>' for _, note in unread)
+    return (f'<section id="unreadable"><h2>Inputs not read to their end ({len(unread):,})</h2>\n'
+            f'<p>Their games after the point named are not counted in this page.</p>\n'
+            f'<ul class="unreadable-inputs">{items}</ul>\n</section>\n')
+
+
 def _short(message: str, limit: int = 90) -> str:
     return message if len(message) <= limit else message[:limit - 1] + "\u2026"
 

@@ -24,7 +24,8 @@ from typing import IO, Iterable
 
 from pdn_tools.commands import report
 from pdn_tools.commands.html_games import InvalidGame, _game_section
-from pdn_tools.commands.html_page import _DOT, Run, _chart, _count, _head, _run_line, _table, _validity, this_run
+from pdn_tools.commands.html_page import _DOT, Run, _chart, _count, _head, _run_line, _table, _unread_count, \
+    _unread_list, _validity, this_run
 from pdn_tools.commands.html_second_look import write_second_look
 from pdn_tools.commands.second_look import Biggest, SecondLook
 from pdn_tools.play import board_svg
@@ -83,6 +84,7 @@ class AuditPage:
     depth: int | None = None                                    # --shots' search depth (None: no --shots)
     looks: Biggest = field(default_factory=Biggest)             # the moves worth a second look so far
     unjudged: int = 0                                           # moves whose search went past the node budget
+    unread: tuple[tuple[str, str], ...] = ()                    # (path, note) of each input not read whole
 
     def add(self, record: Record, game: InvalidGame | None) -> None:
         """Count a game; an invalid one gets its references and, while its group has room, its section."""
@@ -128,7 +130,8 @@ class AuditPage:
         out.write(_head(self.title))
         out.write(board_svg.defs([], pieces=True))
         out.write(_audit_top(self))
-        out.write(_files_section(self.files))
+        out.write(_unread_list(self.unread))
+        out.write(_files_section(self.files, {path for path, _ in self.unread}))
         self._write_invalid(out)
         if self.depth is not None:
             write_second_look(out, self.looks, self.depth, self._squares, self.unjudged)
@@ -175,8 +178,9 @@ def _audit_top(page: AuditPage) -> str:
     """The title, the totals, the run, and links to the sections."""
     summary = page.summary
     totals = (f'<p class="totals">{_count(len(page.files), "file", "files")}{_DOT}{_validity(summary)}{_DOT}'
-              f'{_count(sum(summary.warnings.values()), "warning", "warnings")}</p>')
-    links = [("files", "Files with problems"), ("invalid", "Invalid games")]
+              f'{_count(sum(summary.warnings.values()), "warning", "warnings")}{_unread_count(page.unread)}</p>')
+    links = [("unreadable", "Inputs not read")] if page.unread else []
+    links += [("files", "Files with problems"), ("invalid", "Invalid games")]
     links += [("second-look", "Moves worth a second look")] if page.depth is not None else []
     links += [("references", "References")] if summary.errors else []
     links += [("counts", "Counts by variant and code")]
@@ -189,11 +193,11 @@ _FILE_COLUMNS = (("file", "text"), ("games", "number"), ("invalid", "number"), (
 _SORTED = ' aria-sort="descending"'
 
 
-def _files_section(files: dict[str, _FileCounts]) -> str:
+def _files_section(files: dict[str, _FileCounts], unread: set[str]) -> str:
     """The files with errors or warnings in a table (most errors first; a click on a heading sorts
-    by that column), then the clean ones collapsed into one line."""
+    by that column), then the clean ones collapsed into one line (not those `unread` to their end)."""
     troubled = sorted(counts.row(name) for name, counts in files.items() if counts.errors or counts.warnings)
-    clean = [name for name, counts in files.items() if not (counts.errors or counts.warnings)]
+    clean = [name for name, counts in files.items() if not (counts.errors or counts.warnings or name in unread)]
     parts = [f'<section id="files"><h2>Files with problems ({len(troubled):,} of {len(files):,})</h2>']
     if troubled:
         heads = "".join(f'<th data-sort="{kind}"{_SORTED if name == "errors" else ""}>{name}</th>'

@@ -3,18 +3,19 @@ outcome, games per year, errors by code."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import IO
+from typing import IO, Sequence
 
 from pdn_tools.commands import archive
-from pdn_tools.commands.html_page import _DOT, Run, _chart, _count, _head, _run_line, _table, _validity, this_run
+from pdn_tools.commands.html_page import _DOT, Run, _chart, _count, _head, _run_line, _table, _unread_count, \
+    _unread_list, _validity, this_run
 from pdn_tools.text.names import markup
 from pdn_tools.text.results import LABELS, NO_RESULT, outcome
 
 
 def stats_page(stats: archive.Stats, out: IO[str], title: str = "PDN archive summary",
-               run: Run | None = None) -> None:
-    """`stats --format html`: the totals and the run (this process's, unless given), then variants,
-    results by outcome, games per year, errors by code."""
+               run: Run | None = None, unread: Sequence[tuple[str, str]] = ()) -> None:
+    """`stats --format html`: the totals and the run (this process's, unless given), the inputs
+    `unread` (path, note) to their end, then variants, results by outcome, games per year, errors by code."""
     summary = stats.summary
     outcomes: Counter[str] = Counter()
     for result, count in stats.results.items():
@@ -24,8 +25,8 @@ def stats_page(stats: archive.Stats, out: IO[str], title: str = "PDN archive sum
     out.write(f"<h1>{markup(title)}</h1>\n")
     warnings = _count(sum(summary.warnings.values()), "warning", "warnings")
     out.write(f'<p class="totals">{_validity(summary)}{_DOT}{warnings}{_DOT}'
-              f'average length {stats.as_dict()["average_plies"]} plies</p>\n')
-    out.write(_run_line(run or this_run()) + '\n<section class="summary">\n')
+              f'average length {stats.as_dict()["average_plies"]} plies{_unread_count(unread)}</p>\n')
+    out.write(_run_line(run or this_run()) + "\n" + _unread_list(unread) + '<section class="summary">\n')
     out.write(_chart("variants", "Games by variant", sorted(stats.summary.variants.items(),
                                                             key=lambda item: -item[1])) + "\n")
     out.write(_chart("outcomes", "Results by outcome", outcomes.most_common()) + "\n")

@@ -94,8 +94,7 @@ def _spans(inputs: Inputs, range_bytes: int) -> Iterator[list[_Span]]:
         try:
             size = _size(shown)
         except OSError as error:
-            inputs.unreadable += 1
-            inputs.note(f"pdn: cannot read {shown}: {error.strerror or error}")
+            inputs.cannot_read(shown, str(error.strerror or error))
             continue
         location = shown if "://" in shown else os.path.abspath(shown)
         cuts = ranges.cut(size, -(-size // range_bytes))
@@ -131,7 +130,7 @@ def _files(inputs: Inputs) -> Iterator[str]:
         if "://" in path:
             yield from _url_files(path)
             continue
-        local = Inputs((path,), inputs.globs, inputs.note)
+        local = Inputs((path,), inputs.globs, inputs.note, unread=inputs.unread)
         yield from local.files()
         inputs.unreadable += local.unreadable
 

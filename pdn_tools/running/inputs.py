@@ -44,19 +44,22 @@ class Inputs:
     max_game_bytes: int = MAX_GAME_BYTES           # a longer game is reported as too large
     codecs: dict[str, str] = field(default_factory=dict)    # files read in another codec than UTF-8
     failed: set[str] = field(default_factory=set)           # files the workers could not read to their end
+    unread: list[tuple[str, str]] = field(default_factory=list)     # (path, note) of each input not read whole
 
     def __init__(self, paths: tuple[str, ...], globs: tuple[str, ...] = DEFAULT_GLOBS,
                  note: Callable[[str], None] = _note, unreadable: int = 0, cut: int = 0, current: str = "",
                  _done: int = 0, _reading: BinaryIO | None = None, _total: int | None = None,
                  encoding: str | None = None, max_game_bytes: int = MAX_GAME_BYTES,
-                 codecs: dict[str, str] | None = None, failed: set[str] | None = None) -> None:
-        """`codecs` and `failed` left out (or None): new empty ones."""
+                 codecs: dict[str, str] | None = None, failed: set[str] | None = None,
+                 unread: list[tuple[str, str]] | None = None) -> None:
+        """`codecs`, `failed` and `unread` left out (or None): new empty ones."""
         self.paths, self.globs, self.note, self.unreadable, self.cut, self.current = (
             paths, globs, note, unreadable, cut, current)
         self._done, self._reading, self._total = _done, _reading, _total
         self.encoding, self.max_game_bytes = encoding, max_game_bytes
         self.codecs = {} if codecs is None else codecs
         self.failed = set() if failed is None else failed
+        self.unread = [] if unread is None else unread
 
     def files(self, streams: bool = False) -> Iterator[str]:
         """The files to read, folders expanded.  A file named that is not a regular one (a FIFO
@@ -83,21 +86,26 @@ class Inputs:
 
     def cannot_read(self, path: str, reason: str) -> None:
         """Report an input that cannot be read (the batch goes on) and count it."""
-        self.unreadable += 1
         self.cut += reason.startswith(CUT)
-        self.note(f"pdn: cannot read {printable(path)}: {reason}")
+        self.unread_note(path, f"pdn: cannot read {printable(path)}: {reason}")
+
+    def unread_note(self, path: str, text: str) -> None:
+        """Count an input not read (or not to its end) and note why; the note is kept for the pages
+        that report on the run (the audit page, the stats page)."""
+        self.unreadable += 1
+        self.unread.append((path, printable(text)))
+        self.note(text)
 
     def _folder(self, path: str) -> list[str]:
         chosen, skipped, problems = self._matching(path)
         for name, reason in problems:
             self.cannot_read(name, reason)
         if not chosen and not problems:
-            self.unreadable += 1
             names = ", ".join(os.path.relpath(name, path) for name in skipped[:5])
             more = f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""
             found = f"skipped {names}{more}" if skipped else "it holds no files"
-            self.note(f"pdn: nothing to read in {printable(path)}: no file matches {' '.join(self.globs)}; "
-                      f"{found} (choose with --glob PATTERN)")
+            self.unread_note(path, f"pdn: nothing to read in {printable(path)}: no file matches "
+                                   f"{' '.join(self.globs)}; {found} (choose with --glob PATTERN)")
         return chosen
 
     def _matching(self, folder: str) -> tuple[list[str], list[str], list[tuple[str, str]]]:

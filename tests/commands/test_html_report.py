@@ -415,6 +415,29 @@ def test_html_report_to_stdout_and_usage_errors():
     assert result.exit_code == 2 and "--show-board goes with --format text" in result.output
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("command", [COMMAND, ["stats", "--format", "html"]], ids=["validate", "stats"])
+def test_the_pages_name_the_inputs_that_could_not_be_read(tmp_path, command, jobs):
+    """A cut archive, a missing file: the page, written with --partial, says so in its totals and
+    lists them with stderr's reason, and never counts the cut file among those without problems."""
+    import gzip
+
+    whole = gzip.compress((VARIANTS / "20-international.pdn").read_bytes() * 40)
+    (tmp_path / "cut\u202e.pdn.gz").write_bytes(whole[:len(whole) // 2])
+    target = tmp_path / "page.html"
+    result = run(*command, "-j", jobs, "--partial", "-o", target, tmp_path / "cut\u202e.pdn.gz",
+                 tmp_path / "missing.pdn", VARIANTS / "21-english.pdn")
+    assert result.exit_code == 2
+    notes = [line.removeprefix("pdn: ") for line in result.stderr.splitlines() if line.startswith("pdn: cannot read")]
+    assert len(notes) == 2 and {note.split(": ")[1] for note in notes} == {"truncated", "no such file"}
+    text = target.read_text(encoding="utf-8")
+    root = ElementTree.fromstring(text)
+    assert of_class(root, "unreadable") == ["2"]
+    assert of_class(root, "input") == notes
+    assert any("cut\\u202e.pdn.gz: truncated" in note for note in notes) and "\u202e" not in text
+    assert [item.text for item in root.iter("li") if item.get("class") is None and "cut" in (item.text or "")] == []
+
+
 def test_an_unwritable_report_is_a_usage_error(tmp_path):
     target = tmp_path / "missing" / "report.html"
     result = run("validate", "--format", "html", "-o", target, FAULTS)
