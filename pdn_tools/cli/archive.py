@@ -238,7 +238,7 @@ class StatsJson(StatsFormat):
     def write(self, stats: archive.Stats, out: TextIO) -> None:
         from pdn_tools.commands import report
 
-        out.write(report.json_line(stats.as_dict()) + "\n")
+        out.write(report.json_line({**stats.as_dict(), "unreadable": [path for path, _ in self.unread]}) + "\n")
 
 
 class StatsPage(StatsFormat):

@@ -68,7 +68,7 @@ class Lines(Format):
                 self.folded(run)
             else:
                 self.each(run)
-            for line in self.closing():
+            for line in self.closing([path for path, _ in run.inputs.unread]):
                 run.terminal.out(line)
             run.terminal.close()
         return self.totals
@@ -82,8 +82,8 @@ class Lines(Format):
         """The report of each part of a file, made by the workers."""
 
     @abstractmethod
-    def closing(self) -> list[str]:
-        """The lines that end the report."""
+    def closing(self, unread: list[str]) -> list[str]:
+        """The lines that end the report (`unread`: the inputs not read to their end)."""
 
 
 class TextLines(Lines):
@@ -117,7 +117,7 @@ class TextLines(Lines):
             run.terminal.out(self.text.add_part(part), end="")
             self.totals.merge(part.summary)
 
-    def closing(self) -> list[str]:
+    def closing(self, unread: list[str]) -> list[str]:
         return self.text.close() + (self.totals.lines() if self.options.summary else [])
 
 
@@ -148,10 +148,11 @@ class JsonLines(Lines):
             run.terminal.out(lines.text, end="")
             self.totals.merge(lines.summary)
 
-    def closing(self) -> list[str]:
+    def closing(self, unread: list[str]) -> list[str]:
         from pdn_tools.commands import report
 
-        return [report.json_line({"summary": self.totals.as_dict()})] if self.options.summary else []
+        counts = {**self.totals.as_dict(), "unreadable": unread}
+        return [report.json_line({"summary": counts})] if self.options.summary else []
 
 
 class AuditPageFormat(Format):

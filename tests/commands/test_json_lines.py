@@ -57,3 +57,27 @@ def test_a_record_is_written_as_json_encodes_its_fields(record: Record) -> None:
     from pdn_tools.commands import report
 
     assert report.json_line(record) == report.json_text(record.as_dict())
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("arguments, summary", [(["validate", "--format", "jsonl", "--summary"], "summary"),
+                                                (["stats", "--format", "json"], None)])
+def test_the_counts_name_the_inputs_that_could_not_be_read(tmp_path, arguments, summary, jobs) -> None:
+    """A cut archive and a missing file: the summary's `unreadable` names them (as given, exactly),
+    so that the counts are not read as those of every input."""
+    import gzip
+
+    game = '[GameType "20"]\n1. 32-28 19-23 *\n\n'
+    whole = gzip.compress(game.encode() * 200)
+    cut = tmp_path / "cut\x1b.pdn.gz"
+    cut.write_bytes(whole[:len(whole) // 2])
+    (tmp_path / "whole.pdn").write_text(game)
+    result = CliRunner().invoke(cli, [*arguments, "-j", jobs, str(cut), str(tmp_path / "missing.pdn"),
+                                      str(tmp_path / "whole.pdn")])
+    assert result.exit_code == 2
+    counts = json.loads(result.stdout.splitlines()[-1])
+    counts = counts[summary] if summary else counts
+    assert sorted(counts["unreadable"]) == [str(cut), str(tmp_path / "missing.pdn")]
+    result = CliRunner().invoke(cli, [*arguments, str(tmp_path / "whole.pdn")])
+    counts = json.loads(result.stdout.splitlines()[-1])
+    assert result.exit_code == 0 and (counts[summary] if summary else counts)["unreadable"] == []
