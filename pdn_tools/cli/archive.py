@@ -333,6 +333,7 @@ def split(folder: str, per: int, prefix: str, force: bool, reading: Reading) -> 
         nonlocal written
         written += 1
         target = os.path.join(folder, f"{prefix}-{written:05d}.pdn")
+        archive.unlink_if_not_a_file(target)     # a link (or FIFO) there is replaced, never written through
         write_file(target, texts)
         texts.clear()
         run.terminal.out(printable(target))

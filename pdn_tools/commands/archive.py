@@ -6,6 +6,7 @@ needs: the text to pass on, a hash, a year.  Only these small values travel back
 """
 from __future__ import annotations
 
+import contextlib
 import csv
 import functools
 import hashlib
@@ -13,6 +14,7 @@ import itertools
 import io
 import os
 import re
+import stat
 from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable
@@ -406,6 +408,15 @@ def earlier_parts(folder: str, prefix: str) -> list[str]:
     if not os.path.isdir(folder):
         return []
     return sorted(os.path.join(folder, name) for name in os.listdir(folder) if part.fullmatch(name))
+
+
+def unlink_if_not_a_file(path: str) -> None:
+    """Remove `path` when it is a symbolic link, a FIFO, a socket or a device: a part `split` writes
+    replaces the entry in its folder, and never writes through it to somewhere else."""
+    with contextlib.suppress(FileNotFoundError):
+        mode = os.lstat(path).st_mode
+        if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+            os.unlink(path)
 
 
 def pass_game(checked: Checked) -> str:

@@ -228,6 +228,24 @@ def test_split_into_a_folder_that_cannot_be_made_is_a_usage_error(tmp_path):
     assert result.stderr == f"pdn: cannot write {tmp_path / 'file' / 'parts'}: Not a directory\n"
 
 
+TWO = '[GameType "20"]\n1. 32-28 *\n\n[GameType "20"]\n1. 33-28 *\n'
+
+
+def test_split_force_replaces_a_linked_part_in_the_folder_not_its_target(tmp_path):
+    """A part of the folder that is a symbolic link (planted, or left there) is replaced by the new
+    part: the file it points to, outside the folder, is left as it was."""
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep me\n")
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    (parts / "game-00001.pdn").symlink_to(outside)
+    result = invoke("split", "--force", "-o", parts, "-", input=TWO)
+    assert result.exit_code == 0 and result.stdout.splitlines() == [str(parts / "game-00001.pdn"),
+                                                                     str(parts / "game-00002.pdn")]
+    assert outside.read_text() == "keep me\n"
+    assert not (parts / "game-00001.pdn").is_symlink() and "32-28" in (parts / "game-00001.pdn").read_text()
+
+
 # ---- dedupe and filter --position: compiled = pure ------------------------------------------------
 
 from hypothesis import given, settings  # noqa: E402
