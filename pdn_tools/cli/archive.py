@@ -347,7 +347,14 @@ def split(folder: str, per: int, prefix: str, force: bool, reading: Reading) -> 
     if texts:
         flush()
     fresh = {os.path.join(folder, f"{prefix}-{number:05d}.pdn") for number in range(1, written + 1)}
-    for name in set(earlier) - fresh:           # parts of the earlier split this one did not replace
+    stale = sorted(set(earlier) - fresh)        # parts of the earlier split this one did not replace
+    if stale and run.inputs.unreadable:         # a split cut short: the old parts are all that is left of them
+        shown = os.path.basename(stale[0]) + (", ..." if len(stale) > 1 else "")
+        parts = f"{len(stale):,} part" + ("s" if len(stale) > 1 else "")
+        run.terminal.note(f"pdn: {folder}: kept the {parts} of the earlier split not written again ({shown}): "
+                          "an input was not read to its end")
+        stale = []
+    for name in stale:
         os.unlink(name)
     code = run.done()
     run.terminal.tally(f"{games(run.terminal.games)} in {written:,} files")

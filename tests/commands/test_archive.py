@@ -246,6 +246,22 @@ def test_split_force_replaces_a_linked_part_in_the_folder_not_its_target(tmp_pat
     assert not (parts / "game-00001.pdn").is_symlink() and "32-28" in (parts / "game-00001.pdn").read_text()
 
 
+def test_split_force_keeps_the_earlier_parts_when_an_input_was_not_read_whole(tmp_path):
+    """An input cut short (or missing) means a shorter split: the earlier parts it did not write
+    again are kept, and a note says so, rather than removed (exit 2)."""
+    import gzip
+
+    parts = tmp_path / "parts"
+    assert invoke("split", "-o", parts, "-", input=TWO * 3).exit_code == 0
+    whole = gzip.compress((TWO * 50).encode())
+    (tmp_path / "cut.pdn.gz").write_bytes(whole[:len(whole) // 2])
+    result = invoke("split", "--force", "--per", "100", "-o", parts, tmp_path / "cut.pdn.gz")
+    assert result.exit_code == 2
+    assert sorted(p.name for p in parts.iterdir()) == [f"game-0000{i}.pdn" for i in range(1, 7)]
+    assert result.stderr.splitlines()[-1] == (f"pdn: {parts}: kept the 5 parts of the earlier split not written "
+                                              "again (game-00002.pdn, ...): an input was not read to its end")
+
+
 # ---- dedupe and filter --position: compiled = pure ------------------------------------------------
 
 from hypothesis import given, settings  # noqa: E402
