@@ -15,7 +15,7 @@ from pdn_tools.text.model import (Comment, Element, Game, MoveNumber, MoveRun, N
                                   movetext_runs)
 from pdn_tools.play.notation import (Style, canonical_game, canonical_head, canonical_text, fix_notes, head_tags,
                                      kept_notes, result_fixes, tag_order, written_alpha, written_gametype)
-from pdn_tools.text.names import printable
+from pdn_tools.text.names import json_escaped, printable
 from pdn_tools.rules import steps
 from pdn_tools.rules.fen import to_fen
 from pdn_tools.rules.variants import PerVariant, Variant
@@ -249,13 +249,13 @@ def _json_head(game: Game, pairs: str, variant: str, fen: str) -> str:
     string = _STRING
     text = (f'{{"file": {report.json_name(game.file)}, "game": {game.index}, "tags": {{{pairs}}}, '
             f'"variant": {string(variant)}, "fen": {string(fen)}')
-    return text.translate(report.LINE_BREAKS) if "\x85" in text or "\u2028" in text or "\u2029" in text else text
+    return json_escaped(text)
 
 
 def _json_tail(result: str, errors: list[dict[str, object]] | None) -> str:
     """json_game's line after its moves (`report.json_text` of the result and errors, without the
     opening brace)."""
-    if errors or "\x85" in result or "\u2028" in result or "\u2029" in result:
+    if errors or not result.isprintable():
         return report.json_text({"result": result, "errors": errors or []})[1:]
     return f'"result": {_STRING(result)}, "errors": []}}'
 

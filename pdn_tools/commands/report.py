@@ -7,7 +7,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Sequence
 
 from pdn_tools.play.check import Checked, Problem, Record
-from pdn_tools.text.names import printable
+from pdn_tools.text.names import json_escaped, printable
 from pdn_tools.text.records import record
 
 if TYPE_CHECKING:
@@ -131,10 +131,6 @@ def text_part(results: Sequence[tuple[Record, Any]], warnings: str, ignore: froz
     return TextPart(file, "".join(line + "\n" for line in lines), text.groups, summary)
 
 
-# Line breaks that JSON leaves raw but `str.splitlines` and other line readers break on.
-LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
-
-
 @cache
 def _json() -> tuple[Callable[[object], str], Callable[[str], str]]:
     """The JSON encoder's `encode` and its string encoder, `json` imported when a run first writes JSON
@@ -147,31 +143,16 @@ def _json() -> tuple[Callable[[object], str], Callable[[str], str]]:
 
 
 def json_text(value: object) -> str:
-    """`value` as JSON on one line, whatever line reader splits it (UTF-8 kept as it is), valid UTF-8
-    whatever file names it holds (_utf8)."""
-    text = _json()[0](value)
-    if text.isascii():
-        return text
-    if "\x85" in text or "\u2028" in text or "\u2029" in text:      # rare: translate() is slow
-        text = text.translate(LINE_BREAKS)
-    return _utf8(text)
+    """`value` as JSON on one line, whatever line reader splits it, that nothing in it can act on a
+    terminal (`json_escaped`: UTF-8 kept, what `printable` escapes as JSON escapes), valid UTF-8
+    whatever file names it holds (a byte that is not UTF-8, a\\xffb.pdn, as \\udcff: json.loads
+    gives the name os.fsencode turns into its bytes again)."""
+    return json_escaped(_json()[0](value))
 
 
 def json_name(name: str) -> str:
-    """A file's name as a JSON string, valid UTF-8 (_utf8)."""
-    text = _json()[1](name)
-    return text if name.isascii() else _utf8(text)
-
-
-def _utf8(text: str) -> str:
-    """JSON `text` with its lone surrogates as \\udcXX escapes: the bytes of a file name that are not
-    UTF-8, as Python holds them (a\\xffb.pdn), which written raw made the line invalid UTF-8.  Read
-    back, json.loads gives the name os.fsencode turns into its bytes again."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return text
+    """A file's name as a JSON string (`json_escaped`)."""
+    return json_escaped(_json()[1](name))
 
 
 def json_line(record: Record | dict[str, object]) -> str:
@@ -188,9 +169,7 @@ def _record_json(record: Record) -> str:
             f'"ok": {"true" if record.ok else "false"}, "plies": {record.plies}, '
             f'"result": {string(record.result)}, "errors": [{", ".join(map(_problem_json, record.errors))}], '
             f'"warnings": [{", ".join(map(_problem_json, record.warnings))}]}}')
-    if "\x85" in text or "\u2028" in text or "\u2029" in text:
-        text = text.translate(LINE_BREAKS)
-    return text
+    return json_escaped(text)
 
 
 def _problem_json(problem: Problem) -> str:

@@ -32,6 +32,24 @@ def markup(text: str) -> str:
     return escape(printable(text))
 
 
+def json_escaped(text: str) -> str:
+    """JSON `text` with every character `printable` would escape written as a JSON escape (`\\u009b`,
+    `\\u202e`, `\\udcff` for a byte of a file name that was not UTF-8, a surrogate pair past U+FFFF):
+    the same values to a JSON reader, nothing raw that a terminal or a line reader acts on, and
+    valid UTF-8.  The JSON encoder has already escaped C0 characters, quotes and backslashes."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() or _escape(char) == char else _json_escape(ord(char))
+                   for char in text)
+
+
+def _json_escape(code: int) -> str:
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
 def _escape(char: str) -> str:
     if char in _ESCAPES:
         return _ESCAPES[char]

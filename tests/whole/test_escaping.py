@@ -114,9 +114,9 @@ def test_validate_jsonl_keeps_the_exact_values_with_json_escapes(hostile):
     assert records[0]["name"] == (f"{READ['White']} \u2013 {READ['Black']}, {READ['Event'].strip()} "
                                   f"round {READ['Round']}")
     assert records[1]["result"] == "\x1b[2J=0-1\u202e"
-    assert '"file": "h\\u001b[2J\u202e.pdn"' in result.stdout          # C0 as JSON escapes, the rest as is
-    assert {char for char in result.stdout if ord(char) < 0x20} == {"\n"}
-    assert "\x85" not in result.stdout and ' +cmd\\u0000\x7f\\u0085\x9b31m' in result.stdout
+    assert '"file": "h\\u001b[2J\\u202e.pdn"' in result.stdout       # what printable escapes, as JSON escapes
+    assert raw_controls(result.stdout) == set() and "\x7f" not in result.stdout
+    assert ' +cmd\\u0000\\u007f\\u0085\\u009b31m' in result.stdout
 
 
 def test_validate_html_and_stats_html_are_well_formed_xml_with_visible_escapes(hostile):
@@ -351,6 +351,20 @@ def test_no_csv_or_tsv_cell_starts_a_formula(cells, fmt):
 JSON_COMMANDS = [["validate", "--format", "jsonl"], ["validate", "--format", "jsonl", "--summary"],
                  ["validate", "--format", "jsonl", "--shots", "--depth", "1"], ["list", "--format", "jsonl"],
                  ["convert", "--to", "jsonl"], ["stats", "--format", "json"]]
+
+
+@pytest.mark.parametrize("command", JSON_COMMANDS, ids=" ".join)
+def test_json_lines_hold_no_raw_control_and_read_back_exact(hostile, command):
+    """JSON printed to a terminal (`pdn list --format jsonl x.pdn`) cannot act on it: C1 (U+009B is
+    CSI to a terminal), DEL, bidi and other format characters are JSON escapes too, as C0 ones were;
+    a JSON reader gives back the same values."""
+    result = run(*command, hostile)
+    assert raw_controls(result.stdout) == set() and "\x7f" not in result.stdout
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert lines and all(line.get("file", FILE) == FILE for line in lines)
+    text = json.dumps(lines, ensure_ascii=False)
+    assert "\x9b31m" in text or command[0] in ("stats", "convert")     # game 1, invalid: not converted
+    assert "\u202e" in text
 
 
 @pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="a file name that is not UTF-8")
