@@ -48,7 +48,7 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, size: int 
     from pdn_tools.running import batch
     from pdn_tools.text.reader import parse_raw
 
-    output = writing.output
+    output = None if writing.to_stdout() else writing.output     # `-o -`: standard output, as everywhere
     if os.path.isdir(path):
         raise click.BadParameter(f"{printable(path)} is a folder: name one file", param_hint="PATH")
     if path == "-" and sys.stdin.isatty():

@@ -186,6 +186,17 @@ def test_a_game_without_a_start_position_is_reported_and_not_drawn(tags, error):
     assert result.stderr == error + "\n"
 
 
+def test_dash_output_is_standard_output_as_for_every_command(tmp_path, monkeypatch):
+    """`-o -` wrote a file called `-` in the current folder; it is standard output, as elsewhere."""
+    monkeypatch.chdir(tmp_path)
+    text = '[GameType "20"]\n1. 32-28 *\n'
+    result = diagram("-", "-o", "-", input=text)
+    assert result.exit_code == 0 and "after 1. 32-28" in result.stdout
+    result = diagram("-", "-o", "-", "--format", "svg", input=text)
+    assert result.exit_code == 0 and ET.fromstring(result.stdout).tag == SVG + "svg"
+    assert list(tmp_path.iterdir()) == []
+
+
 @needs_corpus
 def test_an_output_that_cannot_be_written_is_a_usage_error(tmp_path):
     target = tmp_path / "missing" / "board.svg"
