@@ -404,7 +404,7 @@ def stats_part(results: list[tuple[Record, str]]) -> StatsPart:
 
 def earlier_parts(folder: str, prefix: str) -> list[str]:
     """The files of an earlier `split` with this prefix in `folder` (PREFIX-00001.pdn, ...), in order."""
-    part = re.compile(re.escape(prefix) + r"-\d{5,}\.pdn")
+    part = re.compile(re.escape(prefix) + r"-[0-9]{5,}\.pdn")     # the digits split writes, not any \d
     if not os.path.isdir(folder):
         return []
     return sorted(os.path.join(folder, name) for name in os.listdir(folder) if part.fullmatch(name))

@@ -262,6 +262,20 @@ def test_split_force_keeps_the_earlier_parts_when_an_input_was_not_read_whole(tm
                                               "again (game-00002.pdn, ...): an input was not read to its end")
 
 
+def test_split_takes_for_its_parts_only_names_with_ascii_digits(tmp_path):
+    """`game-\u0660\u0660\u0660\u0660\u0669.pdn` (Arabic-Indic digits) is no name split writes: it neither
+    makes the folder refused as holding an earlier split nor is it removed by --force."""
+    parts = tmp_path / "parts"
+    parts.mkdir()
+    mine = parts / "game-\u0660\u0660\u0660\u0660\u0669.pdn"
+    mine.write_text("mine\n")
+    result = invoke("split", "-o", parts, "-", input=TWO)
+    assert result.exit_code == 0
+    assert invoke("split", "--force", "--per", "2", "-o", parts, "-", input=TWO).exit_code == 0
+    assert sorted(p.name for p in parts.iterdir()) == ["game-00001.pdn", mine.name]
+    assert mine.read_text() == "mine\n"
+
+
 # ---- dedupe and filter --position: compiled = pure ------------------------------------------------
 
 from hypothesis import given, settings  # noqa: E402
