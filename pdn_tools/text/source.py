@@ -13,7 +13,7 @@ import os
 import stat
 import sys
 import zlib
-from typing import Any, BinaryIO, Union, cast
+from typing import Any, BinaryIO, TextIO, Union, cast
 
 from pdn_tools.text import decoding
 from pdn_tools.text.decoding import sniff
@@ -122,12 +122,49 @@ def opened_source(source: Source) -> tuple[BinaryIO, str, bool]:
         if str(source) == "-":
             return sys.stdin.buffer, "<stdin>", False
         return watched(str(source)), str(source), True
-    if isinstance(source, io.TextIOBase):
+    shown = str(getattr(source, "name", "<stream>"))
+    if isinstance(source, io.TextIOBase) or isinstance(getattr(source, "encoding", None), str):
         buffer = getattr(source, "buffer", None)
-        if buffer is not None:
-            return buffer, getattr(source, "name", "<stream>"), False
-        return io.BytesIO(source.read().encode("utf-8")), getattr(source, "name", "<stream>"), False
-    return source, str(getattr(source, "name", "<stream>")), False
+        if buffer is not None and _in_step(source, buffer):
+            return buffer, shown, False     # its bytes: their encoding found as a file's
+        return cast(BinaryIO, io.BufferedReader(_TextBytes(cast(TextIO, source)))), shown, False
+    return source, shown, False
+
+
+def _in_step(text: object, buffer: object) -> bool:
+    """Whether a text stream stands where its binary `buffer` does, nothing read ahead into its own
+    buffer (as a file no line of which was read): the bytes may then be read from `buffer`.  A stream
+    that cannot seek (a pipe) cannot tell: taken as yes, as pdn reads standard input; one that can but
+    will not tell (a `for line in file` left early) has read ahead."""
+    try:
+        if not cast(TextIO, text).seekable():
+            return True
+        return bool(cast(TextIO, text).tell() == cast(BinaryIO, buffer).tell())
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+class _TextBytes(io.RawIOBase):
+    """The text of a stream that gives str, from where it stands, as UTF-8 bytes read in blocks (a lone
+    surrogate, which UTF-8 cannot hold, as '?')."""
+
+    def __init__(self, text: TextIO) -> None:
+        super().__init__()
+        self.text, self.pending = text, b""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, into: Any) -> int:
+        while not self.pending:
+            block = self.text.read(_CHUNK)
+            if not block:
+                return 0
+            self.pending = block.encode("utf-8", "replace") if isinstance(block, str) else bytes(block)
+        size = min(len(into), len(self.pending))
+        into[:size] = self.pending[:size]
+        self.pending = self.pending[size:]
+        return size
 
 
 def watched(path: str) -> io.BufferedReader | _Whole:

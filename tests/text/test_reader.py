@@ -185,3 +185,37 @@ def test_a_parsed_game_keeps_no_tokens(text):
     game = reader.parse_raw(raw, 1, False, notes)
     assert (raw.tokens, raw.before, raw.after) == ([], [], [])
     assert isinstance(game, Game) or game.text == "1. 32-28 ( 19-23\n"    # a ReadError keeps its text
+
+
+def test_a_text_file_partly_read_gives_the_games_after_where_it_stands(tmp_path):
+    """A text file whose first lines a script read itself: the rest is read from where the text stream
+    stands, not from its binary buffer, which the text layer has read ahead of it."""
+    path = tmp_path / "g.pdn"
+    path.write_text("; a header line the script skips\n" + "".join(f'[Event "e{n}"]\n1. 32-28 *\n\n' for n in range(3)))
+    with open(path, encoding="utf-8") as stream:
+        stream.readline()
+        assert [game.tag("Event") for game in read_games(stream)] == ["e0", "e1", "e2"]
+    with open(path, encoding="utf-8") as stream:
+        stream.readline()
+        stream.readline()
+        assert [game.tag("Event") for game in read_games(stream)] == [None, "e1", "e2"]
+    with open(path, encoding="utf-8") as stream:
+        for line in stream:          # a loop left early: the stream will not tell where it stands
+            break
+        assert [game.tag("Event") for game in read_games(stream)] == ["e0", "e1", "e2"]
+
+
+def test_a_text_stream_of_any_class_is_read_as_text(tmp_path):
+    """A stream whose read() gives str that is not an io.TextIOBase (a SpooledTemporaryFile in text
+    mode), and a text file opened by its descriptor (its name an int): games, named by a str."""
+    import os
+    import tempfile
+    with tempfile.SpooledTemporaryFile(mode="w+", encoding="utf-8") as stream:
+        stream.write("1. 32-28 * 1. 33-29 *")
+        stream.seek(0)
+        assert [game.main_line()[0].text for game in read_games(stream)] == ["32-28", "33-29"]
+    path = tmp_path / "g.pdn"
+    path.write_bytes(b"1. 32-28 )\n")
+    with open(os.open(path, os.O_RDONLY), encoding="utf-8") as stream:
+        [error] = read_games(stream)
+    assert isinstance(error, ReadError) and isinstance(error.file, str)
