@@ -122,6 +122,9 @@ def opened_source(source: Source) -> tuple[BinaryIO, str, bool]:
         if str(source) == "-":
             return sys.stdin.buffer, "<stdin>", False
         return watched(str(source)), str(source), True
+    if not callable(getattr(source, "read", None)):     # bytes, None: refused here, not deep in the reader
+        hint = ": io.BytesIO(data) reads PDN bytes" if isinstance(source, (bytes, bytearray, memoryview)) else ""
+        raise TypeError(f"read_games takes a path, '-' or a file object, not {type(source).__name__}{hint}")
     shown = str(getattr(source, "name", "<stream>"))
     if isinstance(source, io.TextIOBase) or isinstance(getattr(source, "encoding", None), str):
         buffer = getattr(source, "buffer", None)

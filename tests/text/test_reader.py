@@ -219,3 +219,12 @@ def test_a_text_stream_of_any_class_is_read_as_text(tmp_path):
     with open(os.open(path, os.O_RDONLY), encoding="utf-8") as stream:
         [error] = read_games(stream)
     assert isinstance(error, ReadError) and isinstance(error.file, str)
+
+
+
+@pytest.mark.parametrize("source", [b"1. 32-28 *", bytearray(b"1. 32-28 *"), memoryview(b"1. 32-28 *"), None, 3])
+def test_a_source_that_is_no_path_nor_stream_is_a_type_error(source):
+    """Bytes (PDN data or a file name) and other values are refused with a TypeError naming what
+    read_games takes, not an AttributeError from inside the reader."""
+    with pytest.raises(TypeError, match="a path, '-' or a file object"):
+        list(read_games(source))
