@@ -15,19 +15,22 @@ from typing import TYPE_CHECKING
 
 __version__ = "0.1.0"        # the distribution's version too (pyproject.toml reads it here)
 
-if TYPE_CHECKING:
-    from pdn_tools.play.board import Board
-    from pdn_tools.play.board_svg import svg
-    from pdn_tools.play.check import Checked, Record, check
-    from pdn_tools.play.notation import Style, move_text
-    from pdn_tools.play.replay import Ply, Replay, full_path, replay
-    from pdn_tools.rules.fen import FenError, parse_fen, to_fen
-    from pdn_tools.rules.movegen import Move as LegalMove, Position, perft
-    from pdn_tools.rules.variants import VARIANTS, Variant, variant_by_name
-    from pdn_tools.text.codes import Code
-    from pdn_tools.text.model import (Comment, Game, MoveNumber, Nag, NotatedMove, NotatedMove as Move, Placeholder,
-                                      ReadError, Setup, Variation)
-    from pdn_tools.play.reading import read_games, read_text
+if TYPE_CHECKING:     # each name imported `as` itself: an explicit re-export, for `mypy --strict` in users' scripts
+    from pdn_tools.play.board import Board as Board
+    from pdn_tools.play.board_svg import svg as svg
+    from pdn_tools.play.check import Checked as Checked, Record as Record, check as check
+    from pdn_tools.play.notation import Style as Style, move_text as move_text
+    from pdn_tools.play.replay import Ply as Ply, Replay as Replay, full_path as full_path, replay as replay
+    from pdn_tools.rules.fen import FenError as FenError, parse_fen as parse_fen, to_fen as to_fen
+    from pdn_tools.rules.movegen import Move as _LegalMove, Position as Position, perft as perft
+    from pdn_tools.rules.variants import VARIANTS as VARIANTS, Variant as Variant, variant_by_name as variant_by_name
+    from pdn_tools.text.codes import Code as Code
+    from pdn_tools.text.model import (Comment as Comment, Game as Game, MoveNumber as MoveNumber, Nag as Nag,
+                                      NotatedMove as NotatedMove, Placeholder as Placeholder,
+                                      ReadError as ReadError, Setup as Setup, Variation as Variation)
+    from pdn_tools.play.reading import read_games as read_games, read_text as read_text
+    LegalMove = _LegalMove               # the names _RENAMED gives: aliases, exported as assigned
+    Move = NotatedMove
 
 _HOMES = {"Comment": "text.model", "Game": "text.model", "NotatedMove": "text.model", "MoveNumber": "text.model", "Nag": "text.model",
           "Placeholder": "text.model", "ReadError": "text.model", "Setup": "text.model", "Variation": "text.model",

@@ -267,3 +267,39 @@ def test_a_variant_of_the_library_user_is_replayed_as_itself_whatever_its_name(e
     assert not replay(algebraic, override=VARIANTS["international"], engine=engine).ok
     russian_named_international = dataclasses.replace(VARIANTS["russian"], name="international")
     assert replay(algebraic, override=russian_named_international, engine=engine).ok
+
+
+USER_SCRIPT = '''
+from pathlib import Path
+from pdn_tools import (VARIANTS, Board, Code, Comment, FenError, Game, LegalMove, Move, MoveNumber, Nag,
+                       NotatedMove, Placeholder, Ply, Position, ReadError, Replay, Setup, Style, Variant, Variation,
+                       check, full_path, move_text, parse_fen, perft, read_games, read_text, replay, svg, to_fen,
+                       variant_by_name, __version__)
+
+for game in read_games(Path("samples/international.pdn")):
+    if isinstance(game, ReadError):
+        print(game.file, game.line, game.column, game.message, game.code)
+        continue
+    white: str = game.headers["White"]
+    print(check(game).record.ok, white)
+    replayed: Replay = replay(game)
+    for ply in replayed.mainline():
+        played: LegalMove = ply.move
+        men, kings = ply.after.pieces("B")
+        print(ply.number, ply.notated.text, played.captured, len(men | kings))
+position = Position.from_fen(VARIANTS["international"], "W:W32,33,K46:B9,18-19,28")
+first = position.legal_moves()[0]
+print(move_text(position, first, Style(captures="full")), perft(position, 2), to_fen(position.play(first)))
+print(svg(Board(Position.initial(VARIANTS["english"]))), variant_by_name("russian"))
+'''
+
+
+def test_a_user_script_of_the_public_names_passes_mypy_strict(tmp_path, monkeypatch):
+    """`from pdn_tools import read_games` is an explicit re-export: under `mypy --strict` (no implicit
+    re-export) a script importing the documented names type-checks, as py.typed promises."""
+    from mypy import api
+    monkeypatch.chdir(ROOT)                 # where mypy finds pdn_tools (an editable install hides it)
+    script = tmp_path / "user.py"
+    script.write_text(USER_SCRIPT)
+    out, err, status = api.run(["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"), str(script)])
+    assert status == 0, out + err
