@@ -388,12 +388,21 @@ static PyObject *position_pieces(PyObject *self, PyObject *const *args, Py_ssize
         Py_XDECREF(bound);
         return answer;
     }
-    PyObject *white_name = turn_name(0);
-    int white = args[0] == white_name;
+    PyObject *white_name = turn_name(0), *black_name = turn_name(1);
+    int white = args[0] == white_name, black = args[0] == black_name;
     Py_INCREF(core);                    /* the comparison may run a colour's __eq__, which may drop the tables' core */
-    if (!white && (white_name == NULL || (white = PyObject_RichCompareBool(args[0], white_name, Py_EQ)) < 0)) {
+    if (!white && !black && (white_name == NULL || black_name == NULL
+                             || (white = PyObject_RichCompareBool(args[0], white_name, Py_EQ)) < 0
+                             || (!white && (black = PyObject_RichCompareBool(args[0], black_name, Py_EQ)) < 0))) {
         Py_DECREF(core);
         return NULL;
+    }
+    if (!white && !black) {             /* no side: the Python method says so (ValueError) */
+        Py_DECREF(core);
+        PyObject *bound = PyMethod_New(position_slots.method, self);
+        PyObject *answer = bound == NULL ? NULL : PyObject_Vectorcall(bound, args, nargs, kwnames);
+        Py_XDECREF(bound);
+        return answer;
     }
     PyObject *bitboards[2] = {slot_held(white ? position_slots.white : position_slots.black, self),
                               slot_held(position_slots.kings, self)};

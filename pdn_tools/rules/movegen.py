@@ -174,11 +174,16 @@ class Position:
         return found
 
     def pieces(self, colour: str) -> tuple[frozenset[int], frozenset[int]]:
-        """(men, kings) of `colour` ('W' or 'B') as square numbers."""
+        """(men, kings) of `colour` ('W' or 'B') as square numbers; ValueError for any other colour."""
+        if colour == "W":
+            bits = self._white
+        elif colour == "B":
+            bits = self._black
+        else:
+            raise ValueError(_colour_error(colour))
         core = self._rl.core
         if core is not None:                   # the compiled core finds or makes both sets at once
-            return core.pieces(self._white if colour == "W" else self._black, self._kings)
-        bits = self._white if colour == "W" else self._black
+            return core.pieces(bits, self._kings)
         rl = self._rl
         men, kings = bits & ~self._kings, bits & self._kings
         known = rl.square_sets                 # the common case, written out: one call a ply
@@ -188,8 +193,13 @@ class Position:
         return men_squares, king_squares
 
     def counts(self, colour: str) -> tuple[int, int]:
-        """(number of men, number of kings) of `colour`."""
-        bits = self._white if colour == "W" else self._black
+        """(number of men, number of kings) of `colour` ('W' or 'B'; ValueError for any other)."""
+        if colour == "W":
+            bits = self._white
+        elif colour == "B":
+            bits = self._black
+        else:
+            raise ValueError(_colour_error(colour))
         return (bits & ~self._kings).bit_count(), (bits & self._kings).bit_count()
 
     def is_empty(self) -> bool:
@@ -399,6 +409,11 @@ def _position_like(like: Position, turn: str, white: int, black: int, kings: int
 # _position_like makes it (no Python code runs per position).
 _POSITION_MAKER = (Position, tuple(getattr(Position, slot) for slot in ("variant", "_rl", "_ctr", "turn", "_white",
                                                                         "_black", "_kings")))
+def _colour_error(colour: object) -> str:
+    """Why `colour` names no side (a white man's 'w' names none either: Position.pieces, counts)."""
+    return f"colour must be 'W' or 'B', not {colour!r}"
+
+
 # Position.pieces in Python, the method the compiled core's answers in its place once a position is made
 # on it (core pieces_method: it reads the position's tables, its sides' and kings' bitboards through
 # these slots, and the tables' core; positions on the pure engine are answered by this one).

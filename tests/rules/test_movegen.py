@@ -58,6 +58,20 @@ def test_pieces_and_counts():
     assert pos.counts("B") == (2, 1)
 
 
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "pure"])
+@pytest.mark.parametrize("colour", ["w", "b", "white", "X", "", None])
+def test_a_colour_other_than_w_or_b_is_a_value_error(compiled, colour):
+    """pieces() and counts() of 'w' (what piece_at says of a white man), 'white' or any other
+    value used to answer Black's pieces; they refuse it, on either engine."""
+    from pdn_tools.rules.core import Engine
+    pos = parse_fen(INTL, "W:W31,K40:BK1,2,3", Engine(compiled))
+    pos.pieces("W")                          # the compiled core's method in place, as after any use
+    with pytest.raises(ValueError, match="colour must be 'W' or 'B'"):
+        pos.pieces(colour)
+    with pytest.raises(ValueError, match="colour must be 'W' or 'B'"):
+        pos.counts(colour)
+
+
 def test_play_rejects_a_foreign_start_square():
     pos = Position.initial(INTL)
     with pytest.raises(ValueError):

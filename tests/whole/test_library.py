@@ -179,18 +179,24 @@ class _Marked(Position):
 def test_pieces_answered_by_the_core_are_the_python_methods(data):
     """Once a position is made on the compiled core, Position.pieces is the core's method
     (movegen._rules, core pieces_method), which reads the position's slots itself: its answers
-    are the Python method's (movegen._PIECES) for every colour given, positionally or by name,
+    are the Python method's (movegen._PIECES) for each colour given, positionally or by name,
     on both engines and for a subclass; a call it cannot answer goes to the Python method."""
     variant = VARIANTS[data.draw(st.sampled_from(["english", "international", "russian", "frisian"]))]
     pieces = data.draw(st.dictionaries(st.integers(1, variant.num_squares), st.sampled_from("wWbB"), max_size=14))
     compiled, pure = Position(variant, "W", pieces, COMPILED), Position(variant, "B", pieces, PURE)
     marked = _Marked(variant, "W", pieces, COMPILED)
     assert Position.__dict__["pieces"] is not movegen._PIECES          # the core's, on the compiled engine
-    for colour in ("W", "B", "w", None):
+    for colour in ("W", "B"):
         expected = movegen._PIECES(pure, colour)
         assert compiled.pieces(colour) == compiled.pieces(colour=colour) == expected
         assert pure.pieces(colour) == marked.pieces(colour) == expected
         assert movegen._PIECES(compiled, colour) == expected
+    for colour in ("w", None):               # no side: refused on every path, as the Python method does
+        for position in (compiled, pure, marked):
+            with pytest.raises(ValueError):
+                position.pieces(colour)
+            with pytest.raises(ValueError):
+                position.pieces(colour=colour)
     with pytest.raises(TypeError):
         compiled.pieces()
     with pytest.raises(TypeError):
