@@ -38,6 +38,16 @@ class Style:
     drop: frozenset[str] = frozenset()   # of DROPPABLE
     fix_results: bool = False
 
+    def __post_init__(self) -> None:
+        """A value pdn cannot write is refused here (a typo would write the game's own notation)."""
+        for name, value, choices in (("captures", self.captures, ("short", "full")),
+                                     ("squares", self.squares, ("numeric", "alpha")),
+                                     ("separator", self.separator, ("x", ":"))):
+            if value is not None and value not in choices:
+                raise ValueError(f"Style {name} must be None or one of {', '.join(map(repr, choices))}, not {value!r}")
+        if isinstance(self.drop, str) or not set(self.drop) <= set(DROPPABLE):
+            raise ValueError(f"Style drop must be a set of {', '.join(map(repr, DROPPABLE))}, not {self.drop!r}")
+
     @property
     def rewrites_moves(self) -> bool:
         return (self.captures, self.squares, self.separator) != (None, None, None)

@@ -121,3 +121,20 @@ def test_fixed_results_only_where_the_final_position_settles_it():
     [untagged] = read_text('[GameType "20"]\n[FEN "W:W28:B23"]\n1. 28x19 *')
     fixed = canonical_game(untagged, replay(untagged), Style(fix_results=True))
     assert fixed.tag("Result") == "2-0" and fixed.result == "2-0"
+
+
+@pytest.mark.parametrize("field, value", [("captures", "long"), ("squares", "algebraic"), ("separator", "-"),
+                                          ("separator", ""), ("drop", frozenset({"clocks"})), ("drop", "nags")])
+def test_a_style_pdn_cannot_write_is_a_value_error(field, value):
+    """Style(squares='algebraic') or Style(captures='long') wrote numeric squares and short captures
+    without a word, and Style(separator='-') wrote captures as quiet moves: a value the command
+    line's choices would refuse is refused by Style itself, naming the field and the choices."""
+    with pytest.raises(ValueError, match=f"Style {field}"):
+        Style(**{field: value})
+
+
+def test_every_style_the_command_line_offers_is_made():
+    for captures in (None, "short", "full"):
+        for squares in (None, "numeric", "alpha"):
+            for separator in (None, "x", ":"):
+                Style(captures, squares, separator, frozenset({"comments", "variations", "nags"}), True)
