@@ -27,7 +27,16 @@ class Checking:
 
     def __init__(self, strict: bool = False, variant: Variant | None = None, rules: RuleSet | None = None,
                  engine: Engine | None = None) -> None:
-        """`engine` left out (or None): the environment's."""
+        """`engine` left out (or None): the environment's.  A choice of the wrong kind (a variant's
+        name for its Variant) is a TypeError here, where the library's entry points make the value."""
+        if engine is not None and not isinstance(engine, Engine):
+            raise TypeError(f"engine must be an Engine (pdn_tools.rules.core: Engine(True), PURE), not {engine!r}")
+        if variant is not None or rules is not None:      # the variants are loaded once a choice names them
+            from pdn_tools.rules.variants import RuleSet, Variant
+            if variant is not None and not isinstance(variant, Variant):
+                raise TypeError(f"variant must be a Variant (VARIANTS[name], variant_by_name(name)), not {variant!r}")
+            if rules is not None and not isinstance(rules, RuleSet):
+                raise TypeError(f"rules must be a RuleSet (rules.variants.RULE_SETS[name]), not {rules!r}")
         object.__setattr__(self, "strict", strict)
         object.__setattr__(self, "variant", variant)
         object.__setattr__(self, "rules", rules)

@@ -133,3 +133,16 @@ def test_each_choice_reaches_the_workers_in_the_one_value(choice: tuple[str, ...
     are those with one job, and the choice changed them."""
     alone = _records(*choice)
     assert _records(*choice, "--jobs", "2") == alone and alone != _records()
+
+
+@pytest.mark.parametrize("choice, value", [("variant", "russian"), ("rules", "fmjd"), ("engine", "pure"),
+                                           ("engine", True)])
+def test_a_choice_of_the_wrong_kind_is_a_type_error_saying_what_it_takes(choice: str, value: object):
+    """check(game, variant='russian') failed deep in the replay with "'str' object has no attribute
+    'draws'", and engine='pure' with "no attribute 'compiled'": every entry point makes a Checking,
+    which refuses a choice of the wrong kind, naming it and what to pass."""
+    [game] = read_text('[GameType "25"]\n1. c3-d4 f6-e5 *\n')
+    with pytest.raises(TypeError, match=f"{choice} must be"):
+        check(game, **{choice: value})
+    with pytest.raises(TypeError, match=f"{choice} must be"):
+        Checking(**{choice: value})
