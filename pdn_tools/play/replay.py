@@ -121,7 +121,10 @@ def replay(game: Game, override: Variant | None = None, strict: bool = False, ru
     replays wins, and when none does, the one that got furthest is reported with the list of
     rule sets tried.  `plies`: make the main line's plies as it plays (what `mainline()` gives);
     False when only the verdict is wanted (the plies are then made by a second replay when
-    first asked for)."""
+    first asked for).  A ReadError (a game read_games could not read) is a TypeError: it has no
+    moves to replay (`check` reports it)."""
+    if not isinstance(game, Game):
+        raise TypeError(f"replay takes a Game, not {type(game).__name__}: {game}")
     return replay_by(game, Checking(strict, override, rules, engine or engine_from_environment()), plies=plies)
 
 

@@ -518,3 +518,12 @@ def test_a_variation_resolves_its_moves_as_the_main_line_does(text):
     assert variation == main
     separators = Counter(w.message for w in result.warnings if w.code == "capture-notation")   # each move's twice
     assert all(count % 2 == 0 for count in separators.values())
+
+
+def test_a_read_error_replayed_is_a_type_error_that_says_what_it_is():
+    """for game in read_games(...): replay(game) met a game that could not be read with
+    "AttributeError: 'ReadError' object has no attribute 'tag'"; it is a TypeError that names the
+    read error (check() takes both)."""
+    [error] = read_text("1. 32-28 )", name="bad.pdn")
+    with pytest.raises(TypeError, match=r"bad\.pdn:1:10: game 1"):
+        replay(error)
