@@ -54,6 +54,35 @@ def test_fen_methods_are_the_fen_functions_and_read_back(position, alpha):
     assert again == parse_fen(position.variant, text) == position and again.turn == position.turn
 
 
+def answers(position: Position) -> list:
+    """What the board API's public functions say of `position`: moves, their texts in every style,
+    FEN, perft and divide, pieces, the text and SVG boards, the positions its moves lead to."""
+    from pdn_tools import Board, Style, move_text, perft, svg
+    from pdn_tools.play.board_text import text
+    from pdn_tools.rules.movegen import divide
+    moves = position.legal_moves()
+    styles = [Style(captures, squares, separator) for captures in (None, "full") for squares in ("numeric", "alpha")
+              for separator in (None, ":")]
+    return [moves, [[move_text(position, move, style) for style in styles] for move in moves],
+            [position.fen(alpha) for alpha in (None, True, False)], position.turn, hash(position),
+            [position.pieces(colour) + position.counts(colour) for colour in ("W", "B")],
+            [position.piece_at(square) for square in range(0, position.variant.num_squares + 2)],
+            position.has_capture(), position.has_kings(), position.has_move(), position.choices(), position.hash(),
+            position.captures(law=False), [position.moves_between(move.start, move.end) for move in moves],
+            perft(position, 2), perft(position, 2, keep_duplicates=True), divide(position, 1),
+            text(Board(position)), svg(Board(position)), [position.play(move) for move in moves]]
+
+
+@settings(max_examples=150, deadline=None)
+@given(positions())
+def test_every_public_function_of_a_position_answers_alike_on_both_engines(position):
+    """PDN_TOOLS_PURE=1 changes no answer: the board API's functions (move_text in every style, svg,
+    the text board, divide, perft, FEN, pieces) say the same of a position on the compiled engine and
+    of the same position on the pure one."""
+    compiled, pure = position.on(COMPILED), position.on(PURE)
+    assert answers(compiled) == answers(pure)
+
+
 @settings(max_examples=200, deadline=None, database=None, derandomize=True)
 @given(positions())
 def test_pieces_are_what_each_square_holds(position):
