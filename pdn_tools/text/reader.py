@@ -425,8 +425,9 @@ def read_games(source: Source, strict: bool = False, name: str | None = None,
 
 def read_text(text: str, strict: bool = False, name: str = "<string>",
               engine: Reading | None = None) -> list[Game | ReadError]:
-    """All games of a PDN string (for tests and small inputs)."""
-    return list(read_games(io.BytesIO(text.encode("utf-8")), strict, name, engine=engine))
+    """All games of a PDN string (for tests and small inputs); a lone surrogate in it (text decoded
+    with errors='surrogateescape') is read as '?'."""
+    return list(read_games(io.BytesIO(text.encode("utf-8", "replace")), strict, name, engine=engine))
 
 
 def parse_raw(raw: RawGame, index: int, strict: bool = False,

@@ -228,3 +228,10 @@ def test_a_source_that_is_no_path_nor_stream_is_a_type_error(source):
     read_games takes, not an AttributeError from inside the reader."""
     with pytest.raises(TypeError, match="a path, '-' or a file object"):
         list(read_games(source))
+
+
+def test_a_string_with_a_lone_surrogate_is_read_with_it_replaced():
+    """read_text of a str holding a lone surrogate (text decoded with errors='surrogateescape', a file
+    name from os.fsdecode) raised UnicodeEncodeError; the surrogate is read as '?', the games as usual."""
+    games = read_text('[Event "caf\udce9"]\n1. 32-28 *\n\n[Event "b"]\n1. 33-29 *\n')
+    assert [game.tag("Event") for game in games] == ["caf?", "b"]
