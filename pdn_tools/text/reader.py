@@ -427,6 +427,8 @@ def read_text(text: str, strict: bool = False, name: str = "<string>",
               engine: Reading | None = None) -> list[Game | ReadError]:
     """All games of a PDN string (for tests and small inputs); a lone surrogate in it (text decoded
     with errors='surrogateescape') is read as '?'."""
+    if not isinstance(text, str):
+        raise TypeError(f"read_text takes a str, not {type(text).__name__}: read_games(io.BytesIO(data)) reads bytes")
     return list(read_games(io.BytesIO(text.encode("utf-8", "replace")), strict, name, engine=engine))
 
 

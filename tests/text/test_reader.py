@@ -235,3 +235,9 @@ def test_a_string_with_a_lone_surrogate_is_read_with_it_replaced():
     name from os.fsdecode) raised UnicodeEncodeError; the surrogate is read as '?', the games as usual."""
     games = read_text('[Event "caf\udce9"]\n1. 32-28 *\n\n[Event "b"]\n1. 33-29 *\n')
     assert [game.tag("Event") for game in games] == ["caf?", "b"]
+
+
+@pytest.mark.parametrize("text", [b"1. 32-28 *", None])
+def test_read_text_of_no_string_is_a_type_error_saying_what_it_takes(text):
+    with pytest.raises(TypeError, match="read_text takes a str"):
+        read_text(text)
