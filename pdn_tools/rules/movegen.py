@@ -32,7 +32,11 @@ _SQUARE_SETS = 4096             # square sets a variant's rules remember for Pos
 @functools.cache
 def _rules(variant: Variant, engine: Engine) -> _Rules:
     """The tables of `variant` on `engine`, made once (the first on the compiled core hands
-    Position.pieces to it)."""
+    Position.pieces to it); a variant or an engine of the wrong kind (a name) is a TypeError."""
+    if not isinstance(variant, Variant):
+        raise TypeError(f"variant must be a Variant (VARIANTS[name], variant_by_name(name)), not {variant!r}")
+    if not isinstance(engine, Engine):
+        raise TypeError(f"engine must be an Engine (pdn_tools.rules.core: Engine(True), PURE), not {engine!r}")
     rules = _Rules(variant, engine, (_POSITION_MAKER, _position_pieces, _MOVE_MAKER))
     module = engine.core
     if module is not None and Position.__dict__["pieces"] is _PIECES:
@@ -108,6 +112,7 @@ class Position:
     @classmethod
     def initial(cls, variant: Variant, engine: Engine | None = None) -> Position:
         """The start position of `variant`, its first player to move (on `engine`, as __init__)."""
+        _rules(variant, engine or engine_from_environment())      # TypeError for a variant's name
         white, black = variant.initial_squares()
         pieces = {sq: "w" for sq in white} | {sq: "b" for sq in black}
         return cls(variant, variant.first, pieces, engine)
@@ -135,6 +140,7 @@ class Position:
         >>> Position.from_fen(VARIANTS["english"], "W:W18,K30:B14").piece_at(30)
         'W'
         """
+        _rules(variant, engine or engine_from_environment())      # TypeError for a variant's name
         return cls(variant, *read_fen(variant, text), engine)
 
     def fen(self, alpha: bool | None = None) -> str:

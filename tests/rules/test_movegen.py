@@ -95,6 +95,17 @@ def test_a_position_cannot_be_changed_once_made(compiled, name, value):
     assert after.on(Engine(not compiled)) == after
 
 
+@pytest.mark.parametrize("make", [
+    lambda: Position.initial("international"), lambda: Position.from_fen("international", "W:W31:B19"),
+    lambda: parse_fen("english", "W:W31:B19"), lambda: Position("international", "W", {}),
+    lambda: Position.initial(INTL, "pure"), lambda: Position.initial(INTL).on("pure")])
+def test_a_variant_or_engine_of_the_wrong_kind_is_a_type_error_saying_what_to_pass(make):
+    """Position.initial('international') failed with "'str' object has no attribute 'initial_squares'",
+    and an engine named 'pure' with "no attribute 'core'": a TypeError names what to pass."""
+    with pytest.raises(TypeError, match=r"(variant must be a Variant|engine must be an Engine)"):
+        make()
+
+
 def test_play_rejects_a_foreign_start_square():
     pos = Position.initial(INTL)
     with pytest.raises(ValueError):
