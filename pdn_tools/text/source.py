@@ -153,20 +153,21 @@ class _TextBytes(io.RawIOBase):
 
     def __init__(self, text: TextIO) -> None:
         super().__init__()
-        self.text, self.pending = text, b""
+        self.text, self.pending, self.given = text, b"", 0      # given: the bytes of `pending` handed out
 
     def readable(self) -> bool:
         return True
 
     def readinto(self, into: Any) -> int:
-        while not self.pending:
+        while self.given == len(self.pending):
             block = self.text.read(_CHUNK)
             if not block:
                 return 0
             self.pending = block.encode("utf-8", "replace") if isinstance(block, str) else bytes(block)
-        size = min(len(into), len(self.pending))
-        into[:size] = self.pending[:size]
-        self.pending = self.pending[size:]
+            self.given = 0
+        size = min(len(into), len(self.pending) - self.given)
+        into[:size] = memoryview(self.pending)[self.given:self.given + size]
+        self.given += size
         return size
 
 
