@@ -25,7 +25,7 @@ from pdn_tools.text.results import Outcome, outcome, read_result
 # Result spellings by family: the starting side's win, the other side's win, a draw.
 _STYLES = (("1-0", "0-1", "1/2-1/2"), ("2-0", "0-2", "1-1"), ("1:0", "0:1", "1/2:1/2"))
 _RESULT_TAG = re.compile(r'\[[ \t]*Result[ \t]*"([^"]*)"')
-_LINE_END = re.compile(r"(\r\n|\r|\n)")
+_LINE_END = re.compile(r"(\r\r?\n|\r|\n)")         # the reader's line ends (decoding.lines_of)
 _BATCH = 200                    # games a worker fixes at a time (with --jobs)
 
 
@@ -92,7 +92,7 @@ def fix_game(raw: RawGame, index: int, notes: list[Diagnostic], checking: Checki
 
 def apply(text: str, edits: list[Edit]) -> tuple[str, list[Edit]]:
     """`text` with the edits made, and the edits that did not find their old text (not made).
-    Line numbers count CRLF, CR and LF line ends as the reader does; a BOM is not a column."""
+    Line numbers count CR CR LF, CR LF, CR and LF line ends as the reader does; a BOM is not a column."""
     parts = _LINE_END.split(text)
     lines, ends = parts[0::2], parts[1::2] + [""]
     shift = 1 if text.startswith("\ufeff") else 0

@@ -20,6 +20,7 @@ from pdn_tools.text.codes import Code
 from pdn_tools.text.model import Diagnostic
 from pdn_tools.text.records import record
 
+_LINE_END = re.compile("\r\r?\n|\r")       # the line ends but LF, as lines_of takes them
 BLOCK = 1 << 18                  # bytes read at a time
 WINDOW = 1 << 24                 # bytes of a pipe looked at to guess its code page
 _SNIFFED = 4096                 # first bytes looked at for a byte order mark or UTF-16's NUL bytes
@@ -244,7 +245,7 @@ class Decoder:
     def _warn_codec(self, block: bytes, start: int) -> None:
         if self._codec == "utf-8":
             return
-        before = block[:start].decode("utf-8", "replace").replace("\r\n", "\n").replace("\r", "\n")
+        before = lines_of(block[:start].decode("utf-8", "replace"))
         line, column = _advance(self.line, self.column, before)
         self._warn(f"not UTF-8; read as {self._codec}", line, column, Code.ENCODING)
 
@@ -270,14 +271,16 @@ class Decoder:
     # ---- line ends, bad bytes, positions -----------------------------------------------------
 
     def _text(self, text: str, final: bool = False, escaped: bool = True) -> Iterator[str]:
-        """Line ends made '\\n' (a '\\r' at a block's end waits for the next block), bad bytes
-        marked (looked for only where `escaped` says they may be); the position advanced."""
+        """Line ends made '\\n' (`lines_of`; the one or two '\\r' that end a block wait for the next
+        block), bad bytes marked (looked for only where `escaped` says they may be); the position
+        advanced."""
         text = self._held + text
         self._held = ""
         if not final and text.endswith("\r"):
-            text, self._held = text[:-1], "\r"
+            held = 2 if text.endswith("\r\r") else 1
+            text, self._held = text[:-held], text[-held:]
         if "\r" in text:
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
+            text = lines_of(text)
         if escaped and not text.isascii() and _ESCAPED.search(text):    # isascii() is known without a look
             text = self._mark(text)
         if text:
@@ -304,6 +307,14 @@ class Decoder:
 
     def _warn(self, message: str, line: int, column: int, code: Code) -> None:
         self.warnings.append(Diagnostic(code, message, line, column))
+
+
+def lines_of(text: str) -> str:
+    """`text` with every line end made '\\n': CR CR LF (a CRLF file whose line ends were converted
+    again), CR LF, LF or a lone CR, taken from the left (CR CR CR LF: a lone CR, then CR CR LF)."""
+    if "\r\r" in text:
+        return _LINE_END.sub("\n", text)
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _advance(line: int, column: int, text: str) -> tuple[int, int]:

@@ -39,11 +39,11 @@ from pdn_tools.text.reader import MAX_GAME_BYTES, RawGame, read_raw
 # bounded, so whether an offset is a sync point depends only on the bytes near it (_BEFORE before it,
 # _AFTER after it), whichever window a worker happens to read.
 _TAG_LINE = rb'\[[A-Za-z][A-Za-z0-9_]{0,63}[ \t]{0,8}"[^"\\\r\n]{0,1024}"[ \t]{0,8}\]'
-_BLANK = rb'[ \t]{0,80}\r?\n'
+_BLANK = rb'[ \t]{0,80}\r{0,2}\n'      # CR CR LF too: one line end (decoding.lines_of)
 _SYNC = re.compile(rb"\n" + _BLANK + rb"(?=" + _TAG_LINE + rb")")
 _IS_TAG_LINE = re.compile(_TAG_LINE)
 _IS_BLANK = re.compile(_BLANK + rb"\Z")
-_BEFORE = 1 + 80 + 2
+_BEFORE = 1 + 80 + 3
 _AFTER = 1 + 64 + 8 + 1 + 1024 + 1 + 8 + 1
 _BLOCK = 1 << 20
 _NEAR = 1 << 14                 # the first window looked at for a sync point (games are shorter)
@@ -78,11 +78,14 @@ def cut(size: int, parts: int) -> list[tuple[int, int]]:
     return [(size * i // parts, size * (i + 1) // parts) for i in range(parts)]
 
 
-def line_breaks(data: bytes, next_byte: bytes = b"") -> int:
-    """Line ends in `data` as the reader counts them: LF, CRLF (once, at its LF) and a lone CR."""
+def line_breaks(data: bytes, after: bytes = b"") -> int:
+    """Line ends in `data` as the reader counts them (decoding.lines_of): LF, CR LF and CR CR LF once,
+    at their LF (`after`: the two bytes after `data`), and a lone CR."""
     if b"\r" not in data:            # most files: one count
         return data.count(b"\n")
-    lone_cr = data.count(b"\r") - data.count(b"\r\n") - (data.endswith(b"\r") and next_byte == b"\n")
+    lone_cr = data.count(b"\r") - data.count(b"\r\n") - data.count(b"\r\r\n")
+    if data.endswith(b"\r") and after.startswith((b"\n", b"\r\n")):     # its LF comes after `data`
+        lone_cr -= 1 + (data.endswith(b"\r\r") and after.startswith(b"\n"))
     return data.count(b"\n") + lone_cr
 
 
@@ -103,7 +106,7 @@ def facts(location: str, start: int, end: int) -> Facts:
             (data[_continuation_bytes(data):] + following[:cut_after]).decode("utf-8")
         except UnicodeDecodeError:
             plain = False
-    return Facts(line_breaks(data, following[:1]), plain, anchors)
+    return Facts(line_breaks(data, following[:2]), plain, anchors)
 
 
 def _continuation_bytes(data: bytes) -> int:
@@ -152,7 +155,7 @@ def _line_breaks_between(stream: BinaryIO, low: int, high: int) -> int:
         if not data:
             break
         low += len(data)
-        count += line_breaks(data, stream.read(1))          # a CR whose LF is the next byte counts there
+        count += line_breaks(data, stream.read(2))          # a CR whose LF is a next byte counts there
         stream.seek(low)
     return count
 

@@ -3,6 +3,8 @@ fixes, in the game's own result style; every other byte stays, tag and terminato
 import subprocess
 import sys
 
+import pytest
+
 from click.testing import CliRunner
 
 from pdn_tools.cli import cli
@@ -71,4 +73,12 @@ def test_an_edit_whose_text_moved_is_not_made():
 def test_a_bom_is_not_a_column_and_line_ends_are_kept():
     data = "\ufeff[GameType \"20\"]\r[FEN \"W:W28:B23\"]\r[Result \"0-2\"]\r1. 28x19 0-2\r".encode("utf-8")
     fixed = fix_file(data, "bom.pdn")
+    assert fixed.data == data.replace(b"0-2", b"2-0") and fixed.missed == ()
+
+
+@pytest.mark.parametrize("newline", [b"\r\r\n", b"\r\n", b"\r"])
+def test_the_result_is_fixed_at_the_line_the_reader_gives_whatever_the_line_ends(newline):
+    """CR CR LF is one line end for the reader: the edit lands on its line, the line ends stay."""
+    data = newline.join([b'[GameType "20"]', b'[FEN "W:W28:B23"]', b'[Result "0-2"]', b"", b"1. 28x19 0-2", b""])
+    fixed = fix_file(data, "crcrlf.pdn")
     assert fixed.data == data.replace(b"0-2", b"2-0") and fixed.missed == ()

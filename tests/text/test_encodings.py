@@ -242,7 +242,7 @@ def test_in_place_says_the_source_was_another_encoding(tmp_path):
 
 @settings(max_examples=60, deadline=None, derandomize=True, database=None)
 @given(st.sampled_from(["utf-8", "utf-16", "utf-16-be", "cp1251", "cp1252", "cp866"]),
-       st.sampled_from(["\n", "\r\n", "\r"]), st.integers(1, 9), st.booleans())
+       st.sampled_from(["\n", "\r\n", "\r", "\r\r\n"]), st.integers(1, 9), st.booleans())
 def test_block_size_never_changes_what_is_read(codec, newline, block, pipe):
     text = ('[Event "Сергей"]\n{a comment\nover lines} 1. 32-28 % line\n19-23 *\n\n' if codec != "cp1252"
             else '[Event "Renée"]\n{a comment\nover lines} 1. 32-28 % line\n19-23 *\n\n') * 3

@@ -1,5 +1,6 @@
 """Byte ranges: over any cut of a file into ranges, every game is read exactly once, as a sequential read
 reads it (same text, tokens, lines, columns, warnings)."""
+import io
 import random
 import re
 
@@ -7,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from corpus import AVAILABLE, CORPUS, DATA, corpus_files
-from pdn_tools.text import ranges
+from pdn_tools.text import decoding, ranges
 from pdn_tools.text.reader import parse_raw, read_raw
 
 
@@ -99,12 +100,14 @@ def test_any_cut_reads_every_game_once_as_a_sequential_read(tmp_path, data, cuts
     assert described(read_in_ranges(path, cuts)) == described(sequential(path))
 
 
-def test_every_single_cut_of_a_small_file(tmp_path):
+@pytest.mark.parametrize("newline", ["\r\n", "\r\r\n"])
+def test_every_single_cut_of_a_small_file(tmp_path, newline):
     text = ('\ufeff[Event "a"]\r\n1. 32-28 {spans\r\n\r\nlines} 19-23 1-0\r\n\r\n{before b}\r\n\r\n'
             '[Event "b"]\r\n[Result "*"]\r\n\r\n1. 33-29 *\r\n\r\n1. 31-27 0-1 % no tags\r\n\r\n'
-            '[Event "c"]\r\n1. 34-30 ; end\r\n2-0\r\n\r\n[Event "d"]\r\n\r\n[Event "e"]\r\n')
+            '[Event "c"]\r\n1. 34-30 ; end\r\n2-0\r\n\r\n[Event "d"]\r\n\r\n[Event "e"]\r\n').replace("\r\n", newline)
     path = tmp_path / "small.pdn"
     path.write_bytes(text.encode("utf-8"))
+    assert len(ranges._SYNC.findall(path.read_bytes())) == 4      # a blank line, then a tag pair: b, c, d, e
     expected = described(sequential(path))
     assert len(expected) == 6
     for cut in range(path.stat().st_size + 1):
@@ -153,20 +156,35 @@ def test_facts_tell_a_range_where_no_game_can_be_anchored(tmp_path):
             [(0, 10), (10, blank), (blank, blank + 5), (blank + 5, size)]] == [True, False, True, False]
 
 
-def test_line_breaks_count_lf_crlf_and_lone_cr_once():
-    assert ranges.line_breaks(b"a\nb\r\nc\rd") == 3
+def test_line_breaks_count_lf_crlf_cr_cr_lf_and_lone_cr_once():
+    assert ranges.line_breaks(b"a\nb\r\nc\rd\r\r\ne") == 4
     assert ranges.line_breaks(b"a\r", b"\n") == 0          # the CRLF's line end is counted at its LF
+    assert ranges.line_breaks(b"a\r", b"\r\n") == 0        # and CR CR LF's
+    assert ranges.line_breaks(b"a\r\r", b"\n") == 0
     assert ranges.line_breaks(b"a\r", b"x") == 1
+    assert ranges.line_breaks(b"a\r", b"\rx") == 1
     assert ranges.line_breaks(b"\nb") == 1
 
 
 WITH_LINE_ENDS = st.binary().map(lambda data: data.replace(b"\x00", b"\r").replace(b"\x01", b"\n"))
 
 
-@given(WITH_LINE_ENDS, st.sampled_from([b"", b"\n", b"x"]))
-def test_line_breaks_are_the_line_ends_a_regular_expression_finds(data, next_byte):
-    ends = len(re.findall(rb"\r\n|\r|\n", data)) - (data.endswith(b"\r") and next_byte == b"\n")
-    assert ranges.line_breaks(data, next_byte) == ends
+DENSE_LINE_ENDS = st.lists(st.sampled_from([b"a", b"\r", b"\n", b"\r\n", b"\r\r\n"]), max_size=12).map(b"".join)
+
+
+@given(st.one_of(WITH_LINE_ENDS, DENSE_LINE_ENDS), DENSE_LINE_ENDS)
+def test_line_breaks_are_the_line_ends_the_reader_finds_ending_in_the_range(data, after):
+    """A range's line ends are those whose last byte it holds, the reader's line ends of the whole."""
+    ends = [match.end() for match in re.finditer(rb"\r\r?\n|\r|\n", data + after)]
+    assert ranges.line_breaks(data, after[:2]) == sum(end <= len(data) for end in ends)
+
+
+@given(st.lists(st.sampled_from(["a", "[", "\n", "\r", "\r\n", "\r\r\n"]), max_size=40))
+def test_the_decoder_and_the_ranges_count_the_same_lines(pieces):
+    data = "".join(pieces).encode()
+    decoder = decoding.Decoder(io.BytesIO(data))
+    text = "".join(decoder.blocks())
+    assert text.count("\n") == ranges.line_breaks(data) and decoder.line == text.count("\n") + 1
 
 
 def test_cut_covers_the_file():

@@ -16,12 +16,30 @@ def test_bom_does_not_drop_the_first_tag():
     assert games[0].tags == [("Event", "E"), ("Site", "S")]
 
 
-@pytest.mark.parametrize("newline", [b"\n", b"\r\n", b"\r"])
+@pytest.mark.parametrize("newline", [b"\n", b"\r\n", b"\r", b"\r\r\n"])
 def test_line_ends_and_line_numbers(newline):
     data = newline.join([b'[Event "E"]', b"", b"1. 32-28 19-23", b"2. 28x19 ) *"])
     error = read_bytes(data)[0]
     assert isinstance(error, ReadError)
     assert (error.line, error.column) == (4, 10)
+
+
+def test_a_crlf_file_converted_again_is_read_as_it_was_written():
+    """CR CR LF (a CRLF file whose line ends were converted again, or '\\r\\n' written in a Windows
+    text-mode file) is one line end: each tag pair was a game of its own (one game read as eight)."""
+    data = b'[Event "E"]\n[White "W"]\n[Black "B"]\n[Result "*"]\n\n{a\ncomment} 1. 11-15 23-19 *\n\n' \
+           b'[Event "F"]\n\n1. 9-14 22-17 *\n'
+    converted = read_bytes(data.replace(b"\n", b"\r\r\n"))
+    assert converted == read_bytes(data) and len(converted) == 2
+    assert [(e.line, e.column) for e in converted[0].main_line()] == [(7, 13), (7, 19)]
+    assert converted[0].elements[0].text == "a\ncomment"
+
+
+@pytest.mark.parametrize("text, lines", [("a\r\r\nb", ["a", "b"]), ("a\r\r\r\nb", ["a", "", "b"]),
+                                         ("a\r\r\rb", ["a", "", "", "b"]), ("a\r\n\r\nb", ["a", "", "b"]),
+                                         ("a\r\n\rb", ["a", "", "b"]), ("a\n\r\nb", ["a", "", "b"])])
+def test_line_ends_are_cr_cr_lf_cr_lf_lf_or_a_lone_cr_taken_from_the_left(text, lines):
+    assert decoding.lines_of(text) == "\n".join(lines)
 
 
 def test_mixed_line_ends():
