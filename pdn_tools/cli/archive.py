@@ -296,6 +296,10 @@ def _file_prefix(ctx: click.Context, param: click.Parameter, value: str) -> str:
     if printable(value) != value:
         raise click.BadParameter(f"'{printable(value)}' holds control or invisible characters (shown escaped); "
                                  f"give a file name prefix of visible characters")
+    if value[:1] in ("", "-", "."):         # parts a shell's * passes as options (-00001.pdn), or skips (hidden)
+        what = "hidden files" if value.startswith(".") else "files that start with '-'"
+        raise click.BadParameter(f"'{value}' names {what} ({value}-00001.pdn); give a prefix that starts with a "
+                                 "letter, a digit or '_'")
     return value
 
 

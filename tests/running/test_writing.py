@@ -429,6 +429,19 @@ def test_split_refuses_a_prefix_that_leaves_the_folder(tmp_path, prefix):
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.pdn"]
 
 
+@pytest.mark.parametrize("prefix, why", [("", "names files that start with '-'"),
+                                         ("-x", "names files that start with '-'"),
+                                         (".x", "names hidden files")])
+def test_split_refuses_a_prefix_whose_parts_later_commands_would_not_read_as_files(tmp_path, prefix, why):
+    """`--prefix ''` wrote -00001.pdn, which `pdn validate *` takes for an option; `.x` hidden parts."""
+    (tmp_path / "a.pdn").write_text(GOOD)
+    folder = tmp_path / "out"
+    result = invoke(["split", str(tmp_path / "a.pdn"), "-o", str(folder), "--prefix", prefix])
+    assert result.exit_code == 2
+    assert f"Invalid value for '--prefix': '{prefix}' {why}" in result.stderr
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.pdn"]
+
+
 @pytest.mark.parametrize("exists", [False, True])
 def test_an_output_named_with_a_trailing_slash_is_a_folder_never_a_file(tmp_path, exists):
     """`-o x.pdn/` (the slash: a folder) wrote a file x.pdn when there was none; when x.pdn was a file,
