@@ -201,13 +201,22 @@ def writing_options(partial: bool = True, metavar: str = "FILE",
                     **kind: Any) -> Decorator:
     """-o FILE (its metavar, help and type), and --partial when the command reads games, delivered as
     `writing: Writing`."""
-    options: list[Option] = [click.option("--output", "-o", metavar=metavar, help=help, **kind)]
+    options: list[Option] = [click.option("--output", "-o", metavar=metavar, help=help, callback=_named_output,
+                                          **kind)]
     if partial:
         options.append(click.option("--partial", is_flag=True, cls=Needs, needs=_file_named,
                                     what="goes with -o FILE: it writes FILE even when an input is cut",
                                     help="Write -o FILE even when an input is cut or changes while read "
                                          "(its complete games; exit 2 still)."))
     return _grouped(options, "writing", Writing, ("output", "partial"))
+
+
+def _named_output(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """-o names a file, or - for stdout: an empty name is a usage error (it was a folder for some
+    commands and stdout for others)."""
+    if value == "":
+        raise click.BadParameter("an empty name; give a file name, or - for standard output")
+    return value
 
 
 def format_option(registry: Iterable[str], default: str | None, help: str,

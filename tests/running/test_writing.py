@@ -442,6 +442,17 @@ def test_split_refuses_a_prefix_whose_parts_later_commands_would_not_read_as_fil
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["a.pdn"]
 
 
+@pytest.mark.parametrize("command", [*OUTPUTS, ["perft", "--depth", "1"]], ids=" ".join)
+def test_an_empty_output_name_is_a_usage_error_for_every_command(tmp_path, command):
+    """`-o ''` was 'cannot write : Is a directory' for some commands and standard output for diagram."""
+    (tmp_path / "a.pdn").write_text(GOOD)
+    inputs = [] if command[0] == "perft" else [str(tmp_path / "a.pdn")]
+    result = invoke([*command, *inputs, "-o", ""])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "Invalid value for '--output' / '-o': an empty name; give a file name, or - for standard output" \
+        in result.stderr
+
+
 @pytest.mark.parametrize("exists", [False, True])
 def test_an_output_named_with_a_trailing_slash_is_a_folder_never_a_file(tmp_path, exists):
     """`-o x.pdn/` (the slash: a folder) wrote a file x.pdn when there was none; when x.pdn was a file,
