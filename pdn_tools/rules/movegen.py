@@ -195,12 +195,7 @@ class Position:
 
     def pieces(self, colour: str) -> tuple[frozenset[int], frozenset[int]]:
         """(men, kings) of `colour` ('W' or 'B') as square numbers; ValueError for any other colour."""
-        if colour == "W":
-            bits = self._white
-        elif colour == "B":
-            bits = self._black
-        else:
-            raise ValueError(_colour_error(colour))
+        bits = self._side(colour)
         core = self._rl.core
         if core is not None:                   # the compiled core finds or makes both sets at once
             return core.pieces(bits, self._kings)
@@ -214,13 +209,17 @@ class Position:
 
     def counts(self, colour: str) -> tuple[int, int]:
         """(number of men, number of kings) of `colour` ('W' or 'B'; ValueError for any other)."""
-        if colour == "W":
-            bits = self._white
-        elif colour == "B":
-            bits = self._black
-        else:
-            raise ValueError(_colour_error(colour))
+        bits = self._side(colour)
         return (bits & ~self._kings).bit_count(), (bits & self._kings).bit_count()
+
+    def _side(self, colour: str) -> int:
+        """The bitboard of `colour`'s pieces; a ValueError for a colour that names no side (a white
+        man's 'w' names none either)."""
+        if colour == "W":
+            return self._white
+        if colour == "B":
+            return self._black
+        raise ValueError(f"colour must be 'W' or 'B', not {colour!r}")
 
     def is_empty(self) -> bool:
         """True if no piece is on the board (FEN `W::`)."""
@@ -434,11 +433,6 @@ def _position_like(like: Position, turn: str, white: int, black: int, kings: int
 # _position_like makes it (no Python code runs per position).
 _POSITION_MAKER = (Position, tuple(getattr(Position, slot) for slot in ("variant", "_rl", "_ctr", "turn", "_white",
                                                                         "_black", "_kings")))
-def _colour_error(colour: object) -> str:
-    """Why `colour` names no side (a white man's 'w' names none either: Position.pieces, counts)."""
-    return f"colour must be 'W' or 'B', not {colour!r}"
-
-
 # Position.pieces in Python, the method the compiled core's answers in its place once a position is made
 # on it (core pieces_method: it reads the position's tables, its sides' and kings' bitboards through
 # these slots, and the tables' core; positions on the pure engine are answered by this one).
