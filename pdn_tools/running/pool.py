@@ -276,18 +276,19 @@ def shrinking_cuts(size: int, jobs: int, after: int = 0) -> list[tuple[int, int]
 
 def _results(future: Future[list[PartResults]], planned: _Planned, inputs: Inputs, each: bool) -> Iterator[Any]:
     """A task's results (each game's when `each`, else each part's folded results); a file a worker could
-    not read (or not to its end) is noted."""
+    not read (or not to its end) is noted after the results of the games it read, as one job notes it."""
     parts: list[PartResults] = _result(future)
     for number, (folded, problem, codec) in enumerate(parts):
+        path, size = planned.files[number] if planned.files else ("", 0)
         if planned.files:
-            path, size = planned.files[number]
             inputs.read_by_workers(path, size)
+        yield from folded if each else [folded]
+        if planned.files:
             if problem is not None and path not in inputs.failed:       # once for a file of many ranges
                 inputs.failed.add(path)
                 inputs.cannot_read(path, problem)
             if codec not in (None, "utf-8"):
                 inputs.codecs[path] = codec
-        yield from folded if each else [folded]
 
 
 def _result(future: Future[T]) -> T:
