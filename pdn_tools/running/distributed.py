@@ -286,7 +286,8 @@ class _Places:
 
 def _collect(spans: list[_Span], future: Future[Any], fold: Fold[Any, C], inputs: Inputs, failed: set[str],
              progress: Progress) -> Iterator[C]:
-    """The folded results of a task's ranges; a file that cannot be read (or not to its end) is noted once."""
+    """The folded results of a task's ranges; a file that cannot be read (or not to its end) is noted once each
+    time it is given."""
     try:
         outcomes: list[PartResults] = future.result()
     except OSError as error:
@@ -294,6 +295,8 @@ def _collect(spans: list[_Span], future: Future[Any], fold: Fold[Any, C], inputs
     for span, (folded, problem, _) in zip(spans, outcomes):
         progress.current, progress.done = span.shown, progress.done + span.end - span.start
         yield folded
+        if span.number == 0:                    # a file's first range: a file given again is read again
+            failed.discard(span.shown)
         if problem is not None and span.shown not in failed:
             failed.add(span.shown)
             inputs.cannot_read(span.shown, problem)         # counted, and as cut when it was

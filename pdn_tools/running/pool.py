@@ -284,6 +284,8 @@ def _results(future: Future[list[PartResults]], planned: _Planned, inputs: Input
             inputs.read_by_workers(path, size)
         yield from folded if each else [folded]
         if planned.files:
+            if planned.task.part is None or planned.task.part.first:    # a file given again is read again
+                inputs.failed.discard(path)
             if problem is not None and path not in inputs.failed:       # once for a file of many ranges
                 inputs.failed.add(path)
                 inputs.cannot_read(path, problem)

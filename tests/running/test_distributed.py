@@ -311,9 +311,9 @@ def test_a_missing_file_is_reported_and_the_rest_goes_on(local_client, tmp_path,
 
 def test_a_range_a_worker_cannot_read_is_reported_once_per_file(local_client, capsys):
     inputs = batch.Inputs(())
-    span = on_dask._Span("/nowhere/x.pdn", "x.pdn", 0, 0, 10)
     failed = set()
-    for _ in range(2):
+    for number in range(2):             # two ranges of one file
+        span = on_dask._Span("/nowhere/x.pdn", "x.pdn", number, 10 * number, 10 * number + 10)
         future = local_client.submit(open, "/nowhere/x.pdn", pure=False)
         assert list(on_dask._collect([span], future, list, inputs, failed, on_dask.Progress(inputs))) == [[]]
     assert inputs.unreadable == 1

@@ -36,3 +36,16 @@ def test_a_cut_archive_is_said_after_the_errors_of_its_games(tmp_path, command):
     code, _, errors = assert_as_one_job(*command, path)
     assert code == 2 and errors.count("[illegal-move]") > 1
     assert errors.splitlines()[-1].startswith(f"pdn: cannot read {path}: truncated")
+
+
+@pytest.mark.slow           # starts worker processes, and a local Dask cluster
+def test_a_file_given_twice_that_cannot_be_read_is_said_twice(tmp_path):
+    """Each time an input is given it is read, and said unreadable, as one job does; the ranges of one
+    file still say it once."""
+    binary = tmp_path / "b.pdn"
+    binary.write_bytes(bytes(range(256)) * 8)
+    good = tmp_path / "g.pdn"
+    good.write_text(BAD + GOOD)
+    code, _, errors = assert_as_one_job("validate", binary, good, binary,
+                                        modes=(("--jobs", "2"), ("--jobs", "3"), ("--dask", "local:1")))
+    assert code == 2 and errors == f"pdn: cannot read {binary}: not a PDN file (binary data)\n" * 2
