@@ -40,7 +40,7 @@ from pdn_tools.play.check import Record, record_of
 from pdn_tools.play.checking import Checking
 from pdn_tools.rules.core import Engine, engine_from_environment
 from pdn_tools.rules.variants import RuleSet, Variant
-from pdn_tools.running.inputs import Inputs
+from pdn_tools.running.inputs import Inputs, Unread
 from pdn_tools.running.signals import ending_signal, start_resource_tracker
 from pdn_tools.running.tasks import (Fold, Options, PartResults, Place, Range, Read, Task, Work, do_task, read_part,
                                      read_whole)
@@ -88,27 +88,32 @@ class _Span:
         return Task(part=Range(Place(self.location, self.shown), self.start, self.end))
 
 
-def _spans(inputs: Inputs, range_bytes: int) -> Iterator[list[_Span]]:
-    """The ranges of each input file, file by file (sizes come from the client's view of the files)."""
+def _spans(inputs: Inputs, range_bytes: int) -> Iterator[list[_Span] | Unread]:
+    """The ranges of each input file, file by file (sizes come from the client's view of the files), and the
+    inputs that cannot be read in their place."""
     for shown in _files(inputs):
+        if isinstance(shown, Unread):
+            yield shown
+            continue
         try:
             size = _size(shown)
         except OSError as error:
-            inputs.cannot_read(shown, str(error.strerror or error))
+            yield Unread(shown, str(error.strerror or error))
             continue
         location = shown if "://" in shown else os.path.abspath(shown)
         cuts = ranges.cut(size, -(-size // range_bytes))
         yield [_Span(location, shown, number, start, end) for number, (start, end) in enumerate(cuts)]
 
 
-def _groups(files: Iterable[list[_Span]], range_bytes: int) -> Iterator[list[_Span]]:
+def _groups(files: Iterable[list[_Span] | Unread], range_bytes: int) -> Iterator[list[_Span] | Unread]:
     """The input in groups of about `range_bytes`, in order: the ranges of a file of several ranges, or small
     files (one range each) gathered until they make about a range, so that each task has seconds of work
-    (a task costs milliseconds of the client's, the scheduler's and a worker's time)."""
+    (a task costs milliseconds of the client's, the scheduler's and a worker's time); an input that cannot
+    be read comes in its place, between groups."""
     small: list[_Span] = []
     size = 0
     for spans in files:
-        if len(spans) > 1:
+        if isinstance(spans, Unread) or len(spans) > 1:
             if small:
                 yield small
                 small, size = [], 0
@@ -123,16 +128,14 @@ def _groups(files: Iterable[list[_Span]], range_bytes: int) -> Iterator[list[_Sp
         yield small
 
 
-def _files(inputs: Inputs) -> Iterator[str]:
-    """Local files as `Inputs` expands them (unreadable ones noted); URLs through fsspec (a folder
-    gives its *.pdn files)."""
+def _files(inputs: Inputs) -> Iterator[str | Unread]:
+    """Local files as `Inputs` expands them, unreadable ones in their place (not said yet); URLs through
+    fsspec (a folder gives its *.pdn files)."""
     for path in inputs.paths:
         if "://" in path:
             yield from _url_files(path)
             continue
-        local = Inputs((path,), inputs.globs, inputs.note, unread=inputs.unread)
-        yield from local.files()
-        inputs.unreadable += local.unreadable
+        yield from Inputs((path,), inputs.globs).entries()
 
 
 def _url_files(url: str) -> Iterator[str]:
@@ -228,11 +231,14 @@ def run_folded(client: Client, inputs: Inputs, work: Work[T], fold: Fold[T, C],
     limit = in_flight or 2 * max(1, len(client.nthreads()))
     shown = progress or Progress(inputs)
     options = Options(checking, inputs.encoding, inputs.max_game_bytes)
-    pending: deque[tuple[list[_Span], Future[Any]]] = deque()
+    pending: deque[tuple[list[_Span] | Unread, Future[Any] | None]] = deque()
     failed: set[str] = set()
     places = _Places(client)
     try:
         for group in _groups(_spans(inputs, range_bytes), range_bytes):
+            if isinstance(group, Unread):           # said after the results of the groups before it
+                pending.append((group, None))
+                continue
             for spans, future in _submit(client, group, work, fold, options, places):
                 pending.append((spans, future))
                 if len(pending) > limit:
@@ -240,7 +246,7 @@ def run_folded(client: Client, inputs: Inputs, work: Work[T], fold: Fold[T, C],
         while pending:
             yield from _collect(*pending.popleft(), fold, inputs, failed, shown)
     finally:
-        client.cancel([future for _, future in pending])
+        client.cancel([future for _, future in pending if future is not None])
 
 
 def _submit(client: Client, group: list[_Span], work: Work[T], fold: Fold[T, C], options: Options,
@@ -284,10 +290,14 @@ class _Places:
                 for i in range(count)]
 
 
-def _collect(spans: list[_Span], future: Future[Any], fold: Fold[Any, C], inputs: Inputs, failed: set[str],
-             progress: Progress) -> Iterator[C]:
+def _collect(spans: list[_Span] | Unread, future: Future[Any] | None, fold: Fold[Any, C], inputs: Inputs,
+             failed: set[str], progress: Progress) -> Iterator[C]:
     """The folded results of a task's ranges; a file that cannot be read (or not to its end) is noted once each
-    time it is given."""
+    time it is given; an input found unreadable on the client (no future) is noted."""
+    if isinstance(spans, Unread) or future is None:
+        if isinstance(spans, Unread):
+            inputs.report(spans)
+        return
     try:
         outcomes: list[PartResults] = future.result()
     except OSError as error:

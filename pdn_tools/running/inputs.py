@@ -9,7 +9,7 @@ import stat
 import sys
 from dataclasses import field
 from pathlib import Path
-from typing import BinaryIO, Callable, Iterator
+from typing import BinaryIO, Callable, Iterator, NamedTuple, TypeVar
 
 from pdn_tools.text.model import Diagnostic
 from pdn_tools.text.names import printable
@@ -19,11 +19,21 @@ from pdn_tools.text.source import CUT, NotPdn, cut_of, input_bytes, reason, watc
 from pdn_tools.text.records import record
 
 
+T = TypeVar("T")
 DEFAULT_GLOBS = ("*.pdn", "*.pdn.gz", "*.pdn.bz2", "*.pdn.xz", "*.pdn.zst")
 
 
 def _note(text: str) -> None:
     print(printable(text), file=sys.stderr)
+
+
+class Unread(NamedTuple):
+    """An input that cannot be read (or not to its end), to be said in its place among the games:
+    `pdn: cannot read PATH: TEXT`, or the note `TEXT` itself when `whole`."""
+
+    path: str
+    text: str
+    whole: bool = False
 
 
 @record()
@@ -45,13 +55,14 @@ class Inputs:
     codecs: dict[str, str] = field(default_factory=dict)    # files read in another codec than UTF-8
     failed: set[str] = field(default_factory=set)           # files the workers could not read to their end
     unread: list[tuple[str, str]] = field(default_factory=list)     # (path, note) of each input not read whole
+    _held: list[Unread] | None = None              # inputs not read, kept to be said later (`held`)
 
     def __init__(self, paths: tuple[str, ...], globs: tuple[str, ...] = DEFAULT_GLOBS,
                  note: Callable[[str], None] = _note, unreadable: int = 0, cut: int = 0, current: str = "",
                  _done: int = 0, _reading: BinaryIO | None = None, _total: int | None = None,
                  encoding: str | None = None, max_game_bytes: int = MAX_GAME_BYTES,
                  codecs: dict[str, str] | None = None, failed: set[str] | None = None,
-                 unread: list[tuple[str, str]] | None = None) -> None:
+                 unread: list[tuple[str, str]] | None = None, _held: list[Unread] | None = None) -> None:
         """`codecs`, `failed` and `unread` left out (or None): new empty ones."""
         self.paths, self.globs, self.note, self.unreadable, self.cut, self.current = (
             paths, globs, note, unreadable, cut, current)
@@ -60,12 +71,22 @@ class Inputs:
         self.codecs = {} if codecs is None else codecs
         self.failed = set() if failed is None else failed
         self.unread = [] if unread is None else unread
+        self._held = _held
 
     def files(self, streams: bool = False) -> Iterator[str]:
         """The files to read, folders expanded.  A file named that is not a regular one (a FIFO
         such as `<(zcat x.pdn.gz)`, /dev/stdin, a device) is read through once as a stream when
         `streams`, else reported (rewriting in place or reading by byte ranges needs a regular
         file); one found in a folder is always reported."""
+        for entry in self.entries(streams):
+            if isinstance(entry, Unread):
+                self.report(entry)
+            else:
+                yield entry
+
+    def entries(self, streams: bool = False) -> Iterator[str | Unread]:
+        """`files`, with each input that cannot be read in its place, not said: the caller says it
+        (`report`) when the games before it are done, as `files` does."""
         for path in self.paths or ("-",):
             if path == "-":
                 yield path
@@ -76,8 +97,8 @@ class Inputs:
             elif streams and os.path.exists(path) and not os.path.isfile(path):
                 yield path                          # opening it says whether it can be read
             else:
-                self.cannot_read(path, "no such file" if not os.path.lexists(path) else
-                                 "not readable" if os.path.isfile(path) else "not a regular file")
+                yield Unread(path, "no such file" if not os.path.lexists(path) else
+                             "not readable" if os.path.isfile(path) else "not a regular file")
 
     def named_files(self) -> Iterator[str]:
         """The files to read ('-': stdin), folders expanded, with no note for those that cannot be read."""
@@ -86,27 +107,53 @@ class Inputs:
 
     def cannot_read(self, path: str, reason: str) -> None:
         """Report an input that cannot be read (the batch goes on) and count it."""
+        if self._held is not None:
+            self._held.append(Unread(path, reason))
+            return
         self.cut += reason.startswith(CUT)
         self.unread_note(path, f"pdn: cannot read {printable(path)}: {reason}")
 
     def unread_note(self, path: str, text: str) -> None:
         """Count an input not read (or not to its end) and note why; the note is kept for the pages
         that report on the run (the audit page, the stats page)."""
+        if self._held is not None:
+            self._held.append(Unread(path, text, whole=True))
+            return
         self.unreadable += 1
         self.unread.append((path, printable(text)))
         self.note(text)
 
-    def _folder(self, path: str) -> list[str]:
+    def report(self, unread: Unread) -> None:
+        """Say and count an input that cannot be read, found earlier (`entries`, `held`)."""
+        if unread.whole:
+            self.unread_note(unread.path, unread.text)
+        else:
+            self.cannot_read(unread.path, unread.text)
+
+    def held(self, items: Iterator[T], held: list[Unread]) -> Iterator[T]:
+        """`items` (a reading of these inputs), the inputs it finds unreadable kept in `held` in order,
+        neither said nor counted: the caller says them (`report`) once the games read before them are done
+        (workers are a few tasks behind)."""
+        while True:
+            self._held = held
+            try:
+                item = next(items, None)
+            finally:
+                self._held = None
+            if item is None:
+                return
+            yield item
+
+    def _folder(self, path: str) -> list[str | Unread]:
         chosen, skipped, problems = self._matching(path)
-        for name, reason in problems:
-            self.cannot_read(name, reason)
+        found: list[str | Unread] = [Unread(name, reason) for name, reason in problems]
         if not chosen and not problems:
             names = ", ".join(os.path.relpath(name, path) for name in skipped[:5])
             more = f" and {len(skipped) - 5} more" if len(skipped) > 5 else ""
-            found = f"skipped {names}{more}" if skipped else "it holds no files"
-            self.unread_note(path, f"pdn: nothing to read in {printable(path)}: no file matches "
-                                   f"{' '.join(self.globs)}; {found} (choose with --glob PATTERN)")
-        return chosen
+            skips = f"skipped {names}{more}" if skipped else "it holds no files"
+            found.append(Unread(path, f"pdn: nothing to read in {printable(path)}: no file matches "
+                                      f"{' '.join(self.globs)}; {skips} (choose with --glob PATTERN)", whole=True))
+        return found + list(chosen)
 
     def _matching(self, folder: str) -> tuple[list[str], list[str], list[tuple[str, str]]]:
         """(files below `folder` that match a glob, files that do not, and the matching entries

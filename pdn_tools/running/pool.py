@@ -15,7 +15,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NamedTuple, TypeVar
 
 from pdn_tools.rules.core import Engine
-from pdn_tools.running.inputs import Inputs
+from pdn_tools.running.inputs import Inputs, Unread
 from pdn_tools.running.output import WorkerLost
 from pdn_tools.text.grammar import parser
 from pdn_tools.text.reader import parse_raw
@@ -59,9 +59,12 @@ def run(inputs: Inputs, work: Work[T], jobs: int = 1, fold: Fold[T, Any] | None 
 
     options = Options(checking, inputs.encoding, inputs.max_game_bytes)
     pool = _pool(jobs, start_method, counts=True)
-    pending: deque[tuple[Future[list[PartResults]], _Planned]] = deque()
+    pending: deque[tuple[Future[list[PartResults]] | None, _Planned]] = deque()
     try:
         for planned in _tasks(inputs, jobs, checking.engine):
+            if planned.unread:            # inputs found unreadable here: said in their place, after the tasks before
+                pending.append((None, planned))
+                continue
             with _ctrl_c_held(), _lost_worker():
                 pending.append((pool.submit(do_task, planned.task, work, fold or list, options, planned.read,
                                             planned.before), planned))
@@ -147,12 +150,14 @@ def _ctrl_c_held() -> Iterator[None]:
 
 class _Planned(NamedTuple):
     """A task for the pool, and the files (path, bytes) whose parts it reads, in the order of its
-    outcomes; or games split here (`read`, numbered after `before`), of no file's bytes."""
+    outcomes; or games split here (`read`, numbered after `before`), of no file's bytes; or no task, but
+    inputs found unreadable here, to be said after the results of the tasks before."""
 
     task: Task
     files: tuple[tuple[str, int], ...] = ()
     read: Read | None = None
     before: int = 0
+    unread: tuple[Unread, ...] = ()
 
 
 def _tasks(inputs: Inputs, jobs: int, engine: Engine) -> Iterator[_Planned]:
@@ -161,8 +166,9 @@ def _tasks(inputs: Inputs, jobs: int, engine: Engine) -> Iterator[_Planned]:
     several to a task, large plain UTF-8 files are cut into byte ranges."""
     from pdn_tools.running.tasks import Place, Range, Task, stamp
 
-    paths = [(path, _size(path)) for path in inputs.files(streams=True)]    # size None: not a regular file
-    left = sum(size or 0 for _, size in paths)          # bytes not handed out yet
+    entries = list(inputs.entries(streams=True))
+    sizes = [None if isinstance(entry, Unread) else _size(entry) for entry in entries]  # None: not a regular file
+    left = sum(size or 0 for size in sizes)             # bytes not handed out yet
     sequence = 0                      # ranges numbered across files, for the shared counts
     group: list[tuple[str, int]] = []
     group_bytes = group_share = 0     # the bytes of the group's files, and the bytes it is to take
@@ -170,7 +176,13 @@ def _tasks(inputs: Inputs, jobs: int, engine: Engine) -> Iterator[_Planned]:
     def files_task() -> _Planned:
         return _Planned(Task(files=tuple(Place(path, path) for path, _ in group)), tuple(group))
 
-    for path, known in paths:
+    for path, known in zip(entries, sizes):
+        if isinstance(path, Unread):  # said after the games before it
+            if group:
+                yield files_task()
+                group, group_bytes = [], 0
+            yield _Planned(Task(), unread=(path,))
+            continue
         size = known or 0
         spans = None if known is None else _ranges_of(path, size, inputs.encoding, jobs, left - size)
         if spans == []:               # a whole file: with the next ones while the group is under its share
@@ -187,8 +199,11 @@ def _tasks(inputs: Inputs, jobs: int, engine: Engine) -> Iterator[_Planned]:
             group, group_bytes = [], 0
         left -= size
         if spans is None:             # split here: stdin, or a large file read as one stream
-            for games in batches(inputs.raw_games_of(path, engine), _BATCH):
+            unread: list[Unread] = []   # said after its last games, not as they are split
+            for games in batches(inputs.held(inputs.raw_games_of(path, engine), unread), _BATCH):
                 yield _Planned(Task(), read=([(raw, notes) for raw, _, notes in games], None), before=games[0][1] - 1)
+            if unread:
+                yield _Planned(Task(), unread=tuple(unread))
         for number, (start, end, first_line, end_line) in enumerate(spans or []):
             part = Range(Place(path, path), start, end, (first_line, end_line), sequence, number == 0, stamp(path))
             yield _Planned(Task(part=part), ((path, end - start),))
@@ -274,9 +289,15 @@ def shrinking_cuts(size: int, jobs: int, after: int = 0) -> list[tuple[int, int]
     return cuts
 
 
-def _results(future: Future[list[PartResults]], planned: _Planned, inputs: Inputs, each: bool) -> Iterator[Any]:
-    """A task's results (each game's when `each`, else each part's folded results); a file a worker could
-    not read (or not to its end) is noted after the results of the games it read, as one job notes it."""
+def _results(future: Future[list[PartResults]] | None, planned: _Planned, inputs: Inputs, each: bool
+             ) -> Iterator[Any]:
+    """A task's results (each game's when `each`, else each part's folded results), or the inputs found
+    unreadable when it was planned (no future); a file a worker could not read (or not to its end) is noted
+    after the results of the games it read, as one job notes it."""
+    for unread in planned.unread:
+        inputs.report(unread)
+    if future is None:
+        return
     parts: list[PartResults] = _result(future)
     for number, (folded, problem, codec) in enumerate(parts):
         path, size = planned.files[number] if planned.files else ("", 0)

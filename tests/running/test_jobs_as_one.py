@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from pdn_tools.cli import cli
+from pdn_tools.running import pool
 
 BAD = '[Event "bad"]\n[GameType "20"]\n1. 32-26 *\n\n'          # an illegal move: an error on stderr
 GOOD = '[Event "good"]\n[GameType "20"]\n1. 32-28 19-23 *\n\n'
@@ -49,3 +50,38 @@ def test_a_file_given_twice_that_cannot_be_read_is_said_twice(tmp_path):
     code, _, errors = assert_as_one_job("validate", binary, good, binary,
                                         modes=(("--jobs", "2"), ("--jobs", "3"), ("--dask", "local:1")))
     assert code == 2 and errors == f"pdn: cannot read {binary}: not a PDN file (binary data)\n" * 2
+
+
+@pytest.mark.slow           # starts worker processes, and a local Dask cluster
+def test_inputs_that_cannot_be_read_are_said_in_their_place(tmp_path):
+    """A missing file, and a folder's entry that cannot be read, are said between the errors of the games
+    of the inputs before them and those after, as one job says them, not before every game's."""
+    for name in ("a.pdn", "c.pdn", "d/e.pdn", "d/g.pdn"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text((BAD + GOOD) * 3)
+    (tmp_path / "d" / "f.pdn").symlink_to(tmp_path / "nowhere")
+    args = [tmp_path / "a.pdn", tmp_path / "missing.pdn", tmp_path / "c.pdn", tmp_path / "d"]
+    for command in (["convert"], ["stats"], ["annotate", "--fen"]):
+        code, _, errors = assert_as_one_job(*command, *args,
+                                            modes=(("--jobs", "2"), ("--jobs", "3"), ("--dask", "local:1")))
+        lines = errors.splitlines()
+        assert code == 2 and lines[3] == f"pdn: cannot read {tmp_path / 'missing.pdn'}: no such file", lines
+        assert lines[7].startswith(f"pdn: cannot read {tmp_path / 'd' / 'f.pdn'}: no such file"), lines
+    code, _, errors = assert_as_one_job("filter", "--valid", *args)
+    assert errors.splitlines()[3] == f"pdn: cannot read {tmp_path / 'missing.pdn'}: no such file"
+
+
+@pytest.mark.slow           # starts worker processes
+def test_a_cut_archive_split_here_is_said_after_its_games(tmp_path, monkeypatch):
+    """A large compressed file is split by the main process and sent in batches: its cut is said once the
+    errors of its last batch are, as one job says it."""
+    monkeypatch.setattr(pool, "_WHOLE_FILE", 0)
+    monkeypatch.setattr(pool, "_LEAST_RANGE", 1 << 8)
+    monkeypatch.setattr(pool, "_BATCH", 5)
+    whole = gzip.compress("".join(f'[Event "{i}"]\n[GameType "20"]\n1. 32-2{6 + i % 2} *\n\n'
+                                  for i in range(3000)).encode())
+    path = tmp_path / "cut.pdn.gz"
+    path.write_bytes(whole[:len(whole) * 2 // 3])
+    code, _, errors = assert_as_one_job("convert", path, tmp_path / "missing.pdn")
+    assert code == 2 and errors.count("[illegal-move]") > 100
+    assert errors.splitlines()[-2].startswith(f"pdn: cannot read {path}: truncated")
