@@ -43,7 +43,7 @@ from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.running.inputs import Inputs, Unread
 from pdn_tools.running.signals import ending_signal, start_resource_tracker
 from pdn_tools.running.tasks import (Fold, Options, PartResults, Place, Range, Read, Task, Work, do_task, read_part,
-                                     read_whole)
+                                     read_whole, stamp)
 from pdn_tools.text import ranges
 from pdn_tools.text.names import printable
 from pdn_tools.text.reader import MAX_GAME_BYTES
@@ -83,9 +83,10 @@ class _Span:
     number: int                # the range's place in its file
     start: int
     end: int
+    stamp: tuple[int, int] | None = None     # a local file's (size, time of change) when planned
 
     def task(self) -> Task:
-        return Task(part=Range(Place(self.location, self.shown), self.start, self.end))
+        return Task(part=Range(Place(self.location, self.shown), self.start, self.end, stamp=self.stamp))
 
 
 def _spans(inputs: Inputs, range_bytes: int) -> Iterator[list[_Span] | Unread]:
@@ -96,13 +97,14 @@ def _spans(inputs: Inputs, range_bytes: int) -> Iterator[list[_Span] | Unread]:
             yield shown
             continue
         try:
+            planned = None if "://" in shown else stamp(shown)    # the ranges' reads check it has not changed
             size = _size(shown)
         except OSError as error:
             yield Unread(shown, str(error.strerror or error))
             continue
         location = shown if "://" in shown else os.path.abspath(shown)
         cuts = ranges.cut(size, -(-size // range_bytes))
-        yield [_Span(location, shown, number, start, end) for number, (start, end) in enumerate(cuts)]
+        yield [_Span(location, shown, number, start, end, planned) for number, (start, end) in enumerate(cuts)]
 
 
 def _groups(files: Iterable[list[_Span] | Unread], range_bytes: int) -> Iterator[list[_Span] | Unread]:
@@ -188,8 +190,9 @@ def _read(span: _Span, plan: tuple[bool, list[int]], options: Options) -> Read:
     whole, lines = plan
     if whole:
         return read_whole(Place(span.location, span.shown), options) if span.start == 0 else ([], None)
-    part = Range(Place(span.location, span.shown), span.start, span.end, (lines[span.number], lines[span.number + 1]))
-    return read_part(part, options)
+    part = Range(Place(span.location, span.shown), span.start, span.end, (lines[span.number], lines[span.number + 1]),
+                 stamp=span.stamp)
+    return read_part(part, options)         # a file that changed since it was planned is said cut, as --jobs says it
 
 
 def _count(read: Read) -> int:

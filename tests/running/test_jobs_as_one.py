@@ -2,12 +2,13 @@
 the games' errors, each input named as often as it is given), exit code; on inputs that stress how the
 work is handed out (files cut into byte ranges, small files several to a task, inputs that cannot be read)."""
 import gzip
+import os
 
 import pytest
 from click.testing import CliRunner
 
 from pdn_tools.cli import cli
-from pdn_tools.running import pool
+from pdn_tools.running import distributed, pool
 
 BAD = '[Event "bad"]\n[GameType "20"]\n1. 32-26 *\n\n'          # an illegal move: an error on stderr
 GOOD = '[Event "good"]\n[GameType "20"]\n1. 32-28 19-23 *\n\n'
@@ -85,3 +86,24 @@ def test_a_cut_archive_split_here_is_said_after_its_games(tmp_path, monkeypatch)
     code, _, errors = assert_as_one_job("convert", path, tmp_path / "missing.pdn")
     assert code == 2 and errors.count("[illegal-move]") > 100
     assert errors.splitlines()[-2].startswith(f"pdn: cannot read {path}: truncated")
+
+
+@pytest.mark.slow           # starts a local Dask cluster
+def test_a_file_cut_while_dask_reads_it_is_said_cut(tmp_path, monkeypatch):
+    """A file cut after the client planned its ranges is said cut (exit 2, -o left as it was), as --jobs
+    and one job say it, not read as a shorter file."""
+    path = tmp_path / "a.pdn"
+    path.write_text(GOOD * 2000)
+    size = path.stat().st_size
+    monkeypatch.setattr(distributed.run_folded, "__defaults__", (3000, None, None))     # ranges of 3,000 bytes
+    pins = distributed._Places.pins
+
+    def cut_once_planned(places, count):        # the client has planned the ranges; no worker has read them
+        os.truncate(path, size // 2)
+        return pins(places, count)
+    monkeypatch.setattr(distributed._Places, "pins", cut_once_planned)
+    out = tmp_path / "out.jsonl"
+    code, _, errors = invoke("validate", "--format", "jsonl", "--dask", "local:1", path, "-o", out)
+    assert code == 2 and not out.exists()
+    assert errors.startswith(f"pdn: cannot read {path}: truncated: the file changed while it was read "
+                             f"({size} bytes when opened, {size // 2} now")
