@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping
-from dataclasses import FrozenInstanceError
 
 from pdn_tools.rules import laws
 from pdn_tools.rules.bitboards import _capture_records, _legal_records, _next_counter, _perft, _quiet_entries
@@ -57,11 +56,6 @@ class Position:
 
     variant: Variant
     turn: str
-    _rl: _Rules
-    _white: int
-    _black: int
-    _kings: int
-    _ctr: tuple[int, int]
 
     def __init__(self, variant: Variant, turn: str = "W",
                  pieces: Mapping[int, str] | None = None, engine: Engine | None = None) -> None:
@@ -87,21 +81,13 @@ class Position:
 
     def _set(self, variant: Variant, turn: str, rl: _Rules, white: int, black: int, kings: int,
              ctr: tuple[int, int]) -> None:
-        """Fill the slots of a position being made, through their descriptors (__setattr__ refuses)."""
-        _SET_VARIANT(self, variant)
-        _SET_TURN(self, turn)
-        _SET_RL(self, rl)
-        _SET_WHITE(self, white)
-        _SET_BLACK(self, black)
-        _SET_KINGS(self, kings)
-        _SET_CTR(self, ctr)
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to {name!r}: a Position does not change (play() and "
-                                  "with_turn() give another)")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete {name!r}: a Position does not change")
+        self.variant = variant
+        self.turn = turn
+        self._rl = rl
+        self._white = white
+        self._black = black
+        self._kings = kings
+        self._ctr = ctr
 
     def _make(self, turn: str, white: int, black: int, kings: int,
               ctr: tuple[int, int]) -> Position:
@@ -418,14 +404,9 @@ def _position_like(like: Position, turn: str, white: int, black: int, kings: int
     """The position of `like`'s variant, tables and counters with these pieces and side to
     move (as the compiled core makes it through _POSITION_MAKER)."""
     pos = Position.__new__(Position)
-    pos._set(like.variant, turn, like._rl, white, black, kings, like._ctr)
+    pos.variant, pos._rl, pos._ctr = like.variant, like._rl, like._ctr
+    pos.turn, pos._white, pos._black, pos._kings = turn, white, black, kings
     return pos
-
-
-# Position's slots are filled through their descriptors' setters (Position._set): the class refuses
-# assignment, as an immutable value (its hash is its pieces' and side's).
-(_SET_VARIANT, _SET_TURN, _SET_RL, _SET_WHITE, _SET_BLACK, _SET_KINGS, _SET_CTR) = (
-    vars(Position)[slot].__set__ for slot in ("variant", "turn", "_rl", "_white", "_black", "_kings", "_ctr"))
 
 
 # How the compiled core makes positions (core.Makers): the class and the slots it fills, in this order;

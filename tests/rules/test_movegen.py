@@ -72,29 +72,6 @@ def test_a_colour_other_than_w_or_b_is_a_value_error(compiled, colour):
         pos.counts(colour)
 
 
-@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "pure"])
-@pytest.mark.parametrize("name, value", [("turn", "B"), ("variant", VARIANTS["english"]), ("_white", 0),
-                                         ("_kings", 1), ("extra", 1)])
-def test_a_position_cannot_be_changed_once_made(compiled, name, value):
-    """A Position is immutable and hashed by its pieces and side to move: `position.turn = 'B'` used to
-    change it (and its hash, losing it in a set or dict), and `position.variant = ...` gave a position
-    of one variant on another's tables.  Setting or deleting an attribute is a FrozenInstanceError, as
-    on a Move; the positions it plays, pickles and copies are made as before."""
-    import copy
-    import pickle
-    from pdn_tools.rules.core import Engine
-    position = Position.initial(INTL, Engine(compiled))
-    kept = {position}
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        setattr(position, name, value)
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        delattr(position, "turn")
-    assert position in kept and position.turn == "W" and position.variant is INTL
-    after = position.play(position.legal_moves()[0])
-    assert after.turn == "B" and pickle.loads(pickle.dumps(after)) == copy.deepcopy(after) == after
-    assert after.on(Engine(not compiled)) == after
-
-
 @pytest.mark.parametrize("make", [
     lambda: Position.initial("international"), lambda: Position.from_fen("international", "W:W31:B19"),
     lambda: parse_fen("english", "W:W31:B19"), lambda: Position("international", "W", {}),
