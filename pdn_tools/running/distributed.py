@@ -297,10 +297,10 @@ def _collect(spans: list[_Span] | Unread, future: Future[Any] | None, fold: Fold
              failed: set[str], progress: Progress) -> Iterator[C]:
     """The folded results of a task's ranges; a file that cannot be read (or not to its end) is noted once each
     time it is given; an input found unreadable on the client (no future) is noted."""
-    if isinstance(spans, Unread) or future is None:
-        if isinstance(spans, Unread):
-            inputs.report(spans)
+    if isinstance(spans, Unread):           # found unreadable on the client: no task, said in its place
+        inputs.report(spans)
         return
+    assert future is not None               # every group of ranges was submitted
     try:
         outcomes: list[PartResults] = future.result()
     except OSError as error:
