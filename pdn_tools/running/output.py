@@ -169,15 +169,17 @@ def _descriptor(stream: IO[str]) -> int | None:
 
 
 def name_stdout_errors() -> None:
-    """Replace sys.stdout by a stream like it whose failures say `<stdout>` (a full disk is a
-    CannotWrite, a closed pipe a ClosedPipe).  Left as it is when it is not a real descriptor."""
+    """Replace sys.stdout by a UTF-8 stream whose failures say `<stdout>` (a full disk is a
+    CannotWrite, a closed pipe a ClosedPipe).  UTF-8 whatever the locale says: stdout holds the
+    bytes `-o FILE` writes, which an ASCII or Latin-1 locale could not encode.  Left as it is
+    when it is not a real descriptor."""
     current = sys.stdout
     try:
         descriptor = current.fileno()
     except (AttributeError, OSError, ValueError):
         return
     current.flush()
-    sys.stdout = _text_stream(descriptor, STDOUT, False, current.encoding, current.errors or "strict",
+    sys.stdout = _text_stream(descriptor, STDOUT, False, "utf-8", current.errors or "strict",
                               bool(current.line_buffering))
 
 

@@ -50,14 +50,9 @@ class Terminal:
         self.shown = False
 
     def out(self, text: str, end: str = "\n") -> None:
-        """Write a report line to stdout, buffered (click.echo flushes every line: slow on big runs).
-        A stdout that cannot encode the text (an ASCII locale) gets UTF-8, as click.echo does."""
+        """Write a report line to stdout, buffered (click.echo flushes every line: slow on big runs)."""
         self.erase()
-        try:
-            self.out_stream.write(text + end)
-        except UnicodeEncodeError:
-            self.out_stream.flush()
-            self.out_stream.buffer.write((text + end).encode("utf-8", "replace"))
+        self.out_stream.write(text + end)
 
     def note(self, text: str) -> None:
         """Write a note to stderr at once, made `printable` (a note is one line, whatever it quotes)."""

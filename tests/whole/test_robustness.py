@@ -408,15 +408,31 @@ def test_ctrl_c_at_each_step_of_the_start_ends_quietly(step):
     assert (done.returncode, done.stdout, done.stderr.strip()) == (INTERRUPTED, b"", b"")
 
 
-@pytest.mark.slow          # a pdn process
-@needs_corpus
-def test_ascii_stdout_gets_utf8_not_a_traceback():
-    """A locale that cannot encode the games' names: the output is UTF-8, as click.echo wrote it."""
-    source = CORPUS / "russian" / "bruno-legacyenc-fail-abatsiev.pdn"
-    env = {**os.environ, "PYTHONIOENCODING": "ascii", "LC_ALL": "C", "LANG": "C"}
-    done = subprocess.run([sys.executable, "-m", "pdn_tools", "filter", str(source)], capture_output=True, env=env)
-    assert done.returncode == 0 and b"Traceback" not in done.stderr, done.stderr
-    assert "[Site \"Лиепая\"]" in done.stdout.decode("utf-8")
+NAMED = ('[Event "Café ∑"]\n[White "Müller"]\n[Black "Лиепая"]\n[Result "1-0"]\n[GameType "20"]\n\n'
+         '1. 32-28 {Ж} 19-23 2. 28x19 14x23 1-0\n\n[Event "Zoë"]\n[GameType "20"]\n\n1. 32-28 19-51 *\n')
+STDOUT_COMMANDS = [["list"], ["filter", "--tag", "White=Müller"], ["validate"], ["validate", "--format", "jsonl"],
+                   ["validate", "--format", "html"], ["convert", "--to", "pdn"], ["convert", "--to", "jsonl"],
+                   ["convert", "--to", "fen"], ["convert", "--squares", "alpha"], ["annotate", "--all"],
+                   ["stats"], ["stats", "--format", "json"], ["stats", "--format", "html"], ["dedupe"],
+                   ["diagram", "--format", "text"], ["diagram", "--format", "svg"]]
+
+
+@pytest.mark.slow          # pdn processes
+@pytest.mark.parametrize("command", STDOUT_COMMANDS, ids=" ".join)
+def test_stdout_is_utf8_whatever_the_locale(tmp_path, command):
+    """A locale that cannot encode the games' names (ASCII, Latin-1): stdout holds the UTF-8 bytes
+    that `-o FILE` writes, in one encoding, never a traceback."""
+    source = tmp_path / "named.pdn"
+    source.write_text(NAMED if command[0] != "diagram" else NAMED.split("\n\n[Event")[0] + "\n",
+                      encoding="utf-8")
+    written = tmp_path / "written"
+    run = [*PDN, *command, str(source)]
+    by_file = subprocess.run([*run, "-o", str(written)], capture_output=True)
+    for encoding in ("ascii", "latin-1"):
+        env = {**os.environ, "PYTHONIOENCODING": encoding, "LC_ALL": "C", "LANG": "C"}
+        done = subprocess.run(run, capture_output=True, env=env)
+        assert (done.returncode, b"Traceback" in done.stderr) == (by_file.returncode, False), done.stderr
+        assert done.stdout == written.read_bytes().replace(b" -o " + bytes(written), b"")  # a page quotes its command
 
 
 # ---- files named on the command line that are not regular files ----------------------------------
