@@ -54,7 +54,7 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, size: int 
     if path == "-" and sys.stdin.isatty():
         raise click.UsageError("name the file to draw from (or - for stdin)")
     form = PICTURES[fmt or format_for(output)]()
-    if form.binary and output is None:
+    if form.binary:
         not_to_terminal(writing)
     checking = reading.checking()
     inputs = batch.Inputs((path,), encoding=reading.encoding, max_game_bytes=reading.max_game_bytes)

@@ -186,10 +186,12 @@ def cannot_write(path: str, error: OSError) -> NoReturn:
 
 
 def not_to_terminal(writing: Writing) -> None:
-    """Binary data and whole pages go to a file, not to a terminal (as gzip refuses to): said before
-    any work."""
+    """Binary data and whole pages go to a file, not to a terminal (as gzip refuses to), whether
+    stdout is one or -o names one: said before any work."""
     if writing.to_stdout() and sys.stdout.isatty():
         raise OneLineError("not written to a terminal; use -o FILE")
+    if writing.output is not None and not writing.to_stdout() and streams.names_a_terminal(writing.output):
+        raise OneLineError(f"cannot write {printable(writing.output)}: {streams.TERMINAL}")
 
 
 def _refuse_overwriting_inputs(params: dict[str, Any]) -> None:

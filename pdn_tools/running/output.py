@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2     # every command's exit codes (here: the entry point needs no more)
 STDOUT = "<stdout>"
+TERMINAL = "a terminal; not written to one"
 INCOMPLETE = "an input ended before its end: left as it was (--partial writes the games read)"
 _TEMPORARY: set[str] = set()        # temporary files being written, removed on SIGTERM and SIGHUP
 _SWEPT: set[str] = set()            # folders whose left-over temporary files this process removed
@@ -263,6 +264,20 @@ def _descriptor_of(path: str) -> int | None:
     return None
 
 
+def names_a_terminal(path: str) -> bool:
+    """Whether `path` is a terminal: `/dev/tty`, `/dev/stdout` on one, a link to one."""
+    try:
+        if not stat.S_ISCHR(os.stat(path).st_mode):
+            return False
+        descriptor = os.open(path, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        return os.isatty(descriptor)
+    finally:
+        os.close(descriptor)
+
+
 def _replaceable(path: str) -> str | None:
     """The regular file to replace for `path`: itself, or the file a link leads to; None for
     anything that must be written straight (not a regular file)."""
@@ -281,6 +296,9 @@ def _straight(path: str, descriptor: int | None, packer: Any) -> Iterator[TextIO
         opened = os.dup(descriptor) if descriptor is not None else os.open(path, os.O_WRONLY)
     except OSError as error:
         raise cannot_write(error, path) from None
+    if packer is not None and os.isatty(opened):        # compressed data: binary, never to a terminal
+        os.close(opened)
+        raise CannotWrite(errno.ENOTTY, TERMINAL, path)
     writer = _writer(_NamedWriter(opened, path, True), packer)
     with io.TextIOWrapper(io.BufferedWriter(writer), encoding="utf-8") as stream:
         yield stream

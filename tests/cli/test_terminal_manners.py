@@ -6,6 +6,7 @@ import pty
 import re
 import subprocess
 import sys
+import threading
 
 import pytest
 from click.testing import CliRunner
@@ -132,6 +133,31 @@ def test_quiet_keeps_the_notes_of_changes_made():
 def test_binary_and_page_formats_refuse_a_terminal_before_reading(args, tmp_path):
     code, out, err = run_on_pty([*args, tmp_path / "missing.pdn"], stream="stdout")
     assert (code, out, err) == (2, "", "pdn: not written to a terminal; use -o FILE\n")
+
+
+@pytest.mark.parametrize("args, name", [(("diagram", "--format", "png"), None), (("validate", "--format", "html"), None),
+                                        (("stats", "--format", "html"), None), (("convert",), "games.pdn.gz"),
+                                        (("diagram",), "board.png")], ids=str)
+def test_binary_and_page_formats_refuse_a_terminal_that_o_names(args, name, tmp_path):
+    """`-o /dev/tty`, `-o /dev/stdout` on a terminal, a link to one named .gz: a terminal however
+    named gets no binary data or page; nothing is written to it, one line says why (exit 2)."""
+    master, slave = pty.openpty()
+    terminal = os.ttyname(slave)
+    if name:
+        os.symlink(terminal, tmp_path / name)
+    target = str(tmp_path / name) if name else terminal
+    shown = []
+    reader = threading.Thread(target=lambda: shown.append(_read_all(master)), daemon=True)
+    reader.start()                      # drained: a terminal written to does not block the command
+    try:
+        done = CliRunner().invoke(cli, [*args, "-o", target, QUIRKS])
+    finally:
+        os.close(slave)
+        reader.join(10)
+        os.close(master)
+    shown = b"".join(shown)
+    assert (done.exit_code, done.stdout, shown) == (2, "", b"")
+    assert done.stderr == f"pdn: cannot write {target}: a terminal; not written to one\n"
 
 
 def test_binary_and_page_formats_go_to_a_pipe_or_a_file(tmp_path):
