@@ -123,6 +123,23 @@ def main(noted: Sequence[int] = ()) -> None:
         raise
 
 
+def _show(error: click.ClickException) -> None:
+    """Show a usage error as click words it, each line `printable`: click quotes the arguments
+    given (`Got unexpected extra argument (...)`), which may hold escape sequences."""
+    import io
+
+    from pdn_tools.text.names import printable
+
+    class Said(io.StringIO):
+        def isatty(self) -> bool:       # so that click keeps the words as given (it strips escapes off a file)
+            return True
+
+    said = Said()
+    error.show(said)
+    sys.stderr.write("".join(printable(line) + "\n" for line in said.getvalue().splitlines()))
+    sys.stderr.flush()
+
+
 def help_width(max_width: int = 80) -> int:
     """The width click gives a help page, found as it finds it (the COLUMNS variable, else the terminal on
     stdout, else 80 columns; at most `max_width` - 2, at least 50) without importing shutil (6 ms a start, its
@@ -151,7 +168,7 @@ def _run() -> None:
     except click.exceptions.Exit as done:
         sys.exit(done.exit_code)
     except click.ClickException as error:
-        error.show()
+        _show(error)
         sys.exit(EXIT_USAGE)
     except click.Abort:
         signals.end_interrupted()

@@ -50,7 +50,7 @@ class OneLineError(click.ClickException):
     exit_code = EXIT_USAGE
 
     def show(self, file: IO[Any] | None = None) -> None:
-        click.echo(f"pdn: {self.message}", err=True)
+        click.echo(f"pdn: {self.message}", file=file, err=True)
 
 
 class Needs(click.Option):

@@ -82,6 +82,17 @@ def _text_stream(descriptor: int, name: str, owned: bool, encoding: str = "utf-8
     return io.TextIOWrapper(buffer, encoding=encoding, errors=errors, line_buffering=line_buffering)
 
 
+class _ShownText(io.TextIOWrapper):
+    """stdout on a terminal: text written as `names.shown_on_terminal` shows it (a tag value's
+    escape sequence is seen, not acted on); what goes to a pipe or a file is left as it is."""
+
+    def write(self, text: str, /) -> int:
+        from pdn_tools.text.names import shown_on_terminal
+
+        super().write(shown_on_terminal(text))
+        return len(text)
+
+
 class _ForgivingWriter(io.RawIOBase):
     """A raw writer on stderr's descriptor that never fails the command: what it cannot write
     (stderr closed, a full disk, a reader gone) is dropped, and counted in `lost`."""
@@ -172,16 +183,19 @@ def _descriptor(stream: IO[str]) -> int | None:
 def name_stdout_errors() -> None:
     """Replace sys.stdout by a UTF-8 stream whose failures say `<stdout>` (a full disk is a
     CannotWrite, a closed pipe a ClosedPipe).  UTF-8 whatever the locale says: stdout holds the
-    bytes `-o FILE` writes, which an ASCII or Latin-1 locale could not encode.  Left as it is
-    when it is not a real descriptor."""
+    bytes `-o FILE` writes, which an ASCII or Latin-1 locale could not encode.  On a terminal,
+    control characters are shown as escapes (`_ShownText`).  Left as it is when it is not a
+    real descriptor."""
     current = sys.stdout
     try:
         descriptor = current.fileno()
     except (AttributeError, OSError, ValueError):
         return
     current.flush()
-    sys.stdout = _text_stream(descriptor, STDOUT, False, "utf-8", current.errors or "strict",
-                              bool(current.line_buffering))
+    shown = _ShownText if os.isatty(descriptor) else io.TextIOWrapper
+    buffer = io.BufferedWriter(_NamedWriter(descriptor, STDOUT, False))
+    sys.stdout = shown(buffer, encoding="utf-8", errors=current.errors or "strict",
+                       line_buffering=bool(current.line_buffering))
 
 
 def discard_stdout() -> None:

@@ -1,7 +1,7 @@
 """Text from the input (tag values, comments, moves, file names) made safe for people and markup.
 
 `printable` is the one mechanism: every line of a text report, note, table, caption and
-progress line passes through it, so that no input can move the cursor, clear the screen, set
+progress line passes through it (and `shown_on_terminal` everything stdout writes to a terminal), so that no input can move the cursor, clear the screen, set
 a window title, reorder a line (bidi controls) or forge lines and columns.  `markup` is the
 same text escaped for SVG and HTML, where it is also well-formed XML 1.0.
 """
@@ -22,6 +22,14 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(_escape(char) for char in text)
+
+
+def shown_on_terminal(text: str) -> str:
+    """`text` as `printable` makes it but for its line ends and tabs: data (a PDN file, a FEN list)
+    written to a terminal, which shows its games' control characters instead of acting on them."""
+    if text.replace("\n", "").replace("\t", "").isprintable():
+        return text
+    return "".join(char if char in "\n\t" else _escape(char) for char in text)
 
 
 def markup(text: str) -> str:

@@ -167,6 +167,39 @@ def test_binary_and_page_formats_go_to_a_pipe_or_a_file(tmp_path):
     assert code == 0 and (tmp_path / "s.html").read_text().startswith("<!DOCTYPE html>")
 
 
+CONTROLS = '[Event "a\x1b[2Jb"]\n[White "x\x1b]0;title\x07"]\n[Black "\u202eevil \x9b31m"]\n[GameType "20"]\n\n' \
+           '1. 32-28 {c\x1b[31m} 19-23 *\n'
+RAW_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202e]")     # a terminal shows \\n as \\r\\n
+
+
+@pytest.mark.slow          # a pdn process on a pseudo-terminal per command
+@pytest.mark.parametrize("args", [("convert",), ("convert", "--to", "fen"), ("filter",), ("annotate", "--all"),
+                                  ("dedupe",), ("list",), ("validate",), ("stats",), ("diagram", "--format", "text")],
+                         ids=" ".join)
+def test_a_terminal_gets_no_control_characters_from_the_games(args, tmp_path):
+    """Tag values and comments that would move the cursor, set the title or turn the text: a
+    terminal shows them as escapes (\\x1b); a pipe gets the games' own characters."""
+    source = tmp_path / "controls.pdn"
+    source.write_text(CONTROLS, encoding="utf-8")
+    code, shown, _ = run_on_pty([*args, source], stream="stdout")
+    assert code == 0 and not RAW_CONTROLS.search(shown), repr(shown)
+    if args in (("convert",), ("filter",), ("dedupe",)):     # the games written whole
+        assert "\\x1b[2J" in shown
+        piped = subprocess.run([sys.executable, "-m", "pdn_tools", *args, str(source)], capture_output=True)
+        assert "\x1b[2J" in piped.stdout.decode()
+
+
+@pytest.mark.slow          # a pdn process on a pseudo-terminal per case
+@pytest.mark.parametrize("args", [("diagram", "a.pdn", "b\x1b[2Jc.pdn"), ("validate", "--x\x1b]0;t\x07"),
+                                  ("convert", "--to", "\x9b31m")], ids=repr)
+def test_usage_errors_show_what_they_quote_as_escapes(args):
+    """click's own messages quote the arguments given (an extra argument, an unknown option, a
+    choice): a terminal gets them escaped, as every note."""
+    code, shown, _ = run_on_pty(args)
+    assert code == 2 and "Error:" in shown
+    assert not RAW_CONTROLS.search(shown) and "\\x" in shown, repr(shown)
+
+
 def _command_lines(help_text):
     lines = help_text.split("Commands:\n", 1)[1].split("\n\n", 1)[0].splitlines()
     entries = []

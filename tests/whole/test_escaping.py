@@ -304,6 +304,15 @@ def test_printable_leaves_nothing_raw_and_is_idempotent(text):
 
 
 @PROPERTY
+@given(st.text())
+def test_data_shown_on_a_terminal_keeps_lines_and_tabs_and_nothing_else_raw(text):
+    """What stdout writes to a terminal (`names.shown_on_terminal`): printable line by line."""
+    shown = names.shown_on_terminal(text)
+    assert shown == "\n".join("\t".join(map(names.printable, line.split("\t"))) for line in text.split("\n"))
+    assert raw_controls(shown.replace("\n", "").replace("\t", "")) == set()
+
+
+@PROPERTY
 @given(values, values, values, values, values)
 def test_terminal_text_holds_no_raw_control_for_any_tags(white, black, event, result, file):
     checked = game_with(white, black, event, result, file)
