@@ -351,12 +351,14 @@ def _packer(path: str, recompress: bool) -> Any:
     """The compressor for the text written to `path`: as its name says, or with `recompress` as the
     data of the file `path` already holds (None: none, or no such file); an OSError when that
     compression cannot be written."""
-    from pdn_tools.text.source import compression_named, compression_of, compressor     # not paid by every start
+    from pdn_tools.text.source import compression_named, compressor, compressor_of     # not paid by every start
 
-    try:
-        kind = compression_of(path) if recompress else compression_named(path)
-    except FileNotFoundError:
-        return None
+    if recompress:
+        try:
+            return compressor_of(path)
+        except FileNotFoundError:
+            return None
+    kind = compression_named(path)
     return None if kind is None else compressor(kind)
 
 

@@ -2,7 +2,7 @@
 data (gzip, bzip2, xz, zstd: found by its magic bytes) decompressed as a stream, binary data refused,
 and an input that ends before its end (cut or damaged compressed data, a file changed while read) noted
 with the reason, which starts with 'truncated' (`cut_of`); and the compressors that write each format
-again (`compressor`: files rewritten in place).  zstd needs the `zstd` extra (zstandard)."""
+again (`compressor`, `compressor_of`: files rewritten in place).  zstd needs the `zstd` extra (zstandard)."""
 from __future__ import annotations
 
 import bz2
@@ -12,6 +12,7 @@ import lzma
 import os
 import stat
 import sys
+import time
 import zlib
 from typing import Any, BinaryIO, TextIO, Union, cast
 
@@ -73,10 +74,26 @@ def compression_named(path: str) -> str | None:
     return _SUFFIXES.get(os.path.splitext(path)[1].lower())
 
 
-def compression_of(path: str) -> str | None:
-    """The compression of the data the file `path` holds (as `compression` names it), None for none."""
+def compressor_of(path: str) -> Any:
+    """The compressor that writes the data the file `path` holds again in its compression (None: none, as
+    `compressor`).  A gzip file keeps the name its header gives (`gzip games.pdn` stores games.pdn, which
+    `gunzip -N` restores), with the time of this writing (a time of 0, none, stays 0)."""
     with open(path, "rb") as raw:
-        return compression(raw.read(8))
+        head = raw.read(_CHUNK)
+    kind = compression(head[:8])
+    if kind != "gzip":
+        return None if kind is None else compressor(kind)
+    stored = int.from_bytes(head[4:8], "little")
+    return _Gzip(_gzip_name(head), int(time.time()) if stored else 0)
+
+
+def _gzip_name(head: bytes) -> bytes:
+    """The file name the gzip header at the start of `head` gives (b'': none, or past `head`)."""
+    flags, start = head[3], 10
+    if flags & 0x04:                    # FEXTRA: its length, then its bytes
+        start += 2 + int.from_bytes(head[10:12], "little")
+    end = head.find(b"\0", start) if flags & 0x08 else -1
+    return head[start:end] if end >= 0 else b""
 
 
 def stored_as(raw: BinaryIO) -> str | None:
@@ -281,6 +298,25 @@ def compressor(kind: str) -> Any:
     except ImportError:
         raise OSError(errno.ENOTSUP, _NEEDS_ZSTD) from None
     return zstandard.ZstdCompressor().compressobj()
+
+
+class _Gzip:
+    """A gzip compressor whose header gives `name` (if any) and `mtime`; otherwise the bytes zlib writes."""
+
+    def __init__(self, name: bytes, mtime: int) -> None:
+        self.engine = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+        self.header = b"\x1f\x8b\x08" + (b"\x08" if name else b"\x00") + mtime.to_bytes(4, "little") + b"\x00\x03" \
+            + (name + b"\0" if name else b"")
+        self.crc = self.size = 0
+
+    def compress(self, data: Any) -> bytes:
+        self.crc, self.size = zlib.crc32(data, self.crc), self.size + memoryview(data).nbytes
+        packed, self.header = self.header + self.engine.compress(data), b""
+        return packed
+
+    def flush(self) -> bytes:
+        trailer = self.crc.to_bytes(4, "little") + (self.size & 0xFFFFFFFF).to_bytes(4, "little")
+        return self.header + self.engine.flush() + trailer
 
 
 class _Zstd:

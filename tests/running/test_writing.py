@@ -301,6 +301,57 @@ def test_fix_results_in_place_writes_a_compressed_file_again_in_its_compression(
     assert decompress(source.read_bytes()) == old.replace(b"0-2", b"2-0")
 
 
+@pytest.mark.parametrize("fix", [False, True], ids=["convert", "fix-results"])
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz", ".zst"])
+def test_in_place_of_a_file_of_several_members_keeps_every_game(tmp_path, suffix, fix):
+    """`cat a.pdn.gz b.pdn.gz > both.pdn.gz`: every member (stream, frame) is read, and the file is written
+    again as one member holding the games of all of them."""
+    compress, _ = FORMATS[suffix]()
+    first, second = (FIXABLE, FIXABLE.replace("[Result", "[Event \"b\"]\\n[Result")) if fix else \
+        (GOOD.replace("1. 32-28", "1.32-28"), GOOD.replace("2. 28x19", "2.28x19"))
+    source = tmp_path / f"a.pdn{suffix}"
+    source.write_bytes(compress(first.encode()) + compress(second.encode()))
+    expected = invoke(["convert", "--fix-results", "-"] if fix else ["convert", "-"], input=first + second)
+    assert expected.stdout.count("[GameType") == 2 and expected.stdout != first + second
+    options = ["--fix-results"] if fix else []
+    result = invoke(["convert", *options, "--in-place", str(source)])
+    assert result.exit_code == 0
+    assert invoke(["convert", "--fix-results", str(source)] if fix else ["convert", str(source)]).stdout \
+        == expected.stdout
+    assert os.listdir(tmp_path) == [source.name]
+
+
+FIXABLE = '[GameType "20"]\n[FEN "W:W28:B23"]\n[Result "0-2"]\n1. 28x19 0-2\n\n'
+
+
+def _gzip_header(data):
+    """(name, time) a gzip member's header gives (name None when it gives none)."""
+    flags, mtime = data[3], int.from_bytes(data[4:8], "little")
+    assert flags & ~0x08 == 0                   # only FNAME, as gzip writes
+    return (data[10:data.index(b"\0", 10)] if flags & 0x08 else None), mtime
+
+
+@pytest.mark.parametrize("fix", [False, True], ids=["convert", "fix-results"])
+def test_in_place_of_a_gzip_file_keeps_the_name_its_header_gives(tmp_path, fix):
+    """`gzip games.pdn` stores the name games.pdn and the file's time: `gunzip -N` and `gzip -l -N` use them.
+    Written again, the name stays and the time is that of the writing, as gzip gives a file just written;
+    a header with neither (gzip -n, Python's gzip.compress) stays without."""
+    old = FIXABLE if fix else GOOD.replace("1. 32-28", "1.32-28")
+    named, bare = tmp_path / "a.pdn.gz", tmp_path / "b.pdn.gz"
+    with named.open("wb") as raw, gzip.GzipFile("Games (1).pdn", "wb", fileobj=raw, mtime=1577836800) as packed:
+        packed.write(old.encode())
+    bare.write_bytes(gzip.compress(old.encode(), mtime=0))
+    assert _gzip_header(named.read_bytes()) == (b"Games (1).pdn", 1577836800)
+    started = int(time.time())
+    options = ["--fix-results"] if fix else []
+    result = invoke(["convert", *options, "--in-place", str(named), str(bare)])
+    assert result.exit_code == 0
+    name, mtime = _gzip_header(named.read_bytes())
+    assert name == b"Games (1).pdn" and started <= mtime <= time.time()
+    assert _gzip_header(bare.read_bytes()) == (None, 0)
+    assert gzip.decompress(named.read_bytes()) == gzip.decompress(bare.read_bytes()) != old.encode()
+
+
 def test_a_compression_that_cannot_be_written_is_refused_and_the_batch_goes_on(tmp_path, monkeypatch):
     """zstd without the zstandard package: the file is left as it was (exit 2), the others converted."""
     compress, _ = _zstd()
