@@ -12,7 +12,7 @@ from pdn_tools.play.checking import Checking
 from pdn_tools.text import ranges
 from pdn_tools.text.model import Diagnostic, Game, ReadError
 from pdn_tools.text.reader import MAX_GAME_BYTES, RawGame, parse_raw, read_raw
-from pdn_tools.text.source import CUT, NotPdn, input_bytes, reason, watched
+from pdn_tools.text.source import NotPdn, changed_while_read, input_bytes, reason, watched
 
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
@@ -123,7 +123,7 @@ def read_part(part: Range, options: Options) -> Read:
     if part.stamp is None or now == part.stamp:
         return games, None
     assert now is not None
-    return games, f"{CUT}: the file changed while it was read ({part.stamp[0]} bytes when opened, {now[0]} now)"
+    return games, changed_while_read(part.stamp[0], now[0], min(part.end, max(now[0], part.start)))
 
 
 def stamp(path: str) -> tuple[int, int]:

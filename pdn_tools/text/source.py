@@ -217,7 +217,13 @@ def _changed(size: int, changed: int, now: os.stat_result, end: int) -> str | No
     are `now` once read to byte `end` (its end), was cut: None when it did not change."""
     if (now.st_size, now.st_mtime_ns, end) == (size, changed, size):
         return None
-    return f"{CUT}: the file changed while it was read ({size} bytes when opened, {now.st_size} now; read to byte {end})"
+    return changed_while_read(size, now.st_size, end)
+
+
+def changed_while_read(size: int, now: int, end: int) -> str:
+    """Why a file of `size` bytes when opened, `now` bytes once read to byte `end`, was cut (one text for every
+    way of reading: whole, or by ranges)."""
+    return f"{CUT}: the file changed while it was read ({size} bytes when opened, {now} now; read to byte {end})"
 
 
 class _Whole(io.BytesIO):
