@@ -240,8 +240,8 @@ def _always() -> bool:
 def atomic_output(path: str, complete: Callable[[], bool] = _always, recompress: bool = False) -> Iterator[TextIO]:
     """A UTF-8 text stream written to `path`.
 
-    A regular file (or a symbolic link to one: the target is written, the link kept) is
-    replaced only when the block ends without an error and `complete()` says the output is
+    A regular file (or a symbolic link to one: the target is written, the link kept) that may be
+    written is replaced only when the block ends without an error and `complete()` says the output is
     whole (else a CannotWrite says it was not written): written beside it, given its owner,
     group and mode, then renamed over it; on an error or a SIGTERM/SIGHUP nothing is left
     behind.  Anything else (a device such as /dev/null, a FIFO, /dev/stdout) is written
@@ -294,14 +294,19 @@ def names_a_terminal(path: str) -> bool:
 
 def _replaceable(path: str) -> str | None:
     """The regular file to replace for `path`: itself, or the file a link leads to; None for
-    anything that must be written straight (not a regular file)."""
+    anything that must be written straight (not a regular file).  One whose mode forbids writing it
+    is a PermissionError, as open() gives: renaming over it would ignore that."""
     try:
         info = os.stat(path)
     except FileNotFoundError:
         if path.endswith(("/", os.sep)):        # a folder, which open() would not make a file of either
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path) from None
         return os.path.realpath(path)
-    return os.path.realpath(path) if stat.S_ISREG(info.st_mode) else None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    if not os.access(path, os.W_OK):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+    return os.path.realpath(path)
 
 
 @contextlib.contextmanager

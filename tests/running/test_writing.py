@@ -213,6 +213,32 @@ def test_in_place_gives_a_new_file_other_hard_links_keep_the_old_text(tmp_path):
     assert os.stat(source).st_nlink == 1
 
 
+@pytest.mark.parametrize("how", ["-o", "--in-place", "split"])
+def test_a_file_without_write_permission_is_left_as_it_is(tmp_path, how):
+    """`chmod a-w games.pdn` says: not to be changed.  The new file was renamed over it all the same (the
+    folder being writable), where `>`, cp and an editor say Permission denied; now so does pdn, exit 2."""
+    old = GOOD.replace("1. 32-28", "1.32-28")
+    source, target = tmp_path / "a.pdn", tmp_path / "b.pdn"
+    source.write_text(old)
+    target.write_text("kept\n")
+    locked = source if how == "--in-place" else target
+    locked.chmod(0o444)
+    args = {"-o": ["convert", str(source), "-o", str(target)], "--in-place": ["convert", "--in-place", str(source)]}
+    if how == "split":
+        target = tmp_path / "game-00001.pdn"
+        target.write_text("kept\n")
+        target.chmod(0o444)
+        locked = target
+    command = args.get(how, ["split", "--force", str(source), "-o", str(tmp_path)])
+    done = subprocess.run(PDN + command, capture_output=True, timeout=60, text=True,
+                          preexec_fn=_without_root_reading_rights)
+    assert done.returncode == 2
+    assert done.stderr == f"pdn: cannot write {locked}: Permission denied" \
+        f"{'; left unchanged' if how == '--in-place' else ''}\n"
+    assert locked.read_text() == (old if how == "--in-place" else "kept\n")
+    assert not list(tmp_path.glob(".pdn-*"))
+
+
 def test_a_file_whose_owner_cannot_be_kept_is_left_unchanged_and_the_batch_goes_on(tmp_path, monkeypatch):
     """Not root: the new file cannot be given the old one's owner and group.  Replacing it
     would change them silently, so it stays as it was; the next file is converted."""
