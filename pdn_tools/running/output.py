@@ -243,7 +243,7 @@ def atomic_output(path: str, complete: Callable[[], bool] = _always, recompress:
     A regular file (or a symbolic link to one: the target is written, the link kept) that may be
     written is replaced only when the block ends without an error and `complete()` says the output is
     whole (else a CannotWrite says it was not written): written beside it, given its owner,
-    group and mode, then renamed over it; on an error or a SIGTERM/SIGHUP nothing is left
+    group, mode and extended attributes, then renamed over it; on an error or a SIGTERM/SIGHUP nothing is left
     behind.  Anything else (a device such as /dev/null, a FIFO, /dev/stdout) is written
     straight, never replaced.  The text is compressed as `path`'s name says (`games.pdn.gz`:
     gzip, bzip2, xz, zstd), or with `recompress` (a file rewritten in place) as the data of the
@@ -454,8 +454,8 @@ def _commit_step(step: Callable[..., object], path: str, *args: object) -> None:
 
 
 def _keep_owner_and_mode(temporary: str, target: str, path: str) -> None:
-    """Give the new file the owner, group and mode of the one it replaces (a new file: the
-    mode open() would give it).  A file whose owner cannot be kept is not replaced."""
+    """Give the new file the owner, group, mode and extended attributes of the one it replaces (a new
+    file: the mode open() would give it).  A file whose owner cannot be kept is not replaced."""
     try:
         old = os.stat(target)
     except FileNotFoundError:
@@ -468,6 +468,25 @@ def _keep_owner_and_mode(temporary: str, target: str, path: str) -> None:
         except OSError as error:
             raise cannot_write(error, path, f"cannot keep its owner and group ({error.strerror})") from None
     _commit_step(os.chmod, path, temporary, stat.S_IMODE(old.st_mode))
+    _keep_extended_attributes(temporary, target, path)
+
+
+def _keep_extended_attributes(temporary: str, target: str, path: str) -> None:
+    """Give the new file the extended attributes of the one it replaces (its ACL is one); a file
+    whose attributes cannot be kept is not replaced, as one whose owner cannot be."""
+    try:
+        names = os.listxattr(target)
+    except (OSError, AttributeError):       # none on this file system (or this system)
+        return
+    for name in names:
+        try:
+            value = os.getxattr(target, name)
+            with contextlib.suppress(OSError):
+                if os.getxattr(temporary, name) == value:      # given already (an SELinux label)
+                    continue
+            os.setxattr(temporary, name, value)
+        except OSError as error:
+            raise cannot_write(error, path, f"cannot keep its extended attribute {name} ({error.strerror})") from None
 
 
 def _umask() -> int:

@@ -198,6 +198,53 @@ def test_in_place_keeps_owner_group_and_mode(tmp_path):
     assert ((info.st_uid, info.st_gid), stat.S_IMODE(info.st_mode)) == (owner, 0o640)
 
 
+def _acl(*entries):
+    """A POSIX ACL as its extended attribute holds it: version 2, then (tag, permissions, id) each."""
+    return (2).to_bytes(4, "little") + b"".join(
+        tag.to_bytes(2, "little") + perm.to_bytes(2, "little") + ident.to_bytes(4, "little")
+        for tag, perm, ident in entries)
+
+
+@pytest.mark.parametrize("how", ["--in-place", "-o"])
+def test_a_file_written_again_keeps_its_extended_attributes_and_acl(tmp_path, how):
+    """`setfacl -m u:1234:r games.pdn`, `setfattr -n user.source`: the new file renamed over the old one
+    had neither; it is given the old one's, as its owner and mode."""
+    source, out = tmp_path / "a.pdn", tmp_path / "out.pdn"
+    source.write_text(GOOD.replace("1. 32-28", "1.32-28"))
+    out.write_text("old\n")
+    target = source if how == "--in-place" else out
+    acl = _acl((1, 6, 0xFFFFFFFF), (2, 4, 1234), (4, 4, 0xFFFFFFFF), (0x10, 4, 0xFFFFFFFF), (0x20, 4, 0xFFFFFFFF))
+    try:
+        os.setxattr(target, "user.source", b"the club's archive")
+        os.setxattr(target, "system.posix_acl_access", acl)
+    except OSError as error:
+        pytest.skip(f"no extended attributes here: {error}")
+    kept = {name: os.getxattr(target, name) for name in os.listxattr(target)}
+    result = invoke(["convert", "--in-place", str(source)] if how == "--in-place" else
+                    ["convert", str(source), "-o", str(out)])
+    assert result.exit_code == 0 and "1. 32-28" in target.read_text()
+    assert {name: os.getxattr(target, name) for name in os.listxattr(target)} == kept
+    assert kept["system.posix_acl_access"] == acl
+
+
+def test_a_file_whose_extended_attributes_cannot_be_kept_is_left_unchanged(tmp_path, monkeypatch):
+    old = GOOD.replace("1. 32-28", "1.32-28")
+    source = tmp_path / "a.pdn"
+    source.write_text(old)
+    try:
+        os.setxattr(source, "user.source", b"archive")
+    except OSError as error:
+        pytest.skip(f"no extended attributes here: {error}")
+
+    def refuse(path, name, value, *args):
+        raise PermissionError(1, "Operation not permitted", path)
+    monkeypatch.setattr(os, "setxattr", refuse)
+    result = invoke(["convert", "--in-place", str(source)])
+    assert (result.exit_code, result.stderr) == (2, f"pdn: cannot write {source}: cannot keep its extended attribute "
+                                                    "user.source (Operation not permitted); left unchanged\n")
+    assert source.read_text() == old and os.listdir(tmp_path) == ["a.pdn"]
+
+
 def test_in_place_gives_a_new_file_other_hard_links_keep_the_old_text(tmp_path):
     """As documented in docs/conventions.md: the file is replaced atomically, so a hard link to it
     still shows the old text, and stderr says so."""
