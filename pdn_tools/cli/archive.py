@@ -1,6 +1,7 @@
 """The archive tools: `pdn list`, `filter`, `dedupe`, `stats` and `split`."""
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import re
@@ -327,6 +328,8 @@ def split(folder: str, per: int, prefix: str, force: bool, reading: Reading) -> 
                                "--force to replace them, or choose another folder or --prefix")
     try:
         os.makedirs(folder, exist_ok=True)
+    except FileExistsError:         # there, and no folder: a device or a FIFO (click refuses a file)
+        cannot_write(folder, NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)))
     except OSError as error:
         cannot_write(folder, error)
     run = Run(reading)

@@ -228,6 +228,23 @@ def test_split_into_a_folder_that_cannot_be_made_is_a_usage_error(tmp_path):
     assert result.stderr == f"pdn: cannot write {tmp_path / 'file' / 'parts'}: Not a directory\n"
 
 
+@pytest.mark.parametrize("kind", ["device", "fifo", "link to a file"])
+def test_split_into_something_that_is_no_folder_says_not_a_directory(tmp_path, kind):
+    """`split -o /dev/null` said 'File exists' (os.makedirs on a name that is there, but no folder)."""
+    import os
+    folder = {"device": "/dev/null", "fifo": str(tmp_path / "fifo"), "link to a file": str(tmp_path / "link")}[kind]
+    if kind == "fifo":
+        os.mkfifo(folder)
+    elif kind == "link to a file":
+        (tmp_path / "file").write_text("")
+        os.symlink(tmp_path / "file", folder)
+    result = invoke("split", "-o", folder, DOUAI)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: Invalid value for '--out' / '-o': Directory '{folder}' is a file." if kind == "link to a file"
+        else f"pdn: cannot write {folder}: Not a directory")
+
+
 TWO = '[GameType "20"]\n1. 32-28 *\n\n[GameType "20"]\n1. 33-28 *\n'
 
 
