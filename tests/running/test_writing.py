@@ -491,6 +491,54 @@ def test_an_output_named_zst_without_the_extra_is_refused_before_any_work(tmp_pa
     assert out.read_bytes() == b"the old output" and sorted(os.listdir(tmp_path)) == ["a.pdn", out.name]
 
 
+@pytest.mark.parametrize("command", [*OUTPUTS, ["convert", "--in-place"], ["split", "--per", "500", "-o"]],
+                         ids=" ".join)
+@pytest.mark.parametrize("halfway", [False, True], ids=["first write", "halfway"])
+def test_a_disk_that_fills_up_halfway_leaves_the_old_file_and_no_temporary(tmp_path, monkeypatch, command, halfway):
+    """ENOSPC at the first write to the file, or after half the writes went through: one line, exit 2,
+    the old file as it was, nothing left beside it."""
+    import shutil
+
+    source, out, parts = tmp_path / "a.pdn", tmp_path / "out.pdn", tmp_path / "parts"
+
+    def start():
+        source.write_text(GOOD.replace("1. 32-28", "1.32-28") * 3000)
+        out.write_text("the old output\n")
+        shutil.rmtree(parts, ignore_errors=True)
+    real, writes, after = os.write, [], [10 ** 9]
+
+    def fill_up(descriptor, data):
+        if descriptor > 2:
+            writes.append(len(data))
+            if len(writes) > after[0]:
+                raise OSError(28, "No space left on device")
+        return real(descriptor, data)
+    monkeypatch.setattr(os, "write", fill_up)
+    if command[0] == "split":           # the part that fails: the first one not written whole before
+        target, args = parts / "game-{:05d}.pdn", [*command, str(parts), str(source)]
+    elif "--in-place" in command:
+        target, args = source, [*command, str(source)]
+    else:
+        target, args = out, [*command, str(source), "-o", str(out)]
+    start()
+    if halfway:                 # how many writes (and parts) the command makes
+        assert invoke(args).exit_code == 0
+        made = len(list(parts.glob("*.pdn")))
+        start()
+    after[0], writes[:] = len(writes) // 2, []
+    if command[0] == "split":
+        target = Path(str(target).format(made // 2 + 1 if halfway else 1))
+    before = target.read_bytes() if target.exists() else None
+    result = invoke(args)
+    assert writes
+    assert result.exit_code == 2
+    assert result.stderr.endswith(f"pdn: cannot write {target}: No space left on device"
+                                  f"{'; left unchanged' if '--in-place' in command else ''}\n")
+    assert result.stderr.count("pdn: cannot write") == 1
+    assert (target.read_bytes() if target.exists() else None) == before
+    assert not list(tmp_path.rglob(".pdn-*"))
+
+
 # ---- signals leave no temporary file -------------------------------------------------------------
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
