@@ -35,8 +35,7 @@ def _picture(fmt: str | None, output: str | None) -> bool:
 @click.option("--labels", type=click.Choice(["numbers", "algebraic"]),
               help="Square names  [default: the variant's notation].")
 @click.option("--flip", is_flag=True, help="Black at the bottom.")
-@writing_options(partial=False, help="File to write (atomically; FILE.gz .bz2 .xz .zst compressed).",
-                 type=click.Path(dir_okay=False))
+@writing_options(partial=False, help="File to write (atomically; FILE.gz .bz2 .xz .zst compressed).")
 @reading_options(paths=False, jobs=False, quiet=None)
 def diagram(path: str, number: int, ply: int | None, fmt: str | None, size: int | None, labels: str | None,
             flip: bool, writing: Writing, reading: Reading) -> None:

@@ -615,6 +615,20 @@ def test_an_empty_output_name_is_a_usage_error_for_every_command(tmp_path, comma
         in result.stderr
 
 
+@pytest.mark.parametrize("command", [*OUTPUTS, ["diagram", "--format", "png"], ["perft", "--variant", "english",
+                                                                                   "--depth", "1"]], ids=" ".join)
+def test_an_output_that_is_a_folder_is_one_line_for_every_command(tmp_path, command):
+    """`diagram -o FOLDER` was click's usage error ('File ... is a directory.' under a usage line), the
+    others `pdn: cannot write FOLDER: Is a directory`: now all say the latter, exit 2."""
+    (tmp_path / "a.pdn").write_text(GOOD)
+    folder = tmp_path / "out"
+    folder.mkdir()
+    inputs = [] if command[0] == "perft" else [str(tmp_path / "a.pdn")]
+    result = invoke([*command, *inputs, "-o", str(folder)])
+    assert (result.exit_code, result.stderr) == (2, f"pdn: cannot write {folder}: Is a directory\n")
+    assert list(folder.iterdir()) == []
+
+
 @pytest.mark.parametrize("exists", [False, True])
 def test_an_output_named_with_a_trailing_slash_is_a_folder_never_a_file(tmp_path, exists):
     """`-o x.pdn/` (the slash: a folder) wrote a file x.pdn when there was none; when x.pdn was a file,
