@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import fcntl
 import io
 import os
 import re
@@ -401,19 +402,27 @@ class _Compressing(io.RawIOBase):
 
 
 def _new_temporary(folder: str) -> tuple[int, str]:
-    """Create a hidden temporary file in `folder` named with this process's id (so that a later
-    process knows when it is left over: see `remove_left_overs`), its name in `_TEMPORARY` before
-    the file exists, so a SIGTERM or SIGHUP at any point finds and removes it."""
+    """Create a hidden temporary file in `folder` named with this process's id and locked while it is
+    written (so that a later process knows when it is left over: see `remove_left_overs`), its name in
+    `_TEMPORARY` before the file exists, so a SIGTERM or SIGHUP at any point finds and removes it.  One
+    removed before it was locked (by a process that cannot see this one: `_remove_unlocked`) is made again."""
     remove_left_overs(folder)
     while True:
         temporary = os.path.join(folder, f".pdn-{os.getpid()}-{os.urandom(8).hex()}.tmp")
         _TEMPORARY.add(temporary)
         try:
-            return os.open(temporary, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600), temporary
+            descriptor = os.open(temporary, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
         except BaseException as error:
             _TEMPORARY.discard(temporary)
             if not isinstance(error, FileExistsError):
                 raise
+            continue
+        with contextlib.suppress(OSError):      # a file system without locks: the process id alone tells
+            fcntl.flock(descriptor, fcntl.LOCK_EX)
+        if os.fstat(descriptor).st_nlink:
+            return descriptor, temporary
+        os.close(descriptor)
+        _TEMPORARY.discard(temporary)
 
 
 _LEFT_OVER = re.compile(r"\.pdn-(\d+)-[0-9a-f]{16}\.tmp")
@@ -421,9 +430,11 @@ _LEFT_OVER = re.compile(r"\.pdn-(\d+)-[0-9a-f]{16}\.tmp")
 
 def remove_left_overs(folder: str) -> None:
     """Remove from `folder` the temporary files of processes that ended without removing them
-    (SIGKILL, a crash): those whose process id, in their name, belongs to no process now.  One
-    whose process lives (or may: another user's) is kept; a folder that cannot be listed is left.
-    Each folder is looked at once a process (`split` writes many files into one)."""
+    (SIGKILL, a crash): those whose process id, in their name, belongs to no process now, and whose
+    lock no process holds.  One whose process lives (or may: another user's), or whose writer holds
+    its lock (a process this one cannot see: in a container, on another machine sharing the folder),
+    is kept; a folder that cannot be listed is left.  Each folder is looked at once a process (`split`
+    writes many files into one)."""
     if folder in _SWEPT:
         return
     _SWEPT.add(folder)
@@ -431,8 +442,23 @@ def remove_left_overs(folder: str) -> None:
         for entry in entries:
             found = _LEFT_OVER.fullmatch(entry.name)
             if found and not _alive(int(found.group(1))):
-                with contextlib.suppress(OSError):
-                    os.unlink(entry.path)
+                _remove_unlocked(entry.path)
+
+
+def _remove_unlocked(path: str) -> None:
+    """Remove the temporary file `path` unless its writer holds its lock (or it cannot be locked here),
+    holding the lock meanwhile: a writer that locks it after sees it gone (`_new_temporary`)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        os.unlink(path)
+    except OSError:
+        pass
+    finally:
+        os.close(descriptor)
 
 
 def _alive(pid: int) -> bool:

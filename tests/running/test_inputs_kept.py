@@ -409,6 +409,43 @@ def test_a_killed_writer_leaves_a_temporary_file_the_next_write_removes(tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.pdn", "b.pdn"]
 
 
+def test_a_temporary_file_another_pid_namespace_writes_is_kept(tmp_path):
+    """A pdn in a container (another PID namespace) or on another machine (an NFS folder) writing into the
+    same folder: its process id is no process here, but it holds its temporary file's lock while it writes.
+    The sweep removed that file, and the other pdn failed: 'cannot write out.pdn: No such file or directory'."""
+    import fcntl
+
+    (tmp_path / "a.pdn").write_text(games_text(3))
+    theirs = tmp_path / f".pdn-{_dead_pid()}-0123456789abcdef.tmp"
+    theirs.write_text("being written\n")
+    with open(theirs) as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        assert invoke("convert", tmp_path / "a.pdn", "-o", tmp_path / "b.pdn").exit_code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["a.pdn", "b.pdn", theirs.name])
+
+
+def test_a_temporary_file_removed_before_its_writer_locks_it_is_made_again(tmp_path, monkeypatch):
+    """The instant between making the temporary file and locking it: another namespace's sweep may remove
+    it then; the writer sees it gone (no link left) and makes another."""
+    import fcntl
+
+    from pdn_tools.running import output
+
+    real, swept = fcntl.flock, []
+
+    def sweep_first(descriptor, operation):
+        if not swept:
+            swept.extend(leftovers(tmp_path))
+            for name in swept:
+                os.unlink(tmp_path / name)
+        return real(descriptor, operation)
+    monkeypatch.setattr(fcntl, "flock", sweep_first)
+    with output.atomic_output(str(tmp_path / "out.pdn")) as stream:
+        stream.write("whole\n")
+    assert len(swept) == 1
+    assert (tmp_path / "out.pdn").read_text() == "whole\n" and os.listdir(tmp_path) == ["out.pdn"]
+
+
 # ---- one test of binary data ----------------------------------------------------------------------------
 
 def _damaged_utf16():
