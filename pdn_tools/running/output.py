@@ -295,8 +295,8 @@ def names_a_terminal(path: str) -> bool:
 
 def _replaceable(path: str) -> str | None:
     """The regular file to replace for `path`: itself, or the file a link leads to; None for
-    anything that must be written straight (not a regular file).  One whose mode forbids writing it
-    is a PermissionError, as open() gives: renaming over it would ignore that."""
+    anything that must be written straight (not a regular file).  One that may not be written (its
+    mode, a read-only file system) is the OSError open() gives: renaming over it would ignore that."""
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -305,8 +305,8 @@ def _replaceable(path: str) -> str | None:
         return os.path.realpath(path)
     if not stat.S_ISREG(info.st_mode):
         return None
-    if not os.access(path, os.W_OK):
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+    if not os.access(path, os.W_OK):        # the reason the system gives, as `>` would (never truncated)
+        os.close(os.open(path, os.O_WRONLY))
     return os.path.realpath(path)
 
 
@@ -331,8 +331,10 @@ def _straight(path: str, descriptor: int | None, packer: Any) -> Iterator[TextIO
 def _replacing(path: str, target: str, complete: Callable[[], bool], packer: Any) -> Iterator[TextIO]:
     try:
         descriptor, temporary = _new_temporary(os.path.dirname(target))
-    except OSError as error:
-        raise cannot_write(error, path) from None
+    except OSError as error:            # a file that may be written, in a folder that may not (`>` could)
+        folder = isinstance(error, PermissionError) and os.path.exists(target)
+        raise cannot_write(error, path, f"its folder cannot take the new file ({error.strerror})" if folder
+                           else None) from None
     try:
         writer = _writer(_NamedWriter(descriptor, path, True), packer)
         with io.TextIOWrapper(io.BufferedWriter(writer), encoding="utf-8") as stream:

@@ -286,6 +286,48 @@ def test_a_file_without_write_permission_is_left_as_it_is(tmp_path, how):
     assert not list(tmp_path.glob(".pdn-*"))
 
 
+@pytest.mark.parametrize("how", ["-o", "--in-place"])
+def test_a_writable_file_in_a_folder_that_cannot_be_written_says_it_is_the_folder(tmp_path, how):
+    """`>` can write such a file, pdn cannot (the new file is made beside it): 'Permission denied' alone,
+    for a file `ls -l` shows writable, did not say why."""
+    folder = tmp_path / "locked"
+    folder.mkdir()
+    target = folder / "a.pdn"
+    target.write_text(GOOD.replace("1. 32-28", "1.32-28"))
+    target.chmod(0o666)
+    folder.chmod(0o555)
+    command = ["convert", "--in-place", str(target)] if how == "--in-place" else \
+        ["convert", "-", "-o", str(target)]
+    try:
+        done = subprocess.run(PDN + command, capture_output=True, timeout=60, text=True, input=GOOD,
+                              preexec_fn=_without_root_reading_rights)
+    finally:
+        folder.chmod(0o755)
+    assert done.returncode == 2
+    assert done.stderr == f"pdn: cannot write {target}: its folder cannot take the new file (Permission denied)" \
+        f"{'; left unchanged' if how == '--in-place' else ''}\n"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="mounting a read-only file system needs root")
+@pytest.mark.parametrize("how", ["-o", "--in-place"])
+def test_a_file_on_a_read_only_file_system_says_so(tmp_path, how):
+    """The reason the system gives (EROFS), not 'Permission denied' for every file that cannot be written."""
+    mount = tmp_path / "mount"
+    mount.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mount)], check=True)
+    try:
+        target = mount / "a.pdn"
+        target.write_text(GOOD.replace("1. 32-28", "1.32-28"))
+        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+        result = invoke(["convert", "--in-place", str(target)] if how == "--in-place" else
+                        ["convert", "-", "-o", str(target)], input=GOOD)
+        assert (result.exit_code, result.stderr) == (2, f"pdn: cannot write {target}: Read-only file system"
+                                                         f"{'; left unchanged' if how == '--in-place' else ''}\n")
+        assert target.read_text() == GOOD.replace("1. 32-28", "1.32-28")
+    finally:
+        subprocess.run(["umount", str(mount)], check=True)
+
+
 def test_a_file_whose_owner_cannot_be_kept_is_left_unchanged_and_the_batch_goes_on(tmp_path, monkeypatch):
     """Not root: the new file cannot be given the old one's owner and group.  Replacing it
     would change them silently, so it stays as it was; the next file is converted."""
