@@ -192,3 +192,24 @@ def test_binary_looks_past_an_ascii_head_at_once(head):
     cut = head[:_SNIFF_BINARY]
     controls = len(cut) - len(cut.translate(None, _CONTROL))
     assert binary(head) == (bool(cut) and sniff(cut)[0] is None and controls > len(cut) // 30 and not _utf8(cut))
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=st.binary(max_size=300).filter(lambda name: b"\0" not in name), extra=st.none() | st.binary(max_size=40),
+       mtime=st.integers(0, 2 ** 32 - 1), data=st.binary(max_size=2000))
+def test_a_gzip_file_is_written_again_with_the_name_its_header_gives(tmp_path_factory, name, extra, mtime, data):
+    """Whatever the header holds (FEXTRA, as bgzip writes, before the name), the data written again by
+    compressor_of reads back, and its header gives the same name (none for none), a time of 0 kept."""
+    from pdn_tools.text.source import compressor_of
+
+    flags = (0x04 if extra is not None else 0) | (0x08 if name else 0)
+    header = b"\x1f\x8b\x08" + bytes([flags]) + mtime.to_bytes(4, "little") + b"\x00\x03" \
+        + (len(extra).to_bytes(2, "little") + extra if extra is not None else b"") + (name + b"\0" if name else b"")
+    path = tmp_path_factory.mktemp("gz") / "a.pdn.gz"
+    path.write_bytes(header + gzip.compress(b"old")[10:])
+    assert gzip.decompress(path.read_bytes()) == b"old"
+    packer = compressor_of(str(path))
+    written = packer.compress(data) + packer.flush()
+    assert gzip.decompress(written) == data
+    assert written[3] == (0x08 if name else 0) and (not name or written[10:written.index(b"\0", 10)] == name)
+    assert (int.from_bytes(written[4:8], "little") == 0) == (mtime == 0)
