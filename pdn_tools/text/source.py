@@ -88,8 +88,8 @@ def compressor_of(path: str) -> Any:
 
 
 def _gzip_name(head: bytes) -> bytes:
-    """The file name the gzip header at the start of `head` gives (b'': none, or past `head`)."""
-    flags, start = head[3], 10
+    """The file name the gzip header at the start of `head` gives (b'': none, or cut or past `head`)."""
+    flags, start = head[3] if len(head) > 3 else 0, 10
     if flags & 0x04:                    # FEXTRA: its length, then its bytes
         start += 2 + int.from_bytes(head[10:12], "little")
     end = head.find(b"\0", start) if flags & 0x08 else -1

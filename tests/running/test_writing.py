@@ -439,6 +439,17 @@ def test_in_place_of_a_file_of_several_members_keeps_every_game(tmp_path, suffix
 FIXABLE = '[GameType "20"]\n[FEN "W:W28:B23"]\n[Result "0-2"]\n1. 28x19 0-2\n\n'
 
 
+@pytest.mark.parametrize("head", [b"\x1f\x8b", b"\x1f\x8b\x08", b"\x1f\x8b\x08\x0c\0\0\0\0\0\x03\x05"])
+def test_in_place_of_a_gzip_file_cut_in_its_header_is_left_unchanged(tmp_path, head):
+    """The header is read to keep its name: one cut short is damaged data, said as such, not a traceback."""
+    source = tmp_path / "a.pdn.gz"
+    source.write_bytes(head)
+    result = invoke(["convert", "--in-place", str(source)])
+    assert result.exit_code == 2 and isinstance(result.exception, (SystemExit, type(None)))
+    assert result.stderr.startswith(f"pdn: cannot read {source}: ") and "Traceback" not in result.stderr
+    assert source.read_bytes() == head and os.listdir(tmp_path) == [source.name]
+
+
 def _gzip_header(data):
     """(name, time) a gzip member's header gives (name None when it gives none)."""
     flags, mtime = data[3], int.from_bytes(data[4:8], "little")

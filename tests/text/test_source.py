@@ -213,3 +213,16 @@ def test_a_gzip_file_is_written_again_with_the_name_its_header_gives(tmp_path_fa
     assert gzip.decompress(written) == data
     assert written[3] == (0x08 if name else 0) and (not name or written[10:written.index(b"\0", 10)] == name)
     assert (int.from_bytes(written[4:8], "little") == 0) == (mtime == 0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(rest=st.binary(max_size=24))
+def test_any_bytes_after_the_gzip_magic_give_a_compressor(tmp_path_factory, rest):
+    """A header cut or damaged anywhere (compressor_of reads it before the file is read): a compressor all
+    the same, whose data reads back; reading the file then says what is wrong with it."""
+    from pdn_tools.text.source import compressor_of
+
+    path = tmp_path_factory.mktemp("gz") / "a.pdn.gz"
+    path.write_bytes(b"\x1f\x8b" + rest)
+    packer = compressor_of(str(path))
+    assert gzip.decompress(packer.compress(b"games") + packer.flush()) == b"games"
