@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, NoReturn, Protocol, S
 
 import click
 
-from pdn_tools.running import output as streams
-from pdn_tools.running.output import EXIT_USAGE, atomic_output
+from pdn_tools.running import files
+from pdn_tools.running.files import atomic_output
+from pdn_tools.running.output import EXIT_USAGE
 from pdn_tools.text.names import printable
 from pdn_tools.cli.main import SUMMARIES
 from pdn_tools.cli.options import Needs, OneLineError, Reading, Writing
@@ -190,8 +191,8 @@ def not_to_terminal(writing: Writing) -> None:
     stdout is one or -o names one: said before any work."""
     if writing.to_stdout() and sys.stdout.isatty():
         raise OneLineError("not written to a terminal; use -o FILE")
-    if writing.output is not None and not writing.to_stdout() and streams.names_a_terminal(writing.output):
-        raise OneLineError(f"cannot write {printable(writing.output)}: {streams.TERMINAL}")
+    if writing.output is not None and not writing.to_stdout() and files.names_a_terminal(writing.output):
+        raise OneLineError(f"cannot write {printable(writing.output)}: {files.TERMINAL}")
 
 
 def _refuse_overwriting_inputs(params: dict[str, Any]) -> None:
@@ -210,7 +211,7 @@ def _refuse_overwriting_inputs(params: dict[str, Any]) -> None:
         named = batch.Inputs(params["paths"], params.get("globs") or batch.DEFAULT_GLOBS).named_files()
     else:
         named = iter([params["path"]] if "path" in params else [])
-    clash = streams.overwritten_input(outputs, named)
+    clash = files.overwritten_input(outputs, named)
     if clash is not None:
         written, path = clash
         shown = "standard input" if path == "-" else printable(path)

@@ -10,7 +10,7 @@ import sys
 from types import FrameType
 from typing import Any, NoReturn
 
-from pdn_tools.running.output import remove_temporaries
+from pdn_tools.running.files import remove_temporaries
 
 ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 

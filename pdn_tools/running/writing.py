@@ -8,7 +8,8 @@ from typing import IO, BinaryIO, Callable, Iterable, Iterator
 from pdn_tools.commands.convert import Converted
 from pdn_tools.play.checking import Checking
 from pdn_tools.running import batch
-from pdn_tools.running.output import CannotWrite, atomic_output
+from pdn_tools.running.files import atomic_output
+from pdn_tools.running.output import CannotWrite
 from pdn_tools.text.names import printable
 from pdn_tools.text.source import NotPdn, input_bytes, watched
 

@@ -10,7 +10,7 @@ from corpus import CORPUS, corpus_files, needs_corpus
 from pdn_tools import MoveNumber, ReadError, read_games, read_text
 from pdn_tools.running.batch import Inputs, run
 from pdn_tools.cli import cli
-from pdn_tools.running.output import atomic_output
+from pdn_tools.running.files import atomic_output
 from pdn_tools.play.notation import Style, canonical_game, canonical_tags, move_text
 from pdn_tools.rules.movegen import Position
 from pdn_tools.play.checking import Checking

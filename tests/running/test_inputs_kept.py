@@ -429,7 +429,7 @@ def test_a_temporary_file_removed_before_its_writer_locks_it_is_made_again(tmp_p
     it then; the writer sees it gone (no link left) and makes another."""
     import fcntl
 
-    from pdn_tools.running import output
+    from pdn_tools.running import files
 
     real, swept = fcntl.flock, []
 
@@ -440,7 +440,7 @@ def test_a_temporary_file_removed_before_its_writer_locks_it_is_made_again(tmp_p
                 os.unlink(tmp_path / name)
         return real(descriptor, operation)
     monkeypatch.setattr(fcntl, "flock", sweep_first)
-    with output.atomic_output(str(tmp_path / "out.pdn")) as stream:
+    with files.atomic_output(str(tmp_path / "out.pdn")) as stream:
         stream.write("whole\n")
     assert len(swept) == 1
     assert (tmp_path / "out.pdn").read_text() == "whole\n" and os.listdir(tmp_path) == ["out.pdn"]

@@ -616,7 +616,7 @@ def test_a_signal_while_writing_leaves_no_temporary_file(tmp_path, signum):
 def test_a_signal_just_after_the_temporary_file_is_made_removes_it(tmp_path, monkeypatch):
     """The window between creating the temporary file and knowing its name: a signal there
     must still find it (it once left a .pdn-*.tmp under load)."""
-    from pdn_tools.running import output, signals
+    from pdn_tools.running import files, signals
 
     real_open = os.open
 
@@ -633,7 +633,7 @@ def test_a_signal_just_after_the_temporary_file_is_made_removes_it(tmp_path, mon
         signals.clean_up_on_signals()
         monkeypatch.setattr(os, "open", open_then_signal)
         with pytest.raises(signals.Terminated):
-            with output.atomic_output(str(tmp_path / "out.pdn")) as stream:
+            with files.atomic_output(str(tmp_path / "out.pdn")) as stream:
                 stream.write("never written")
     finally:
         for signum, handler in saved.items():
