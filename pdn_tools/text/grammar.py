@@ -48,9 +48,15 @@ def _ours(info: os.stat_result) -> bool:
 def _cache_file(key: str) -> str | None:
     """Where the parser named `key` is kept between runs (a new process loads it in about 2 ms, builds
     it in 15 to 30): a file in the user's cache folder; None when that folder cannot be made, or is
-    not the user's own, or others could write to it (what it holds is unpickled)."""
-    root = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    not the user's own, or others could write to it (what it holds is unpickled), or would be relative to
+    the working folder (a relative XDG_CACHE_HOME is ignored, as the XDG spec says; a HOME that is not
+    absolute, or none, keeps nothing)."""
+    root = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(root):
+        root = os.path.join(os.path.expanduser("~"), ".cache")
     folder = os.path.join(root, "pdn-tools")
+    if not os.path.isabs(folder):
+        return None
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         info = os.stat(folder)

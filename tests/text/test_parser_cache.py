@@ -153,6 +153,33 @@ def test_a_home_that_cannot_be_written_runs_without_a_cache(tmp_path):
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
+@pytest.mark.parametrize("xdg, home, kept_in", [
+    ("cache", "/HOME", "/HOME/.cache"),        # a relative XDG_CACHE_HOME is ignored, as the XDG spec says
+    ("", "home", None),                        # a HOME that is relative: no cache at all
+    (None, "~", None),                         # as expanduser leaves "~" with HOME unset and no passwd entry
+])
+def test_a_cache_folder_named_relative_to_the_working_folder_is_not_made(tmp_path, monkeypatch, builds, xdg, home,
+                                                                         kept_in):
+    """The cache is never made in the folder a command runs in: `XDG_CACHE_HOME=cache pdn validate` made
+    ./cache/pdn-tools there, and a HOME that cannot be resolved ./~/.cache/pdn-tools, in every folder run in."""
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    for name, value in (("XDG_CACHE_HOME", xdg), ("HOME", home)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value.replace("/HOME", str(tmp_path / "home")))
+    grammar.PdnParser()
+    grammar.PdnParser()
+    assert list(work.iterdir()) == []
+    if kept_in is None:
+        assert builds == [1, 1]
+    else:
+        kept = Path(kept_in.replace("/HOME", str(tmp_path / "home")), "pdn-tools")
+        assert builds == [1] and len(list(kept.iterdir())) == 1
+
+
 WRITER = """
 import sys
 from pdn_tools.text import grammar
