@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -40,22 +41,42 @@ __all__ = ["Engine", "Makers", "PURE", "compile_rules", "compiled_module", "comp
 
 @functools.cache
 def compiled_module() -> ModuleType | None:
-    """The compiled core's module, or None when it was not built."""
+    """The compiled core's module, or None when it was not built or is older than its sources."""
     try:
         from pdn_tools.rules import _core
     except ImportError:
         return None
-    return _core
+    return _core if _built_since(_core, {"rules": (".c", ".h"), "text": (".h",)}) else None
 
 
 @functools.cache
 def compiled_scanner() -> ModuleType | None:
-    """The compiled scanner's module (`text/_scan.c`), or None when it was not built."""
+    """The compiled scanner's module (`text/_scan.c`), or None when it was not built or is older than its
+    sources."""
     try:
         from pdn_tools.text import _scan
     except ImportError:
         return None
-    return _scan
+    return _scan if _built_since(_scan, {"text": (".c", ".h")}) else None
+
+
+def _built_since(module: ModuleType, sources: dict[str, tuple[str, ...]]) -> bool:
+    """Whether compiled `module` is at least as new as each C source and header of the package it is built
+    from (setup.py's sources and depends: the files `_*` with those endings in those folders).  An install
+    holds none; a checkout pulled or switched without building again held a module of other sources, whose
+    calls no longer fit the Python code (every command ended in a traceback), and it is built again (as
+    setuptools decides it, by these times) before it is used."""
+    path = module.__file__
+    if path is None:
+        return True
+    built = os.stat(path).st_mtime_ns
+    package = os.path.dirname(os.path.dirname(path))
+    for folder, endings in sources.items():
+        with os.scandir(os.path.join(package, folder)) as entries:
+            if any(entry.name.startswith("_") and entry.name.endswith(endings) and entry.stat().st_mtime_ns > built
+                   for entry in entries):
+                return False
+    return True
 
 
 @record(frozen=True, slots=True)
@@ -125,12 +146,20 @@ def engine_summary() -> str:
     """What reads and checks games here, in a line (`pdn --version`): the compiled core and scanner, or
     the pure-Python engine and why.  An install without a C compiler warns only in pip's verbose output."""
     if engine_from_environment().compiled:
-        scanner = "compiled scanner" if compiled_scanner() is not None else "Python scanner (compiled one not built)"
+        scanner = ("compiled scanner" if compiled_scanner() is not None else
+                   f"Python scanner (compiled one {_why_not('pdn_tools.text._scan')})")
         return f"engine: compiled core, {scanner}"
     if compiled_module() is not None:
         return "engine: pure Python, slower (PDN_TOOLS_PURE is set)"
-    return ("engine: pure Python, slower (the compiled core is not built: install again with a C compiler "
-            "and Python's headers)")
+    if _why_not("pdn_tools.rules._core") == "not built":
+        return ("engine: pure Python, slower (the compiled core is not built: install again with a C compiler "
+                "and Python's headers)")
+    return "engine: pure Python, slower (the compiled core is older than its C sources: build it again, pip install -e .)"
+
+
+def _why_not(name: str) -> str:
+    """Why the compiled module `name` (one compiled_module or compiled_scanner did not give) is not used."""
+    return "older than its C sources" if sys.modules.get(name) is not None else "not built"
 
 
 @functools.cache

@@ -2,8 +2,10 @@
 `pdn --help` import no command, no parser and no rules; validating one game imports neither the
 other commands nor what only some options need (the search, boards, workers, Dask, metadata)."""
 import os
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
@@ -238,3 +240,34 @@ def test_the_version_names_the_engine_that_runs(pure, missing, engine):
     done = subprocess.run([sys.executable, "-c", WITHOUT, missing or "-", "--version"], env=env,
                           capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (0, f"pdn, version {__version__}\n{engine}\n", "")
+
+
+@pytest.mark.parametrize("newer, engine", [
+    ("rules/_movegen.c", "engine: pure Python, slower (the compiled core is older than its C sources: build it "
+                         "again, pip install -e .)"),
+    ("text/_scan.h", "engine: pure Python, slower (the compiled core is older than its C sources: build it "
+                     "again, pip install -e .)"),
+    ("text/_fast.c", "engine: compiled core, Python scanner (compiled one older than its C sources)"),
+])
+def test_a_compiled_module_older_than_its_sources_is_not_used(tmp_path, newer, engine):
+    """A checkout pulled or switched to another branch without building again (an editable install) kept
+    compiled modules of other sources, whose calls no longer fit the Python code: every reading command
+    ended in a traceback (`ValueError: not enough values to unpack`).  A module older than a C source or
+    header it is built from (setup.py's sources and depends) is not used, and `--version` says why."""
+    if compiled_module() is None:
+        pytest.skip("the compiled core is not built here")
+    package = Path(compiled_module().__file__).parents[1]
+    copied = tmp_path / "pdn_tools"
+    shutil.copytree(package, copied, ignore=shutil.ignore_patterns("__pycache__"))
+    built = max(path.stat().st_mtime for path in copied.rglob("*.so"))
+    os.utime(copied / newer, (built + 10, built + 10))
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "PDN_TOOLS_PURE": ""}
+    version = subprocess.run([sys.executable, "-m", "pdn_tools", "--version"], env=env, capture_output=True,
+                             text=True, timeout=60, cwd=tmp_path)
+    assert (version.returncode, version.stdout, version.stderr) == (0, f"pdn, version {__version__}\n{engine}\n", "")
+    game = DATA / "variants" / "20-international.pdn"
+    done = subprocess.run([sys.executable, "-m", "pdn_tools", "validate", "--format", "jsonl", str(game)], env=env,
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    expected = subprocess.run([sys.executable, "-m", "pdn_tools", "validate", "--format", "jsonl", str(game)],
+                              capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (expected.returncode, expected.stdout, expected.stderr)
