@@ -12,6 +12,7 @@ from pdn_tools.cli.options import (Needs, OneLineError, Reading, Writing, format
                                   shots_given, writing_options)
 from pdn_tools.cli.choices import CONVERT_FORMATS, ENGINE_DEPTH, SHOTS_DEPTH, SHOTS_NODES
 from pdn_tools.cli.run import Run, command
+from pdn_tools.running.files import temporary_folder
 from pdn_tools.running.output import EXIT_USAGE
 
 if TYPE_CHECKING:      # a run imports them, not `pdn convert --help` (docs/start-up.md)
@@ -243,7 +244,6 @@ def _hub_engine(command: str | None, limits: Limits) -> Iterator[PerWorker[HubEn
     """The engine of --engine, one a process that annotates (this one, or each worker of --jobs and
     --dask); this process's ended and reaped when the command ends (by an error or Ctrl-C too), the
     workers' when they end, and any left (its worker killed, or busy as the run ends) killed then."""
-    import tempfile
     from pdn_tools.play.hub import EngineError
     from pdn_tools.running.engine import HubEngine, end_engines_left
     from pdn_tools.running.per_worker import PerWorker
@@ -255,7 +255,7 @@ def _hub_engine(command: str | None, limits: Limits) -> Iterator[PerWorker[HubEn
         HubEngine(command, limits)          # the command checked before anything is read
     except EngineError as error:
         raise click.UsageError(str(error)) from None
-    with tempfile.TemporaryDirectory(prefix="pdn-engines-") as registry:
+    with temporary_folder("pdn-engines-") as registry:
         engines = PerWorker(functools.partial(HubEngine, command, limits, registry))
         try:
             yield engines

@@ -12,7 +12,7 @@ import click
 
 from pdn_tools.running import files
 from pdn_tools.running.files import atomic_output
-from pdn_tools.running.output import EXIT_USAGE
+from pdn_tools.running.output import EXIT_USAGE, CannotWrite
 from pdn_tools.text.names import printable
 from pdn_tools.cli.main import SUMMARIES
 from pdn_tools.cli.options import Needs, OneLineError, Reading, Writing
@@ -157,6 +157,8 @@ def output(writing: Writing, complete: Callable[[], bool] = lambda: True) -> Ite
     try:
         with atomic_output(writing.output, complete) as stream:
             yield stream
+    except CannotWrite as error:        # the file it names: -o FILE's, or a temporary file
+        cannot_write(error.filename, error)
     except OSError as error:
         cannot_write(writing.output, error)
 

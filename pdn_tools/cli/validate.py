@@ -162,9 +162,11 @@ class AuditPageFormat(Format):
 
     def validate(self, run: Run, writing: Writing) -> report.Summary:
         from pdn_tools.commands import html_report
+        from pdn_tools.running.files import temporary_file
         from pdn_tools.running.per_worker import audited
 
-        page = html_report.AuditPage(depth=self.options.shots)
+        spool = functools.partial(temporary_file, "w+", "utf-8")   # one that cannot be made: a line, exit 2
+        page = html_report.AuditPage(depth=self.options.shots, references=spool(), spool=spool)
         for record, (game, (looks, unjudged)) in run.checked(functools.partial(audited, evaluate=self.options.searches())):
             page.add(record, game)
             page.add_looks(looks, unjudged)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import IO, Iterable
+from typing import IO, Callable, Iterable
 
 from pdn_tools.commands import report
 from pdn_tools.commands.html_games import InvalidGame, _game_section
@@ -81,6 +81,7 @@ class AuditPage:
     defined: set[str] = field(default_factory=set)
     sections: dict[str, IO[str]] = field(default_factory=dict)  # code -> its games' sections, a line each
     references: IO[str] = field(default_factory=_spool)         # `file:line: code`, a line per error
+    spool: Callable[[], IO[str]] = _spool                       # makes a temporary text file
     depth: int | None = None                                    # --shots' search depth (None: no --shots)
     looks: Biggest = field(default_factory=Biggest)             # the moves worth a second look so far
     unjudged: int = 0                                           # moves whose search went past the node budget
@@ -98,7 +99,7 @@ class AuditPage:
         code = record.errors[0].code                # an invalid game has an error
         self.groups[code] += 1
         if self.groups[code] <= PER_CODE:
-            spool = self.sections.get(code) or self.sections.setdefault(code, _spool())
+            spool = self.sections.get(code) or self.sections.setdefault(code, self.spool())
             first = self.groups[code] == 1
             section = self._definitions(game) + _game_section(self.invalid, record, game, first)
             spool.write(section.replace("\n", " ") + "\n")

@@ -20,7 +20,6 @@ import selectors
 import shlex
 import signal
 import subprocess
-import tempfile
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from typing import IO
 from pdn_tools.play.hub import Analysis, EngineError, HubError, format_line, parse_line, position_text, read_line_of_moves, \
     read_move, read_score
 from pdn_tools.rules.movegen import Position
+from pdn_tools.running.files import temporary_file
 from pdn_tools.text.names import printable
 
 MAX_LINE = 1 << 16              # bytes: a longer line is not the protocol's
@@ -106,7 +106,7 @@ class HubEngine:
 
     def _start(self, variant: str) -> None:
         self.close()
-        self.errors = tempfile.TemporaryFile()
+        self.errors = temporary_file()
         try:
             self.process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                             stderr=self.errors, bufsize=0, process_group=0)

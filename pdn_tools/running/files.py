@@ -10,11 +10,13 @@ import io
 import os
 import re
 import stat
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, TextIO
+from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, TextIO
 
 from pdn_tools.running.output import CannotWrite, NamedWriter, cannot_write
 
 if TYPE_CHECKING:
+    import tempfile
+
     from _typeshed import ReadableBuffer
 
 TERMINAL = "a terminal; not written to one"
@@ -339,3 +341,27 @@ def remove_temporaries() -> None:
     for temporary in list(_TEMPORARY):
         with contextlib.suppress(OSError):
             os.unlink(temporary)
+
+
+TEMPORARY = "a temporary file"
+
+
+def temporary_file(mode: str = "w+b", encoding: str | None = None) -> IO[Any]:
+    """An unnamed temporary file (tempfile's: in TMPDIR, else /tmp...).  One that cannot be made (no such
+    folder can be written, a full disk) is a CannotWrite naming TEMPORARY (`pdn: cannot write a temporary
+    file: REASON`, exit 2), not a traceback, nor blamed on the file -o names."""
+    import tempfile
+    try:
+        return tempfile.TemporaryFile(mode, encoding=encoding)
+    except OSError as error:
+        raise cannot_write(error, TEMPORARY) from None
+
+
+def temporary_folder(prefix: str) -> tempfile.TemporaryDirectory[str]:
+    """A temporary folder, removed with what it holds when its block ends; as `temporary_file` when it
+    cannot be made."""
+    import tempfile
+    try:
+        return tempfile.TemporaryDirectory(prefix=prefix)
+    except OSError as error:
+        raise cannot_write(error, TEMPORARY) from None

@@ -435,6 +435,32 @@ def test_stdout_is_utf8_whatever_the_locale(tmp_path, command):
         assert done.stdout == written.read_bytes().replace(b" -o " + bytes(written), b"")  # a page quotes its command
 
 
+NO_TEMPORARY = """
+import sys, tempfile
+tempfile.tempdir = "/proc"          # TMPDIR a folder nothing can be made in (not even by root)
+sys.argv = ["pdn", *sys.argv[1:]]
+from pdn_tools.__main__ import main
+main()
+"""
+
+
+@pytest.mark.parametrize("output", [[], ["-o", "out"]], ids=["stdout", "-o"])
+@pytest.mark.parametrize("command", [["validate", "--format", "html"], ["annotate", "--engine", "ENGINE", "--all"]],
+                         ids=" ".join)
+def test_a_temporary_file_that_cannot_be_made_is_one_line_and_exit_2(tmp_path, command, output):
+    """No usable temporary folder (TMPDIR and /tmp full, read-only or missing): `pdn validate --format html`
+    ended in a FileNotFoundError traceback, exit 1, and annotate --engine -o OUT said `cannot write OUT: No
+    such file or directory`; it is a file that cannot be written: `pdn: cannot write a temporary file:
+    REASON`, exit 2, and nothing written."""
+    (tmp_path / "games.pdn").write_text('[GameType "21"]\n\n1. 11-15 24-20 2. 15-19 *\n', encoding="utf-8")
+    engine = f"{sys.executable} -m pdn_tools hub"
+    done = subprocess.run([sys.executable, "-c", NO_TEMPORARY, *[engine if word == "ENGINE" else word for word in command],
+                           "games.pdn", *output], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60,
+                          cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "") and done.stderr.startswith("pdn: cannot write a temporary file: ")
+    assert len(done.stderr.splitlines()) == 1 and sorted(os.listdir(tmp_path)) == ["games.pdn"]
+
+
 # ---- files named on the command line that are not regular files ----------------------------------
 
 PDN = [sys.executable, "-m", "pdn_tools"]
