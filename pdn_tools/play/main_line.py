@@ -8,6 +8,7 @@ from pdn_tools.rules import steps
 from pdn_tools.rules.draws import DrawTracker
 from pdn_tools.rules.fen import FenError, parse_fen
 from pdn_tools.text.codes import Code
+from pdn_tools.text.records import slots_state
 from pdn_tools.text.walk import Path, walk
 from pdn_tools.text.model import (Comment, Diagnostic, Element, NotatedMove as Notated, MoveNumber, MoveRun, Nag,
                                   Placeholder, Setup, Variation, movetext_runs)
@@ -61,6 +62,7 @@ class Ply:
         return self._fields() == other._fields() if isinstance(other, Ply) else NotImplemented
 
     __hash__ = None         # type: ignore[assignment]     # mutable, as the dataclass it was
+    __getstate__ = slots_state
 
     def __repr__(self) -> str:
         return "Ply(number={!r}, notated={!r}, move={!r}, before={!r}, after={!r})".format(*self._fields())

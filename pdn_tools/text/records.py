@@ -17,7 +17,7 @@ from dataclasses import Field, FrozenInstanceError, dataclass
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any, TypeVar
 
-__all__ = ["record"]
+__all__ = ["record", "slots_state"]
 
 T = TypeVar("T")
 
@@ -44,6 +44,8 @@ def _record(*, frozen: bool = False, slots: bool = False, kw_only: bool = False)
             made.__setattr__, made.__delattr__ = _frozen(made, names)
             if slots:
                 made.__getstate__, made.__setstate__ = _state([f.name for f in fields])
+        elif slots and "__getstate__" not in body:
+            made.__getstate__ = slots_state
         return made  # type: ignore[no-any-return]
     return make
 
@@ -111,3 +113,10 @@ def _state(names: list[str]) -> tuple[Callable[[object], list[object]], Callable
         for name, value in zip(names, state):
             _set(self, name, value)
     return __getstate__, __setstate__
+
+
+def slots_state(self: object) -> object:
+    """`__getstate__` of a slotted class: `object.__getstate__`'s state (the slots set, an unset one
+    left out), given as the class's own, so that pickle by protocols 0 and 1 takes it too (they
+    refuse a slotted class that does not define __getstate__)."""
+    return object.__getstate__(self)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pdn_tools import FenError, Game, Position, VARIANTS, parse_fen, read_text, replay, to_fen
+from pdn_tools import FenError, Game, check, Position, VARIANTS, parse_fen, read_text, replay, to_fen
 from pdn_tools.play import replay as replay_module
 from pdn_tools.rules import movegen
 from pdn_tools.text import model
@@ -236,14 +236,24 @@ def test_pieces_answered_by_the_core_are_the_python_methods(data):
 @settings(max_examples=4, deadline=None)
 @given(data=st.data())
 def test_replays_plies_and_positions_pickle_and_copy_on_both_engines(name, data):
-    """A replay, its plies and its positions come back equal from pickle (as Dask and process
-    pools send them) and from copy.deepcopy, on each engine, and still play: a position keeps its
+    """A replay, its plies and its positions come back equal from pickle by every protocol (as Dask
+    and process pools send them; 0 and 1 too, which refused the slotted Game and Ply) and from
+    copy.copy and deepcopy, on each engine, and still play: a position keeps its
     engine and takes its variant's tables where it is read back (the compiled core's tables are
-    not pickled: pickling a compiled engine's position once raised 'cannot pickle Rules')."""
+    not pickled: pickling a compiled engine's position once raised 'cannot pickle Rules').  So do
+    a game read (its runs of moves still text), its record and a game that could not be read."""
     text = data.draw(played_games(name))
     for engine in (COMPILED, PURE):
+        game, broken = read_text(text, engine=engine)[0], read_text(text + " ) {", engine=engine)[-1]
+        checked = check(game, engine=engine)
+        for value in (game, broken, checked.record):
+            for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+                assert pickle.loads(pickle.dumps(value, protocol)) == value
+            assert copy.copy(value) == value and copy.deepcopy(value) == value
+        assert pickle.loads(pickle.dumps(checked, 0)).record == checked.record
         result = replay(read_text(text, engine=engine)[0], engine=engine)
-        for copied in (pickle.loads(pickle.dumps(result)), copy.deepcopy(result)):
+        for copied in (*(pickle.loads(pickle.dumps(result, protocol)) for protocol in range(pickle.HIGHEST_PROTOCOL + 1)),
+                       copy.copy(result), copy.deepcopy(result)):
             assert walked(copied) == walked(result)
             assert copied.computed_result() == result.computed_result()
             final, again = result.final, copied.final
