@@ -95,6 +95,11 @@ class Path:
     def __repr__(self) -> str:
         return repr(self.indexes())
 
+    def __reduce__(self) -> tuple[type[Path], tuple[Path | None, int]]:
+        """Pickled as its parent and index, its hash made again where it is read (hash(None), which
+        it is made from, differs from one process to the next)."""
+        return Path, (self.parent, self.index)
+
 
 PathLike = Union[Path, tuple[int, ...]]
 

@@ -1,7 +1,12 @@
 """text.walk: one walk over movetext, with stable paths, text plies and skipping."""
+import copy
+import pickle
+import subprocess
+import sys
+
 from pdn_tools.text.model import Comment, NotatedMove, MoveNumber, Placeholder, Variation
 from pdn_tools.text.reader import read_text
-from pdn_tools.text.walk import Frame, walk
+from pdn_tools.text.walk import Frame, Path, walk
 
 
 def _game(movetext: str):
@@ -78,3 +83,20 @@ def test_any_depth_of_nesting_is_walked():
     frames = list(walk(elements))
     assert len(frames) == 2 * depth + 1
     assert frames[depth].element is innermost[0] and frames[depth].depth == depth
+
+
+def test_a_path_pickled_is_equal_to_the_same_path_made_in_another_process():
+    """A path's hash is made from hash(None), which differs from one process to the next: a path
+    pickled (in a replay's `resolved`, sent by a process pool or Dask) was unequal, and not found as
+    a key, where it was read back.  Every protocol, copy and deepcopy."""
+    deep = Path.of([3, 1, 4, 1, 5])
+    sent = [pickle.dumps({deep: "deep", Path(None, 2): "main"}, protocol)
+            for protocol in range(pickle.HIGHEST_PROTOCOL + 1)]
+    script = ("import pickle, sys\n"
+              "from pdn_tools.text.walk import Path\n"
+              "for data in pickle.loads(sys.stdin.buffer.read()):\n"
+              "    keys = pickle.loads(data)\n"
+              "    assert keys[Path.of([3, 1, 4, 1, 5])] == 'deep' and keys[Path(None, 2)] == 'main', keys\n")
+    subprocess.run([sys.executable, "-c", script], input=pickle.dumps(sent), check=True, timeout=60)
+    for again in (copy.copy(deep), copy.deepcopy(deep), *(pickle.loads(pickle.dumps(deep, p)) for p in range(6))):
+        assert again == deep and hash(again) == hash(deep) and again.indexes() == (3, 1, 4, 1, 5)
