@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from pdn_tools.cli.choices import MAX_PERFT_DEPTH
 from pdn_tools.cli.options import VARIANT, Writing, format_option, writing_options
 from pdn_tools.cli.run import command, output
 
@@ -17,7 +18,8 @@ if TYPE_CHECKING:      # a run imports it, not `pdn perft --help` (docs/start-up
     "pdn perft --variant international --depth 6",
     "pdn perft --variant english --depth 3 --fen 'B:W18:B14' --divide"])
 @click.option("--variant", type=VARIANT, required=True, metavar="NAME", help="Variant name or number.")
-@click.option("--depth", type=click.IntRange(1), required=True, help="Plies to search (1 or more).")
+@click.option("--depth", type=click.IntRange(1, MAX_PERFT_DEPTH), required=True,
+              help=f"Plies to search (1 to {MAX_PERFT_DEPTH}).")
 @click.option("--fen", help="Start position (default: the variant's initial position).")
 @click.option("--divide", "split", is_flag=True, help="Also count below each first move.")
 @click.option("--keep-duplicates", is_flag=True,

@@ -430,8 +430,9 @@ def _position_pieces(position: Position) -> tuple[str, int, int, int]:
 
 def perft(position: Position, depth: int, keep_duplicates: bool = False) -> int:
     """Leaf nodes at `depth`; captures with the same start, end and captured set count once
-    unless `keep_duplicates` (they differ only in the order of the captured pieces)."""
-    if depth <= 0:
+    unless `keep_duplicates` (they differ only in the order of the captured pieces); `depth` an
+    int of at most MAX_PERFT_DEPTH (ValueError past it, TypeError when not an int)."""
+    if _perft_depth(depth) <= 0:
         return 1
     ci, own, opp = position._sides()
     c_opp = position._ctr[ci ^ 1]
@@ -443,10 +444,22 @@ def perft(position: Position, depth: int, keep_duplicates: bool = False) -> int:
                   keep_duplicates)
 
 
+MAX_PERFT_DEPTH = 63     # the deepest perft and divide count: the compiled core has room for MAX_DEPTH - 1 (_movegen.c)
+
+
+def _perft_depth(depth: int) -> int:
+    """`depth`, checked: an int of at most MAX_PERFT_DEPTH, the same bound on both engines."""
+    if not isinstance(depth, int):
+        raise TypeError(f"perft: depth must be an int, not {type(depth).__name__}")
+    if depth > MAX_PERFT_DEPTH:
+        raise ValueError(f"perft: a depth of at most {MAX_PERFT_DEPTH}, not {depth}")
+    return depth
+
+
 def divide(position: Position, depth: int, keep_duplicates: bool = False) -> list[tuple[Move, int]]:
     """perft below each legal move (every path kept), for debugging against other engines; `depth`
     counts the move itself, so it is at least 1."""
-    if depth < 1:
+    if _perft_depth(depth) < 1:
         raise ValueError(f"divide: a depth of at least 1, not {depth}")
     return [(m, perft(position.play(m), depth - 1, keep_duplicates))
             for m in position.legal_moves()]

@@ -111,7 +111,16 @@ def test_perft_needs_a_depth_of_one_ply_or_more(divide):
     """--depth 0 printed nothing, and with --divide the counts of depth 1."""
     result = invoke(["perft", "--variant", "english", "--depth", "0", *divide])
     assert result.exit_code == 2 and result.stdout == ""
-    assert "Invalid value for '--depth': 0 is not in the range x>=1." in result.stderr
+    assert "Invalid value for '--depth': 0 is not in the range 1<=x<=63." in result.stderr
+
+
+@pytest.mark.parametrize("depth", ["64", "99999999999999999999999"])
+def test_perft_refuses_a_depth_past_the_deepest_before_counting(depth):
+    """--depth 64 and over counted each depth to 63, then ended in a traceback ('perft depth must
+    be below 64'): a usage error now, naming the bound, before anything is written."""
+    result = invoke(["perft", "--variant", "english", "--depth", depth, "--fen", "W:W:B"])
+    assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.stderr
+    assert f"Invalid value for '--depth': {depth} is not in the range 1<=x<=63." in result.stderr
 
 
 @pytest.mark.slow          # a pdn process reading a corpus file

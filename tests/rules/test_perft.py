@@ -5,8 +5,10 @@ Shallow depths only; benchmarks/bench_perft.py checks deeper counts.
 
 import pytest
 
+from test_fast_plies import COMPILED, PURE
+
 from pdn_tools.rules.fen import parse_fen
-from pdn_tools.rules.movegen import Position, divide, perft
+from pdn_tools.rules.movegen import MAX_PERFT_DEPTH, Position, divide, perft
 from pdn_tools.rules.variants import VARIANTS
 
 # (variant, keep duplicates, counts from depth 1) - the initial position of each variant.
@@ -97,3 +99,21 @@ def test_turkish_straight_stretch_is_one_move_where_kish_counts_two():
     assert sorted(VARIANTS["turkish"].square_text(m.path[0]) for m in pos.legal_moves()) == ["a4", "a4"]
     assert sorted(VARIANTS["turkish"].square_text(m.end) for m in pos.legal_moves()) == ["a7", "a8"]
     assert perft(pos, 1) == perft(pos, 1, keep_duplicates=True) == 2
+
+
+@pytest.mark.parametrize("engine", [COMPILED, PURE], ids=["compiled", "pure"])
+def test_a_depth_past_the_deepest_or_not_a_whole_number_is_refused_alike_on_both_engines(engine):
+    """perft and divide count to MAX_PERFT_DEPTH plies on either engine (the compiled core's
+    working room): deeper raised 'perft depth must be below 64' on the compiled engine (a traceback
+    from `pdn perft`) and RecursionError on the pure one; a float recursed without end on the pure
+    one.  Now the same ValueError or TypeError, naming the bound, on both."""
+    stuck = Position.from_fen(VARIANTS["english"], "W:W:B", engine)        # no move: any depth is instant
+    assert perft(stuck, MAX_PERFT_DEPTH) == 0
+    for depth in (MAX_PERFT_DEPTH + 1, 2000, 10 ** 30):
+        for count in (perft, divide):
+            with pytest.raises(ValueError, match=f"a depth of at most {MAX_PERFT_DEPTH}, not {depth}"):
+                count(stuck, depth)
+    for depth in (2.5, "3", None):
+        for count in (perft, divide):
+            with pytest.raises(TypeError, match="depth must be an int"):
+                count(stuck, depth)
