@@ -1,7 +1,7 @@
 """The Hub protocol of draughts engines (Scan, lidraughts): lines, positions, moves and scores.
 
 A line is `command arg=value flag ...`; a value is quoted with `"` when it holds a space, `=`
-or nothing.  A position is the side to move (`W`/`B`) and one letter per square in number
+or nothing (it cannot hold a `"`, nor a character `printable` escapes).  A position is the side to move (`W`/`B`) and one letter per square in number
 order (`w` `b` men, `W` `B` kings, `e` empty).  A quiet move is `32-28`; a capture is
 `from x to x taken x taken ...`, the taken squares in any order, or only `from x to` when
 that names one capture.  Scores are in men from the side to move's view; Scan writes
@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from pdn_tools.rules.movegen import Move, Position
 from pdn_tools.rules.variants import Variant, lidraughts_variant
+from pdn_tools.text.names import printable
 
 _PIECES = {"w": "w", "b": "b", "W": "W", "B": "B"}
 _VALUE = re.compile(r'\s*([^\s="]+)(?:\s*=\s*(?:"([^"]*)"|([^\s="]+)))?')
@@ -45,7 +46,7 @@ def hub_variant(variant: Variant, gametype: int | None = None) -> str:
 def parse_line(line: str) -> tuple[str, dict[str, str]]:
     """(command, {argument: value}) of a line; a flag's value is ''."""
     command = _COMMAND.match(line)
-    if command is None or not all(c.isprintable() or c == "\t" for c in line):
+    if command is None or printable(line.replace("\t", " ")) != line.replace("\t", " "):
         raise HubError("not a Hub line")
     args: dict[str, str] = {}
     at = command.end()
@@ -59,9 +60,12 @@ def parse_line(line: str) -> tuple[str, dict[str, str]]:
 
 
 def format_line(command: str, *flags: str, **pairs: str) -> str:
-    """A line: `command flag ... name=value ...` with values quoted where needed."""
+    """A line: `command flag ... name=value ...` with values quoted where needed.  The protocol has
+    no escape: a value's `"` is written `'`, and what `printable` escapes (a line break, a control
+    or format character) as its escape, so that a value is one value and the line one line."""
     parts = [command, *flags]
     for name, value in pairs.items():
+        value = printable(value).replace('"', "'")
         plain = value and not any(c.isspace() or c in '="' for c in value)
         parts.append(f"{name.replace('_', '-')}={value if plain else chr(34) + value + chr(34)}")
     return " ".join(parts)

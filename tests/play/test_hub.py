@@ -26,6 +26,7 @@ from pdn_tools.play.check import check
 from pdn_tools.play.hub import (Analysis, HubError, Score, format_line, hub_variant, hub_move_text, parse_line, position_text,
                                 read_line_of_moves, read_move, read_position, read_score, score_text)
 from pdn_tools.rules import core
+from pdn_tools.text.names import printable
 from pdn_tools.rules.fen import parse_fen
 from pdn_tools.rules.movegen import Position
 from pdn_tools.rules.search import WIN, first_move, search
@@ -97,6 +98,25 @@ def test_positions_and_moves_read_back_whatever_order_the_captured_squares_come_
 def test_a_line_formatted_parses_back(command, pairs):
     line = format_line(command, **{name.replace("-", "_"): value for name, value in pairs.items()})
     assert parse_line(line) == (command, pairs)
+
+
+@given(st.text(), st.text())
+def test_any_value_is_written_as_one_line_that_parses_back_to_one_value(message, name):
+    """A value has no escape in the protocol: a `"` in it ended the quoted value early (pdn hub
+    answered `set-param name=variant value="it's"` with `error message="unknown variant "it's""`,
+    which no client reads back), and a line break would end the line (a command after it read as
+    the next line).  format_line writes `"` as `'` and what `printable` escapes as its escape, so
+    the line is one line, read back by parse_line as the one value, unchanged when it was safe."""
+    line = format_line("error", message=message, version=name)
+    assert len(f"{line}\n".splitlines()) == 1 and "\r" not in line and "\n" not in line
+    expected = {"message": printable(message).replace('"', "'"), "version": printable(name).replace('"', "'")}
+    assert parse_line(line) == ("error", expected)
+
+
+def test_pdn_hub_s_error_quoting_the_request_is_one_line_of_the_protocol():
+    answer = Session(2, "1").answer
+    assert answer("set-param name=variant value=\"it's\"") == ['error message="unknown variant \'it\'s\'"']
+    assert parse_line(answer("set-param name=variant value=\"it's\"")[0])[1] == {"message": "unknown variant 'it's'"}
 
 
 @pytest.mark.parametrize("line", ['info score="0.1', "=x", "", "done move=\x1b[2J"])
