@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping, TextIO, TypeVar
 
 import click
 
-from pdn_tools.cli.options import (Needs, OneLineError, Reading, Writing, format_option, reading_options,
+from pdn_tools.cli.options import (Needs, OneLineError, Seconds, Reading, Writing, format_option, reading_options,
                                   shots_given, writing_options)
 from pdn_tools.cli.choices import CONVERT_FORMATS, ENGINE_DEPTH, SHOTS_DEPTH, SHOTS_NODES
 from pdn_tools.cli.run import Run, command
@@ -182,10 +182,10 @@ def _engine_given(params: Mapping[str, Any]) -> bool:
               type=click.IntRange(1), metavar="N",
               help=f"Plies the engine searches  [default: {ENGINE_DEPTH}].")
 @click.option("--engine-time", cls=Needs, needs=_engine_given, what="goes with --engine",
-              type=click.FloatRange(0, min_open=True), metavar="SECONDS",
+              type=Seconds(), metavar="SECONDS",
               help="Seconds the engine searches a position instead of a depth (not reproducible).")
 @click.option("--engine-timeout", cls=Needs, needs=_engine_given, what="goes with --engine",
-              type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
+              type=Seconds(), default=60.0, show_default=True,
               metavar="SECONDS", help="The longest wait for an engine's answer to one position.")
 @writing_options()
 @reading_options(dask=True)

@@ -1,7 +1,6 @@
 """`pdn diagram`: the board after a ply of one game, as text, SVG or PNG."""
 from __future__ import annotations
 
-import itertools
 import os
 import sys
 
@@ -57,7 +56,7 @@ def diagram(path: str, number: int, ply: int | None, fmt: str | None, size: int 
         not_to_terminal(writing)
     checking = reading.checking()
     inputs = batch.Inputs((path,), encoding=reading.encoding, max_game_bytes=reading.max_game_bytes)
-    found = next(itertools.islice(inputs.raw_games(checking.engine), number - 1, None), None)
+    found = next((raw for index, raw in enumerate(inputs.raw_games(checking.engine), 1) if index == number), None)
     if found is None:
         if inputs.unreadable:
             sys.exit(EXIT_USAGE)

@@ -53,6 +53,20 @@ class OneLineError(click.ClickException):
         click.echo(f"pdn: {self.message}", file=file, err=True)
 
 
+class Seconds(click.FloatRange):
+    """A number of seconds above 0 and at most a day: NaN, which every comparison of a range lets
+    through, is refused (a timeout of `nan`, `inf` or 1e300 ended in a traceback)."""
+
+    def __init__(self) -> None:
+        super().__init__(0, 24 * 3600, min_open=True)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if seconds != seconds:
+            self.fail(f"{value!r} is not a number of seconds", param, ctx)
+        return seconds
+
+
 class Needs(click.Option):
     """An option that means something only with another option or value: `needs(params)` (the command's
     parameters) says whether the command line gives it that; given without it, the command ends before
@@ -145,7 +159,8 @@ rules_option = click.option(
     "--rules", type=click.Choice(list(RULE_SETS)), default=DEFAULT_RULES, show_default=True, callback=_rule_set,
     help="Draw rules to check results by: " + "; ".join(f"{name}: {line}" for name, line in RULE_SETS.items())
          + " (docs/rules.md).")
-jobs_option = click.option("--jobs", "-j", type=click.IntRange(1), default=1, show_default=True,
+MAX_JOBS = 1024         # --jobs: more would be refused by the system or take minutes to start (docs/commands/validate.md)
+jobs_option = click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
                            help="Worker processes; output keeps the input order.")
 # How the workers of --jobs start: the platform's default (fork on Linux up to Python 3.13, forkserver from
 # 3.14), or the one named; hidden: for the tests, which run every --jobs path under each (docs/inputs.md).
