@@ -166,6 +166,8 @@ def check(game: Game | ReadError, variant: Variant | None = None, strict: bool =
           rules: RuleSet | None = None, engine: Engine | None = None) -> Checked:
     """Replay `game` (with `variant`'s rules, else those its tags or moves name; its draws by
     `rules`, else by its variant's own; on `engine`, see replay) and report on it."""
+    if not isinstance(game, (Game, ReadError)):
+        raise TypeError(f"check takes a Game or a ReadError, not {type(game).__name__}")
     return check_by(game, Checking(strict, variant, rules, engine or engine_from_environment()))
 
 

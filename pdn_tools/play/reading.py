@@ -16,7 +16,12 @@ def read_games(source: Source, strict: bool = False, name: str | None = None,
                encoding: str | None = None, *, max_game_bytes: int = MAX_GAME_BYTES,
                engine: Engine | None = None) -> Iterator[Game | ReadError]:
     """`text.reader.read_games` (its docstring says all), read for `engine` (None: the
-    environment's, `PDN_TOOLS_PURE`)."""
+    environment's, `PDN_TOOLS_PURE`); a `max_game_bytes` that is not an int is a TypeError, one
+    below 1 a ValueError, raised at once."""
+    if not isinstance(max_game_bytes, int):
+        raise TypeError(f"max_game_bytes must be an int, not {type(max_game_bytes).__name__}")
+    if max_game_bytes < 1:
+        raise ValueError(f"max_game_bytes must be 1 or more, not {max_game_bytes}")
     return reader.read_games(source, strict, name, encoding, max_game_bytes=max_game_bytes,
                              engine=engine_from_environment() if engine is None else engine)
 

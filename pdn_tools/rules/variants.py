@@ -375,6 +375,8 @@ def variant_by_gametype(n: int) -> Variant | None:
 
 def variant_by_name(name: str) -> Variant | None:
     """Look a variant up by name or alias (case-insensitive) or by GameType number text."""
+    if not isinstance(name, str):
+        raise TypeError(f"variant_by_name takes a str (a name, or a GameType number as text), not {type(name).__name__}")
     key = " ".join(name.strip().lower().replace("_", " ").replace("-", " ").split())
     if key.isdigit():
         gametype = number(key, 9)

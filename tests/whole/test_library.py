@@ -2,6 +2,7 @@
 Game.headers, replay(game).mainline(), and docs/library.md's examples, run as doctests."""
 import copy
 import doctest
+import io
 import gc
 import pickle
 from pathlib import Path
@@ -9,7 +10,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from pdn_tools import FenError, Game, check, Position, VARIANTS, parse_fen, read_text, replay, to_fen
+from pdn_tools import (FenError, Game, check, Position, VARIANTS, parse_fen, read_games, read_text, replay, to_fen,
+                       variant_by_name)
 from pdn_tools.play import replay as replay_module
 from pdn_tools.rules import movegen
 from pdn_tools.text import model
@@ -348,3 +350,27 @@ def test_a_user_script_of_the_public_names_passes_mypy_strict(tmp_path, monkeypa
     script.write_text(USER_SCRIPT)
     out, err, status = api.run(["--strict", "--no-incremental", "--cache-dir", str(tmp_path / "cache"), str(script)])
     assert status == 0, out + err
+
+
+_ODD = [
+    ("check(None)", lambda: check(None), TypeError, "check takes a Game or a ReadError, not NoneType"),
+    ("check(str)", lambda: check("1. 11-15 *"), TypeError, "check takes a Game or a ReadError, not str"),
+    ("variant_by_name(None)", lambda: variant_by_name(None), TypeError, "variant_by_name takes a str"),
+    ("variant_by_name(20)", lambda: variant_by_name(20), TypeError, "variant_by_name takes a str .*, not int"),
+    ("max_game_bytes=-1", lambda: next(read_games(io.BytesIO(b"*"), max_game_bytes=-1)), ValueError,
+     "max_game_bytes must be 1 or more, not -1"),
+    ("max_game_bytes=0", lambda: next(read_games(io.BytesIO(b"*"), max_game_bytes=0)), ValueError,
+     "max_game_bytes must be 1 or more, not 0"),
+    ("max_game_bytes=1.5", lambda: next(read_games(io.BytesIO(b"*"), max_game_bytes=1.5)), TypeError,
+     "max_game_bytes must be an int, not float"),
+]
+
+
+@pytest.mark.parametrize("call, error, message", [odd[1:] for odd in _ODD], ids=[odd[0] for odd in _ODD])
+def test_an_argument_of_the_wrong_type_or_out_of_range_is_said_so(call, error, message):
+    """The library's entry points name what they take, as replay and read_text do: check(None)
+    raised AttributeError from deep inside ('NoneType' object has no attribute 'tag'), so did
+    variant_by_name(None) or (20), and read_games took a ceiling of -1 or 1.5 characters (every game
+    then 'longer than -1 characters')."""
+    with pytest.raises(error, match=message):
+        call()
