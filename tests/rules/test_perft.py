@@ -117,3 +117,19 @@ def test_a_depth_past_the_deepest_or_not_a_whole_number_is_refused_alike_on_both
         for count in (perft, divide):
             with pytest.raises(TypeError, match="depth must be an int"):
                 count(stuck, depth)
+
+
+# (variant, depth, keep, drop): the first depth where the two duplicate policies part (reference §6).
+PARTING = [
+    pytest.param("international", 8, 6483971, 6483961, marks=pytest.mark.slow),     # 15 s on the pure engine
+    ("russian", 8, 929905, 929899),
+    ("brazilian", 8, 907836, 907830),
+    ("pool", 8, 929902, 929896),
+]
+
+
+@pytest.mark.parametrize("name, depth, keep, drop", PARTING, ids=lambda x: str(x))
+def test_keep_and_drop_part_where_the_published_counts_do(name, depth, keep, drop):
+    """INITIAL checks one policy a variant, at depths where both agree; here both, where they part."""
+    position = Position.initial(VARIANTS[name])
+    assert (perft(position, depth, True), perft(position, depth, False)) == (keep, drop)
