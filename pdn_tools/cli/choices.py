@@ -9,6 +9,7 @@ SHOTS_DEPTH = 3                                 # rules.search.SHOTS_DEPTH
 SHOTS_NODES = 1_000_000                         # rules.search.SHOTS_NODES
 ENGINE_DEPTH = 8                                # running.engine.DEFAULT_DEPTH
 HUB_MAX_DEPTH = 64                              # commands.hub_engine.MAX_DEPTH
+MAX_JOBS = 1024                                 # running.pool.MAX_JOBS
 MAX_PERFT_DEPTH = 63                            # rules.movegen.MAX_PERFT_DEPTH
 CONVERT_FORMATS = ("pdn", "jsonl", "fen")       # commands.convert.WRITERS
 LIST_FORMATS = ("tsv", "csv", "jsonl")          # commands.archive.ROWS

@@ -9,7 +9,7 @@ from typing import IO, TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTup
 
 import click
 
-from pdn_tools.cli.choices import DEFAULT_RULES, MAX_GAME_BYTES, RULE_SETS
+from pdn_tools.cli.choices import DEFAULT_RULES, MAX_GAME_BYTES, MAX_JOBS, RULE_SETS
 from pdn_tools.running.output import EXIT_USAGE
 
 if TYPE_CHECKING:
@@ -159,7 +159,6 @@ rules_option = click.option(
     "--rules", type=click.Choice(list(RULE_SETS)), default=DEFAULT_RULES, show_default=True, callback=_rule_set,
     help="Draw rules to check results by: " + "; ".join(f"{name}: {line}" for name, line in RULE_SETS.items())
          + " (docs/rules.md).")
-MAX_JOBS = 1024         # --jobs: more would be refused by the system or take minutes to start (docs/commands/validate.md)
 jobs_option = click.option("--jobs", "-j", type=click.IntRange(1, MAX_JOBS), default=1, show_default=True,
                            help="Worker processes; output keeps the input order.")
 # How the workers of --jobs start: the platform's default (fork on Linux up to Python 3.13, forkserver from

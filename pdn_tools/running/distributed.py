@@ -41,6 +41,7 @@ from pdn_tools.play.checking import Checking
 from pdn_tools.rules.core import Engine, engine_from_environment
 from pdn_tools.rules.variants import RuleSet, Variant
 from pdn_tools.running.inputs import Inputs, Unread
+from pdn_tools.running.pool import MAX_JOBS
 from pdn_tools.running.signals import ending_signal, start_resource_tracker
 from pdn_tools.running.tasks import (Fold, Options, PartResults, Place, Range, Read, Task, Work, do_task, read_part,
                                      read_whole, stamp)
@@ -426,6 +427,8 @@ def _local_workers(address: str) -> int:
         return os.cpu_count() or 1
     if not count.isdigit() or int(count) < 1:
         raise DaskError(f"local:N needs a number of workers N >= 1, not '{printable(count)}'")
+    if int(count) > MAX_JOBS:
+        raise DaskError(f"local:N needs a number of workers N from 1 to {MAX_JOBS}, not '{printable(count)}'")
     return int(count)
 
 

@@ -30,6 +30,7 @@ if TYPE_CHECKING:       # the tasks and the byte ranges are imported for more th
 T = TypeVar("T")
 Item = TypeVar("Item")
 Mapper = Callable[[Callable[[Item], T], Iterable[Item]], Iterable[T]]
+MAX_JOBS = 1024                 # --jobs, --dask local:N: more would be refused by the system or take minutes to start
 _BATCH = 200                    # games sent to a worker at a time
 _LEAST_RANGE = 1 << 16          # the least task: the last ones take a worker some 10 ms
 _MOST_RANGE = 1 << 20           # the largest: a worker holds a task's games at once (some 15 MB for 1 MB)

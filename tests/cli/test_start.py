@@ -154,11 +154,13 @@ def test_the_help_s_choices_and_defaults_are_their_sources():
     from pdn_tools.rules.search import SHOTS_DEPTH, SHOTS_NODES
     from pdn_tools.rules.variants import DEFAULT_RULES, RULE_SETS
     from pdn_tools.running.engine import DEFAULT_DEPTH
+    from pdn_tools.running.pool import MAX_JOBS
     from pdn_tools.text.codes import Code, Severity
     from pdn_tools.text.reader import MAX_GAME_BYTES
 
     assert choices.MAX_GAME_BYTES == MAX_GAME_BYTES and choices.SHOTS_DEPTH == SHOTS_DEPTH
     assert choices.SHOTS_NODES == SHOTS_NODES and choices.MAX_PERFT_DEPTH == MAX_PERFT_DEPTH
+    assert choices.MAX_JOBS == MAX_JOBS
     assert choices.ENGINE_DEPTH == DEFAULT_DEPTH and choices.HUB_MAX_DEPTH == MAX_DEPTH
     assert list(choices.CONVERT_FORMATS) == list(WRITERS) and list(choices.LIST_FORMATS) == list(ROWS)
     assert list(choices.PICTURE_FORMATS) == list(PICTURES) and choices.DEFAULT_RULES == DEFAULT_RULES.name

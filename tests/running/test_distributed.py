@@ -27,6 +27,7 @@ from pdn_tools.commands import archive, convert, report  # noqa: E402
 from pdn_tools.play.error_boards import boards_at_errors  # noqa: E402
 from pdn_tools.play.check import record_of  # noqa: E402
 from pdn_tools.play.checking import Checking  # noqa: E402
+from pdn_tools.running.pool import MAX_JOBS  # noqa: E402
 from pdn_tools.running.tasks import do_task  # noqa: E402
 from pdn_tools.text.reader import CONSUMED  # noqa: E402
 
@@ -401,6 +402,15 @@ def test_usage_errors():
     assert "not with --dask" in invoke("convert", "--fix-results", "--dask", "local:1", OWN[0]).stderr
     bad = invoke("validate", "--dask", "local:0", OWN[0])
     assert bad.exit_code == 2 and "local:N needs a number of workers N >= 1, not '0'" in bad.stderr
+
+
+@pytest.mark.parametrize("count", ["1025", "99999999999999999999"])
+def test_local_workers_past_the_jobs_bound_are_a_usage_error(count):
+    """--dask local:99999999999999999999 sat starting workers (minutes, then the system's refusal):
+    local:N takes 1 to MAX_JOBS workers, as --jobs does, checked before anything is read."""
+    bad = invoke("validate", "--dask", f"local:{count}", OWN[0])
+    assert bad.exit_code == 2 and bad.stdout == ""
+    assert f"local:N needs a number of workers N from 1 to {MAX_JOBS}, not '{count}'" in bad.stderr
 
 
 @pytest.mark.slow
