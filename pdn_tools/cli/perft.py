@@ -29,7 +29,7 @@ def perft(variant: Variant, depth: int, fen: str | None, split: bool, keep_dupli
           writing: Writing) -> None:
     """Count the leaf nodes of the move tree, one line per depth: `depth <d> <count>`."""
     from pdn_tools.rules.fen import FenError, parse_fen
-    from pdn_tools.rules.movegen import Position, divide, perft as count_leaves
+    from pdn_tools.rules.movegen import Position, divided, perft as count_leaves
 
     try:
         position = parse_fen(variant, fen) if fen else Position.initial(variant)
@@ -37,9 +37,10 @@ def perft(variant: Variant, depth: int, fen: str | None, split: bool, keep_dupli
         raise click.BadParameter(f"{error.message} (at column {error.column + 1})", param_hint="--fen")
     with output(writing) as out:
         if split:
-            for move, count in divide(position, depth, keep_duplicates):     # in the variant's notation
+            for move, count in divided(position, depth, keep_duplicates):     # in the variant's notation
                 squares = (variant.square_text(move.start), variant.square_text(move.end))
                 out.write(f"{('x' if move.captured else '-').join(squares)} {count}\n")
+                out.flush()
         for d in range(1, depth + 1):
             out.write(f"depth {d} {count_leaves(position, d, keep_duplicates)}\n")
             out.flush()

@@ -11,7 +11,7 @@ the replayer's shortcuts over these tables are in `steps`.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 from pdn_tools.rules import laws
 from pdn_tools.rules.bitboards import _capture_records, _legal_records, _next_counter, _perft, _quiet_entries
@@ -459,7 +459,11 @@ def _perft_depth(depth: int) -> int:
 def divide(position: Position, depth: int, keep_duplicates: bool = False) -> list[tuple[Move, int]]:
     """perft below each legal move (every path kept), for debugging against other engines; `depth`
     counts the move itself, so it is at least 1."""
+    return list(divided(position, depth, keep_duplicates))
+
+
+def divided(position: Position, depth: int, keep_duplicates: bool = False) -> Iterator[tuple[Move, int]]:
+    """`divide`'s counts, each given as it is counted (`depth` checked at once)."""
     if _perft_depth(depth) < 1:
         raise ValueError(f"divide: a depth of at least 1, not {depth}")
-    return [(m, perft(position.play(m), depth - 1, keep_duplicates))
-            for m in position.legal_moves()]
+    return ((m, perft(position.play(m), depth - 1, keep_duplicates)) for m in position.legal_moves())

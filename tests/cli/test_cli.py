@@ -1,6 +1,7 @@
 """The `pdn` command: validate and perft, exit codes, formats, stdin, folders, jobs."""
 import gzip
 import json
+import re
 import subprocess
 import sys
 
@@ -112,6 +113,29 @@ def test_perft_needs_a_depth_of_one_ply_or_more(divide):
     result = invoke(["perft", "--variant", "english", "--depth", "0", *divide])
     assert result.exit_code == 2 and result.stdout == ""
     assert "Invalid value for '--depth': 0 is not in the range 1<=x<=63." in result.stderr
+
+
+def test_perft_divide_writes_each_first_move_s_count_as_it_is_counted(monkeypatch):
+    """--divide counted below every first move before writing a line: at a deep --depth, minutes
+    without a sign of progress.  Each move's line is written (flushed) once it is counted: a run cut
+    while counting the second move has written the first's."""
+    from pdn_tools.rules import movegen
+
+    class Cut(Exception):
+        """The run cut short."""
+
+    counted = []
+    real = movegen.perft
+
+    def cut_at_the_second(*args):
+        if counted:
+            raise Cut
+        counted.append(real(*args))
+        return counted[-1]
+
+    monkeypatch.setattr(movegen, "perft", cut_at_the_second)
+    result = invoke(["perft", "--variant", "english", "--depth", "3", "--divide"])
+    assert isinstance(result.exception, Cut) and re.fullmatch(rf"\d+-\d+ {counted[0]}\n", result.stdout)
 
 
 @pytest.mark.parametrize("depth", ["64", "99999999999999999999999"])
