@@ -66,6 +66,8 @@ class Position:
         rl = _rules(variant, engine or engine_from_environment())
         white = black = kings = 0
         for sq, piece in (pieces or {}).items():
+            if not isinstance(sq, int):
+                raise TypeError(f"a square is a number (an int), not {type(sq).__name__}: {sq!r}")
             if not 1 <= sq <= variant.num_squares:
                 raise ValueError(f"square {sq} is not on the {variant.name} board")
             if piece not in ("w", "W", "b", "B"):
@@ -150,10 +152,14 @@ class Position:
     # -- queries ---------------------------------------------------------------------------
 
     def piece_at(self, sq: int) -> str | None:
-        """'w', 'W', 'b', 'B' (upper case = king) or None for an empty square."""
-        if not 1 <= sq <= self.variant.num_squares:
-            return None
-        bit = 1 << self._rl.bit_of[sq]
+        """'w', 'W', 'b', 'B' (upper case = king) or None for an empty square (or one off the board);
+        a TypeError for what is not an int."""
+        try:
+            if not 1 <= sq <= self.variant.num_squares:
+                return None
+            bit = 1 << self._rl.bit_of[sq]
+        except TypeError:
+            raise TypeError(f"piece_at takes a square number (an int), not {type(sq).__name__}") from None
         if self._white & bit:
             return "W" if self._kings & bit else "w"
         if self._black & bit:

@@ -357,6 +357,14 @@ _ODD = [
     ("check(str)", lambda: check("1. 11-15 *"), TypeError, "check takes a Game or a ReadError, not str"),
     ("variant_by_name(None)", lambda: variant_by_name(None), TypeError, "variant_by_name takes a str"),
     ("variant_by_name(20)", lambda: variant_by_name(20), TypeError, "variant_by_name takes a str .*, not int"),
+    ("piece_at(1.5)", lambda: Position.initial(VARIANTS["english"]).piece_at(1.5), TypeError,
+     r"piece_at takes a square number \(an int\), not float"),
+    ("piece_at('1')", lambda: Position.initial(VARIANTS["english"]).piece_at("1"), TypeError,
+     r"piece_at takes a square number \(an int\), not str"),
+    ("Position({2.0: 'w'})", lambda: Position(VARIANTS["english"], "W", {2.0: "w"}), TypeError,
+     r"a square is a number \(an int\), not float: 2.0"),
+    ("Position({'3': 'w'})", lambda: Position(VARIANTS["english"], "W", {"3": "w"}), TypeError,
+     r"a square is a number \(an int\), not str: '3'"),
     ("max_game_bytes=-1", lambda: next(read_games(io.BytesIO(b"*"), max_game_bytes=-1)), ValueError,
      "max_game_bytes must be 1 or more, not -1"),
     ("max_game_bytes=0", lambda: next(read_games(io.BytesIO(b"*"), max_game_bytes=0)), ValueError,
@@ -370,7 +378,8 @@ _ODD = [
 def test_an_argument_of_the_wrong_type_or_out_of_range_is_said_so(call, error, message):
     """The library's entry points name what they take, as replay and read_text do: check(None)
     raised AttributeError from deep inside ('NoneType' object has no attribute 'tag'), so did
-    variant_by_name(None) or (20), and read_games took a ceiling of -1 or 1.5 characters (every game
+    variant_by_name(None) or (20), piece_at(1.5) or ('1') and Position(variant, 'W', {2.0: 'w'})
+    a TypeError of list indices or of '<=', and read_games took a ceiling of -1 or 1.5 characters (every game
     then 'longer than -1 characters')."""
     with pytest.raises(error, match=message):
         call()
