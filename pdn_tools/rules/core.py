@@ -137,8 +137,9 @@ PURE = Engine(False)
 
 
 def engine_from_environment() -> Engine:
-    """The compiled engine when it is built, unless `PDN_TOOLS_PURE` is set (and not 0): the
-    default of the command line and of the library's entry points (read at each call)."""
+    """The compiled engine when it is built, unless `PDN_TOOLS_PURE` is set (to anything but empty,
+    0, false, no or off, in any case): the default of the command line and of the library's entry
+    points (read at each call)."""
     return _engine_for(os.environ.get("PDN_TOOLS_PURE", ""))
 
 
@@ -166,7 +167,10 @@ def _why_not(name: str) -> str:
 def _engine_for(pure: str) -> Engine:
     """engine_from_environment's answer for this value of PDN_TOOLS_PURE (made once: a
     replay asks for each game)."""
-    return Engine(pure in ("", "0") and compiled_module() is not None)
+    return Engine(pure.strip().lower() in _NOT_ASKED and compiled_module() is not None)
+
+
+_NOT_ASKED = ("", "0", "false", "no", "off")        # PDN_TOOLS_PURE values that do not ask for the pure engine
 
 
 def compile_rules(bits: Sequence[int], rays: Sequence[Sequence[Sequence[int]]],

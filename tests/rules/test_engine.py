@@ -158,6 +158,12 @@ def test_the_engine_comes_from_the_environment_only_when_asked(monkeypatch: pyte
     assert core.engine_from_environment() == COMPILED
     monkeypatch.delenv("PDN_TOOLS_PURE")
     assert core.engine_from_environment() == COMPILED
+    for unset in ("", " 0", "false", "No", "OFF"):       # what a shell script writes for 'not set'
+        monkeypatch.setenv("PDN_TOOLS_PURE", unset)
+        assert core.engine_from_environment() == COMPILED, unset
+    for asked in ("true", "yes", " 1 ", "on", "2"):
+        monkeypatch.setenv("PDN_TOOLS_PURE", asked)
+        assert core.engine_from_environment() == core.PURE, asked
     assert pickle.loads(pickle.dumps(COMPILED)) == COMPILED      # it travels to worker processes
     with pytest.raises(dataclasses.FrozenInstanceError):
         COMPILED.compiled = False       # type: ignore[misc]
