@@ -1,7 +1,7 @@
 """Bytes → text: a PDN file's encoding found once, then decoded in blocks with '\\n' line ends.
 
 The encoding is decided once per file: a byte order mark, else the pattern of NUL bytes
-of UTF-16, else UTF-8 unless the file's bytes that are not UTF-8 outnumber its UTF-8
+of UTF-32 or UTF-16, else UTF-8 unless the file's bytes that are not UTF-8 outnumber its UTF-8
 characters; those bytes then pick the legacy code page (CP1252, CP1251 or CP866) all at
 once.  The decision is made at the first byte that is not UTF-8, from every such byte
 after it: a seekable file is read ahead and rewound, a pipe is looked at through a
@@ -23,8 +23,8 @@ from pdn_tools.text.records import record
 _LINE_END = re.compile("\r\r?\n|\r")       # the line ends but LF, as lines_of takes them
 BLOCK = 1 << 18                  # bytes read at a time
 WINDOW = 1 << 24                 # bytes of a pipe looked at to guess its code page
-_SNIFFED = 4096                 # first bytes looked at for a byte order mark or UTF-16's NUL bytes
-_WIDE_NULS = 16                  # NUL bytes on one side that make a file UTF-16 without a mark
+_SNIFFED = 4096                 # first bytes looked at for a byte order mark or UTF-16's or UTF-32's NUL bytes
+_WIDE_NULS = 16                  # NUL bytes on one side that make a file UTF-16 or UTF-32 without a mark
 _MARKED_WARNINGS = 20            # bad bytes reported one by one in a file, then a summary
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
          (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"))
@@ -350,6 +350,12 @@ def sniff(head: bytes) -> tuple[str | None, int]:
     sample = head[:_SNIFFED]
     if b"\0" not in sample:        # no NUL byte on either side (most files): no need to count them
         return None, 0
+    # UTF-32 text with no mark: the two high bytes of a character of the first 65,536 are NUL, and an
+    # ASCII character's low byte is not (UTF-16 has that low byte where UTF-32 has a high byte).
+    enough = max(_WIDE_NULS, len(sample) // 8)          # half the characters
+    for codec, low, high in (("utf-32-le", 0, 2), ("utf-32-be", 3, 0)):
+        if min(sample[high::4].count(0), sample[high + 1::4].count(0)) >= enough and not sample[low::4].count(0):
+            return codec, 0
     pairs = len(sample) // 2
     even, odd = sample[0::2].count(0), sample[1::2].count(0)
     # UTF-16 text with no mark: ASCII characters (most of PDN) give a NUL byte in every

@@ -1,4 +1,4 @@
-"""Encodings: UTF-16 found by its byte order mark or its NUL bytes, the legacy code page
+"""Encodings: UTF-16 and UTF-32 found by their byte order mark or their NUL bytes, the legacy code page
 guessed once per file from all its bytes that are not UTF-8, a damaged UTF-8 byte marked
 where it is, --encoding to override; every game read, every warning located."""
 import codecs
@@ -45,15 +45,16 @@ class Pipe(io.RawIOBase):
         return len(chunk)
 
 
-@pytest.mark.parametrize("codec, bom, shown", [("utf-16-le", True, "utf-16-le"), ("utf-16-be", True, "utf-16-be"),
-                                               ("utf-16-le", False, "utf-16-le"), ("utf-16-be", False, "utf-16-be")])
-def test_utf16_with_or_without_bom_is_decoded(codec, bom, shown):
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"])
+@pytest.mark.parametrize("bom", [True, False])
+def test_utf16_and_utf32_with_or_without_bom_are_decoded(codec, bom):
+    """UTF-32 without a mark was read as UTF-8: five games became one, its NUL bytes prose, exit 0."""
     data = (("\ufeff" if bom else "") + FIVE).encode(codec)
     games = read_bytes(data)
     assert len(games) == 5 and all(isinstance(g, Game) for g in games)
     assert [g.tag("Event") for g in games] == [f"Tournoi n°{i}" for i in range(1, 6)]
     assert all(g.tag("White") == "Renée" and len(g.main_line()) == 2 for g in games)
-    assert codes(games[0]) == [(Code.ENCODING, 1, 1, f"not UTF-8; read as {shown}")]
+    assert codes(games[0]) == [(Code.ENCODING, 1, 1, f"not UTF-8; read as {codec}")]
 
 
 def test_utf16_is_reported_with_the_file_and_converted_to_utf8(tmp_path):
@@ -258,3 +259,16 @@ def test_block_size_never_changes_what_is_read(codec, newline, block, pipe):
     assert games == expected and [codes(g) for g in games] == [codes(g) for g in expected]
     assert [[(e.line, e.column) for e in g.main_line()] for g in games] == \
         [[(e.line, e.column) for e in g.main_line()] for g in expected]
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(st.sampled_from(["utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"]),
+       st.lists(st.text(st.characters(min_codepoint=0x20, max_codepoint=0xFFFF, exclude_characters='"\\[]{}',
+                                      exclude_categories=("Cs", "Cc")), max_size=6), min_size=1, max_size=4))
+def test_wide_text_without_a_mark_reads_as_its_utf8(codec, names):
+    """Text of mostly ASCII characters (as PDN is) in UTF-16 or UTF-32 without a byte order mark gives the
+    games of its UTF-8: the same games and tags, one encoding warning."""
+    text = "".join(f'[Event "{name}"]\n[GameType "20"]\n1. 32-28 19-23 2. 28x19 14x23 *\n\n' for name in names)
+    games, expected = read_bytes(text.encode(codec)), read_bytes(text.encode())
+    assert [g.tags for g in games] == [g.tags for g in expected] and len(games) == len(names)
+    assert codes(games[0])[0] == (Code.ENCODING, 1, 1, f"not UTF-8; read as {codec}")
