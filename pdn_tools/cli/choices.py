@@ -20,7 +20,7 @@ RULE_SETS = {                                   # rules.variants.RULE_SETS: each
     "wcdf": "English tournament play (EDA/WCDF, reference §4.3): repetition and 40 moves each without a man "
             "move or capture are claims"}
 WARNING_CODES = (                               # text.codes.Code: the warnings' codes, in order
-    "encoding", "bad-byte", "unclosed", "glued-result", "unterminated", "prose", "literal-escape", "loose-tag",
-    "tag-name", "dangling-number", "placeholder", "forced-mark", "stray-strength", "zero-padded", "uppercase-square",
-    "gametype", "inferred-variant", "capture-notation", "unknown-move", "variation-place", "result-mismatch",
-    "draw-rule", "unfinished", "fixed-result", "result-off-board", "kept-result", "result-space")
+    "encoding", "bad-byte", "unclosed", "glued-result", "blank-in-tags", "unterminated", "prose", "literal-escape",
+    "loose-tag", "tag-name", "dangling-number", "placeholder", "forced-mark", "stray-strength", "zero-padded",
+    "uppercase-square", "gametype", "inferred-variant", "capture-notation", "unknown-move", "variation-place",
+    "result-mismatch", "draw-rule", "unfinished", "fixed-result", "result-off-board", "kept-result", "result-space")

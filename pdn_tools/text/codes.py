@@ -41,6 +41,8 @@ class Code(StrEnum):
     # The PDN 3.0 reading grammar needs no space between a result and the next tag (its own
     # must-accept file Tricks_traps_and_shots.pdn has one), and zero-padded numbers fit it.
     GLUED_RESULT = "glued-result", _W, False, "a result glued to the next game's tag"
+    # PDN reads a blank line as white space: the tag pairs after it go on with the tag section.
+    BLANK_IN_TAGS = "blank-in-tags", _W, False, "a blank line inside a tag section: read as one game"
     UNTERMINATED = "unterminated", _W, True, "a game not ended by a result or '*' before the next one"
     PROSE = "prose", _W, True, "text outside comments read as a comment"
     LITERAL_ESCAPE = "literal-escape", _W, True, "literal '\\r' or '\\n' text left by a broken export"

@@ -1,7 +1,10 @@
 """Reading one byte range of a PDN file: the games the range owns, exactly as a sequential read gives them.
 
 A *sync point* is a byte offset p > 0 where a line end, then a blank line (spaces or tabs only), come just
-before p and the line at p starts with one complete tag pair `[Name "value"]`.  The reader never carries a
+before p, the line at p starts with one complete tag pair `[Name "value"]`, and the last byte before that
+line end that is not white space (nor a literal `\\r` or `\\n`) is not the `]` of a tag pair (the splitter
+may go on with a tag section across a blank line: splitter._Cutter.goes_on); when the _LOOK_BACK bytes before
+the line end are all white space, it is no sync point unless the file starts within them.  The reader never carries a
 token across such a point (a comment or setup running into it is reported as unclosed; a tag value, a move run
 or white space cannot hold it) and the splitter starts a game there: a scan started at a sync point gives the
 tokens and games of the sequential read from there on, apart from the comments the splitter hands from the
@@ -27,7 +30,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass
-from typing import Any, BinaryIO, cast
+from typing import Any, BinaryIO, Iterator, cast
 
 from lark import Token
 
@@ -35,15 +38,17 @@ from pdn_tools.text.model import Diagnostic
 from pdn_tools.text.tokens import Reading
 from pdn_tools.text.reader import MAX_GAME_BYTES, RawGame, read_raw
 
-# A line end, a blank line, then a complete tag pair at the start of the next line.  Every repeat is
-# bounded, so whether an offset is a sync point depends only on the bytes near it (_BEFORE before it,
-# _AFTER after it), whichever window a worker happens to read.
+# A line end, a blank line, then a complete tag pair at the start of the next line, the line end not after
+# a tag pair (_syncs).  Every repeat is bounded, so whether an offset is a sync point depends only on the
+# bytes near it (_BEFORE before it, _AFTER after it), whichever window a worker happens to read.
 _TAG_LINE = rb'\[[A-Za-z][A-Za-z0-9_]{0,63}[ \t]{0,8}"[^"\\\r\n]{0,1024}"[ \t]{0,8}\]'
 _BLANK = rb'[ \t]{0,80}\r{0,2}\n'      # CR CR LF too: one line end (decoding.lines_of)
 _SYNC = re.compile(rb"\n" + _BLANK + rb"(?=" + _TAG_LINE + rb")")
 _IS_TAG_LINE = re.compile(_TAG_LINE)
 _IS_BLANK = re.compile(_BLANK + rb"\Z")
-_BEFORE = 1 + 80 + 3
+_LOOK_BACK = 64                 # bytes before the line end looked at for a tag pair's `]`
+_WHITE = b" \t\f\r\n\\rn"        # white space, and the letters of a literal `\r` or `\n`, skipped looking back
+_BEFORE = _LOOK_BACK + 1 + 80 + 3
 _AFTER = 1 + 64 + 8 + 1 + 1024 + 1 + 8 + 1
 _BLOCK = 1 << 20
 _NEAR = 1 << 14                 # the first window looked at for a sync point (games are shorter)
@@ -117,15 +122,27 @@ def _continuation_bytes(data: bytes) -> int:
     return count
 
 
+def _syncs(window: bytes, low: int) -> Iterator[int]:
+    """The sync points in `window`, the bytes of the file from offset `low`, but those too near its start to
+    be told (within _LOOK_BACK bytes, `low` > 0): the window before it, which the callers read, tells them."""
+    for match in _SYNC.finditer(window):
+        begin = match.start()
+        if begin < _LOOK_BACK and low > 0:
+            continue
+        before = window[max(0, begin - _LOOK_BACK):begin].rstrip(_WHITE)
+        if not before.endswith(b"]") and (before or begin < _LOOK_BACK):
+            yield low + match.end()
+
+
 def first_sync_from(stream: BinaryIO, offset: int, end: int | None = None) -> int | None:
     """The first sync point in [offset, end) (end None: to the end of the stream), or None."""
     low, size = max(0, offset - _BEFORE), _NEAR
     while end is None or low < end:
         stream.seek(low)
         window = stream.read(size + _AFTER)          # windows overlap: a sync point lies whole in one
-        for match in _SYNC.finditer(window):
-            if offset <= low + match.end() and (end is None or low + match.end() < end):
-                return low + match.end()
+        for point in _syncs(window, low):
+            if offset <= point and (end is None or point < end):
+                return point
         if len(window) < size + _AFTER:
             return None
         low += size - _BEFORE
@@ -140,7 +157,7 @@ def last_sync_before(stream: BinaryIO, offset: int) -> int:
         low = max(0, low - max(_NEAR, 2 * (offset - low)))
         stream.seek(low)
         window = stream.read(offset - low + _AFTER)
-        points = [low + m.end() for m in _SYNC.finditer(window) if low + m.end() < offset]
+        points = [point for point in _syncs(window, low) if point < offset]
         if points:
             return points[-1]
     return 0

@@ -100,7 +100,7 @@ class Scanner:
         `fast_game`: the compiled scanner's (see Reading): where white space ends at a '[', the common
         game there (plain tag pairs, runs of plain moves and comments, a result, a line end: nothing
         else, so nothing to warn about) is read at once, its tokens the very ones scanning makes; they come
-        as one, its FastTags, which holds the others (reader.split_games takes them at once).
+        as one, its FastTags, which holds the others (splitter.split_games takes them at once).
         """
         stop = len(text) if end is None else end
         out: list[ScanToken] = []

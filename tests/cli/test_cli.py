@@ -171,7 +171,7 @@ def test_the_projects_own_fixtures_cover_every_variant_and_every_fault():
                       (43, "bad-gametype")]
     quirks = {w["code"] for r in records if r["file"].endswith("quirks.pdn") for w in r["warnings"]}
     assert quirks >= {"loose-tag", "tag-name", "placeholder", "prose", "literal-escape", "forced-mark",
-                      "dangling-number", "zero-padded", "unterminated", "glued-result", "inferred-variant"}
+                      "dangling-number", "zero-padded", "unterminated", "glued-result", "inferred-variant", "blank-in-tags"}
 
 
 # ---- --variant means the same in every command; one exit-code policy ------------------------------

@@ -286,8 +286,13 @@ def test_the_common_game_is_read_at_once_and_others_are_not() -> None:
     assert fast_count(common.replace('"]\n[Result', '"]  [Result')) == 2        # pairs on one line
     assert fast_count(common.replace('[Event "x"]', '\t[Event "x\\\\y"]')) == 2      # a tab before, an escape
     assert fast_count(common.replace('[Event "x"]', '[Event "x\ny"]')) == 2      # a value over two lines
-    blank = common.replace('[Event "x"]\n', '[Event "x"]\n\n')     # a blank line ends a tag section: 3 games
-    assert fast_count(blank) == 2 and len(read_text(blank, engine=COMPILED)) == 3
+    # A blank line inside a tag section: one game, its second section merged (it was read as a game of
+    # its own, at once); a tag named again after it starts a new game, as before.
+    blank = common.replace('[Event "x"]\n', '[Event "x"]\n\n')
+    assert fast_count(blank) == 1 and len(read_text(blank, engine=COMPILED)) == 2
+    again = common.replace('[Event "x"]\n', '[Event "x"]\n\n[Event "z"]\n')
+    assert fast_count(again) == 2 and len(read_text(again, engine=COMPILED)) == 3
+    assert all(fast == lark for fast, lark in (both(blank), both(again), both(blank, strict=True)))
 
 
 @pytest.mark.parametrize("end", ["\n\n", "", "  ", "\n 1-0"])

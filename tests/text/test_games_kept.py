@@ -140,3 +140,33 @@ def test_validate_reports_every_game_of_every_kind():
     done = CliRunner().invoke(cli, ["validate", "--format", "jsonl", "-"], input=MIXED.encode())
     assert done.exit_code == 1 and "Traceback" not in done.output
     assert [json.loads(line)["game"] for line in done.stdout.splitlines()] == [1, 2, 3, 4, 5, 6]
+
+
+# A blank line inside a tag section: PDN reads white space as white space, so the tag pairs after it go on
+# with the game (they were a tags-only game, then a game without its first tags).  A tag named again starts
+# a new game: real files (the lidraughts extracts of the corpus) hold tags-only games so, each a game.
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r\r\n", "\r"])
+@pytest.mark.parametrize("blank", ["", "  ", "\t"])
+def test_a_blank_line_inside_a_tag_section_keeps_one_game(newline, blank):
+    text = (f'[Event "A"]\n{blank}\n[White "W"]\n[GameType "20"]\n1. 32-28 19-23 *\n\n'
+            '[Event "B"]\n[GameType "20"]\n1. 32-28 *\n').replace("\n", newline)
+    for strict in (False, True):
+        games = read(text, strict)
+        assert [(g.tag("Event"), g.tag("White"), len(g.main_line())) for g in games] == [("A", "W", 2), ("B", None, 1)]
+        assert [(w.code, w.line, w.column) for w in games[0].warnings] == [(Code.BLANK_IN_TAGS, 3, 1)]
+    records = validate(text, "--strict")
+    assert [(r["game"], r["ok"], r["line"]) for r in records] == [(1, True, 1), (2, True, 7)]
+    assert read("".join(write_game(g) for g in games)) == games
+
+
+@pytest.mark.parametrize("second", ['[Event "B"]', '[GameType "20"]', '[White "W"]\n[Event "B"]'])
+def test_a_tag_named_again_after_a_blank_line_starts_a_new_game(second):
+    text = f'[Event "A"]\n[GameType "20"]\n[Result "0-2"]\n\n{second}\n1. 32-28 *\n'
+    games = read(text)
+    assert len(games) == 2 and games[0].tag("Event") == "A" and games[0].main_line() == []
+    assert [w.code for w in games[0].warnings] == [Code.UNTERMINATED]
+
+
+def test_a_blank_line_after_a_comment_in_the_tag_section_still_ends_the_game():
+    games = read('[Event "A"]\n{the tags of a lost game}\n\n[GameType "20"]\n1. 32-28 *\n')
+    assert [g.tag("Event") for g in games] == ["A", None]

@@ -75,6 +75,7 @@ MOVETEXT = st.sampled_from([
     "1. 32-28 {never closed", "1. 32-28 /FEN never closed", "1. 32-28 {closed\n\n[Event \"later\"]}",
     "1. 32-28 [Event \"stray\"] 19-23", "1. 32-28 (1. 33-29 (1. 34-30", "1-0Z 2-0"])
 ENDINGS = st.sampled_from([" 1-0", " 0-1", " *", " 2-0", "", " 1-0 {after}", " 1-0 % after"])
+TAG_GAP = st.sampled_from(["\n", "\n", "\n\n", "\n \n", " \\r\n\n", "\n" + " " * 70 + "\n\n"])
 GAP = st.sampled_from(["\n", "\n\n", "\n\n\n", "\n  \n", "\n\t\n", "\n{between games}\n\n", "\n% note\n\n", " "])
 
 
@@ -82,8 +83,9 @@ GAP = st.sampled_from(["\n", "\n\n", "\n\n\n", "\n  \n", "\n\t\n", "\n{between g
 def pdn_files(draw):
     parts = []
     for _ in range(draw(st.integers(1, 8))):
-        tags = draw(st.lists(TAGS, max_size=3))
-        parts.append("\n".join(tags) + ("\n" if tags else "") + draw(MOVETEXT) + draw(ENDINGS))
+        tags = draw(st.lists(TAGS, max_size=3))         # a blank line may part them: one game or two
+        movetext = draw(MOVETEXT) if draw(st.integers(0, 4)) else ""
+        parts.append(draw(TAG_GAP).join(tags) + ("\n" if tags else "") + movetext + draw(ENDINGS))
         parts.append(draw(GAP))
     text = "".join(parts)
     if draw(st.booleans()):
@@ -217,3 +219,22 @@ def test_a_read_numbered_from_line_n_puts_every_token_and_note_n_minus_1_lines_d
                  [(n.code, n.line + shift, n.column) for n in notes]) for raw, notes in games]
 
     assert lines(read_raw(str(path), line=40), 0) == lines(read_raw(str(path)), 39)
+
+
+def test_sync_points_after_tag_pairs_found_the_same_in_any_window(tmp_path):
+    """A blank line after a tag pair is no sync point (the splitter may go on with the tag section), whatever
+    the window a worker reads shows of the white space before it."""
+    pieces = [f'[Event "{i}"]' + " " * (i % 97) + "\n" + " " * (i % 89) + "\n" + ("\n" if i % 2 else "")
+              + (f'[Site "{i}"]\n1. 32-28 *\n\n' if i % 3 else "") for i in range(600)]
+    data = "".join(pieces).encode()
+    path = tmp_path / "tags.pdn"
+    path.write_bytes(data)
+    expected = list(ranges._syncs(data, 0))
+    assert 0 < len(expected) < len(ranges._SYNC.findall(data))
+    with open(path, "rb") as stream:
+        for offset in range(0, len(data), 89):
+            before = [p for p in expected if p < offset]
+            after = [p for p in expected if p >= offset]
+            assert ranges.last_sync_before(stream, offset) == (before[-1] if before else 0)
+            assert ranges.first_sync_from(stream, offset, len(data)) == (after[0] if after else None)
+    assert described(read_in_ranges(path, range(500, len(data), 1777))) == described(sequential(path))

@@ -71,6 +71,7 @@ DIMENSIONS: dict[str, tuple[int, Callable[[int], str]]] = {
     "move-number run": (6_000, lambda n: _game("1. 32-28 " + "1... " * n + "19-23 *")),
     "'-' run": (10_000, lambda n: _game("1. 32-28 " + "-" * n + " *")),
     "tag count": (3_000, lambda n: "".join(f'[T{i} "v"]\n' for i in range(n)) + "\n1. 32-28 *\n"),
+    "tag sections parted by blank lines": (2_000, lambda n: "".join(f'[T{i} "v"]\n\n' for i in range(n)) + "1. 32-28 *\n"),
     "tag value length": (60_000, lambda n: '[Event "' + "v" * n + '"]\n\n1. 32-28 *\n'),
     "line length": (24_000, lambda n: _game("1. 32-28 {" + "word " * n + "} *")),
     "game length": (1_000, lambda n: _game("1. 50-45 1-6 2. 45-50 6-1 " * n + "*", KINGS)),
