@@ -125,13 +125,21 @@ def test_sync_points_found_backwards_and_forwards_agree(tmp_path):
     expected = [m.end() for m in ranges._SYNC.finditer(data)]
     assert len(expected) == 299
     with open(path, "rb") as stream:
-        for offset in range(0, len(data), 97):
-            before = [p for p in expected if p < offset]
-            after = [p for p in expected if p >= offset]
-            assert ranges.last_sync_before(stream, offset) == (before[-1] if before else 0)
-            assert ranges.first_sync_from(stream, offset, len(data)) == (after[0] if after else None)
-            assert ranges.first_sync_from(stream, offset) == (after[0] if after else None)     # to the end
+        for offset in _syncs_found_around(stream, data, expected, 97):
+            assert ranges.first_sync_from(stream, offset) == min((p for p in expected if p >= offset), default=None)
             assert ranges._line_breaks_between(stream, 0, offset) == ranges.line_breaks(data[:offset])
+
+
+def _syncs_found_around(stream, data: bytes, expected: list[int], step: int) -> range:
+    """The offsets `step` bytes apart, each once the sync points before and after it were found as `expected`
+    says."""
+    offsets = range(0, len(data), step)
+    for offset in offsets:
+        before = [p for p in expected if p < offset]
+        after = [p for p in expected if p >= offset]
+        assert ranges.last_sync_before(stream, offset) == (before[-1] if before else 0)
+        assert ranges.first_sync_from(stream, offset, len(data)) == (after[0] if after else None)
+    return offsets
 
 
 def test_facts_tell_a_file_that_is_not_plain_utf8(tmp_path):
@@ -232,9 +240,5 @@ def test_sync_points_after_tag_pairs_found_the_same_in_any_window(tmp_path):
     expected = list(ranges._syncs(data, 0))
     assert 0 < len(expected) < len(ranges._SYNC.findall(data))
     with open(path, "rb") as stream:
-        for offset in range(0, len(data), 89):
-            before = [p for p in expected if p < offset]
-            after = [p for p in expected if p >= offset]
-            assert ranges.last_sync_before(stream, offset) == (before[-1] if before else 0)
-            assert ranges.first_sync_from(stream, offset, len(data)) == (after[0] if after else None)
+        _syncs_found_around(stream, data, expected, 89)
     assert described(read_in_ranges(path, range(500, len(data), 1777))) == described(sequential(path))
