@@ -1,7 +1,8 @@
 """Text from the input (tag values, comments, moves, file names) made safe for people and markup.
 
 `printable` is the one mechanism: every line of a text report, note, table, caption and
-progress line passes through it (and `shown_on_terminal` everything stdout writes to a terminal), so that no input can move the cursor, clear the screen, set
+progress line passes through it (and `shown_on_terminal`, its form that keeps line ends, all
+that stdout writes to a terminal), so that no input can move the cursor, clear the screen, set
 a window title, reorder a line (bidi controls) or forge lines and columns.  `markup` is the
 same text escaped for SVG and HTML, where it is also well-formed XML 1.0.
 """
