@@ -160,6 +160,64 @@ def test_canadian_has_no_long_diagonal_rule():
     assert run(pdn(start, wander(start, 20), "2-0")).ok
 
 
+# ---- seeds 002 and 000: every material each ending names ------------------------------------------
+
+@pytest.mark.parametrize("name, white, plies, rule", [
+    # Seed 002 line 22: "Tres damas, dos damas y un peón, o una dama y dos peones contra una dama:
+    # cada jugador puede hacer como máximo otras 16 jugadas."
+    *[("international", white, 32, "16-move rule") for white in ("Ka1 Kc1 Ke1", "Ka1 Kc1 e3", "Ka1 c3 e3")],
+    # Seed 002 line 24: "Dos damas, dama y peón, o una dama contra una dama: como máximo cinco
+    # jugadas más por bando."
+    *[("international", white, 10, "5-move rule") for white in ("Ka1 Kc1", "Ka1 c3", "Ka1")],
+    # Seed 000 line 44: "tres piezas de un lado (una de ellas por lo menos que sea dama) contra una
+    # dama, tras jugar cada jugador 16 movimientos."
+    *[("canadian", white, 32, "16-move rule") for white in ("Ka1 Kc1 Ke1", "Ka1 Kc1 e3", "Ka1 c3 e3")],
+    # Seed 000 line 45: "Si no quedaran más que una dama o dos piezas de un lado (una de ellas por lo
+    # menos que sea dama) contra una dama, tras jugar cada jugador 5 movimientos."
+    *[("canadian", white, 10, "5-move rule") for white in ("Ka1 Kc1", "Ka1 c3", "Ka1")],
+])
+def test_every_material_of_an_ending_draws_at_its_limit(name, white, plies, rule):
+    start = setup(name, "W", white, "Kh10" if name == "international" else "Kj12")
+    material = start.counts("W"), start.counts("B")
+    # the lone king kept off the long diagonal (seed 002 line 23 has its own limit), nothing taken
+    keep = lambda p: (p.counts("W"), p.counts("B")) == material and not p.pieces("B")[1] & long_diagonal(p.variant)
+    result = run(pdn(start, wander(start, plies, keep), "2-0"))
+    assert codes(result) == ["wrong-result"] and f"{rule} after ply {plies}" in result.errors[0].message
+    assert run(pdn(start, wander(start, plies - 1, keep), "2-0")).ok
+
+
+def _won_on(start, plies: int) -> list:
+    """A walk of `plies` - 2 plies, a move of the lone king that lets the strong side take it, and that
+    capture on ply `plies`."""
+    moves = wander(start, plies - 2, lambda p: not p.pieces("B")[1] & long_diagonal(p.variant))
+    position = played(start, moves)
+    for move in position.legal_moves():
+        after = position.play(move)
+        for capture in after.captures():
+            if not after.play(capture).has_move():
+                return moves + [move, capture]
+    raise AssertionError(f"no win on ply {plies}")
+
+
+@pytest.mark.parametrize("name, white, black, limit, rule", [
+    ("international", "Ka1 Kc1 Ke1", "Kh10", 32, "16-move rule"),     # seed 002 line 22
+    ("international", "Ka1 Kc1", "Kh10", 10, "5-move rule"),          # seed 002 line 24
+    ("canadian", "Ka1 Kc1 Ke1", "Kj12", 32, "16-move rule"),          # seed 000 line 44
+    ("canadian", "Ka1 Kc1", "Kj12", 10, "5-move rule"),               # seed 000 line 45
+    ("spanish", "Kh1 Kf1 Kd1", "Kg8", 24, "forzosa"),                 # seed 003 line 35
+])
+def test_a_win_on_the_last_counted_move_beats_the_draw(name, white, black, limit, rule):
+    # Seed 002 line 25: "Una victoria lograda en la última jugada contada tiene prioridad sobre las
+    # tablas."  Seed 003 line 35 counts "incluyendo el movimiento de captura final".  Black to move
+    # first: the strong side's last counted move is ply `limit`; its next one is too late.
+    start = setup(name, "B", white, black)
+    result_text = win(start.variant)
+    assert run(pdn(start, _won_on(start, limit), result_text)).ok
+    late = run(pdn(start, _won_on(start, limit + 2), result_text))
+    assert codes(late) == ["wrong-result"] and f"{rule}" in late.errors[0].message
+    assert f"after ply {limit}" in late.errors[0].message
+
+
 # ---- counting from the current ending ---------------------------------------------------------
 
 def _interrupted_ending(plies: int) -> str:
@@ -466,3 +524,64 @@ def test_the_docs_rules_table_cites_every_seed_rule_and_rule_set():
                 if cited:
                     assert re.search(rf"seed {cited[1]} lines? (\d+[–, ]+)*{cited[2]}\b", section), part.source
         assert rule_set.name == "seeds" or f"`{rule_set.name}`" in section
+
+
+def _blocked_on(start, plies: int) -> list:
+    """King moves only, nothing taken, no position twice, after which the side to move has no move on
+    ply `plies` and not before (depth-first; a position that failed with as many plies left is not
+    tried again)."""
+    failed = set()
+
+    def walk(position, seen: set, left: int) -> list | None:
+        if left == 0:
+            return None if position.has_move() else []
+        if (position, left) in failed:
+            return None
+        for move in position.legal_moves():
+            after = position.play(move)
+            if (move.captured or position.piece_at(move.start).islower() or after in seen or after.has_capture()
+                    or (left > 1 and not after.has_move())):
+                continue
+            rest = walk(after, seen | {after}, left - 1)
+            if rest is not None:
+                return [move, *rest]
+        failed.add((position, left))
+        return None
+
+    found = walk(start, {start}, plies)
+    assert found is not None, f"no block on ply {plies}"
+    return found
+
+
+def test_a_block_on_the_last_counted_move_beats_the_draw():
+    # Seed 002 line 25: "Una victoria lograda en la última jugada contada tiene prioridad sobre las
+    # tablas."  Seed 001 line 52: "Se han realizado 25 movimientos sin avanzar una ficha o realizar una
+    # captura."  White's king shuts Black's in a1 on ply 25: the count is reached on the very ply that
+    # wins, and no capture ends it.  One ply later (Black moving first) the 25 plies were done before.
+    start = setup("english", "W", "Ka3 Kg1 c3 d4", "Kc1")
+    moves = _blocked_on(start, 25)
+    assert run(pdn(start, moves, "0-1")).ok         # 0-1: a win for White, the second player
+    earlier = setup("english", "B", "Ka3 Kg1 c3 d4", "Kb2")
+    [first] = [m for m in earlier.legal_moves() if earlier.play(m) == start]
+    late = run(pdn(earlier, [first, *moves], "0-1"))
+    assert codes(late) == ["wrong-result"] and "25-move rule after ply 25" in late.errors[0].message
+
+
+def test_saque_de_peon_ends_when_the_other_man_is_taken():
+    # Seed 003 line 36 (26b): "Máximo de 32 jugadas (64 movimientos) hasta lograr ganar el juego,
+    # convertir en dama el peón o capturar el peón contrario": once White has taken Black's man the
+    # 64 plies no longer run (two kings and a man against a king is no limit of seed 003).
+    start = setup("spanish", "W", "Kd5 Kb3 f1", "Ke8 h3")
+    same = lambda p: (p.counts("W"), p.counts("B")) == ((1, 2), (1, 1))
+    for plies in range(21, 61, 2):          # Black to move after an odd walk: a step that hands White its man
+        moves = wander(start, plies, same)
+        position = played(start, moves)
+        taken = [[step, capture] for step in position.legal_moves() if same(after := position.play(step))
+                 for capture in after.captures() if after.play(capture).counts("B") == (0, 1)
+                 and not after.play(capture).has_capture()]
+        if taken:
+            break
+    moves += taken[0]
+    assert len(moves) < 64
+    moves += wander(played(start, moves), 70 - len(moves), lambda p: p.counts("W") == (1, 2))     # no forzosa
+    assert run(pdn(start, moves, "1-0")).ok
