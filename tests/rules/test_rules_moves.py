@@ -82,3 +82,44 @@ def test_frisian_kings_move_diagonally_only():
     pos = setup("frisian", "W", white="Ka1")
     assert texts(pos) == {f"a1-{sq}" for sq in ("b2", "c3", "d4", "e5", "f6", "g7", "h8", "i9",
                                                  "j10")}
+
+
+def test_canadian_men_step_forward_and_capture_both_ways():
+    """Seed 000 line 12: "Los peones se mueven avanzando una casilla."  Line 13: "Para realizar
+    capturas, los peones también pueden retroceder."  Line 14: the landing square "inmediatamente
+    detrás de ésta, que debe estar vacía"."""
+    assert texts(setup("canadian", "W", white="f6")) == {"f6-e7", "f6-g7"}
+    assert texts(setup("canadian", "W", white="f6", black="e5")) == {"f6xd4"}       # backwards
+    assert texts(setup("canadian", "W", white="f6", black="e5 d4")) == {"f6-e7", "f6-g7"}  # behind taken
+
+
+def test_canadian_kings_fly_and_capture_from_afar():
+    """Seed 000 line 24: "Son voladoras: pueden moverse saltando varias casillas vacías sobre una
+    diagonal."  Line 25: they capture over "una o varias casillas, siempre que una de las casillas
+    ellas esté ocupada por una pieza enemiga y el resto de las casillas estén vacías"."""
+    assert texts(setup("canadian", "W", white="Ka1 l2")) - {"l2-k3"} == {f"a1-{c}{i}" for i, c in
+                                                                          enumerate("bcdefghijkl", 2)}
+    assert texts(setup("canadian", "W", white="Ka1", black="e5")) == {f"a1x{c}{i}" for i, c in
+                                                                       enumerate("fghijkl", 6)}
+    assert texts(setup("canadian", "W", white="Ka1", black="e5 f6")) == {"a1-b2", "a1-c3", "a1-d4"}
+    assert texts(setup("canadian", "W", white="Ka1 e5")) == {"a1-b2", "a1-c3", "a1-d4", "e5-d6", "e5-f6"}
+
+
+def test_spanish_men_step_and_capture_forward_only():
+    """Seed 003 line 10 (rule 8): "Los movimientos de los peones son en diagonal, una sola casilla y
+    en sentido de avance, o sea, hacia el campo oponente."  Line 16 (rule 14): a man next to an
+    opposing piece "estando la posterior vacia" jumps it; rule 8 keeps that jump forward."""
+    assert texts(setup("spanish", "W", white="d5")) == {"d5-c6", "d5-e6"}
+    assert texts(setup("spanish", "W", white="d5", black="c6")) == {"d5xb7"}
+    assert texts(setup("spanish", "W", white="d5", black="c6 b7")) == {"d5-e6"}     # behind taken
+    assert texts(setup("spanish", "W", white="d5", black="c4")) == {"d5-c6", "d5-e6"}   # never back
+
+
+def test_spanish_kings_fly_land_anywhere_behind_and_never_jump_two_together():
+    """Seed 003 line 14 (rule 12): the king moves "hacia adelante y hacia atras, pudiendo recorrer
+    cualquier número de casillas si están libres".  Line 18 (rule 16): it jumps an opposing piece
+    "hasta quedar en cualquiera de las casillas vacias".  Line 15 (rule 13): "La dama no puede
+    saltar dos peones juntos o un peón de su color"."""
+    assert texts(setup("spanish", "W", white="Kh1", black="e4")) == {"h1xd5", "h1xc6", "h1xb7", "h1xa8"}
+    assert not setup("spanish", "W", white="Kh1", black="e4 d5").has_capture()
+    assert texts(setup("spanish", "W", white="Kh1 e4")) - {"e4-d5", "e4-f5"} == {"h1-g2", "h1-f3"}
