@@ -585,3 +585,18 @@ def test_saque_de_peon_ends_when_the_other_man_is_taken():
     assert len(moves) < 64
     moves += wander(played(start, moves), 70 - len(moves), lambda p: p.counts("W") == (1, 2))     # no forzosa
     assert run(pdn(start, moves, "1-0")).ok
+
+
+def test_the_long_diagonal_counts_from_the_ply_the_lone_king_takes_it():
+    # Seed 002 line 23: "Cuando la dama solitaria es la única pieza en la gran diagonal, de la casilla
+    # 46 a la casilla 5, quedan como máximo cinco jugadas más por bando."  Off it for 7 plies (the
+    # 16 moves running), the lone king takes it alone on ply 8: drawn after ply 18, not 17.
+    start = setup("international", "W", "Kc1 Ke1 Kg1", "Kh10")
+    diagonal = long_diagonal(start.variant)
+    alone = lambda p: {sq for sq in diagonal if p.piece_at(sq)} == p.pieces("B")[1]
+    moves = wander(start, 7, lambda p: not p.pieces("B")[1] & diagonal)
+    moves += wander(played(start, moves), 1, alone)
+    for plies, verdict in ((17, []), (18, ["wrong-result"])):
+        result = run(pdn(start, moves + wander(played(start, moves), plies - 8), "2-0"))
+        assert codes(result) == verdict
+        assert not verdict or "long diagonal after ply 18" in result.errors[0].message
