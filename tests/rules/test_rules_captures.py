@@ -239,6 +239,18 @@ def test_brazilian_man_on_promotion_row_stops():
     assert pos.legal_moves()[0].promotes
 
 
+def test_brazilian_passing_the_king_row_does_not_crown():
+    """Seed 002 line 3: "Sus reglas de captura y coronación coinciden con las de las damas
+    brasileñas"; line 14: "El que cae en ella en plena captura y debe continuar sigue siendo peón
+    al terminar la jugada." Seed 001 line 12 gives crowning mid-capture to Russian alone."""
+    pos = setup("brazilian", "W", white="b6", black="c7 e7")
+    (move,) = pos.legal_moves()
+    assert texts(pos) == {"b6xd8xf6"} and not move.promotes
+    assert pos.play(move).counts("W") == (1, 0)
+    # the Russian man goes on from d8 as a flying king
+    assert texts(setup("russian", "W", white="b6", black="c7 e7")) == {"b6xd8xf6", "b6xd8xg5", "b6xd8xh4"}
+
+
 def test_international_passing_the_king_row_does_not_crown():
     """FMJD 4.15 / seed 002 "Pasar por la fila de coronacion": only ending there crowns."""
     pos = setup("international", "W", white="d8", black="e9 g9")
