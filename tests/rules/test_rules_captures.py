@@ -30,6 +30,14 @@ def test_spanish_quantity_before_quality():
     assert texts(pos) == {"h7xf5xh3"}
 
 
+def test_spanish_quality_is_the_kings_taken_and_nothing_more():
+    """Seed 003 line 25 (rule 23): "A igual número de piezas a capturar, es obligatorio capturar a
+    las de mayor calidad, dama antes que peón."  A king taken outweighs a man; with the same pieces
+    taken the choice is free: no text makes the king capture first (as Italian does)."""
+    assert texts(setup("spanish", "W", white="g6 Kb1", black="Kf7 c2")) == {"g6xe8"}
+    assert texts(setup("spanish", "W", white="g6 Kb1", black="f7 c2")) == {"g6xe8", "b1xd3", "b1xe4", "b1xf5"}
+
+
 def test_portuguese_shares_the_spanish_laws():
     """Reference §4.1: Portuguese (28) = Spanish rules and layout."""
     pos = setup("portuguese", "B", white="d5 b3 f5 Kf3", black="e6")
