@@ -310,6 +310,19 @@ def test_a_missing_file_is_reported_and_the_rest_goes_on(local_client, tmp_path,
     assert f"pdn: cannot read {gone}: no such file" in capsys.readouterr().err
 
 
+def test_a_fifo_named_on_the_command_line_is_an_unreadable_input_and_the_rest_goes_on(local_client, tmp_path, capsys):
+    """`pdn validate --dask ... <(zcat x.pdn.gz) y.pdn`: the workers read files by name (on other machines, maybe),
+    which a FIFO of this process is not: it is said in its place, as a file that cannot be read (exit 2), the
+    other files are validated; --jobs reads it in the main process instead."""
+    fifo = tmp_path / "stream.pdn"
+    os.mkfifo(fifo)
+    inputs = batch.Inputs((str(fifo), OWN[0]))
+    records = dicts(on_dask.run(local_client, inputs, record_of, checking=CHECKING))
+    assert records == jsonl(invoke("validate", "--format", "jsonl", OWN[0]))
+    assert inputs.unreadable == 1
+    assert capsys.readouterr().err == f"pdn: cannot read {fifo}: not a regular file\n"
+
+
 def test_a_range_a_worker_cannot_read_is_reported_once_per_file(local_client, capsys):
     inputs = batch.Inputs(())
     failed = set()
