@@ -373,7 +373,7 @@ class Stats:
                                    [(labels[name], count, spellings) for name, count, spellings in self.outcomes()])
         out += [""] + report.table(("year", "games"), sorted(self.years.items()))
         if self.summary.errors:
-            out += [""] + report.table(("error", "games"), self.summary.errors.most_common())
+            out += [""] + report.table(("error", "errors"), self.summary.errors.most_common())
         return out
 
 

@@ -186,6 +186,16 @@ def test_stats_counts_variants_results_years_and_length():
                     "2008      3"]
 
 
+def test_stats_error_table_counts_errors_not_games():
+    # One game, two errors (one in a variation, one on the main line): validate reports 2 lines.
+    game = '[GameType "21"]\n1. 11-15 (1. 12-99) 22-99 *\n'
+    assert len(invoke("validate", "-", input=game).stdout.splitlines()) == 2
+    text = invoke("stats", "-", input=game).stdout.splitlines()
+    assert text[0].startswith("1 games, 0 valid, 1 invalid")
+    assert text[-2:] == ["error       errors", "bad-square       2"]
+    assert json.loads(invoke("stats", "--format", "json", "-", input=game).stdout)["errors"] == {"bad-square": 2}
+
+
 def test_stats_of_unreadable_input_exits_2():
     result = invoke("stats", "missing.pdn")
     assert result.exit_code == 2 and result.stdout.startswith("0 games")
