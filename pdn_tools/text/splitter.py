@@ -51,7 +51,10 @@ class RawGame:
 
     def text(self) -> str:
         """The game's tokens laid out on their original lines (joined as they are: a copy of each
-        would double a long game's memory)."""
+        would double a long game's memory), for passing on a game that cannot be read.  A game that no
+        result or `*` ends (the next game's tags or its file's end did) gets `*` on a line of its own,
+        unless a variation is left open (a `*` inside it would end nothing): so that it ends there when
+        read back, whatever game is written after it."""
         parts: list[str] = []
         line = None
         for token in itertools.chain(self.before, self.tokens, self.after):
@@ -59,8 +62,16 @@ class RawGame:
                 parts.append("\n" * (token.line - line) if token.line > line else " ")
             parts.append(token)
             line = token.line + token.count("\n")
+        ended = bool(self.tokens) and self.tokens[-1].type in TERMINATORS
+        if not ended and self.depth() <= 0:
+            parts.append("\n*")
         parts.append("\n")
         return "".join(parts)
+
+    def depth(self) -> int:
+        """How many variations the game's tokens leave open (below 0: more closed than opened)."""
+        kinds = [token.type for token in self.tokens]
+        return kinds.count("LPAR") - kinds.count("RPAR")
 
 # ---- splitting into games -------------------------------------------------------
 

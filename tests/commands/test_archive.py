@@ -415,3 +415,29 @@ def test_square_names_that_json_would_escape_are_refused_by_the_core(name):
     assert core.write_run("9-14", 0, start, 0, 1, names, "json", None)[1] == 1
     with pytest.raises(ValueError, match="quote, backslash"):
         core.write_run("9-14", 0, start, 0, 1, names[:9] + (name,) + names[10:], "json", None)
+
+
+# ---- games passed on read back as the games written -------------------------------------------------
+
+@pytest.mark.parametrize("unended", [
+    '[Event "a"]\n1. 11-15 ))) 22-18\n',                 # unreadable, no terminator: its file's end ended it
+    '[Event "a"]\n1. 11-15 ))) 22-18 {c}\n',
+    '[Event "a"]\n1. 11-15 )))\n\n\n',
+    '[Event "a"]\n[Event "b"]\n1. 11-15 ))) 22-18\r\n'])
+@pytest.mark.parametrize("command", [["filter"], ["dedupe"], ["convert", "--keep-invalid"], ["split", "--per", "2"]])
+def test_an_unreadable_game_without_a_terminator_passed_on_does_not_take_in_the_next_game(tmp_path, unended, command):
+    # Game 1 is unreadable and ended by its file's end (or, in an archive, by the next tag section); the
+    # game after it, in the next file, has no tags.  The reference: 2 games in, both passed on (the
+    # unreadable one reported), so 2 games read back; the unreadable one glued the next to itself (1).
+    first, second = tmp_path / "a.pdn", tmp_path / "b.pdn"
+    first.write_bytes(unended.encode())
+    second.write_text("1. 9-14 23-19 *\n")
+    parts = tmp_path / "parts"
+    result = invoke(*command, *(["-o", parts] if command[0] == "split" else []), first, second)
+    written = (parts / "game-00001.pdn").read_text() if command[0] == "split" else result.stdout
+    games = read_text(written)
+    assert result.exit_code == 1 and len(games) == 2, written
+    assert [type(game).__name__ for game in games] == ["ReadError", "Game"]
+    assert [move.text for move in games[1].main_line()] == ["9-14", "23-19"]
+    again = read_text(written)[0]
+    assert again.message == read_text(unended)[0].message       # still unreadable, for the same reason
