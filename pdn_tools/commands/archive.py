@@ -42,7 +42,7 @@ from pdn_tools.rules.variants import Variant
 LISTED_TAGS = ("White", "Black", "Result", "Date", "Event", "Round", "GameType")
 _FORMULA_START = tuple("=+-@")       # a spreadsheet reads a formula from these (OWASP's TAB and CR: made \t, \r)
 _NUMBER = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?|[+-]")
-_YEAR = re.compile(r"\s*(\d{4})")
+_YEAR = re.compile(r"(?<!\d)(?!0000)\d{4}(?!\d)")      # 2004.??.??, 12-08-2021, 17 april 2009; 0000: none
 
 
 @dataclass(frozen=True)
@@ -311,11 +311,11 @@ def dedupe_game(checked: Checked, with_tags: bool) -> tuple[bytes, str]:
 # ---- stats ---------------------------------------------------------------------------------------
 
 def stats_game(checked: Checked) -> str:
-    """The year of the game's Date tag ('unknown' without one)."""
+    """The year the game's Date tag writes, first or last ('unknown' without one)."""
     game = checked.game
     date = game.tag("Date", "") if isinstance(game, Game) else ""
-    year = _YEAR.match(date or "")
-    return year.group(1) if year else "unknown"
+    year = _YEAR.search(date or "")
+    return year.group() if year else "unknown"
 
 
 @dataclass

@@ -38,9 +38,9 @@ def stats_page(stats: archive.Stats, out: IO[str], title: str = "PDN archive sum
 
 
 def _years(years: Counter[str]) -> str:
-    """A column per year from the first to the last (0000, as some files write an unknown
-    date, counts as no year), labelled every 1, 5 or 10 years."""
-    dated = {int(year): n for year, n in years.items() if year.isdigit() and int(year) > 0}
+    """A column per year from the first to the last (`archive.stats_game`'s years), labelled every
+    1, 5 or 10 years."""
+    dated = {int(year): n for year, n in years.items() if year.isdigit()}
     undated = sum(years.values()) - sum(dated.values())
     title = "Games per year" + (f" ({undated:,} without a year)" if undated else "")
     if not dated:

@@ -196,6 +196,16 @@ def test_stats_error_table_counts_errors_not_games():
     assert json.loads(invoke("stats", "--format", "json", "-", input=game).stdout)["errors"] == {"bad-square": 2}
 
 
+@pytest.mark.parametrize("date, year", [
+    ("2004.??.??", "2004"), ("1999-04-05", "1999"), ("12-08-2021", "2021"), ("25.11.2000", "2000"),
+    ("1.1.1965", "1965"), ("17 april 2009", "2009"), ("1-2 June 2002", "2002"),       # day first, as in the corpus
+    ("0000.00.00", "unknown"), ("????.??.??", "unknown"), ("12.08.21", "unknown"), ("", "unknown")])
+def test_stats_finds_the_year_wherever_the_date_writes_it(date, year):
+    # The reference: the four digits of the year as the Date tag writes them (0000: no year, as on the page).
+    game = f'[Date "{date}"]\n[GameType "21"]\n1. 11-15 *\n'
+    assert json.loads(invoke("stats", "--format", "json", "-", input=game).stdout)["years"] == {year: 1}
+
+
 def test_stats_of_unreadable_input_exits_2():
     result = invoke("stats", "missing.pdn")
     assert result.exit_code == 2 and result.stdout.startswith("0 games")
