@@ -451,3 +451,25 @@ def test_an_unreadable_game_without_a_terminator_passed_on_does_not_take_in_the_
     assert [move.text for move in games[1].main_line()] == ["9-14", "23-19"]
     again = read_text(written)[0]
     assert again.message == read_text(unended)[0].message       # still unreadable, for the same reason
+
+
+PIECES = ['[Event "a"]\n1. 11-15 ))) 22-18\n', '1. 9-14 23-19 *\n', '[Event "c"]\n1. 9-14 23-19 1-0\n',
+          '[Event "e"]\n', '[Event "f"]\n1. 11-15 22-18 ', '{x} 1. 9-13 *\n',
+          '[Event "g"]\n1. 11-15 )) 22-18 1-0 {tail}\n', ')) 1. 9-14\n', '[Event "h" 1. 9-14 *\n', '1-0\n', '*\n']
+
+
+@settings(max_examples=300, deadline=None)
+@given(files=st.lists(st.lists(st.sampled_from(PIECES), min_size=1, max_size=4), min_size=1, max_size=4))
+def test_games_passed_on_read_back_as_as_many_games(tmp_path_factory, files):
+    # The reference: the games read_games finds in the files, each file alone.  filter with no criterion
+    # passes every game on (unreadable ones as read), so its output reads back as as many games.  Left out
+    # here, not yet held: an unreadable game that leaves a variation open (a '*' in it ends nothing) or
+    # a '{' unclosed (a '}' in the game after it closes it).
+    folder = tmp_path_factory.mktemp("files")
+    paths = []
+    for number, pieces in enumerate(files):
+        paths.append(folder / f"{number}.pdn")
+        paths[-1].write_text("".join(pieces))
+    games = sum(len(list(read_games(path))) for path in paths)
+    written = invoke("filter", *paths).stdout
+    assert len(read_text(written)) == games, written
