@@ -231,7 +231,7 @@ def variant_tags(game: Game, tags: list[tuple[str, str]], result: Replay, style:
     full GameType of the variant (the notation the moves are written in) unless the game's own
     names that variant and notation, and the FEN in the squares the style asks for."""
     variant, start = result.variant, result.start
-    if variant is None or start is None or not result.complete:
+    if variant is None or start is None or not (result.complete or result.ok):
         return tags                     # moves that do not replay say nothing sure of the variant
     gametype = written_gametype(game, result, style)
     if gametype is not None:
@@ -245,7 +245,7 @@ def written_gametype(game: Game, result: Replay, style: Style) -> str | None:
     """The GameType value variant_tags sets (the first GameType tag's, else a new one at the end);
     None when the game's stays."""
     variant = result.variant
-    if variant is None or result.start is None or not result.complete:
+    if variant is None or result.start is None or not (result.complete or result.ok):
         return None
     alpha = written_alpha(game, variant, style)
     return _GAMETYPES.get(variant, (game.tag("GameType") or "", alpha))

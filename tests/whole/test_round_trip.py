@@ -430,3 +430,29 @@ def test_every_game_of_the_corpus_reads_back_as_itself_in_every_style_and_output
         failures += failed
     print(f"\n{len(files)} files", *(f"{name}: {count}" for name, count in sorted(total.items())), sep="\n")
     assert not failures, "\n".join(failures[:50])
+
+
+@settings(FUZZ, max_examples=max(1, EXAMPLES // 3))
+@given(random_games(), st.sampled_from(_STYLES), st.sampled_from(("-", "- -", "- 32-28")), st.booleans())
+def test_a_game_cut_by_an_unknown_move_reads_back_as_itself_in_any_style(text, style, unknown, tagged):
+    """A valid game whose main line an unknown move (`-`, `- -`) cuts short, with or without its
+    GameType: what convert writes in any style reads back as the same variant, start and plies,
+    the moves after the unknown one as they were."""
+    head, _, last = text.rstrip("\n").rpartition(" ")
+    if not tagged:
+        head = "\n".join(line for line in head.split("\n") if not line.startswith("[GameType "))
+    game = read(f"{head} {unknown} {last}\n")[0]
+    assert isinstance(game, Game)
+    checked = check(game)
+    assume(checked.replay is not None and not checked.record.errors)
+    source, positions = meaning(game, checked.replay)
+    converted = convert(checked, ConvertOptions("pdn", style))
+    again = read(converted.text)
+    assert len(again) == 1 and isinstance(again[0], Game), converted.text
+    expected = dataclasses.replace(source, result=expected_result(game, style, checked.replay))
+    found = [meaning(again[0])]
+    if not exact_paths("pdn", style):
+        found, expected = [(loose(meaning), after) for meaning, after in found], loose(expected)
+    assert found == [(expected, positions)], f"{style}\n{text}\nwrote\n{converted.text}"
+    assert [move.text for move in again[0].main_line()][len(positions):] == \
+        [move.text for move in game.main_line()][len(positions):]
