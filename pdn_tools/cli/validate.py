@@ -166,7 +166,7 @@ class AuditPageFormat(Format):
         from pdn_tools.running.per_worker import audited
 
         spool = functools.partial(temporary_file, "w+", "utf-8")   # one that cannot be made: a line, exit 2
-        page = html_report.AuditPage(depth=self.options.shots, references=spool(), spool=spool)
+        page = html_report.AuditPage(depth=self.options.shots, spool=spool)
         for record, (game, (looks, unjudged)) in run.checked(functools.partial(audited, evaluate=self.options.searches())):
             page.add(record, game)
             page.add_looks(looks, unjudged)

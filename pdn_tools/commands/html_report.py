@@ -80,12 +80,15 @@ class AuditPage:
     invalid: int = 0
     defined: set[str] = field(default_factory=set)
     sections: dict[str, IO[str]] = field(default_factory=dict)  # code -> its games' sections, a line each
-    references: IO[str] = field(default_factory=_spool)         # `file:line: code`, a line per error
     spool: Callable[[], IO[str]] = _spool                       # makes a temporary text file
+    references: IO[str] = field(init=False)                     # `file:line: code`, a line per error
     depth: int | None = None                                    # --shots' search depth (None: no --shots)
     looks: Biggest = field(default_factory=Biggest)             # the moves worth a second look so far
     unjudged: int = 0                                           # moves whose search went past the node budget
     unread: tuple[tuple[str, str], ...] = ()                    # (path, note) of each input not read whole
+
+    def __post_init__(self) -> None:
+        self.references = self.spool()
 
     def add(self, record: Record, game: InvalidGame | None) -> None:
         """Count a game; an invalid one gets its references and, while its group has room, its section."""

@@ -71,10 +71,11 @@ class NamedWriter(io.RawIOBase):
         super().close()
 
 
-def _text_stream(descriptor: int, name: str, owned: bool, encoding: str = "utf-8", errors: str = "strict",
-                 line_buffering: bool = False) -> io.TextIOWrapper:
-    buffer = io.BufferedWriter(NamedWriter(descriptor, name, owned))
-    return io.TextIOWrapper(buffer, encoding=encoding, errors=errors, line_buffering=line_buffering)
+def _stdout_stream(descriptor: int, errors: str = "strict", line_buffering: bool = False) -> io.TextIOWrapper:
+    """A UTF-8 stream on stdout's `descriptor` whose failures say `<stdout>`; on a terminal, a `_ShownText`."""
+    shown = _ShownText if descriptor >= 0 and os.isatty(descriptor) else io.TextIOWrapper
+    buffer = io.BufferedWriter(NamedWriter(descriptor, STDOUT, False))
+    return shown(buffer, encoding="utf-8", errors=errors, line_buffering=line_buffering)
 
 
 class _ShownText(io.TextIOWrapper):
@@ -144,7 +145,7 @@ def guard_standard_streams() -> None:
     if 0 in closed:
         sys.stdin = io.TextIOWrapper(io.BufferedReader(_ClosedReader()), encoding="utf-8")
     if 1 in closed:
-        sys.stdout = _text_stream(-1, STDOUT, False)
+        sys.stdout = _stdout_stream(-1)
     current = sys.stderr
     if current is None or 2 in closed or _descriptor(current) == 2:
         writer = _ForgivingWriter(-1 if 2 in closed else 2)
@@ -187,10 +188,7 @@ def name_stdout_errors() -> None:
     except (AttributeError, OSError, ValueError):
         return
     current.flush()
-    shown = _ShownText if os.isatty(descriptor) else io.TextIOWrapper
-    buffer = io.BufferedWriter(NamedWriter(descriptor, STDOUT, False))
-    sys.stdout = shown(buffer, encoding="utf-8", errors=current.errors or "strict",
-                       line_buffering=bool(current.line_buffering))
+    sys.stdout = _stdout_stream(descriptor, current.errors or "strict", bool(current.line_buffering))
 
 
 def discard_stdout() -> None:
